@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "profiler/trace/Activity.hpp"
+#include "profiler/trace/Counter.hpp"
+#include "profiler/trace/Lane.hpp"
+#include "profiler/trace/StringTable.hpp"
+
+namespace trainscope::profiler {
+
+// The trace model every capture produces and every analysis, store and view consumes:
+// one timeline on one clock, in integer nanoseconds relative to base_ns.
+struct Trace {
+    std::int64_t base_ns = 0;  // absolute time of t=0 on the capture clock
+    std::int64_t capture_begin_ns = 0;  // relative; window in which capture was enabled
+    std::int64_t capture_end_ns = 0;
+    std::int64_t dropped_records = 0;  // records the capture lost (CUPTI buffers full)
+    StringTable strings;
+    std::vector<Lane> lanes;
+    std::vector<Activity> activities;
+    std::vector<CounterSeries> counters;
+    std::map<std::string, std::string> metadata;  // source format, devices, versions
+
+    LaneId add_lane(Lane lane);
+    // Finds or creates the lane with this identity.
+    LaneId lane_for(LaneKind kind, std::int32_t device, std::int64_t stream_or_thread,
+                    std::int64_t process, const std::string& name);
+    // Sorts activities by (lane, start, -end) so that per-lane slices are contiguous and
+    // parents come before their children.
+    void sort();
+};
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,1 @@
+#include "workloads/training/ConfigError.hpp"

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace trainscope::workloads {
+
+// Everything one training run (one matrix cell) needs. Values use the vocabulary of
+// docs/architecture.md (precision "fp32", allocator "pool", ...). The harness fills
+// it from the CLI or a matrix file; the engine validates it and throws
+// ConfigError naming the bad parameter.
+struct TrainingConfig {
+    std::string model = "seed-cnn";
+    std::map<std::string, std::string> model_params;  // e.g. {"depth","20"},{"width","16"}
+    std::string dataset = "fashion-mnist";  // "fashion-mnist", "mnist", "synthetic" or a folder
+    std::string dataset_dir;                // empty: the default location of `dataset`
+    std::string input_shape;                // synthetic only: "CxHxW"
+    int classes = 10;                       // synthetic only
+    std::string precision = "fp32";
+    std::string backend = "cpu";  // "cpu" or "cuda" (already resolved from "auto")
+    int device = 0;
+    int batch = 64;
+    std::int64_t steps = 0;  // 0: use epochs
+    int epochs = 1;
+    int warmup_steps = 5;  // not counted in step-time statistics
+    int threads = 0;       // 0: all cores
+    std::uint64_t seed = 1;
+    std::string optimizer = "adam";  // "adam" or "sgd"
+    double learning_rate = 1e-3;
+    double momentum = 0.9;      // sgd
+    double weight_decay = 0.0;  // sgd
+    std::optional<double> target_accuracy;
+    // Evaluate on the test set every this many steps (0: at the end of each epoch and of the run).
+    std::int64_t eval_every_steps = 0;
+    // Memory strategy axes; "n/a" where the backend has none.
+    std::string allocator = "device";
+    std::string host_memory = "pageable";
+    std::string transfer = "sync";
+    std::string placement = "stream";
+    std::string activations = "keep";
+    bool cuda_graph = false;
+    std::string cudnn_algo = "heuristic";  // or "exhaustive"
+    std::int64_t cudnn_workspace_bytes = 256LL << 20;
+};
+
+}  // namespace trainscope::workloads

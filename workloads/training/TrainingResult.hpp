@@ -1,0 +1,51 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace trainscope::workloads {
+
+struct StepRecord {
+    std::int64_t index = 0;  // 0-based over the whole run, warm-up included
+    int epoch = 0;
+    std::int64_t duration_ns = 0;  // CUDA events on GPU, steady_clock on CPU
+    double loss = 0.0;
+    double loss_scale = 1.0;  // fp16 dynamic loss scale; 1 otherwise
+    bool skipped = false;     // optimizer step skipped (fp16 overflow)
+    bool warmup = false;
+};
+
+struct EvalRecord {
+    int epoch = 0;
+    std::int64_t after_step = 0;     // steps done when evaluated
+    std::int64_t train_time_ns = 0;  // training wall time so far, evaluation excluded
+    double test_accuracy = 0.0;
+    double test_loss = 0.0;
+};
+
+struct TrainingResult {
+    std::vector<StepRecord> steps;
+    std::vector<EvalRecord> evaluations;
+    std::int64_t images_trained = 0;
+    std::int64_t train_time_ns = 0;  // sum of step durations, warm-up included
+    std::int64_t peak_tensor_bytes = 0;
+    std::int64_t parameter_count = 0;
+    bool emulated = false;  // precision emulated by rounding on the CPU
+    // Backend facts and choices (device name, library versions, chosen algorithms...).
+    std::map<std::string, std::string> environment;
+    // Extra numbers a backend measures (e.g. h2d_bytes), name -> value.
+    std::map<std::string, double> extra_metrics;
+};
+
+// Told of each step as it finishes; returns false to stop training early (the
+// harness's statistical stopping rule, Ctrl-C).
+class TrainingObserver {
+public:
+    virtual ~TrainingObserver() = default;
+    virtual bool on_step(const StepRecord& step) = 0;
+    virtual void on_eval(const EvalRecord& eval) { (void)eval; }
+};
+
+}  // namespace trainscope::workloads
