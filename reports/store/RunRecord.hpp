@@ -1,0 +1,91 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::reports {
+
+enum class RunStatus { Ok, Failed, Skipped };
+std::string_view to_string(RunStatus status);
+RunStatus run_status_from_string(std::string_view text);
+
+// The axes of a matrix cell, in the project's vocabulary. Text axes are "n/a" where
+// they do not apply to the backend (a CPU run has no host staging memory).
+struct RunAxes {
+    std::string model;
+    std::string model_params;  // "depth=20,width=16"; empty when the model has none
+    std::string dataset;
+    std::string precision;
+    std::optional<std::int64_t> batch;
+    std::string optimizer;
+    std::optional<double> learning_rate;
+    std::string backend;
+    std::string device;
+    std::string allocator;
+    std::string host_memory;
+    std::string transfer;
+    std::string placement;
+    std::string activations;
+    std::string cuda_graph;
+    std::string trace_level;
+    std::optional<std::int64_t> threads;
+    std::optional<std::int64_t> seed;
+};
+
+// Axis names in their documented column order, and their values as text (for CSV
+// columns, GUI grouping, summary tables).
+const std::vector<std::string>& axis_names();
+std::string axis_value(const RunAxes& axes, std::string_view name);
+
+struct Metric {
+    std::string name;  // stable tag, e.g. "images_per_s", "step_ms_median"
+    double value = 0.0;
+    std::string unit;  // "images/s", "ms", "bytes", "%", "s", "" for plain numbers
+};
+
+struct StepRow {
+    std::int64_t step = 0;
+    std::int64_t epoch = 0;
+    std::int64_t duration_ns = 0;
+    std::optional<double> loss;
+    double loss_scale = 1.0;
+    bool skipped = false;
+    bool warmup = false;
+};
+
+struct EvalRow {
+    std::int64_t after_step = 0;
+    std::int64_t epoch = 0;
+    std::int64_t train_time_ns = 0;
+    std::optional<double> test_accuracy;
+    std::optional<double> test_loss;
+};
+
+// One matrix cell's result, as stored: written whole in one transaction.
+struct RunRecord {
+    std::int64_t id = 0;  // assigned by the store
+    std::optional<std::int64_t> matrix_id;
+    std::string cell_key;  // canonical text of the cell's axes; resume matches on it
+    RunStatus status = RunStatus::Ok;
+    std::string error;
+    std::string source = "trainscope";  // or "kineto", "nsys" for imported traces
+    std::string started_utc;
+    std::string finished_utc;
+    RunAxes axes;
+    bool emulated = false;
+    std::map<std::string, std::string> environment;
+    std::vector<Metric> metrics;
+    std::vector<StepRow> steps;
+    std::vector<EvalRow> evaluations;
+    std::optional<profiler::Trace> trace;
+
+    [[nodiscard]] const Metric* find_metric(std::string_view name) const;
+};
+
+}  // namespace trainscope::reports

@@ -1,0 +1,118 @@
+#include "reports/store/RunWriter.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <ctime>
+
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::reports {
+
+namespace {
+std::string utc_now() {
+    return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
+}
+
+void write_axes_row(const ResultsDatabase& db, const RunRecord& run) {
+    auto insert = db.prepare(
+        "INSERT INTO runs (matrix_id, cell_key, status, error, source, started_utc, "
+        "finished_utc, model, model_params, dataset, precision, batch, optimizer, learning_rate, "
+        "backend, device, allocator, host_memory, transfer, placement, activations, cuda_graph, "
+        "trace_level, threads, seed, emulated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)");
+    const RunAxes& a = run.axes;
+    insert.bind(1, run.matrix_id)
+        .bind(2, run.cell_key)
+        .bind(3, to_string(run.status))
+        .bind(4, run.error)
+        .bind(5, run.source)
+        .bind(6, run.started_utc)
+        .bind(7, run.finished_utc.empty() ? utc_now() : run.finished_utc)
+        .bind(8, a.model)
+        .bind(9, a.model_params)
+        .bind(10, a.dataset)
+        .bind(11, a.precision)
+        .bind(12, a.batch)
+        .bind(13, a.optimizer)
+        .bind(14, a.learning_rate)
+        .bind(15, a.backend)
+        .bind(16, a.device)
+        .bind(17, a.allocator)
+        .bind(18, a.host_memory)
+        .bind(19, a.transfer)
+        .bind(20, a.placement)
+        .bind(21, a.activations)
+        .bind(22, a.cuda_graph)
+        .bind(23, a.trace_level)
+        .bind(24, a.threads)
+        .bind(25, a.seed)
+        .bind(26, run.emulated ? 1 : 0);
+    insert.run();
+}
+}  // namespace
+
+std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
+    Transaction tx(db_);
+    db_.prepare(
+           "INSERT INTO matrices (name, created_utc, definition, trainscope_version, "
+           "git_revision) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .bind(1, info.name)
+        .bind(2, utc_now())
+        .bind(3, info.definition)
+        .bind(4, info.trainscope_version)
+        .bind(5, info.git_revision)
+        .run();
+    const auto matrix_id = db_.last_insert_rowid();
+    tx.commit();
+    return matrix_id;
+}
+
+std::int64_t RunWriter::write(const RunRecord& run) {
+    Transaction tx(db_);
+    write_axes_row(db_, run);
+    const std::int64_t run_id = db_.last_insert_rowid();
+
+    auto env = db_.prepare("INSERT INTO environment (run_id, key, value) VALUES (?1, ?2, ?3)");
+    for (const auto& [key, value] : run.environment) {
+        env.bind(1, run_id).bind(2, key).bind(3, value).run();
+    }
+    auto metric =
+        db_.prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)");
+    for (const auto& m : run.metrics) {
+        metric.bind(1, run_id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).run();
+    }
+    auto step = db_.prepare(
+        "INSERT INTO steps (run_id, step, epoch, duration_ns, loss, loss_scale, skipped, warmup) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    for (const auto& s : run.steps) {
+        step.bind(1, run_id)
+            .bind(2, s.step)
+            .bind(3, s.epoch)
+            .bind(4, s.duration_ns)
+            .bind(5, s.loss)
+            .bind(6, s.loss_scale)
+            .bind(7, s.skipped ? 1 : 0)
+            .bind(8, s.warmup ? 1 : 0)
+            .run();
+    }
+    auto eval = db_.prepare(
+        "INSERT INTO evaluations (run_id, after_step, epoch, train_time_ns, test_accuracy, "
+        "test_loss) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    for (const auto& e : run.evaluations) {
+        eval.bind(1, run_id)
+            .bind(2, e.after_step)
+            .bind(3, e.epoch)
+            .bind(4, e.train_time_ns)
+            .bind(5, e.test_accuracy)
+            .bind(6, e.test_loss)
+            .run();
+    }
+    if (run.trace) {
+        write_trace(db_, run_id, *run.trace);
+    }
+    tx.commit();
+    return run_id;
+}
+
+}  // namespace trainscope::reports

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunRecord.hpp"
+
+namespace trainscope::reports {
+
+struct MatrixInfo {
+    std::string name;
+    std::string definition;  // the expanded matrix as text (TOML or flags)
+    std::string trainscope_version;
+    std::string git_revision;
+};
+
+// Writes runs into a results database. Each run (with its steps, metrics, environment
+// and trace) goes in one transaction: a crash never leaves half a run.
+class RunWriter {
+  public:
+    explicit RunWriter(const ResultsDatabase& db) : db_(db) {}
+
+    std::int64_t create_matrix(const MatrixInfo& info);
+    // Returns the new run id.
+    std::int64_t write(const RunRecord& run);
+
+  private:
+    const ResultsDatabase& db_;
+};
+
+}  // namespace trainscope::reports

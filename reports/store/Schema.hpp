@@ -1,0 +1,148 @@
+#pragma once
+
+namespace trainscope::reports::detail {
+
+// The whole schema of version kSchemaVersion; documented column by column in
+// docs/formats.md. Activities of one run are contiguous rowids (a run is written in one
+// transaction) so trace_info's rowid range finds them without an index.
+inline constexpr const char* kSchemaSql = R"sql(
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE matrices (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_utc TEXT NOT NULL,
+  definition TEXT NOT NULL DEFAULT '',
+  trainscope_version TEXT NOT NULL DEFAULT '',
+  git_revision TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY,
+  matrix_id INTEGER REFERENCES matrices(id),
+  cell_key TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed', 'skipped')),
+  error TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL DEFAULT 'trainscope',
+  started_utc TEXT NOT NULL DEFAULT '',
+  finished_utc TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  model_params TEXT NOT NULL DEFAULT '',
+  dataset TEXT NOT NULL DEFAULT '',
+  precision TEXT NOT NULL DEFAULT '',
+  batch INTEGER,
+  optimizer TEXT NOT NULL DEFAULT '',
+  learning_rate REAL,
+  backend TEXT NOT NULL DEFAULT '',
+  device TEXT NOT NULL DEFAULT '',
+  allocator TEXT NOT NULL DEFAULT '',
+  host_memory TEXT NOT NULL DEFAULT '',
+  transfer TEXT NOT NULL DEFAULT '',
+  placement TEXT NOT NULL DEFAULT '',
+  activations TEXT NOT NULL DEFAULT '',
+  cuda_graph TEXT NOT NULL DEFAULT '',
+  trace_level TEXT NOT NULL DEFAULT '',
+  threads INTEGER,
+  seed INTEGER,
+  emulated INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX runs_matrix ON runs (matrix_id, cell_key);
+CREATE TABLE environment (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE TABLE metrics (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value REAL,
+  unit TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
+CREATE TABLE steps (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step INTEGER NOT NULL,
+  epoch INTEGER NOT NULL,
+  duration_ns INTEGER NOT NULL,
+  loss REAL,
+  loss_scale REAL NOT NULL DEFAULT 1,
+  skipped INTEGER NOT NULL DEFAULT 0,
+  warmup INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
+CREATE TABLE evaluations (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  after_step INTEGER NOT NULL,
+  epoch INTEGER NOT NULL,
+  train_time_ns INTEGER NOT NULL,
+  test_accuracy REAL,
+  test_loss REAL,
+  PRIMARY KEY (run_id, after_step)
+) WITHOUT ROWID;
+CREATE TABLE trace_info (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  base_ns INTEGER NOT NULL,
+  capture_begin_ns INTEGER NOT NULL,
+  capture_end_ns INTEGER NOT NULL,
+  dropped_records INTEGER NOT NULL,
+  first_activity INTEGER,
+  last_activity INTEGER,
+  activity_count INTEGER NOT NULL
+);
+CREATE TABLE trace_metadata (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE TABLE strings (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+CREATE TABLE lanes (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  lane INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  device INTEGER NOT NULL,
+  stream_or_thread INTEGER NOT NULL,
+  process INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (run_id, lane)
+) WITHOUT ROWID;
+CREATE TABLE activities (
+  run_id INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  lane INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  name_id INTEGER NOT NULL,
+  correlation INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  copy_kind INTEGER NOT NULL,
+  depth INTEGER NOT NULL,
+  grid_x INTEGER NOT NULL, grid_y INTEGER NOT NULL, grid_z INTEGER NOT NULL,
+  block_x INTEGER NOT NULL, block_y INTEGER NOT NULL, block_z INTEGER NOT NULL,
+  registers INTEGER NOT NULL,
+  shared_mem_bytes INTEGER NOT NULL,
+  graph_id INTEGER NOT NULL,
+  device INTEGER NOT NULL
+);
+CREATE TABLE counter_series (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  series INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  device INTEGER NOT NULL,
+  PRIMARY KEY (run_id, series)
+) WITHOUT ROWID;
+CREATE TABLE counters (
+  run_id INTEGER NOT NULL,
+  series INTEGER NOT NULL,
+  t_ns INTEGER NOT NULL,
+  value REAL NOT NULL
+);
+CREATE INDEX counters_run ON counters (run_id, series, t_ns);
+)sql";
+
+}  // namespace trainscope::reports::detail

@@ -1,0 +1,210 @@
+#include "reports/store/TraceStore.hpp"
+
+#include <string>
+
+#include "reports/store/SqliteError.hpp"
+
+namespace trainscope::reports {
+
+using profiler::Activity;
+using profiler::ActivityKind;
+using profiler::CopyKind;
+using profiler::Lane;
+using profiler::LaneKind;
+using profiler::Trace;
+
+void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
+    auto str = db.prepare("INSERT INTO strings (run_id, id, value) VALUES (?1, ?2, ?3)");
+    for (std::size_t i = 0; i < trace.strings.size(); ++i) {
+        str.bind(1, run_id)
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind(3, trace.strings.at(static_cast<profiler::StringId>(i)))
+            .run();
+    }
+    auto lane = db.prepare(
+        "INSERT INTO lanes (run_id, lane, kind, device, stream_or_thread, process, name) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
+        const Lane& l = trace.lanes[i];
+        lane.bind(1, run_id)
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind(3, static_cast<int>(l.kind))
+            .bind(4, l.device)
+            .bind(5, l.stream_or_thread)
+            .bind(6, l.process)
+            .bind(7, l.name)
+            .run();
+    }
+    auto meta = db.prepare("INSERT INTO trace_metadata (run_id, key, value) VALUES (?1, ?2, ?3)");
+    for (const auto& [key, value] : trace.metadata) {
+        meta.bind(1, run_id).bind(2, key).bind(3, value).run();
+    }
+
+    auto act = db.prepare(
+        "INSERT INTO activities (run_id, kind, lane, start_ns, end_ns, name_id, correlation, "
+        "bytes, copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, "
+        "shared_mem_bytes, graph_id, device) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
+    std::int64_t first_rowid = 0;
+    std::int64_t last_rowid = 0;
+    for (const Activity& a : trace.activities) {
+        act.bind(1, run_id)
+            .bind(2, static_cast<int>(a.kind))
+            .bind(3, static_cast<std::int64_t>(a.lane))
+            .bind(4, a.start_ns)
+            .bind(5, a.end_ns)
+            .bind(6, static_cast<std::int64_t>(a.name))
+            .bind(7, static_cast<std::int64_t>(a.correlation))
+            .bind(8, a.bytes)
+            .bind(9, static_cast<int>(a.copy_kind))
+            .bind(10, static_cast<int>(a.depth))
+            .bind(11, a.grid[0])
+            .bind(12, a.grid[1])
+            .bind(13, a.grid[2])
+            .bind(14, a.block[0])
+            .bind(15, a.block[1])
+            .bind(16, a.block[2])
+            .bind(17, a.registers_per_thread)
+            .bind(18, a.shared_memory_bytes)
+            .bind(19, static_cast<std::int64_t>(a.graph_id))
+            .bind(20, a.device);
+        act.run();
+        last_rowid = db.last_insert_rowid();
+        if (first_rowid == 0)
+            first_rowid = last_rowid;
+    }
+
+    auto series = db.prepare(
+        "INSERT INTO counter_series (run_id, series, name, unit, device) VALUES (?1, ?2, ?3, ?4, "
+        "?5)");
+    auto sample =
+        db.prepare("INSERT INTO counters (run_id, series, t_ns, value) VALUES (?1, ?2, ?3, ?4)");
+    for (std::size_t i = 0; i < trace.counters.size(); ++i) {
+        const auto& c = trace.counters[i];
+        series.bind(1, run_id)
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind(3, c.name)
+            .bind(4, c.unit)
+            .bind(5, c.device)
+            .run();
+        for (const auto& s : c.samples) {
+            sample.bind(1, run_id)
+                .bind(2, static_cast<std::int64_t>(i))
+                .bind(3, s.t_ns)
+                .bind(4, s.value)
+                .run();
+        }
+    }
+
+    auto info = db.prepare(
+        "INSERT INTO trace_info (run_id, base_ns, capture_begin_ns, capture_end_ns, "
+        "dropped_records, first_activity, last_activity, activity_count) VALUES (?1, ?2, ?3, ?4, "
+        "?5, ?6, ?7, ?8)");
+    info.bind(1, run_id)
+        .bind(2, trace.base_ns)
+        .bind(3, trace.capture_begin_ns)
+        .bind(4, trace.capture_end_ns)
+        .bind(5, trace.dropped_records)
+        .bind(6, first_rowid)
+        .bind(7, last_rowid)
+        .bind(8, static_cast<std::int64_t>(trace.activities.size()))
+        .run();
+}
+
+std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) {
+    auto info = db.prepare(
+        "SELECT base_ns, capture_begin_ns, capture_end_ns, dropped_records, first_activity, "
+        "last_activity, activity_count FROM trace_info WHERE run_id = ?1");
+    info.bind(1, run_id);
+    if (!info.step())
+        return std::nullopt;
+    Trace trace;
+    trace.base_ns = info.column_int64(0);
+    trace.capture_begin_ns = info.column_int64(1);
+    trace.capture_end_ns = info.column_int64(2);
+    trace.dropped_records = info.column_int64(3);
+    const auto first = info.column_int64(4);
+    const auto last = info.column_int64(5);
+    const auto count = info.column_int64(6);
+
+    auto str = db.prepare("SELECT id, value FROM strings WHERE run_id = ?1 ORDER BY id");
+    str.bind(1, run_id);
+    while (str.step()) {
+        const auto id = trace.strings.intern(str.column_text(1));
+        if (static_cast<std::int64_t>(id) != str.column_int64(0)) {
+            throw StoreError("trace strings of run " + std::to_string(run_id) + " in '" +
+                             db.path().string() + "' are not a dense table; the file is damaged");
+        }
+    }
+    auto lane = db.prepare(
+        "SELECT kind, device, stream_or_thread, process, name FROM lanes WHERE run_id = ?1 "
+        "ORDER BY lane");
+    lane.bind(1, run_id);
+    while (lane.step()) {
+        trace.lanes.push_back(Lane{static_cast<LaneKind>(lane.column_int64(0)),
+                                   static_cast<std::int32_t>(lane.column_int64(1)),
+                                   lane.column_int64(2), lane.column_int64(3),
+                                   lane.column_text(4)});
+    }
+    auto meta = db.prepare("SELECT key, value FROM trace_metadata WHERE run_id = ?1");
+    meta.bind(1, run_id);
+    while (meta.step())
+        trace.metadata[meta.column_text(0)] = meta.column_text(1);
+
+    trace.activities.reserve(static_cast<std::size_t>(count));
+    auto act = db.prepare(
+        "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, copy_kind, depth, "
+        "grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, shared_mem_bytes, "
+        "graph_id, device FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid");
+    act.bind(1, first).bind(2, last);
+    const auto as_i32 = [&act](int column) {
+        return static_cast<std::int32_t>(act.column_int64(column));
+    };
+    while (act.step()) {
+        Activity a;
+        a.kind = static_cast<ActivityKind>(act.column_int64(0));
+        a.lane = static_cast<profiler::LaneId>(act.column_int64(1));
+        a.start_ns = act.column_int64(2);
+        a.end_ns = act.column_int64(3);
+        a.name = static_cast<profiler::StringId>(act.column_int64(4));
+        a.correlation = static_cast<std::uint64_t>(act.column_int64(5));
+        a.bytes = act.column_int64(6);
+        a.copy_kind = static_cast<CopyKind>(act.column_int64(7));
+        a.depth = static_cast<std::uint16_t>(act.column_int64(8));
+        a.grid = {as_i32(9), as_i32(10), as_i32(11)};
+        a.block = {as_i32(12), as_i32(13), as_i32(14)};
+        a.registers_per_thread = as_i32(15);
+        a.shared_memory_bytes = as_i32(16);
+        a.graph_id = static_cast<std::uint32_t>(act.column_int64(17));
+        a.device = as_i32(18);
+        if (a.name >= trace.strings.size() || a.lane >= trace.lanes.size()) {
+            throw StoreError("trace of run " + std::to_string(run_id) + " in '" +
+                             db.path().string() +
+                             "' refers to a missing name or lane; the file is damaged");
+        }
+        trace.activities.push_back(a);
+    }
+
+    auto series = db.prepare(
+        "SELECT series, name, unit, device FROM counter_series WHERE run_id = ?1 ORDER BY series");
+    series.bind(1, run_id);
+    while (series.step()) {
+        trace.counters.push_back(
+            profiler::CounterSeries{series.column_text(1),
+                                    series.column_text(2),
+                                    static_cast<std::int32_t>(series.column_int64(3)),
+                                    {}});
+    }
+    auto sample = db.prepare(
+        "SELECT series, t_ns, value FROM counters WHERE run_id = ?1 ORDER BY series, t_ns");
+    sample.bind(1, run_id);
+    while (sample.step()) {
+        const auto s = static_cast<std::size_t>(sample.column_int64(0));
+        if (s < trace.counters.size()) {
+            trace.counters[s].samples.push_back({sample.column_int64(1), sample.column_double(2)});
+        }
+    }
+    return trace;
+}
+
+}  // namespace trainscope::reports
