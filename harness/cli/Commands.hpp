@@ -12,5 +12,7 @@ using CommandAction = std::function<int()>;
 CommandAction add_run_command(CLI::App& app);
 CommandAction add_report_command(CLI::App& app);
 CommandAction add_list_command(CLI::App& app);
+// The hidden child side of cell isolation.
+CommandAction add_cell_command(CLI::App& app);
 
 }  // namespace trainscope::harness

@@ -32,6 +32,7 @@ int run_cli(int argc, char** argv) {
     add(add_run_command);
     add(add_report_command);
     add(add_list_command);
+    add(add_cell_command);
 
     try {
         app.parse(argc, argv);

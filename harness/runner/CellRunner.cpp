@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <ctime>
 #include <exception>
 
 #include "harness/environment/HostEnvironment.hpp"
+#include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "workloads/training/ConfigError.hpp"
 #include "workloads/training/TrainingSession.hpp"
@@ -20,8 +22,8 @@ std::string utc_now() {
 }
 }  // namespace
 
-reports::RunRecord run_cell(const Cell& cell, const RunLength& length,
-                            workloads::TrainingObserver* observer) {
+reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
+    const RunLength& length = options.length;
     reports::RunRecord record;
     record.cell_key = cell.key();
     record.axes = make_run_axes(cell, length);
@@ -32,21 +34,29 @@ reports::RunRecord run_cell(const Cell& cell, const RunLength& length,
         record.error = cell.skip_reason;
         return record;
     }
-    const workloads::TrainingConfig config = make_training_config(cell, length);
+    workloads::TrainingConfig config = make_training_config(cell, length);
+    if (!options.stopping.fixed_length) {
+        // The stopping rule ends training; the step count is only a backstop.
+        config.steps = std::numeric_limits<std::int32_t>::max();
+        config.epochs = 0;
+    }
+    MeasurementController controller(options.stopping, options.fault, record.cell_key,
+                                      options.progress);
     try {
-        const workloads::TrainingResult result = workloads::run_training(config, observer);
+        const workloads::TrainingResult result = workloads::run_training(config, &controller);
         record.emulated = result.emulated;
         for (const auto& [key, value] : result.environment)
             record.environment[key] = value;
         record.metrics = compute_run_metrics(config, result);
         record.steps = to_step_rows(result);
         record.evaluations = to_eval_rows(result);
-        for (const auto& s : result.steps) {
-            if (!std::isfinite(s.loss) && !s.skipped) {
-                record.status = reports::RunStatus::Failed;
-                record.error = fmt::format("diverged: the loss is {} at step {}", s.loss, s.index);
-                break;
-            }
+        if (!options.stopping.fixed_length) {
+            const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
+            record.metrics.push_back({"noise_target_met", met ? 1.0 : 0.0, ""});
+        }
+        if (!controller.divergence().empty()) {
+            record.status = reports::RunStatus::Failed;
+            record.error = controller.divergence();
         }
     } catch (const workloads::ConfigError&) {
         throw;
