@@ -9,7 +9,7 @@ namespace trainscope::workloads {
 // missing dataset file. The message names the input and the fix; the CLI prints it
 // and exits with code 2.
 class ConfigError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

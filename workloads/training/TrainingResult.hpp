@@ -42,7 +42,7 @@ struct TrainingResult {
 // Told of each step as it finishes; returns false to stop training early (the
 // harness's statistical stopping rule, Ctrl-C).
 class TrainingObserver {
-public:
+  public:
     virtual ~TrainingObserver() = default;
     virtual bool on_step(const StepRecord& step) = 0;
     virtual void on_eval(const EvalRecord& eval) { (void)eval; }
