@@ -57,8 +57,16 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
             const auto& calls = it->second;
             auto first = std::lower_bound(calls.begin(), calls.end(), range.start_ns,
                                           [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
+            // One launch can appear as several API records with the same correlation id
+            // (nsys stores cudaLaunchKernel and cudaLaunchKernel_v7000): count it once.
+            std::vector<std::uint64_t> correlations;
             for (auto c = first; c != calls.end() && c->start_ns < range.end_ns; ++c) {
-                auto [begin, end] = gpu_work_by_correlation.equal_range(c->correlation);
+                correlations.push_back(c->correlation);
+            }
+            std::sort(correlations.begin(), correlations.end());
+            correlations.erase(std::unique(correlations.begin(), correlations.end()), correlations.end());
+            for (const std::uint64_t correlation : correlations) {
+                auto [begin, end] = gpu_work_by_correlation.equal_range(correlation);
                 for (auto w = begin; w != end; ++w) {
                     const Activity& work = trace.activities[w->second];
                     if (work.kind == ActivityKind::Kernel) {
