@@ -10,6 +10,7 @@
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/StepSpanBusyAnalysis.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
@@ -102,6 +103,20 @@ TEST(SharedTraceAnalysis, ResNetBusyOverKernelSpanAndHealth) {
     EXPECT_EQ(health.outside_capture_window, 0);
     const auto tensor = analyze_tensor_core_usage(trace);
     EXPECT_EQ(tensor.kernel_count, 8772);
+}
+
+// TensorBoard's overview page reported 55.51 % GPU utilization for this trace (kernel
+// busy time over the stretched profiler-step span); busy over the kernel span is higher
+// because that span starts at the first kernel, 71 ms after step #5 begins.
+TEST(SharedTraceAnalysis, ResNetStepSpanUtilizationMatchesTensorBoard) {
+    const Trace& trace = kineto_fixture("v100_resnet50_training");
+    const auto steps = analyze_step_span_busy(trace);
+    EXPECT_EQ(steps.step_count, 6);  // ProfilerStep#5 .. #10
+    EXPECT_EQ(steps.busy_ns, 591532000);
+    EXPECT_NEAR(steps.busy_fraction * 100.0, 55.51, 0.005);
+    const auto kernel_span = analyze_gpu_busy(trace);
+    EXPECT_GT(kernel_span.at(0).busy_fraction, steps.busy_fraction);
+    EXPECT_LT(kernel_span.at(0).span_ns, steps.span_ns);
 }
 
 TEST(SharedTraceAnalysis, TwoStreamsBusyIsUnionNotSum) {
