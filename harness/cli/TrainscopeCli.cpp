@@ -32,6 +32,9 @@ int run_cli(int argc, char** argv) {
     add(add_run_command);
     add(add_report_command);
     add(add_list_command);
+    add(add_import_command);
+    add(add_export_command);
+    add(add_analyze_command);
     add(add_cell_command);
 
     if (argc > 1 && argv[1][0] != '-') {
