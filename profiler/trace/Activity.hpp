@@ -18,7 +18,7 @@ struct Activity {
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
     std::uint64_t correlation = 0;  // joins a launch (API call) to its GPU work; 0 = none
-    std::int64_t bytes = 0;          // memcpy / memset size
+    std::int64_t bytes = 0;         // memcpy / memset size
     LaneId lane = 0;
     StringId name = kNoString;  // demangled kernel name, API function, NVTX message, op
     ActivityKind kind = ActivityKind::Kernel;
@@ -28,7 +28,7 @@ struct Activity {
     std::array<std::int32_t, 3> block{};
     std::int32_t registers_per_thread = 0;
     std::int32_t shared_memory_bytes = 0;  // static + dynamic
-    std::uint32_t graph_id = 0;  // CUDA graph the kernel was launched from; 0 = none
+    std::uint32_t graph_id = 0;            // CUDA graph the kernel was launched from; 0 = none
     std::int32_t device = -1;
 
     [[nodiscard]] std::int64_t duration_ns() const { return end_ns - start_ns; }

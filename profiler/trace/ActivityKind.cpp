@@ -21,26 +21,34 @@ constexpr std::array<std::pair<ActivityKind, std::string_view>, 9> kNames{{
 
 std::string_view to_string(ActivityKind kind) {
     for (const auto& [k, name] : kNames) {
-        if (k == kind) return name;
+        if (k == kind)
+            return name;
     }
     return "unknown";
 }
 
 std::optional<ActivityKind> activity_kind_from_string(std::string_view name) {
     for (const auto& [k, n] : kNames) {
-        if (n == name) return k;
+        if (n == name)
+            return k;
     }
     return std::nullopt;
 }
 
 std::string_view to_string(CopyKind kind) {
     switch (kind) {
-        case CopyKind::HostToDevice: return "HtoD";
-        case CopyKind::DeviceToHost: return "DtoH";
-        case CopyKind::DeviceToDevice: return "DtoD";
-        case CopyKind::HostToHost: return "HtoH";
-        case CopyKind::PeerToPeer: return "PtoP";
-        case CopyKind::Unknown: break;
+        case CopyKind::HostToDevice:
+            return "HtoD";
+        case CopyKind::DeviceToHost:
+            return "DtoH";
+        case CopyKind::DeviceToDevice:
+            return "DtoD";
+        case CopyKind::HostToHost:
+            return "HtoH";
+        case CopyKind::PeerToPeer:
+            return "PtoP";
+        case CopyKind::Unknown:
+            break;
     }
     return "unknown";
 }

@@ -15,7 +15,7 @@ enum class LaneKind : std::uint8_t {
 
 struct Lane {
     LaneKind kind = LaneKind::GpuStream;
-    std::int32_t device = -1;  // GPU ordinal; -1 for host lanes
+    std::int32_t device = -1;           // GPU ordinal; -1 for host lanes
     std::int64_t stream_or_thread = 0;  // CUDA stream id or OS thread id
     std::int64_t process = 0;
     std::string name;  // display name, e.g. "GPU 0 · stream 7" or "main thread"

@@ -5,9 +5,13 @@
 
 namespace trainscope::profiler {
 
-StringTable::StringTable() { intern(""); }
+StringTable::StringTable() {
+    intern("");
+}
 
-StringTable::StringTable(const StringTable& other) : strings_(other.strings_) { rebuild_index(); }
+StringTable::StringTable(const StringTable& other) : strings_(other.strings_) {
+    rebuild_index();
+}
 
 StringTable& StringTable::operator=(const StringTable& other) {
     if (this != &other) {

@@ -12,7 +12,7 @@ namespace trainscope::profiler {
 
 // Interned names: an activity carries a 4-byte id instead of a string. Id 0 is "".
 class StringTable {
-public:
+  public:
     StringTable();
     StringTable(const StringTable& other);
     StringTable& operator=(const StringTable& other);
@@ -23,7 +23,7 @@ public:
     [[nodiscard]] const std::string& at(StringId id) const;
     [[nodiscard]] std::size_t size() const { return strings_.size(); }
 
-private:
+  private:
     void rebuild_index();
 
     std::deque<std::string> strings_;  // deque: views into it stay valid as it grows

@@ -22,11 +22,14 @@ LaneId Trace::lane_for(LaneKind kind, std::int32_t device, std::int64_t stream_o
 }
 
 void Trace::sort() {
-    std::stable_sort(activities.begin(), activities.end(), [](const Activity& a, const Activity& b) {
-        if (a.lane != b.lane) return a.lane < b.lane;
-        if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-        return a.end_ns > b.end_ns;
-    });
+    std::stable_sort(activities.begin(), activities.end(),
+                     [](const Activity& a, const Activity& b) {
+                         if (a.lane != b.lane)
+                             return a.lane < b.lane;
+                         if (a.start_ns != b.start_ns)
+                             return a.start_ns < b.start_ns;
+                         return a.end_ns > b.end_ns;
+                     });
 }
 
 }  // namespace trainscope::profiler

@@ -15,7 +15,7 @@ namespace trainscope::profiler {
 // The trace model every capture produces and every analysis, store and view consumes:
 // one timeline on one clock, in integer nanoseconds relative to base_ns.
 struct Trace {
-    std::int64_t base_ns = 0;  // absolute time of t=0 on the capture clock
+    std::int64_t base_ns = 0;           // absolute time of t=0 on the capture clock
     std::int64_t capture_begin_ns = 0;  // relative; window in which capture was enabled
     std::int64_t capture_end_ns = 0;
     std::int64_t dropped_records = 0;  // records the capture lost (CUPTI buffers full)

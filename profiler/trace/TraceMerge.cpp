@@ -6,7 +6,8 @@ namespace trainscope::profiler {
 
 void merge_trace_into(Trace& into, const Trace& from) {
     const std::int64_t shift_ns = from.base_ns - into.base_ns;
-    const bool into_was_empty = into.activities.empty() && into.capture_end_ns == into.capture_begin_ns;
+    const bool into_was_empty =
+        into.activities.empty() && into.capture_end_ns == into.capture_begin_ns;
     std::vector<LaneId> lane_map(from.lanes.size());
     for (std::size_t i = 0; i < from.lanes.size(); ++i) {
         const Lane& l = from.lanes[i];
@@ -23,7 +24,8 @@ void merge_trace_into(Trace& into, const Trace& from) {
     }
     for (const CounterSeries& series : from.counters) {
         CounterSeries copy = series;
-        for (CounterSample& s : copy.samples) s.t_ns += shift_ns;
+        for (CounterSample& s : copy.samples)
+            s.t_ns += shift_ns;
         into.counters.push_back(std::move(copy));
     }
     const std::int64_t begin = from.capture_begin_ns + shift_ns;
@@ -36,7 +38,8 @@ void merge_trace_into(Trace& into, const Trace& from) {
         into.capture_end_ns = std::max(into.capture_end_ns, end);
     }
     into.dropped_records += from.dropped_records;
-    for (const auto& [key, value] : from.metadata) into.metadata.emplace(key, value);
+    for (const auto& [key, value] : from.metadata)
+        into.metadata.emplace(key, value);
     into.sort();
 }
 

@@ -1,8 +1,7 @@
-#include "profiler/trace/TraceMerge.hpp"
-
 #include <gtest/gtest.h>
 
 #include "HandBuiltTrace.hpp"
+#include "profiler/trace/TraceMerge.hpp"
 
 namespace trainscope::profiler {
 namespace {
@@ -29,7 +28,8 @@ TEST(TraceMerge, ShiftsTimesSharesLanesAndReinternsNames) {
     ASSERT_EQ(merged.activities.size(), 4u);
     EXPECT_EQ(merged.lanes.size(), 3u);  // GPU stream, host thread (shared), NVTX
     std::map<std::string, Activity> by_name;
-    for (const Activity& a : merged.activities) by_name[merged.strings.at(a.name)] = a;
+    for (const Activity& a : merged.activities)
+        by_name[merged.strings.at(a.name)] = a;
     EXPECT_EQ(by_name["step"].start_ns, 100);
     EXPECT_EQ(by_name["step"].end_ns, 400);
     EXPECT_EQ(by_name["cudaMemcpyAsync"].lane, by_name["cudaLaunchKernel"].lane);
