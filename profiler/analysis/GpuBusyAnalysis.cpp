@@ -7,12 +7,14 @@ namespace trainscope::profiler {
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options) {
     const auto by_device =
         options.include_copies
-            ? intervals_by_device(trace, {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset})
+            ? intervals_by_device(
+                  trace, {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset})
             : intervals_by_device(trace, {ActivityKind::Kernel});
     std::vector<GpuBusy> result;
     for (const auto& [device, intervals] : by_device) {
         const std::vector<Interval> merged = merge_intervals(intervals);
-        if (merged.empty()) continue;
+        if (merged.empty())
+            continue;
         GpuBusy b;
         b.device = device;
         b.span_begin_ns = merged.front().begin_ns;
@@ -30,7 +32,8 @@ std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& 
                 ++b.long_gap_count;
             }
         }
-        b.busy_fraction = b.span_ns > 0 ? static_cast<double>(b.busy_ns) / static_cast<double>(b.span_ns) : 0.0;
+        b.busy_fraction =
+            b.span_ns > 0 ? static_cast<double>(b.busy_ns) / static_cast<double>(b.span_ns) : 0.0;
         result.push_back(b);
     }
     return result;

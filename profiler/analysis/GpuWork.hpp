@@ -13,7 +13,7 @@ namespace trainscope::profiler {
 bool is_gpu_work(ActivityKind kind);
 
 // The intervals of the activities of the given kinds, grouped by device.
-std::map<std::int32_t, std::vector<Interval>> intervals_by_device(const Trace& trace,
-                                                                  std::initializer_list<ActivityKind> kinds);
+std::map<std::int32_t, std::vector<Interval>> intervals_by_device(
+    const Trace& trace, std::initializer_list<ActivityKind> kinds);
 
 }  // namespace trainscope::profiler

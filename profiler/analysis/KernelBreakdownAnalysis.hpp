@@ -32,7 +32,7 @@ struct KernelCategoryStats {
 };
 
 struct KernelBreakdown {
-    std::int64_t total_ns = 0;  // summed durations (not a union) of all GPU work
+    std::int64_t total_ns = 0;                     // summed durations (not a union) of all GPU work
     std::vector<KernelNameStats> by_name;          // by total time, largest first
     std::vector<KernelCategoryStats> by_category;  // categories with work, largest first
 };

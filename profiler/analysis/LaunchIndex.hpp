@@ -12,13 +12,13 @@ namespace trainscope::profiler {
 // correlation id (CUPTI's correlationId, Kineto's "correlation" argument, which the
 // ac2g flow events repeat). Correlation 0 means "none" and never joins.
 class LaunchIndex {
-public:
+  public:
     explicit LaunchIndex(const Trace& trace);
 
     // Index into trace.activities of the API call with this correlation id.
     [[nodiscard]] std::optional<std::size_t> launch_of(std::uint64_t correlation) const;
 
-private:
+  private:
     std::unordered_map<std::uint64_t, std::size_t> api_by_correlation_;
 };
 

@@ -26,10 +26,12 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
     std::unordered_multimap<std::uint64_t, std::size_t> gpu_work_by_correlation;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& a = trace.activities[i];
-        if (a.correlation == 0) continue;
+        if (a.correlation == 0)
+            continue;
         if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi) {
             const Lane& lane = trace.lanes.at(a.lane);
-            calls_by_thread[{lane.process, lane.stream_or_thread}].push_back({a.start_ns, a.correlation});
+            calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
+                {a.start_ns, a.correlation});
         } else if (is_gpu_work(a.kind)) {
             gpu_work_by_correlation.emplace(a.correlation, i);
         }
@@ -42,9 +44,11 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
     std::vector<NvtxRangeGpuTime> result;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& range = trace.activities[i];
-        if (range.kind != ActivityKind::NvtxRange) continue;
+        if (range.kind != ActivityKind::NvtxRange)
+            continue;
         const Lane& lane = trace.lanes.at(range.lane);
-        if (lane.kind != LaneKind::Nvtx || lane.device >= 0) continue;
+        if (lane.kind != LaneKind::Nvtx || lane.device >= 0)
+            continue;
 
         NvtxRangeGpuTime r;
         r.range_index = i;
@@ -53,10 +57,12 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
         r.host_begin_ns = range.start_ns;
         r.host_end_ns = range.end_ns;
         std::vector<Interval> launched;
-        if (auto it = calls_by_thread.find({lane.process, lane.stream_or_thread}); it != calls_by_thread.end()) {
+        if (auto it = calls_by_thread.find({lane.process, lane.stream_or_thread});
+            it != calls_by_thread.end()) {
             const auto& calls = it->second;
-            auto first = std::lower_bound(calls.begin(), calls.end(), range.start_ns,
-                                          [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
+            auto first =
+                std::lower_bound(calls.begin(), calls.end(), range.start_ns,
+                                 [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
             // One launch can appear as several API records with the same correlation id
             // (nsys stores cudaLaunchKernel and cudaLaunchKernel_v7000): count it once.
             std::vector<std::uint64_t> correlations;
@@ -64,7 +70,8 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
                 correlations.push_back(c->correlation);
             }
             std::sort(correlations.begin(), correlations.end());
-            correlations.erase(std::unique(correlations.begin(), correlations.end()), correlations.end());
+            correlations.erase(std::unique(correlations.begin(), correlations.end()),
+                               correlations.end());
             for (const std::uint64_t correlation : correlations) {
                 auto [begin, end] = gpu_work_by_correlation.equal_range(correlation);
                 for (auto w = begin; w != end; ++w) {

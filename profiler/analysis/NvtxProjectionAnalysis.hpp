@@ -18,10 +18,10 @@ struct NvtxRangeGpuTime {
     std::int64_t host_begin_ns = 0;
     std::int64_t host_end_ns = 0;
     std::int64_t kernel_count = 0;
-    std::int64_t kernel_ns = 0;  // summed kernel durations
+    std::int64_t kernel_ns = 0;   // summed kernel durations
     std::int64_t copy_count = 0;  // memcpy + memset
     std::int64_t copy_ns = 0;
-    std::int64_t gpu_busy_ns = 0;  // union of the launched kernels and copies
+    std::int64_t gpu_busy_ns = 0;   // union of the launched kernels and copies
     std::int64_t gpu_begin_ns = 0;  // first launched GPU work starts (0 when none)
     std::int64_t gpu_end_ns = 0;    // last launched GPU work ends
 };

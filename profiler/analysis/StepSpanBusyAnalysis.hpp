@@ -21,6 +21,7 @@ struct StepSpanBusy {
     double busy_fraction = 0.0;  // 0 when no step was found
 };
 
-StepSpanBusy analyze_step_span_busy(const Trace& trace, const std::string& step_prefix = "ProfilerStep#");
+StepSpanBusy analyze_step_span_busy(const Trace& trace,
+                                    const std::string& step_prefix = "ProfilerStep#");
 
 }  // namespace trainscope::profiler

@@ -15,7 +15,7 @@ struct TensorCoreUsage {
     std::int64_t tensor_core_ns = 0;
     std::int64_t kernel_count = 0;
     std::int64_t kernel_ns = 0;
-    double share = 0.0;  // tensor_core_ns / kernel_ns
+    double share = 0.0;                     // tensor_core_ns / kernel_ns
     std::vector<std::string> kernel_names;  // distinct tensor-core kernel names, sorted
 };
 

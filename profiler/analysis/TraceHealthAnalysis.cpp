@@ -13,17 +13,22 @@ TraceHealth analyze_trace_health(const Trace& trace) {
     const LaunchIndex launches(trace);
     const bool has_window = trace.capture_end_ns > trace.capture_begin_ns;
     for (const Activity& a : trace.activities) {
-        if (a.end_ns == a.start_ns) ++h.zero_duration;
-        if (a.end_ns < a.start_ns) ++h.negative_duration;
-        if (has_window && (a.end_ns < trace.capture_begin_ns || a.start_ns > trace.capture_end_ns)) {
+        if (a.end_ns == a.start_ns)
+            ++h.zero_duration;
+        if (a.end_ns < a.start_ns)
+            ++h.negative_duration;
+        if (has_window &&
+            (a.end_ns < trace.capture_begin_ns || a.start_ns > trace.capture_end_ns)) {
             ++h.outside_capture_window;
         }
-        if (!is_gpu_work(a.kind)) continue;
+        if (!is_gpu_work(a.kind))
+            continue;
         const auto launch = launches.launch_of(a.correlation);
         if (!launch) {
             if (a.correlation != 0 || a.graph_id != 0) {
                 ++h.gpu_work_without_launch;
-                if (a.kind == ActivityKind::Kernel && a.graph_id != 0) ++h.graph_kernels_without_launch;
+                if (a.kind == ActivityKind::Kernel && a.graph_id != 0)
+                    ++h.graph_kernels_without_launch;
             }
             continue;
         }

@@ -21,7 +21,8 @@ struct Span {
 
 template <typename T>
 std::vector<Span<T>> merge(std::vector<Span<T>> spans) {
-    std::stable_sort(spans.begin(), spans.end(), [](const Span<T>& a, const Span<T>& b) { return a.begin < b.begin; });
+    std::stable_sort(spans.begin(), spans.end(),
+                     [](const Span<T>& a, const Span<T>& b) { return a.begin < b.begin; });
     std::vector<Span<T>> merged;
     for (const Span<T>& s : spans) {
         if (!merged.empty() && s.begin <= merged.back().end) {
@@ -34,18 +35,23 @@ std::vector<Span<T>> merge(std::vector<Span<T>> spans) {
 }
 
 template <typename T>
-std::vector<Span<T>> subtract(const std::vector<Span<T>>& removed, const std::vector<Span<T>>& from) {
+std::vector<Span<T>> subtract(const std::vector<Span<T>>& removed,
+                              const std::vector<Span<T>>& from) {
     std::vector<Span<T>> result;
     std::size_t r = 0;
     for (const Span<T>& f : from) {
         T cursor = f.begin;
-        while (r < removed.size() && removed[r].end <= f.begin) ++r;
+        while (r < removed.size() && removed[r].end <= f.begin)
+            ++r;
         for (std::size_t k = r; k < removed.size() && removed[k].begin < f.end; ++k) {
-            if (removed[k].begin > cursor) result.push_back({cursor, std::min(f.end, removed[k].begin)});
+            if (removed[k].begin > cursor)
+                result.push_back({cursor, std::min(f.end, removed[k].begin)});
             cursor = std::max(cursor, removed[k].end);
-            if (cursor >= f.end) break;
+            if (cursor >= f.end)
+                break;
         }
-        if (cursor < f.end) result.push_back({cursor, f.end});
+        if (cursor < f.end)
+            result.push_back({cursor, f.end});
     }
     return result;
 }
@@ -53,7 +59,8 @@ std::vector<Span<T>> subtract(const std::vector<Span<T>>& removed, const std::ve
 template <typename T>
 T length(const std::vector<Span<T>>& spans) {
     T total{};
-    for (const Span<T>& s : spans) total += s.end - s.begin;  // left to right, like sum()
+    for (const Span<T>& s : spans)
+        total += s.end - s.begin;  // left to right, like sum()
     return total;
 }
 
@@ -95,7 +102,8 @@ std::array<T, 8> compute_for(const Trace& trace, ToSpan to_span) {
     for (const Activity& a : trace.activities) {
         const bool gpu = a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memcpy ||
                          a.kind == ActivityKind::Memset;
-        if (!gpu || !launches.launch_of(a.correlation)) continue;
+        if (!gpu || !launches.launch_of(a.correlation))
+            continue;
         const Span<T> s = to_span(a);
         g.all.push_back(s);
         if (a.kind == ActivityKind::Memcpy) {
@@ -106,7 +114,8 @@ std::array<T, 8> compute_for(const Trace& trace, ToSpan to_span) {
             g.computation.push_back(s);
         }
     }
-    if (g.all.empty()) return {};
+    if (g.all.empty())
+        return {};
     return compute(g);
 }
 
@@ -129,12 +138,15 @@ std::vector<TracelensTimelineRow> tracelens_gpu_timeline(const Trace& trace) {
         any = values[5] > 0.0 || values[3] > 0.0;
         us = values;
     } else {
-        const auto ns = compute_for<std::int64_t>(
-            trace, [](const Activity& a) { return Span<std::int64_t>{a.start_ns, a.end_ns}; });
+        const auto ns = compute_for<std::int64_t>(trace, [](const Activity& a) {
+            return Span<std::int64_t>{a.start_ns, a.end_ns};
+        });
         any = ns[5] > 0 || ns[3] > 0;
-        for (std::size_t i = 0; i < ns.size(); ++i) us[i] = static_cast<double>(ns[i]) / 1000.0;
+        for (std::size_t i = 0; i < ns.size(); ++i)
+            us[i] = static_cast<double>(ns[i]) / 1000.0;
     }
-    if (!any) return {};
+    if (!any)
+        return {};
     std::vector<TracelensTimelineRow> rows;
     for (std::size_t i = 0; i < us.size(); ++i) {
         rows.push_back({Metrics::kNames[i], us[i] / 1e3, us[i] / us[5] * 100.0});

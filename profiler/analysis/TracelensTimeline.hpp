@@ -21,7 +21,7 @@ namespace trainscope::profiler {
 // the arithmetic is done as TraceLens does it, in double µs on the file's own
 // timestamps (ts + dur rounded to double), so results match it to the last bit.
 struct TracelensTimelineRow {
-    std::string type;      // "computation_time", "exposed_comm_time", ...
+    std::string type;  // "computation_time", "exposed_comm_time", ...
     double time_ms = 0.0;
     double percent = 0.0;  // of total_time
 };

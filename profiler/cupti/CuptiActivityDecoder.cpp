@@ -10,26 +10,41 @@ namespace {
 
 CopyKind copy_kind_of(std::uint8_t kind) {
     switch (kind) {
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return CopyKind::HostToDevice;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return CopyKind::DeviceToHost;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return CopyKind::DeviceToDevice;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return CopyKind::HostToHost;
-        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return CopyKind::PeerToPeer;
-        default: return CopyKind::Unknown;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+            return CopyKind::HostToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+            return CopyKind::DeviceToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+            return CopyKind::DeviceToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+            return CopyKind::HostToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+            return CopyKind::PeerToPeer;
+        default:
+            return CopyKind::Unknown;
     }
 }
 
 const char* overhead_name(CUpti_ActivityOverheadKind kind) {
     switch (kind) {
-        case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return "driver compiler";
-        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return "CUPTI buffer flush";
-        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return "CUPTI instrumentation";
-        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return "CUPTI resource";
-        case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "module loading";
-        case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return "lazy function loading";
-        case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return "command buffer full";
-        case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "activity buffer request";
-        default: return "overhead";
+        case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+            return "driver compiler";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+            return "CUPTI buffer flush";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+            return "CUPTI instrumentation";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+            return "CUPTI resource";
+        case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+            return "module loading";
+        case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+            return "lazy function loading";
+        case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+            return "command buffer full";
+        case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+            return "activity buffer request";
+        default:
+            return "overhead";
     }
 }
 
@@ -43,19 +58,22 @@ std::int64_t CuptiActivityDecoder::relative(std::uint64_t timestamp_ns) const {
 
 LaneId CuptiActivityDecoder::gpu_lane(std::int32_t device, std::int64_t stream) {
     const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
-    if (auto it = lanes_.find(key); it != lanes_.end()) return it->second;
+    if (auto it = lanes_.find(key); it != lanes_.end())
+        return it->second;
     std::string name("GPU ");
     name += std::to_string(device);
     name += " · stream ";
     name += std::to_string(stream);
-    const LaneId id = trace_.add_lane(Lane{LaneKind::GpuStream, device, stream, 0, std::move(name)});
+    const LaneId id =
+        trace_.add_lane(Lane{LaneKind::GpuStream, device, stream, 0, std::move(name)});
     lanes_.emplace(key, id);
     return id;
 }
 
 LaneId CuptiActivityDecoder::host_lane(LaneKind kind, std::int64_t process, std::int64_t thread) {
     const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
-    if (auto it = lanes_.find(key); it != lanes_.end()) return it->second;
+    if (auto it = lanes_.find(key); it != lanes_.end())
+        return it->second;
     std::string name(kind == LaneKind::Nvtx ? "NVTX · thread " : "thread ");
     name += std::to_string(thread);
     const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
@@ -68,7 +86,8 @@ std::size_t CuptiActivityDecoder::decode_buffer(std::uint8_t* buffer, std::size_
     CUpti_Activity* record = nullptr;
     for (;;) {
         const CUptiResult status = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
-        if (status == CUPTI_ERROR_MAX_LIMIT_REACHED) break;  // end of the buffer
+        if (status == CUPTI_ERROR_MAX_LIMIT_REACHED)
+            break;  // end of the buffer
         if (status != CUPTI_SUCCESS) {
             // An incomplete or invalid record ends the buffer; what follows is lost.
             log_cupti_error(status, "cuptiActivityGetNextRecord", __FILE__, __LINE__);
@@ -180,7 +199,8 @@ void CuptiActivityDecoder::decode_api(const CUpti_ActivityAPI& api, bool driver)
         const char* name = nullptr;
         const CUptiResult status = cuptiGetCallbackName(
             driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, api.cbid, &name);
-        std::string text = status == CUPTI_SUCCESS && name != nullptr ? std::string(name) : std::string();
+        std::string text =
+            status == CUPTI_SUCCESS && name != nullptr ? std::string(name) : std::string();
         if (text.empty()) {
             text = driver ? "driver cbid " : "runtime cbid ";
             text += std::to_string(api.cbid);
@@ -201,12 +221,14 @@ void CuptiActivityDecoder::decode_marker(const CUpti_ActivityMarker2& m) {
     if ((m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0) {
         std::int64_t process = 0;
         std::int64_t thread = 0;
-        if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+            m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
             process = m.objectId.pt.processId;
             thread = m.objectId.pt.threadId;
         }
         std::string name = m.name != nullptr ? std::string(m.name) : std::string();
-        if (m.domain != nullptr && *m.domain != '\0') name = std::string(m.domain) + "::" + name;
+        if (m.domain != nullptr && *m.domain != '\0')
+            name = std::string(m.domain) + "::" + name;
         open_markers_[m.id] = OpenMarker{relative(m.timestamp), trace_.strings.intern(name),
                                          host_lane(LaneKind::Nvtx, process, thread)};
         return;
@@ -237,8 +259,9 @@ void CuptiActivityDecoder::decode_sync(const CUpti_ActivitySynchronization2& s) 
     a.correlation = s.correlationId;
     const auto device = device_of_context_.find(s.contextId);
     a.device = device != device_of_context_.end() ? device->second : -1;
-    const std::int64_t stream =
-        s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? -1 : static_cast<std::int64_t>(s.streamId);
+    const std::int64_t stream = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
+                                    ? -1
+                                    : static_cast<std::int64_t>(s.streamId);
     a.lane = gpu_lane(a.device, stream);
     a.name = trace_.strings.intern("Synchronization");
     trace_.activities.push_back(a);
@@ -252,7 +275,8 @@ void CuptiActivityDecoder::decode_overhead(const CUpti_ActivityOverhead3& o) {
     a.correlation = o.correlationId;
     std::int64_t process = 0;
     std::int64_t thread = 0;
-    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+        o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
         process = o.objectId.pt.processId;
         thread = o.objectId.pt.threadId;
     }

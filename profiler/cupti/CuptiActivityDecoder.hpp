@@ -21,7 +21,7 @@ namespace trainscope::profiler {
 // trace.base_ns. This is the function the buffer-completed callback calls, so tests
 // feed it records built in memory. No CUpti_* type leaves profiler/cupti/.
 class CuptiActivityDecoder {
-public:
+  public:
     explicit CuptiActivityDecoder(Trace& trace);
 
     // Every record of a completed buffer, iterated with cuptiActivityGetNextRecord.
@@ -35,9 +35,11 @@ public:
 
     [[nodiscard]] std::int64_t unknown_records() const { return unknown_records_; }
     [[nodiscard]] std::int64_t marker_data_records() const { return marker_data_records_; }
-    [[nodiscard]] std::int64_t open_markers() const { return static_cast<std::int64_t>(open_markers_.size()); }
+    [[nodiscard]] std::int64_t open_markers() const {
+        return static_cast<std::int64_t>(open_markers_.size());
+    }
 
-private:
+  private:
     void decode_kernel(const CUpti_ActivityKernel10& k);
     void decode_memcpy(const CUpti_ActivityMemcpy6& m);
     void decode_memset(const CUpti_ActivityMemset4& m);

@@ -4,11 +4,13 @@
 
 namespace trainscope::profiler {
 
-std::string describe_cupti_failure(CUptiResult status, const char* call, const char* file, int line) {
+std::string describe_cupti_failure(CUptiResult status, const char* call, const char* file,
+                                   int line) {
     const char* text = nullptr;
-    if (cuptiGetResultString(status, &text) != CUPTI_SUCCESS || text == nullptr) text = "unknown CUPTI result";
-    return std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + text + " (CUPTI code " +
-           std::to_string(static_cast<int>(status)) + ")";
+    if (cuptiGetResultString(status, &text) != CUPTI_SUCCESS || text == nullptr)
+        text = "unknown CUPTI result";
+    return std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + text +
+           " (CUPTI code " + std::to_string(static_cast<int>(status)) + ")";
 }
 
 void throw_cupti_error(CUptiResult status, const char* call, const char* file, int line) {
@@ -16,12 +18,14 @@ void throw_cupti_error(CUptiResult status, const char* call, const char* file, i
 }
 
 bool log_cupti_error(CUptiResult status, const char* call, const char* file, int line) noexcept {
-    if (status == CUPTI_SUCCESS) return true;
+    if (status == CUPTI_SUCCESS)
+        return true;
     try {
         const std::string message = describe_cupti_failure(status, call, file, line);
         std::fprintf(stderr, "trainscope profiler: %s\n", message.c_str());
     } catch (...) {
-        std::fprintf(stderr, "trainscope profiler: %s failed (CUPTI code %d)\n", call, static_cast<int>(status));
+        std::fprintf(stderr, "trainscope profiler: %s failed (CUPTI code %d)\n", call,
+                     static_cast<int>(status));
     }
     return false;
 }

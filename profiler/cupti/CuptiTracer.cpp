@@ -23,12 +23,14 @@ constexpr std::array kKernelKinds{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_A
                                   CUPTI_ACTIVITY_KIND_MEMSET};
 // Optional at level full: a kind this CUPTI or driver does not support is logged and
 // skipped rather than failing the run.
-constexpr std::array kFullKinds{CUPTI_ACTIVITY_KIND_DEVICE,  CUPTI_ACTIVITY_KIND_CONTEXT,
-                                CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+constexpr std::array kFullKinds{CUPTI_ACTIVITY_KIND_DEVICE,          CUPTI_ACTIVITY_KIND_CONTEXT,
+                                CUPTI_ACTIVITY_KIND_RUNTIME,         CUPTI_ACTIVITY_KIND_DRIVER,
                                 CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_OVERHEAD,
                                 CUPTI_ACTIVITY_KIND_MARKER};
 
-uint64_t CUPTIAPI host_clock_timestamp() { return static_cast<uint64_t>(host_clock_now_ns()); }
+uint64_t CUPTIAPI host_clock_timestamp() {
+    return static_cast<uint64_t>(host_clock_now_ns());
+}
 
 void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
     *max_records = 0;  // fill the buffer
@@ -38,9 +40,11 @@ void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_re
     *size = granted;
 }
 
-void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t, size_t valid) {
+void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t,
+                                  size_t valid) {
     std::size_t dropped = 0;
-    if (TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped))) {
+    if (TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(
+            cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped))) {
         g_dropped_records.fetch_add(static_cast<std::int64_t>(dropped));
     }
     detail::CuptiBufferQueue* queue = g_active_queue.load();
@@ -55,8 +59,10 @@ void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t
 
 CuptiTracer::CuptiTracer(CuptiTracerOptions options)
     : options_(options),
-      queue_(std::make_unique<detail::CuptiBufferQueue>(options.buffer_bytes, options.max_buffers)) {
-    if (options_.level == TraceLevel::Off) return;
+      queue_(
+          std::make_unique<detail::CuptiBufferQueue>(options.buffer_bytes, options.max_buffers)) {
+    if (options_.level == TraceLevel::Off)
+        return;
     detail::CuptiBufferQueue* expected = nullptr;
     if (!g_active_queue.compare_exchange_strong(expected, queue_.get())) {
         throw std::logic_error("a CuptiTracer is already capturing in this process");
@@ -69,8 +75,10 @@ CuptiTracer::CuptiTracer(CuptiTracerOptions options)
     try {
         // The clock first: records of kinds enabled later all use it.
         TRAINSCOPE_CUPTI_CHECK(cuptiActivityRegisterTimestampCallback(host_clock_timestamp));
-        TRAINSCOPE_CUPTI_CHECK(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
-        for (const CUpti_ActivityKind kind : kKernelKinds) TRAINSCOPE_CUPTI_CHECK(cuptiActivityEnable(kind));
+        TRAINSCOPE_CUPTI_CHECK(
+            cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
+        for (const CUpti_ActivityKind kind : kKernelKinds)
+            TRAINSCOPE_CUPTI_CHECK(cuptiActivityEnable(kind));
         if (options_.level == TraceLevel::Full) {
             for (const CUpti_ActivityKind kind : kFullKinds) {
                 TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityEnable(kind));
@@ -86,7 +94,8 @@ CuptiTracer::CuptiTracer(CuptiTracerOptions options)
 }
 
 CuptiTracer::~CuptiTracer() {
-    if (!running_) return;
+    if (!running_)
+        return;
     try {
         (void)stop();
     } catch (const std::exception& e) {
@@ -97,15 +106,19 @@ CuptiTracer::~CuptiTracer() {
 }
 
 void CuptiTracer::disable_kinds() noexcept {
-    for (const CUpti_ActivityKind kind : kKernelKinds) TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityDisable(kind));
+    for (const CUpti_ActivityKind kind : kKernelKinds)
+        TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityDisable(kind));
     if (options_.level == TraceLevel::Full) {
-        for (const CUpti_ActivityKind kind : kFullKinds) cuptiActivityDisable(kind);  // some were never enabled
+        for (const CUpti_ActivityKind kind : kFullKinds)
+            cuptiActivityDisable(kind);  // some were never enabled
     }
 }
 
 void CuptiTracer::drain() {
-    if (!decoder_) return;
-    std::vector<detail::CompletedBuffer> completed = queue_->take_completed();  // lock held only here
+    if (!decoder_)
+        return;
+    std::vector<detail::CompletedBuffer> completed =
+        queue_->take_completed();  // lock held only here
     for (detail::CompletedBuffer& done : completed) {
         decoder_->decode_buffer(done.buffer.get(), done.valid_bytes);
         queue_->release(done);
@@ -121,7 +134,8 @@ Trace CuptiTracer::stop() {
     running_ = false;
     // Forced flush hands back even partly filled buffers; CUPTI calls on_buffer_completed
     // from inside it, which takes the queue lock: so no lock may be held here.
-    const bool flushed = TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+    const bool flushed =
+        TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
     disable_kinds();
     const std::int64_t end_ns = host_clock_now_ns();
     drain();
@@ -131,7 +145,8 @@ Trace CuptiTracer::stop() {
     trace_.dropped_records = g_dropped_records.exchange(0);
     trace_.metadata["cupti.refused_buffer_requests"] = std::to_string(queue_->refused_requests());
     trace_.metadata["cupti.unknown_records"] = std::to_string(decoder_->unknown_records());
-    if (!flushed) trace_.metadata["cupti.flush_failed"] = "true";
+    if (!flushed)
+        trace_.metadata["cupti.flush_failed"] = "true";
     return std::move(trace_);
 }
 

@@ -28,7 +28,7 @@ struct CuptiTracerOptions {
 // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED (never under the queue lock), decodes and returns
 // the trace. The destructor stops a running capture and never throws.
 class CuptiTracer {
-public:
+  public:
     explicit CuptiTracer(CuptiTracerOptions options = {});
     ~CuptiTracer();
     CuptiTracer(const CuptiTracer&) = delete;
@@ -42,7 +42,7 @@ public:
     // Ends the capture and returns everything recorded. Call once.
     Trace stop();
 
-private:
+  private:
     void disable_kinds() noexcept;
 
     CuptiTracerOptions options_;

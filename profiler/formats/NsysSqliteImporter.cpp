@@ -19,40 +19,58 @@ using detail::SqliteQuery;
 constexpr std::int64_t kNvtxPushPopRange = 59;
 constexpr std::int64_t kNvtxStartEndRange = 60;
 
-std::int64_t process_of(std::int64_t global_id) { return (global_id >> 24) & 0xFFFFFF; }
-std::int64_t thread_of(std::int64_t global_id) { return global_id & 0xFFFFFF; }
+std::int64_t process_of(std::int64_t global_id) {
+    return (global_id >> 24) & 0xFFFFFF;
+}
+std::int64_t thread_of(std::int64_t global_id) {
+    return global_id & 0xFFFFFF;
+}
 
 // CUPTI's CUpti_ActivityMemcpyKind, which nsys stores as copyKind.
 CopyKind copy_kind_from_cupti(std::int64_t kind) {
     switch (kind) {
-        case 1: return CopyKind::HostToDevice;
-        case 2: return CopyKind::DeviceToHost;
-        case 8: return CopyKind::DeviceToDevice;
-        case 9: return CopyKind::HostToHost;
-        case 10: return CopyKind::PeerToPeer;
-        default: return CopyKind::Unknown;
+        case 1:
+            return CopyKind::HostToDevice;
+        case 2:
+            return CopyKind::DeviceToHost;
+        case 8:
+            return CopyKind::DeviceToDevice;
+        case 9:
+            return CopyKind::HostToHost;
+        case 10:
+            return CopyKind::PeerToPeer;
+        default:
+            return CopyKind::Unknown;
     }
 }
 
 class NsysTraceReader {
-public:
+  public:
     NsysTraceReader(sqlite3* db, Trace& trace) : db_(db), trace_(trace) {}
 
     void read_all() {
         read_kernels();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMCPY")) read_memcpys();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMSET")) read_memsets();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")) read_syncs();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_RUNTIME")) read_runtime();
-        if (detail::sqlite_table_exists(db_, "NVTX_EVENTS")) read_nvtx();
-        if (detail::sqlite_table_exists(db_, "TARGET_INFO_GPU")) read_devices();
-        if (detail::sqlite_table_exists(db_, "TARGET_INFO_SESSION_START_TIME")) read_session_start();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMCPY"))
+            read_memcpys();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMSET"))
+            read_memsets();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
+            read_syncs();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+            read_runtime();
+        if (detail::sqlite_table_exists(db_, "NVTX_EVENTS"))
+            read_nvtx();
+        if (detail::sqlite_table_exists(db_, "TARGET_INFO_GPU"))
+            read_devices();
+        if (detail::sqlite_table_exists(db_, "TARGET_INFO_SESSION_START_TIME"))
+            read_session_start();
     }
 
-private:
+  private:
     LaneId gpu_lane(std::int32_t device, std::int64_t stream) {
         const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
-        if (auto it = lanes_.find(key); it != lanes_.end()) return it->second;
+        if (auto it = lanes_.find(key); it != lanes_.end())
+            return it->second;
         const LaneId id = trace_.add_lane(
             Lane{LaneKind::GpuStream, device, stream, 0,
                  "GPU " + std::to_string(device) + " · stream " + std::to_string(stream)});
@@ -64,7 +82,8 @@ private:
         const std::int64_t process = process_of(global_tid);
         const std::int64_t thread = thread_of(global_tid);
         const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
-        if (auto it = lanes_.find(key); it != lanes_.end()) return it->second;
+        if (auto it = lanes_.find(key); it != lanes_.end())
+            return it->second;
         std::string name(kind == LaneKind::Nvtx ? "NVTX · " : "");
         name.append("process " + std::to_string(process) + " · thread " + std::to_string(thread));
         const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
@@ -73,11 +92,12 @@ private:
     }
 
     void read_kernels() {
-        SqliteQuery q(db_,
-                      "SELECT k.start, k.end, k.deviceId, k.streamId, k.correlationId, s.value, "
-                      "k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, "
-                      "k.staticSharedMemory + k.dynamicSharedMemory "
-                      "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.demangledName");
+        SqliteQuery q(
+            db_,
+            "SELECT k.start, k.end, k.deviceId, k.streamId, k.correlationId, s.value, "
+            "k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, "
+            "k.staticSharedMemory + k.dynamicSharedMemory "
+            "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.demangledName");
         while (q.next_row()) {
             Activity a = gpu_activity(q, ActivityKind::Kernel);
             a.name = trace_.strings.intern(q.text(5));
@@ -140,9 +160,10 @@ private:
     }
 
     void read_runtime() {
-        SqliteQuery q(db_,
-                      "SELECT r.start, r.end, r.globalTid, r.correlationId, s.value "
-                      "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId");
+        SqliteQuery q(
+            db_,
+            "SELECT r.start, r.end, r.globalTid, r.correlationId, s.value "
+            "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId");
         while (q.next_row()) {
             Activity a;
             const std::string name = q.text(4);
@@ -162,7 +183,8 @@ private:
                       "SELECT n.start, n.end, n.globalTid, COALESCE(n.text, s.value, '') "
                       "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
                       "WHERE n.end IS NOT NULL AND n.eventType IN (" +
-                          std::to_string(kNvtxPushPopRange) + ", " + std::to_string(kNvtxStartEndRange) + ")");
+                          std::to_string(kNvtxPushPopRange) + ", " +
+                          std::to_string(kNvtxStartEndRange) + ")");
         while (q.next_row()) {
             Activity a;
             a.kind = ActivityKind::NvtxRange;
@@ -183,7 +205,8 @@ private:
 
     void read_session_start() {
         SqliteQuery q(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
-        if (q.next_row() && !q.is_null(0)) trace_.source_clock_offset_ns = q.int64(0);
+        if (q.next_row() && !q.is_null(0))
+            trace_.source_clock_offset_ns = q.int64(0);
     }
 
     sqlite3* db_;
@@ -226,8 +249,9 @@ Trace import_nsys_sqlite(const std::filesystem::path& file) {
     try {
         const detail::SqliteDatabase db = detail::open_sqlite_read_only(file);
         if (!detail::sqlite_table_exists(db.get(), "CUPTI_ACTIVITY_KIND_KERNEL")) {
-            throw TraceFormatError(file, "not an Nsight Systems SQLite export with CUDA trace: "
-                                         "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
+            throw TraceFormatError(file,
+                                   "not an Nsight Systems SQLite export with CUDA trace: "
+                                   "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
         }
         NsysTraceReader(db.get(), trace).read_all();
     } catch (const detail::SqliteError& e) {

@@ -29,13 +29,16 @@ HostTracer::~HostTracer() {
     }
 }
 
-bool HostTracer::injection_attached() { return detail::nvtx_injection_attached(); }
+bool HostTracer::injection_attached() {
+    return detail::nvtx_injection_attached();
+}
 
 Trace HostTracer::stop() {
     Trace trace;
     trace.base_ns = start_ns_;
     trace.metadata["source.format"] = "host-nvtx";
-    if (!running_) return trace;
+    if (!running_)
+        return trace;
     const std::vector<detail::CompletedNvtxRange> ranges = detail::end_recording_nvtx_ranges();
     const std::int64_t end_ns = host_clock_now_ns();
     running_ = false;
@@ -44,7 +47,8 @@ Trace HostTracer::stop() {
     std::map<std::tuple<LaneKind, std::int64_t, std::int64_t>, LaneId> lanes;
     auto lane_of = [&](LaneKind kind, std::int64_t process, std::int64_t thread) {
         const auto key = std::make_tuple(kind, process, thread);
-        if (auto it = lanes.find(key); it != lanes.end()) return it->second;
+        if (auto it = lanes.find(key); it != lanes.end())
+            return it->second;
         std::string name(kind == LaneKind::Nvtx ? "NVTX · thread " : "thread ");
         name += std::to_string(thread);
         const LaneId id = trace.add_lane(Lane{kind, -1, thread, process, std::move(name)});
@@ -52,8 +56,9 @@ Trace HostTracer::stop() {
         return id;
     };
     for (const detail::CompletedNvtxRange& r : ranges) {
-        const bool host_op = r.domain == options_.host_op_domain ||
-                             (options_.host_op_category != 0 && r.category == options_.host_op_category);
+        const bool host_op =
+            r.domain == options_.host_op_domain ||
+            (options_.host_op_category != 0 && r.category == options_.host_op_category);
         Activity a;
         a.kind = host_op ? ActivityKind::HostOp : ActivityKind::NvtxRange;
         a.lane = lane_of(host_op ? LaneKind::HostThread : LaneKind::Nvtx, r.process, r.thread);

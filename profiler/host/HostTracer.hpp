@@ -21,7 +21,7 @@ struct HostTracerOptions {
 // docs/profiler.md. If NVTX_INJECTION64_PATH names another tool, NVTX hands its calls to
 // that tool instead and injection_attached() stays false. One tracer at a time.
 class HostTracer {
-public:
+  public:
     explicit HostTracer(HostTracerOptions options = {});
     ~HostTracer();
     HostTracer(const HostTracer&) = delete;
@@ -35,7 +35,7 @@ public:
     // (it does so at the first NVTX call of the process).
     static bool injection_attached();
 
-private:
+  private:
     HostTracerOptions options_;
     std::int64_t start_ns_ = 0;
     bool running_ = false;

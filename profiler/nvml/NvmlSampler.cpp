@@ -30,9 +30,15 @@ struct MetricName {
     const char* unit;
 };
 constexpr MetricName kMetricNames[kMetricCount] = {
-    {"gpu_utilization", "%"}, {"memory_utilization", "%"}, {"memory_used", "bytes"},
-    {"power", "W"},           {"sm_clock", "MHz"},         {"memory_clock", "MHz"},
-    {"temperature", "C"},     {"energy", "J"},             {"clocks_throttle_reasons", "bitmask"},
+    {"gpu_utilization", "%"},
+    {"memory_utilization", "%"},
+    {"memory_used", "bytes"},
+    {"power", "W"},
+    {"sm_clock", "MHz"},
+    {"memory_clock", "MHz"},
+    {"temperature", "C"},
+    {"energy", "J"},
+    {"clocks_throttle_reasons", "bitmask"},
 };
 
 }  // namespace
@@ -57,18 +63,23 @@ struct NvmlSampler::State {
                 add(kMemoryUtilization, utilization.memory);
             }
             detail::NvmlMemory memory{};
-            if (f.memory(devices[d], &memory) == detail::kNvmlSuccess) add(kMemoryUsed, static_cast<double>(memory.used));
+            if (f.memory(devices[d], &memory) == detail::kNvmlSuccess)
+                add(kMemoryUsed, static_cast<double>(memory.used));
             unsigned int value = 0;
-            if (f.power_mw(devices[d], &value) == detail::kNvmlSuccess) add(kPower, value / 1000.0);
-            if (f.clock_mhz(devices[d], detail::kNvmlClockSm, &value) == detail::kNvmlSuccess) add(kSmClock, value);
+            if (f.power_mw(devices[d], &value) == detail::kNvmlSuccess)
+                add(kPower, value / 1000.0);
+            if (f.clock_mhz(devices[d], detail::kNvmlClockSm, &value) == detail::kNvmlSuccess)
+                add(kSmClock, value);
             if (f.clock_mhz(devices[d], detail::kNvmlClockMemory, &value) == detail::kNvmlSuccess) {
                 add(kMemoryClock, value);
             }
-            if (f.temperature_c(devices[d], detail::kNvmlTemperatureGpu, &value) == detail::kNvmlSuccess) {
+            if (f.temperature_c(devices[d], detail::kNvmlTemperatureGpu, &value) ==
+                detail::kNvmlSuccess) {
                 add(kTemperature, value);
             }
             unsigned long long wide = 0;
-            if (f.energy_mj(devices[d], &wide) == detail::kNvmlSuccess) add(kEnergy, static_cast<double>(wide) / 1000.0);
+            if (f.energy_mj(devices[d], &wide) == detail::kNvmlSuccess)
+                add(kEnergy, static_cast<double>(wide) / 1000.0);
             if (f.throttle_reasons(devices[d], &wide) == detail::kNvmlSuccess) {
                 add(kThrottleReasons, static_cast<double>(wide));
             }
@@ -94,22 +105,29 @@ NvmlSampler::NvmlSampler(NvmlSamplerOptions options) : options_(std::move(option
     }
     for (unsigned int i = 0; i < count; ++i) {
         detail::NvmlDevice device = nullptr;
-        if (f.handle_by_index(i, &device) != detail::kNvmlSuccess) continue;
+        if (f.handle_by_index(i, &device) != detail::kNvmlSuccess)
+            continue;
         state->devices.push_back(device);
         for (const MetricName& m : kMetricNames) {
-            state->series.push_back(CounterSeries{m.name, m.unit, static_cast<std::int32_t>(i), {}});
+            state->series.push_back(
+                CounterSeries{m.name, m.unit, static_cast<std::int32_t>(i), {}});
         }
     }
     state->library = std::move(library);
     state_ = std::move(state);
 }
 
-NvmlSampler::~NvmlSampler() { (void)stop(); }
+NvmlSampler::~NvmlSampler() {
+    (void)stop();
+}
 
-bool NvmlSampler::available() const { return state_ != nullptr; }
+bool NvmlSampler::available() const {
+    return state_ != nullptr;
+}
 
 void NvmlSampler::start() {
-    if (!state_ || state_->thread.joinable()) return;
+    if (!state_ || state_->thread.joinable())
+        return;
     state_->stopping = false;
     State* state = state_.get();
     const auto period = options_.period;
@@ -126,7 +144,8 @@ void NvmlSampler::start() {
 }
 
 std::vector<CounterSeries> NvmlSampler::stop() {
-    if (!state_) return {};
+    if (!state_)
+        return {};
     if (state_->thread.joinable()) {
         {
             const std::lock_guard lock(state_->mutex);
@@ -137,7 +156,8 @@ std::vector<CounterSeries> NvmlSampler::stop() {
     }
     std::vector<CounterSeries> result;
     for (CounterSeries& s : state_->series) {
-        if (!s.samples.empty()) result.push_back(std::move(s));
+        if (!s.samples.empty())
+            result.push_back(std::move(s));
         s.samples.clear();
     }
     return result;

@@ -17,7 +17,7 @@ class NvmlLibrary;
 struct NvmlSamplerOptions {
     std::chrono::milliseconds period{10};
     std::string library = "libnvidia-ml.so.1";  // loaded with dlopen at run time
-    std::int64_t trace_base_ns = 0;  // sample times are host_clock_now_ns() - this
+    std::int64_t trace_base_ns = 0;             // sample times are host_clock_now_ns() - this
 };
 
 // Samples every GPU through NVML on a background thread: utilization (gpu, memory, %),
@@ -27,7 +27,7 @@ struct NvmlSamplerOptions {
 // and stop() returns no counters; nothing throws. A metric a device does not support
 // is skipped for that device.
 class NvmlSampler {
-public:
+  public:
     explicit NvmlSampler(NvmlSamplerOptions options = {});
     ~NvmlSampler();
     NvmlSampler(const NvmlSampler&) = delete;
@@ -41,7 +41,7 @@ public:
     // Stops the thread and returns one series per (device, metric) with samples.
     std::vector<CounterSeries> stop();
 
-private:
+  private:
     struct State;
     NvmlSamplerOptions options_;
     std::string warning_;

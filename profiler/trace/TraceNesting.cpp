@@ -19,7 +19,8 @@ void assign_nesting_depths(Trace& trace) {
             a.depth = 0;
             continue;
         }
-        while (!open_ends.empty() && (a.start_ns >= open_ends.back() || a.end_ns > open_ends.back())) {
+        while (!open_ends.empty() &&
+               (a.start_ns >= open_ends.back() || a.end_ns > open_ends.back())) {
             open_ends.pop_back();
         }
         a.depth = static_cast<std::uint16_t>(open_ends.size());

@@ -69,23 +69,29 @@ TEST(KernelBreakdownAnalysis, GroupsByNameAndCategory) {
     ASSERT_EQ(b.by_category.size(), 4u);
     EXPECT_EQ(b.by_category[0].category, KernelCategory::Gemm);
     double shares = 0.0;
-    for (const auto& c : b.by_category) shares += c.stats.share;
+    for (const auto& c : b.by_category)
+        shares += c.stats.share;
     EXPECT_NEAR(shares, 1.0, 1e-12);
 }
 
 TEST(KernelCategory, ClassifiesTypicalNames) {
-    EXPECT_EQ(classify_kernel("volta_scudnn_128x64_relu_interior_nn_v1"), KernelCategory::Convolution);
+    EXPECT_EQ(classify_kernel("volta_scudnn_128x64_relu_interior_nn_v1"),
+              KernelCategory::Convolution);
     EXPECT_EQ(classify_kernel("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"),
               KernelCategory::Convolution);
     EXPECT_EQ(classify_kernel("cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>"),
               KernelCategory::Normalization);
-    EXPECT_EQ(classify_kernel("void at::native::batch_norm_backward_kernel<float>"), KernelCategory::Normalization);
+    EXPECT_EQ(classify_kernel("void at::native::batch_norm_backward_kernel<float>"),
+              KernelCategory::Normalization);
     EXPECT_EQ(classify_kernel("ampere_sgemm_128x64_tn"), KernelCategory::Gemm);
     EXPECT_EQ(classify_kernel("void at::native::reduce_kernel<512, 1>"), KernelCategory::Reduction);
-    EXPECT_EQ(classify_kernel("void at::native::(anonymous namespace)::max_pool_forward_nchw<float>"),
-              KernelCategory::Reduction);
-    EXPECT_EQ(classify_kernel("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>"),
-              KernelCategory::Elementwise);
+    EXPECT_EQ(
+        classify_kernel("void at::native::(anonymous namespace)::max_pool_forward_nchw<float>"),
+        KernelCategory::Reduction);
+    EXPECT_EQ(
+        classify_kernel(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>"),
+        KernelCategory::Elementwise);
     EXPECT_EQ(classify_kernel("void at::native::multi_tensor_apply_kernel<FusedAdamMathFunctor>"),
               KernelCategory::Optimizer);
     EXPECT_EQ(classify_kernel("Memcpy HtoD (Pageable -> Device)"), KernelCategory::MemcpyMemset);
@@ -95,7 +101,8 @@ TEST(KernelCategory, ClassifiesTypicalNames) {
 TEST(TensorCoreAnalysis, NamePatternsAndShare) {
     EXPECT_TRUE(uses_tensor_cores("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x64x64"));
     EXPECT_TRUE(uses_tensor_cores("volta_h884gemm_64x64_ldg8_nn"));
-    EXPECT_TRUE(uses_tensor_cores("void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_256x128>"));
+    EXPECT_TRUE(uses_tensor_cores(
+        "void cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_256x128>"));
     EXPECT_TRUE(uses_tensor_cores("ampere_fp16_s1688gemm_fp16_128x128_ldg8_f2f_tn"));
     EXPECT_FALSE(uses_tensor_cores("volta_sgemm_128x64_nn"));
     EXPECT_FALSE(uses_tensor_cores("volta_scudnn_128x64_relu_interior_nn_v1"));
@@ -142,7 +149,8 @@ TEST(NvtxProjectionAnalysis, NestedRangesCollectKernelsLaunchedInside) {
     const auto ranges = project_nvtx_ranges_to_gpu(t.trace());
     ASSERT_EQ(ranges.size(), 3u);
     std::map<std::string, NvtxRangeGpuTime> by_name;
-    for (const auto& r : ranges) by_name[r.name] = r;
+    for (const auto& r : ranges)
+        by_name[r.name] = r;
     EXPECT_EQ(by_name["step"].depth, 0);
     EXPECT_EQ(by_name["step"].kernel_count, 3);
     EXPECT_EQ(by_name["step"].kernel_ns, 400);
@@ -192,7 +200,8 @@ TEST(TraceNesting, DepthFollowsContainment) {
     t.nvtx_range(1, "after", 200, 300);
     assign_nesting_depths(t.trace());
     std::map<std::string, int> depth;
-    for (const auto& a : t.trace().activities) depth[t.trace().strings.at(a.name)] = a.depth;
+    for (const auto& a : t.trace().activities)
+        depth[t.trace().strings.at(a.name)] = a.depth;
     EXPECT_EQ(depth["outer"], 0);
     EXPECT_EQ(depth["inner"], 1);
     EXPECT_EQ(depth["innermost"], 2);

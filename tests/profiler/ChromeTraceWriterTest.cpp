@@ -1,5 +1,3 @@
-#include "profiler/formats/ChromeTraceWriter.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,6 +7,7 @@
 
 #include "HandBuiltTrace.hpp"
 #include "TraceFixtures.hpp"
+#include "profiler/formats/ChromeTraceWriter.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/trace/TraceNesting.hpp"
 
@@ -47,8 +46,10 @@ TEST(ChromeTraceWriter, NamesLanesAndKeepsKernelArgsWithNanosecondTimes) {
     std::map<std::string, int> thread_names;
     const nlohmann::json* kernel = nullptr;
     for (const auto& e : doc["traceEvents"]) {
-        if (e["ph"] == "M" && e["name"] == "thread_name") ++thread_names[e["args"]["name"].get<std::string>()];
-        if (e["ph"] == "X" && e["cat"] == "kernel") kernel = &e;
+        if (e["ph"] == "M" && e["name"] == "thread_name")
+            ++thread_names[e["args"]["name"].get<std::string>()];
+        if (e["ph"] == "X" && e["cat"] == "kernel")
+            kernel = &e;
     }
     EXPECT_EQ(thread_names.size(), 3u);  // GPU stream, host thread, NVTX
     ASSERT_NE(kernel, nullptr);
@@ -66,7 +67,8 @@ TEST(ChromeTraceWriter, NvtxRangesNestOnTheirTrack) {
     const auto doc = export_and_parse(t.trace());
     std::map<std::string, nlohmann::json> ranges;
     for (const auto& e : doc["traceEvents"]) {
-        if (e["ph"] == "X" && e["cat"] == "user_annotation") ranges[e["name"].get<std::string>()] = e;
+        if (e["ph"] == "X" && e["cat"] == "user_annotation")
+            ranges[e["name"].get<std::string>()] = e;
     }
     ASSERT_EQ(ranges.size(), 2u);
     const auto& outer = ranges["step"];
@@ -86,9 +88,12 @@ TEST(ChromeTraceWriter, FlowsGoFromTheLaunchToTheGpuWork) {
     std::map<std::uint64_t, nlohmann::json> finishes;
     std::map<std::pair<std::int64_t, std::int64_t>, std::string> track_of_x;
     for (const auto& e : doc["traceEvents"]) {
-        if (e["ph"] == "s") starts[e["id"].get<std::uint64_t>()] = e;
-        if (e["ph"] == "f") finishes[e["id"].get<std::uint64_t>()] = e;
-        if (e["ph"] == "X") track_of_x[{e["pid"].get<std::int64_t>(), e["tid"].get<std::int64_t>()}] = e["cat"];
+        if (e["ph"] == "s")
+            starts[e["id"].get<std::uint64_t>()] = e;
+        if (e["ph"] == "f")
+            finishes[e["id"].get<std::uint64_t>()] = e;
+        if (e["ph"] == "X")
+            track_of_x[{e["pid"].get<std::int64_t>(), e["tid"].get<std::int64_t>()}] = e["cat"];
     }
     ASSERT_EQ(starts.size(), 2u);
     ASSERT_EQ(finishes.size(), 2u);
@@ -96,9 +101,11 @@ TEST(ChromeTraceWriter, FlowsGoFromTheLaunchToTheGpuWork) {
         ASSERT_TRUE(finishes.count(id)) << id;
         const auto& f = finishes[id];
         EXPECT_EQ(f["bp"], "e");
-        const std::pair<std::int64_t, std::int64_t> source{s["pid"].get<std::int64_t>(), s["tid"].get<std::int64_t>()};
+        const std::pair<std::int64_t, std::int64_t> source{s["pid"].get<std::int64_t>(),
+                                                           s["tid"].get<std::int64_t>()};
         EXPECT_EQ(track_of_x[source], "cuda_runtime");
-        const std::string target = track_of_x[{f["pid"].get<std::int64_t>(), f["tid"].get<std::int64_t>()}];
+        const std::string target =
+            track_of_x[{f["pid"].get<std::int64_t>(), f["tid"].get<std::int64_t>()}];
         EXPECT_TRUE(target == "kernel" || target == "gpu_memcpy") << target;
         EXPECT_LT(s["ts"].get<double>(), f["ts"].get<double>());
     }
@@ -106,13 +113,15 @@ TEST(ChromeTraceWriter, FlowsGoFromTheLaunchToTheGpuWork) {
 
 TEST(ChromeTraceWriter, RoundTripsThroughTheKinetoImporter) {
     const Trace& original = testing::kineto_fixture("h100_bert_small_inference");
-    const auto path = std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "bert_chrome.json";
+    const auto path =
+        std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "bert_chrome.json";
     std::filesystem::create_directories(path.parent_path());
     write_chrome_trace(original, path);
     EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
     const Trace copy = import_kineto_trace(path);
-    for (const ActivityKind kind : {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::RuntimeApi,
-                                    ActivityKind::DriverApi, ActivityKind::NvtxRange, ActivityKind::HostOp}) {
+    for (const ActivityKind kind :
+         {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::RuntimeApi,
+          ActivityKind::DriverApi, ActivityKind::NvtxRange, ActivityKind::HostOp}) {
         const auto a = totals_of(original, kind);
         const auto b = totals_of(copy, kind);
         EXPECT_EQ(a.count, b.count) << to_string(kind);

@@ -8,7 +8,8 @@ namespace trainscope::profiler::testing {
 
 std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open " + file.string());
+    if (!in)
+        throw std::runtime_error("cannot open " + file.string());
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string text = buffer.str();
@@ -34,7 +35,8 @@ std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& file
             row.push_back(std::move(field));
             field.clear();
         } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+                ++i;
             row.push_back(std::move(field));
             field.clear();
             rows.push_back(std::move(row));

@@ -1,12 +1,11 @@
 // Feeds the decoder real CUPTI record structs built in memory: no GPU needed.
-#include "profiler/cupti/CuptiActivityDecoder.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "profiler/analysis/LaunchIndex.hpp"
+#include "profiler/cupti/CuptiActivityDecoder.hpp"
 #include "profiler/cupti/CuptiError.hpp"
 #include "profiler/cupti/detail/KernelNameDemangler.hpp"
 
@@ -15,7 +14,8 @@ namespace {
 
 constexpr std::int64_t kBase = 1'000'000;
 
-CUpti_ActivityKernel10 make_kernel(std::uint64_t start, std::uint64_t end, std::uint32_t correlation) {
+CUpti_ActivityKernel10 make_kernel(std::uint64_t start, std::uint64_t end,
+                                   std::uint32_t correlation) {
     CUpti_ActivityKernel10 k{};
     k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     k.start = start;
@@ -37,8 +37,8 @@ CUpti_ActivityKernel10 make_kernel(std::uint64_t start, std::uint64_t end, std::
     return k;
 }
 
-CUpti_ActivityAPI make_api(CUpti_ActivityKind kind, std::uint32_t cbid, std::uint64_t start, std::uint64_t end,
-                           std::uint32_t correlation) {
+CUpti_ActivityAPI make_api(CUpti_ActivityKind kind, std::uint32_t cbid, std::uint64_t start,
+                           std::uint64_t end, std::uint32_t correlation) {
     CUpti_ActivityAPI api{};
     api.kind = kind;
     api.cbid = cbid;
@@ -50,8 +50,8 @@ CUpti_ActivityAPI make_api(CUpti_ActivityKind kind, std::uint32_t cbid, std::uin
     return api;
 }
 
-CUpti_ActivityMarker2 make_marker(CUpti_ActivityFlag flag, std::uint32_t id, std::uint64_t timestamp,
-                                  const char* name) {
+CUpti_ActivityMarker2 make_marker(CUpti_ActivityFlag flag, std::uint32_t id,
+                                  std::uint64_t timestamp, const char* name) {
     CUpti_ActivityMarker2 m{};
     m.kind = CUPTI_ACTIVITY_KIND_MARKER;
     m.flags = flag;
@@ -71,7 +71,7 @@ const CUpti_Activity& as_record(const Record& r) {
 }
 
 class CuptiDecoderTest : public ::testing::Test {
-protected:
+  protected:
     CuptiDecoderTest() { trace_.base_ns = kBase; }
     Trace trace_;
 };
@@ -97,8 +97,10 @@ TEST_F(CuptiDecoderTest, KernelKeepsLaunchConfigurationAndDemangledName) {
 TEST_F(CuptiDecoderTest, RuntimeAndDriverCallsAreNamedAndJoinTheirKernels) {
     CuptiActivityDecoder decoder(trace_);
     // cbid 211 = cudaLaunchKernel_v7000 (runtime), 307 = cuLaunchKernel (driver).
-    decoder.decode_record(as_record(make_api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, kBase + 10, kBase + 20, 42)));
-    decoder.decode_record(as_record(make_api(CUPTI_ACTIVITY_KIND_DRIVER, 307, kBase + 12, kBase + 18, 43)));
+    decoder.decode_record(
+        as_record(make_api(CUPTI_ACTIVITY_KIND_RUNTIME, 211, kBase + 10, kBase + 20, 42)));
+    decoder.decode_record(
+        as_record(make_api(CUPTI_ACTIVITY_KIND_DRIVER, 307, kBase + 12, kBase + 18, 43)));
     decoder.decode_record(as_record(make_kernel(kBase + 100, kBase + 350, 42)));
     ASSERT_EQ(trace_.activities.size(), 3u);
     EXPECT_EQ(trace_.activities[0].kind, ActivityKind::RuntimeApi);
@@ -145,21 +147,27 @@ TEST_F(CuptiDecoderTest, MemcpyAndMemsetKeepBytesAndDirection) {
 
 TEST_F(CuptiDecoderTest, MarkerStartEndPairsBecomeNestedNvtxRanges) {
     CuptiActivityDecoder decoder(trace_);
-    decoder.decode_record(as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, kBase + 0, "step")));
-    decoder.decode_record(as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 2, kBase + 10, "forward")));
+    decoder.decode_record(
+        as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, kBase + 0, "step")));
+    decoder.decode_record(
+        as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 2, kBase + 10, "forward")));
     CUpti_ActivityMarkerData2 data{};
     data.kind = CUPTI_ACTIVITY_KIND_MARKER_DATA;
     data.id = 2;
     decoder.decode_record(as_record(data));
-    decoder.decode_record(as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 2, kBase + 50, nullptr)));
-    decoder.decode_record(as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, kBase + 90, nullptr)));
-    decoder.decode_record(as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 3, kBase + 95, "open")));
+    decoder.decode_record(
+        as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 2, kBase + 50, nullptr)));
+    decoder.decode_record(
+        as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, kBase + 90, nullptr)));
+    decoder.decode_record(
+        as_record(make_marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 3, kBase + 95, "open")));
     EXPECT_EQ(decoder.open_markers(), 1);
     decoder.finish(kBase + 100);
     EXPECT_EQ(decoder.marker_data_records(), 1);
     ASSERT_EQ(trace_.activities.size(), 3u);
     std::map<std::string, Activity> by_name;
-    for (const Activity& a : trace_.activities) by_name[trace_.strings.at(a.name)] = a;
+    for (const Activity& a : trace_.activities)
+        by_name[trace_.strings.at(a.name)] = a;
     EXPECT_EQ(by_name["step"].depth, 0);
     EXPECT_EQ(by_name["step"].end_ns, 90);
     EXPECT_EQ(by_name["forward"].depth, 1);
@@ -193,7 +201,8 @@ TEST_F(CuptiDecoderTest, DeviceContextSyncAndOverheadRecords) {
     overhead.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
     overhead.start = kBase + 3;
     overhead.end = kBase + 9;
-    for (const CUpti_Activity* r : {&as_record(device), &as_record(context), &as_record(sync), &as_record(overhead)}) {
+    for (const CUpti_Activity* r :
+         {&as_record(device), &as_record(context), &as_record(sync), &as_record(overhead)}) {
         decoder.decode_record(*r);
     }
     EXPECT_EQ(trace_.metadata.at("device.0.name"), "NVIDIA H100 80GB HBM3");
@@ -219,7 +228,8 @@ TEST_F(CuptiDecoderTest, UnknownKindsAreCountedNotDecoded) {
 // kind's struct, iterated with cuptiActivityGetNextRecord (which needs no GPU).
 TEST_F(CuptiDecoderTest, DecodesAWholeBufferThroughCuptiIteration) {
     std::vector<std::uint8_t> storage(4096 + 8);
-    auto* buffer = reinterpret_cast<std::uint8_t*>((reinterpret_cast<std::uintptr_t>(storage.data()) + 7) & ~std::uintptr_t{7});
+    auto* buffer = reinterpret_cast<std::uint8_t*>(
+        (reinterpret_cast<std::uintptr_t>(storage.data()) + 7) & ~std::uintptr_t{7});
     std::size_t offset = 0;
     auto append = [&](const auto& record) {
         std::memcpy(buffer + offset, &record, sizeof record);
@@ -247,10 +257,12 @@ TEST(CuptiError, MessageNamesCallFileLineAndCuptiText) {
         FAIL() << "expected CuptiError";
     } catch (const CuptiError& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("cuptiActivityGetNextRecord(nullptr, 0, nullptr)"), std::string::npos) << what;
+        EXPECT_NE(what.find("cuptiActivityGetNextRecord(nullptr, 0, nullptr)"), std::string::npos)
+            << what;
         EXPECT_NE(what.find("CuptiActivityDecoderTest.cpp:"), std::string::npos) << what;
         EXPECT_NE(what.find("CUPTI_ERROR"), std::string::npos) << what;
-        EXPECT_NE(what.find("CUPTI code " + std::to_string(static_cast<int>(e.code()))), std::string::npos);
+        EXPECT_NE(what.find("CUPTI code " + std::to_string(static_cast<int>(e.code()))),
+                  std::string::npos);
     }
     EXPECT_FALSE(TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityGetNextRecord(nullptr, 0, nullptr)));
 }

@@ -1,6 +1,4 @@
 // Live CUPTI capture: needs a GPU (CTest label "gpu"); skips with a message otherwise.
-#include "profiler/cupti/CuptiTracer.hpp"
-
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +6,7 @@
 
 #include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/capture/HostClock.hpp"
+#include "profiler/cupti/CuptiTracer.hpp"
 
 namespace trainscope::profiler {
 namespace {
@@ -18,7 +17,8 @@ bool gpu_available() {
 }
 
 TEST(CuptiTracerGpu, RecordsCopiesMemsetsAndTheirLaunchesOnTheHostClock) {
-    if (!gpu_available()) GTEST_SKIP() << "no CUDA device found by cudaGetDeviceCount: live CUPTI capture not tested";
+    if (!gpu_available())
+        GTEST_SKIP() << "no CUDA device found by cudaGetDeviceCount: live CUPTI capture not tested";
     constexpr std::size_t kBytes = 1 << 20;
     const std::int64_t before_ns = host_clock_now_ns();
     CuptiTracer tracer;
@@ -42,7 +42,8 @@ TEST(CuptiTracerGpu, RecordsCopiesMemsetsAndTheirLaunchesOnTheHostClock) {
             EXPECT_EQ(a.bytes, static_cast<std::int64_t>(kBytes));
             EXPECT_TRUE(launches.launch_of(a.correlation).has_value());
         }
-        if (a.kind == ActivityKind::Memset) ++memsets;
+        if (a.kind == ActivityKind::Memset)
+            ++memsets;
         // One clock: every record lies inside the host-clock window of the capture.
         EXPECT_GE(trace.base_ns + a.start_ns, before_ns);
         EXPECT_LE(trace.base_ns + a.end_ns, after_ns);

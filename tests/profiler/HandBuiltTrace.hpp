@@ -9,13 +9,13 @@ namespace trainscope::profiler::testing {
 
 // Builds small traces with known answers for analysis tests.
 class HandBuiltTrace {
-public:
-    Activity& kernel(std::int32_t device, std::int64_t stream, const std::string& name, std::int64_t start_ns,
+  public:
+    Activity& kernel(std::int32_t device, std::int64_t stream, const std::string& name,
+                     std::int64_t start_ns, std::int64_t end_ns, std::uint64_t correlation = 0);
+    Activity& memcpy(std::int32_t device, std::int64_t stream, std::int64_t start_ns,
+                     std::int64_t end_ns, std::int64_t bytes, std::uint64_t correlation = 0);
+    Activity& memset(std::int32_t device, std::int64_t stream, std::int64_t start_ns,
                      std::int64_t end_ns, std::uint64_t correlation = 0);
-    Activity& memcpy(std::int32_t device, std::int64_t stream, std::int64_t start_ns, std::int64_t end_ns,
-                     std::int64_t bytes, std::uint64_t correlation = 0);
-    Activity& memset(std::int32_t device, std::int64_t stream, std::int64_t start_ns, std::int64_t end_ns,
-                     std::uint64_t correlation = 0);
     Activity& runtime_call(std::int64_t thread, const std::string& name, std::int64_t start_ns,
                            std::int64_t end_ns, std::uint64_t correlation);
     Activity& nvtx_range(std::int64_t thread, const std::string& name, std::int64_t start_ns,
@@ -23,7 +23,7 @@ public:
 
     Trace& trace() { return trace_; }
 
-private:
+  private:
     Activity& add(Activity a);
 
     Trace trace_;

@@ -1,5 +1,3 @@
-#include "profiler/host/HostTracer.hpp"
-
 #include <gtest/gtest.h>
 
 #include <map>
@@ -7,6 +5,7 @@
 #include <thread>
 
 #include "profiler/capture/HostClock.hpp"
+#include "profiler/host/HostTracer.hpp"
 
 namespace trainscope::profiler {
 namespace {
@@ -26,7 +25,8 @@ void busy_wait_ns(std::int64_t duration_ns) {
 
 std::map<std::string, Activity> by_name(const Trace& trace) {
     std::map<std::string, Activity> result;
-    for (const Activity& a : trace.activities) result[trace.strings.at(a.name)] = a;
+    for (const Activity& a : trace.activities)
+        result[trace.strings.at(a.name)] = a;
     return result;
 }
 

@@ -1,6 +1,6 @@
-#include "profiler/analysis/IntervalSet.hpp"
-
 #include <gtest/gtest.h>
+
+#include "profiler/analysis/IntervalSet.hpp"
 
 namespace trainscope::profiler {
 namespace {
@@ -14,7 +14,8 @@ TEST(IntervalSet, MergeJoinsOverlappingAndTouchingAndDropsEmpty) {
 TEST(IntervalSet, SubtractLeavesUncoveredParts) {
     const std::vector<Interval> from{{0, 10}, {20, 30}};
     const std::vector<Interval> removed{{2, 4}, {8, 22}, {25, 26}};
-    EXPECT_EQ(subtract_intervals(from, removed), (std::vector<Interval>{{0, 2}, {4, 8}, {22, 25}, {26, 30}}));
+    EXPECT_EQ(subtract_intervals(from, removed),
+              (std::vector<Interval>{{0, 2}, {4, 8}, {22, 25}, {26, 30}}));
     EXPECT_TRUE(subtract_intervals(from, std::vector<Interval>{{-5, 100}}).empty());
 }
 

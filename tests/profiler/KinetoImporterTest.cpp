@@ -1,5 +1,3 @@
-#include "profiler/formats/KinetoImporter.hpp"
-
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -7,6 +5,7 @@
 #include <set>
 
 #include "TraceFixtures.hpp"
+#include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/TraceFormatError.hpp"
 
 namespace trainscope::profiler {
@@ -50,7 +49,8 @@ TEST_P(KinetoReadmeFacts, CountsAndTotalsMatchTheReadme) {
 
     std::set<std::int64_t> streams;
     for (const Activity& a : trace.activities) {
-        if (a.kind == ActivityKind::Kernel) streams.insert(trace.lanes.at(a.lane).stream_or_thread);
+        if (a.kind == ActivityKind::Kernel)
+            streams.insert(trace.lanes.at(a.lane).stream_or_thread);
     }
     EXPECT_EQ(streams, row.streams);
     EXPECT_EQ(trace.metadata.at("source.format"), "kineto");
@@ -63,7 +63,8 @@ TEST(KinetoImporter, ResNetHas67DistinctKernelNamesAndLegacyStyle) {
     const Trace& trace = kineto_fixture("v100_resnet50_training");
     std::set<StringId> names;
     for (const Activity& a : trace.activities) {
-        if (a.kind == ActivityKind::Kernel) names.insert(a.name);
+        if (a.kind == ActivityKind::Kernel)
+            names.insert(a.name);
     }
     EXPECT_EQ(names.size(), 67u);
     EXPECT_EQ(trace.metadata.at("kineto.time_resolution"), "integer microseconds");
@@ -74,13 +75,15 @@ TEST(KinetoImporter, ResNetHas67DistinctKernelNamesAndLegacyStyle) {
 TEST(KinetoImporter, KeepsKernelLaunchDetailsAndExactNanoseconds) {
     const Trace& trace = kineto_fixture("h100_bert_small_inference");
     EXPECT_EQ(trace.metadata.at("device.0.name"), "NVIDIA H100 80GB HBM3");
-    EXPECT_EQ(trace.metadata.at("kineto.time_resolution"), "fractional microseconds (ns resolution)");
+    EXPECT_EQ(trace.metadata.at("kineto.time_resolution"),
+              "fractional microseconds (ns resolution)");
     EXPECT_EQ(trace.source_clock_offset_ns, 1751410836000000000);
     // The indexSelectLargeIndex kernel: ts 1419247332972.313 is the first event's time;
     // the kernel starts at 1419247333430.849 µs, lasts 3.136 µs, correlation 8218.
     bool found = false;
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::Kernel || a.correlation != 8218) continue;
+        if (a.kind != ActivityKind::Kernel || a.correlation != 8218)
+            continue;
         found = true;
         EXPECT_EQ(a.duration_ns(), 3136);
         EXPECT_EQ(trace.base_ns - trace.source_clock_offset_ns + a.start_ns, 1419247333430849);
@@ -105,7 +108,8 @@ TEST(KinetoImporter, KeepsKernelLaunchDetailsAndExactNanoseconds) {
 TEST(KinetoImporter, MemcpyKeepsBytesAndDirection) {
     const Trace& trace = kineto_fixture("h100_bert_small_inference");
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::Memcpy) continue;
+        if (a.kind != ActivityKind::Memcpy)
+            continue;
         EXPECT_EQ(a.copy_kind, CopyKind::DeviceToHost);
         EXPECT_EQ(a.bytes, 1);
         EXPECT_EQ(a.duration_ns(), 2240);
@@ -117,10 +121,12 @@ TEST(KinetoImporter, UserAnnotationsBecomeNestedNvtxRanges) {
     int ranges = 0;
     int nested = 0;
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::NvtxRange) continue;
+        if (a.kind != ActivityKind::NvtxRange)
+            continue;
         ++ranges;
         EXPECT_EQ(trace.lanes.at(a.lane).kind, LaneKind::Nvtx);
-        if (a.depth > 0) ++nested;
+        if (a.depth > 0)
+            ++nested;
     }
     EXPECT_EQ(ranges, 8);  // the file's 8 user_annotation events
     EXPECT_GT(nested, 0);  // "[param|cuda]" encloses the others
@@ -129,7 +135,7 @@ TEST(KinetoImporter, UserAnnotationsBecomeNestedNvtxRanges) {
 // --- malformed inputs -------------------------------------------------------------
 
 class KinetoBadInput : public ::testing::Test {
-protected:
+  protected:
     std::filesystem::path write(const std::string& name, const std::string& content) {
         const auto dir = std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs";
         std::filesystem::create_directories(dir);
@@ -151,14 +157,18 @@ protected:
 };
 
 TEST_F(KinetoBadInput, MissingFile) {
-    expect_format_error(std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "no_such_trace.json", "no such file");
+    expect_format_error(std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "no_such_trace.json",
+                        "no such file");
 }
 
-TEST_F(KinetoBadInput, EmptyFile) { expect_format_error(write("empty.json", ""), "empty"); }
+TEST_F(KinetoBadInput, EmptyFile) {
+    expect_format_error(write("empty.json", ""), "empty");
+}
 
 TEST_F(KinetoBadInput, TruncatedJson) {
-    expect_format_error(write("truncated.json", R"({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1)"),
-                        "malformed JSON");
+    expect_format_error(
+        write("truncated.json", R"({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1)"),
+        "malformed JSON");
 }
 
 TEST_F(KinetoBadInput, NotATrace) {
@@ -168,18 +178,21 @@ TEST_F(KinetoBadInput, NotATrace) {
 
 TEST_F(KinetoBadInput, HugeTimestamp) {
     expect_format_error(
-        write("huge.json",
-              R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1e300, "dur": 1}]})"),
+        write(
+            "huge.json",
+            R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1e300, "dur": 1}]})"),
         "int64");
     expect_format_error(
-        write("huge_sum.json",
-              R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 9223372036854775.000, "dur": 1}]})"),
+        write(
+            "huge_sum.json",
+            R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 9223372036854775.000, "dur": 1}]})"),
         "overflow");
 }
 
 TEST_F(KinetoBadInput, TimestampThatIsNotANumber) {
     expect_format_error(
-        write("string_ts.json", R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon"}]})"),
+        write("string_ts.json",
+              R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon"}]})"),
         "ts");
 }
 
@@ -187,7 +200,8 @@ TEST_F(KinetoBadInput, TruncatedGzip) {
     // Compress a valid trace, then cut the stream in half.
     const std::string json =
         R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2, "args": {"stream": 7}}]})";
-    const auto full = std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "full.json.gz";
+    const auto full =
+        std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "full.json.gz";
     std::filesystem::create_directories(full.parent_path());
     gzFile gz = gzopen(full.c_str(), "wb");
     ASSERT_NE(gz, nullptr);

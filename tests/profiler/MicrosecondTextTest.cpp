@@ -1,6 +1,6 @@
-#include "profiler/formats/detail/MicrosecondText.hpp"
-
 #include <gtest/gtest.h>
+
+#include "profiler/formats/detail/MicrosecondText.hpp"
 
 namespace trainscope::profiler::detail {
 namespace {

@@ -1,5 +1,3 @@
-#include "profiler/formats/NsysSqliteImporter.hpp"
-
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -8,6 +6,7 @@
 #include "TraceFixtures.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
+#include "profiler/formats/NsysSqliteImporter.hpp"
 #include "profiler/formats/TraceFormatError.hpp"
 
 namespace trainscope::profiler {
@@ -17,7 +16,8 @@ using testing::shared_trace_path;
 using testing::totals_of;
 
 const Trace& saxpy() {
-    static const Trace trace = import_nsys_sqlite(shared_trace_path("nsys/a100_saxpy_mpi_cuda.sqlite"));
+    static const Trace trace =
+        import_nsys_sqlite(shared_trace_path("nsys/a100_saxpy_mpi_cuda.sqlite"));
     return trace;
 }
 
@@ -32,7 +32,8 @@ TEST(NsysSqliteImporter, CountsAndTotalsMatchTheReadme) {
     EXPECT_EQ(totals_of(trace, ActivityKind::Memset).count, 0);
     std::set<std::int64_t> streams;
     for (const Activity& a : trace.activities) {
-        if (a.kind == ActivityKind::Kernel) streams.insert(trace.lanes.at(a.lane).stream_or_thread);
+        if (a.kind == ActivityKind::Kernel)
+            streams.insert(trace.lanes.at(a.lane).stream_or_thread);
     }
     EXPECT_EQ(streams.size(), 1u);
     EXPECT_EQ(trace.metadata.at("device.0.name"), "NVIDIA A100-SXM4-40GB");
@@ -48,14 +49,18 @@ TEST(NsysSqliteImporter, KernelsJoinTheirRuntimeLaunchesAndCopiesHaveDirections)
     int to_device = 0;
     int to_host = 0;
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::Memcpy) continue;
-        if (a.copy_kind == CopyKind::HostToDevice) ++to_device;
-        if (a.copy_kind == CopyKind::DeviceToHost) ++to_host;
+        if (a.kind != ActivityKind::Memcpy)
+            continue;
+        if (a.copy_kind == CopyKind::HostToDevice)
+            ++to_device;
+        if (a.copy_kind == CopyKind::DeviceToHost)
+            ++to_host;
     }
     EXPECT_EQ(to_device, 10);
     EXPECT_EQ(to_host, 5);
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::Kernel) continue;
+        if (a.kind != ActivityKind::Kernel)
+            continue;
         EXPECT_GT(a.grid[0], 0);
         EXPECT_GT(a.block[0], 0);
         EXPECT_GT(a.registers_per_thread, 0);
@@ -82,7 +87,7 @@ TEST(NsysSqliteImporter, NvtxPushPopRangesAreImported) {
 }
 
 class NsysBadInput : public ::testing::Test {
-protected:
+  protected:
     static std::filesystem::path dir() {
         const auto d = std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs";
         std::filesystem::create_directories(d);
@@ -100,7 +105,9 @@ protected:
     }
 };
 
-TEST_F(NsysBadInput, MissingFile) { expect_format_error(dir() / "missing.sqlite", "no such file"); }
+TEST_F(NsysBadInput, MissingFile) {
+    expect_format_error(dir() / "missing.sqlite", "no such file");
+}
 
 TEST_F(NsysBadInput, EmptyFileHasNoKernelTable) {
     const auto path = dir() / "empty.sqlite";
@@ -110,7 +117,8 @@ TEST_F(NsysBadInput, EmptyFileHasNoKernelTable) {
 
 TEST_F(NsysBadInput, TextFileIsNotADatabase) {
     const auto path = dir() / "text.sqlite";
-    std::ofstream(path) << "this is not a database, just some text that is long enough to look like a header";
+    std::ofstream(path)
+        << "this is not a database, just some text that is long enough to look like a header";
     expect_format_error(path, "SQLite");
 }
 
@@ -119,7 +127,8 @@ TEST_F(NsysBadInput, DatabaseWithoutKernelTable) {
     std::filesystem::remove(path);
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE runs (id INTEGER)", nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE runs (id INTEGER)", nullptr, nullptr, nullptr),
+              SQLITE_OK);
     sqlite3_close(db);
     expect_format_error(path, "CUPTI_ACTIVITY_KIND_KERNEL");
 }

@@ -1,9 +1,9 @@
-#include "profiler/nvml/NvmlSampler.hpp"
-
 #include <gtest/gtest.h>
 
 #include <map>
 #include <thread>
+
+#include "profiler/nvml/NvmlSampler.hpp"
 
 namespace trainscope::profiler {
 namespace {
@@ -13,7 +13,8 @@ TEST(NvmlSampler, AbsentLibraryIsAWarningAndNoCounters) {
     options.library = "libtrainscope-no-such-nvml.so.1";
     NvmlSampler sampler(options);
     EXPECT_FALSE(sampler.available());
-    EXPECT_NE(sampler.warning().find("libtrainscope-no-such-nvml.so.1"), std::string::npos) << sampler.warning();
+    EXPECT_NE(sampler.warning().find("libtrainscope-no-such-nvml.so.1"), std::string::npos)
+        << sampler.warning();
     sampler.start();
     EXPECT_TRUE(sampler.stop().empty());
 }
@@ -47,7 +48,8 @@ TEST(NvmlSampler, SamplesEveryMetricOfEveryDeviceWithUnits) {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     const auto series = sampler.stop();
     std::map<std::pair<std::int32_t, std::string>, const CounterSeries*> by_key;
-    for (const auto& s : series) by_key[{s.device, s.name}] = &s;
+    for (const auto& s : series)
+        by_key[{s.device, s.name}] = &s;
     auto first = [&](std::int32_t device, const std::string& name) {
         return by_key.at({device, name})->samples.front().value;
     };

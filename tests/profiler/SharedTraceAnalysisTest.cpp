@@ -31,7 +31,8 @@ class TracelensReference : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TracelensReference, GpuTimelineMatchesEveryRow) {
     const Trace& trace = kineto_fixture(GetParam());
-    const auto csv = read_csv(shared_trace_path("kineto/" + GetParam() + ".expected/gpu_timeline.csv"));
+    const auto csv =
+        read_csv(shared_trace_path("kineto/" + GetParam() + ".expected/gpu_timeline.csv"));
     ASSERT_GE(csv.size(), 2u);
     ASSERT_EQ(csv[0], (std::vector<std::string>{"type", "time ms", "percent"}));
     const auto rows = tracelens_gpu_timeline(trace);
@@ -48,10 +49,12 @@ TEST_P(TracelensReference, GpuTimelineMatchesEveryRow) {
 
 TEST_P(TracelensReference, KernelSummaryMatchesPerKernelName) {
     const Trace& trace = kineto_fixture(GetParam());
-    const auto csv = read_csv(shared_trace_path("kineto/" + GetParam() + ".expected/kernel_summary.csv"));
+    const auto csv =
+        read_csv(shared_trace_path("kineto/" + GetParam() + ".expected/kernel_summary.csv"));
     ASSERT_GE(csv.size(), 2u);
     std::map<std::string, std::size_t> column;
-    for (std::size_t c = 0; c < csv[0].size(); ++c) column[csv[0][c]] = c;
+    for (std::size_t c = 0; c < csv[0].size(); ++c)
+        column[csv[0][c]] = c;
     // TraceLens splits a kernel name by parent op; add those rows up per name.
     struct Expected {
         double sum_us = 0;
@@ -71,20 +74,25 @@ TEST_P(TracelensReference, KernelSummaryMatchesPerKernelName) {
     const auto breakdown = analyze_kernel_breakdown(trace);
     std::size_t kernel_names = 0;
     for (const auto& entry : breakdown.by_name) {
-        if (entry.category == KernelCategory::MemcpyMemset) continue;
+        if (entry.category == KernelCategory::MemcpyMemset)
+            continue;
         ++kernel_names;
         auto it = expected.find(entry.name);
         ASSERT_NE(it, expected.end()) << entry.name;
         EXPECT_EQ(entry.stats.count, it->second.count) << entry.name;
-        expect_relative(static_cast<double>(entry.stats.total_ns) / 1e3, it->second.sum_us, entry.name);
-        expect_relative(static_cast<double>(entry.stats.min_ns) / 1e3, it->second.min_us, entry.name);
-        expect_relative(static_cast<double>(entry.stats.max_ns) / 1e3, it->second.max_us, entry.name);
+        expect_relative(static_cast<double>(entry.stats.total_ns) / 1e3, it->second.sum_us,
+                        entry.name);
+        expect_relative(static_cast<double>(entry.stats.min_ns) / 1e3, it->second.min_us,
+                        entry.name);
+        expect_relative(static_cast<double>(entry.stats.max_ns) / 1e3, it->second.max_us,
+                        entry.name);
     }
     EXPECT_EQ(kernel_names, expected.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(H100, TracelensReference,
-                         ::testing::Values("h100_bert_small_inference", "h100_vit_image_classification"));
+                         ::testing::Values("h100_bert_small_inference",
+                                           "h100_vit_image_classification"));
 
 TEST(SharedTraceAnalysis, ResNetBusyOverKernelSpanAndHealth) {
     const Trace& trace = kineto_fixture("v100_resnet50_training");

@@ -14,7 +14,9 @@ const Trace& kineto_fixture(const std::string& stem) {
     static std::map<std::string, Trace> cache;
     auto it = cache.find(stem);
     if (it == cache.end()) {
-        it = cache.emplace(stem, import_kineto_trace(shared_trace_path("kineto/" + stem + ".json.gz")))
+        it = cache
+                 .emplace(stem,
+                          import_kineto_trace(shared_trace_path("kineto/" + stem + ".json.gz")))
                  .first;
     }
     return it->second;
@@ -23,7 +25,8 @@ const Trace& kineto_fixture(const std::string& stem) {
 KindTotals totals_of(const Trace& trace, ActivityKind kind) {
     KindTotals t;
     for (const Activity& a : trace.activities) {
-        if (a.kind != kind) continue;
+        if (a.kind != kind)
+            continue;
         ++t.count;
         t.duration_ns += a.duration_ns();
         t.bytes += a.bytes;

@@ -8,7 +8,8 @@ constexpr std::size_t kAlignment = 8;
 }  // namespace
 
 CuptiBufferQueue::CuptiBufferQueue(std::size_t buffer_bytes, std::size_t max_buffers)
-    : buffer_bytes_((buffer_bytes + kAlignment - 1) / kAlignment * kAlignment), max_buffers_(max_buffers) {}
+    : buffer_bytes_((buffer_bytes + kAlignment - 1) / kAlignment * kAlignment),
+      max_buffers_(max_buffers) {}
 
 std::uint8_t* CuptiBufferQueue::request(std::size_t& size_bytes) noexcept {
     size_bytes = 0;

@@ -26,7 +26,7 @@ struct CompletedBuffer {
 // CUPTI's thread and must stay short. take_completed() moves the queue out under the
 // lock; the decoding happens outside it. Never throws from request()/complete().
 class CuptiBufferQueue {
-public:
+  public:
     CuptiBufferQueue(std::size_t buffer_bytes, std::size_t max_buffers);
 
     std::uint8_t* request(std::size_t& size_bytes) noexcept;
@@ -38,7 +38,7 @@ public:
     [[nodiscard]] std::int64_t refused_requests() const { return refused_requests_.load(); }
     [[nodiscard]] std::size_t buffer_bytes() const { return buffer_bytes_; }
 
-private:
+  private:
     const std::size_t buffer_bytes_;
     const std::size_t max_buffers_;
     std::atomic<std::size_t> outstanding_{0};

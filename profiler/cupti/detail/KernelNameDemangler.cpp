@@ -14,10 +14,13 @@ struct FreeDeleter {
 }  // namespace
 
 std::string demangle_kernel_name(const char* name) {
-    if (name == nullptr) return {};
+    if (name == nullptr)
+        return {};
     int status = 0;
-    const std::unique_ptr<char, FreeDeleter> demangled(abi::__cxa_demangle(name, nullptr, nullptr, &status));
-    if (status == 0 && demangled) return demangled.get();
+    const std::unique_ptr<char, FreeDeleter> demangled(
+        abi::__cxa_demangle(name, nullptr, nullptr, &status));
+    if (status == 0 && demangled)
+        return demangled.get();
     return name;
 }
 

@@ -25,7 +25,8 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
         throw TraceFormatError(file, "no such file (or not a regular file)");
     }
     GzFileOwner gz(gzopen(file.c_str(), "rb"));
-    if (!gz) throw TraceFormatError(file, "cannot open for reading");
+    if (!gz)
+        throw TraceFormatError(file, "cannot open for reading");
     gzbuffer(gz.get(), 1 << 20);
 
     std::string content;
@@ -40,7 +41,8 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
             throw TraceFormatError(file, std::string("cannot decompress: ") + message);
         }
         content.resize(old_size + static_cast<std::size_t>(n));
-        if (n == 0) break;
+        if (n == 0)
+            break;
     }
     // gzread reports a stream cut short only through the close status (Z_BUF_ERROR).
     const int close_status = gzclose_r(gz.release());
@@ -48,8 +50,8 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
         throw TraceFormatError(file, "gzip stream is truncated");
     }
     if (close_status != Z_OK) {
-        throw TraceFormatError(file, "error while reading (zlib status " +
-                                         std::to_string(close_status) + ")");
+        throw TraceFormatError(
+            file, "error while reading (zlib status " + std::to_string(close_status) + ")");
     }
     return content;
 }

@@ -8,7 +8,8 @@ namespace trainscope::profiler::detail {
 
 const KinetoField* KinetoRawObject::find(std::string_view key) const {
     for (const auto& f : fields) {
-        if (f.key == key) return &f;
+        if (f.key == key)
+            return &f;
     }
     return nullptr;
 }
@@ -36,7 +37,7 @@ struct Frame {
 };
 
 class KinetoSaxHandler {
-public:
+  public:
     explicit KinetoSaxHandler(const KinetoJsonCallbacks& callbacks) : callbacks_(callbacks) {}
 
     bool null() { return scalar("null", false); }
@@ -66,7 +67,8 @@ public:
         if (frames_.size() == kCollectedDepth && collecting_ != Collecting::None) {
             if (collecting_ == Collecting::Event) {
                 ++event_count_;
-                if (callbacks_.on_event) callbacks_.on_event(object_);
+                if (callbacks_.on_event)
+                    callbacks_.on_event(object_);
             } else if (callbacks_.on_device) {
                 callbacks_.on_device(object_);
             }
@@ -77,7 +79,8 @@ public:
         return true;
     }
     bool start_array(std::size_t) {
-        if (frames_.size() == 1 && frames_[0].key == "traceEvents") saw_trace_events_ = true;
+        if (frames_.size() == 1 && frames_[0].key == "traceEvents")
+            saw_trace_events_ = true;
         frames_.push_back(Frame{true, 0, {}});
         return true;
     }
@@ -90,7 +93,8 @@ public:
         frames_.back().key = k;
         return true;
     }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) {
         error_ = "malformed JSON at byte " + std::to_string(position) + ": " + ex.what();
         return false;
     }
@@ -99,7 +103,7 @@ public:
     [[nodiscard]] bool saw_trace_events() const { return saw_trace_events_; }
     [[nodiscard]] bool root_is_object() const { return root_is_object_; }
 
-private:
+  private:
     bool scalar(const std::string& text, bool is_string) {
         if (frames_.empty()) {
             root_is_object_ = false;  // a bare scalar document
@@ -107,7 +111,8 @@ private:
         }
         if (frames_.size() == 1 && !frames_[0].is_array) {
             if (callbacks_.on_top_level_scalar) {
-                callbacks_.on_top_level_scalar(frames_[0].key, KinetoField{frames_[0].key, text, is_string});
+                callbacks_.on_top_level_scalar(frames_[0].key,
+                                               KinetoField{frames_[0].key, text, is_string});
             }
         } else if (collecting_ != Collecting::None && frames_.size() >= kCollectedDepth &&
                    frames_.size() - kCollectedDepth <= kMaxCollectedNesting) {
@@ -125,7 +130,8 @@ private:
             if (f.is_array) {
                 k += '[' + std::to_string(f.index) + ']';
             } else {
-                if (!k.empty()) k += '.';
+                if (!k.empty())
+                    k += '.';
                 k += f.key;
             }
         }
@@ -133,7 +139,8 @@ private:
     }
 
     void advance_parent() {
-        if (!frames_.empty() && frames_.back().is_array) ++frames_.back().index;
+        if (!frames_.empty() && frames_.back().is_array)
+            ++frames_.back().index;
     }
 
     const KinetoJsonCallbacks& callbacks_;
@@ -150,7 +157,8 @@ private:
 
 void read_kineto_json(const std::string& content, const std::filesystem::path& file,
                       const KinetoJsonCallbacks& callbacks) {
-    if (content.empty()) throw TraceFormatError(file, "file is empty");
+    if (content.empty())
+        throw TraceFormatError(file, "file is empty");
     KinetoSaxHandler handler(callbacks);
     bool ok = false;
     try {
@@ -162,7 +170,8 @@ void read_kineto_json(const std::string& content, const std::filesystem::path& f
         throw TraceFormatError(file, handler.error().empty() ? "malformed JSON" : handler.error());
     }
     if (!handler.root_is_object() || !handler.saw_trace_events()) {
-        throw TraceFormatError(file, "not a Kineto/Chrome trace: no top-level \"traceEvents\" array");
+        throw TraceFormatError(file,
+                               "not a Kineto/Chrome trace: no top-level \"traceEvents\" array");
     }
 }
 

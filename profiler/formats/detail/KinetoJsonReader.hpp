@@ -26,8 +26,8 @@ struct KinetoRawObject {
 };
 
 struct KinetoJsonCallbacks {
-    std::function<void(const KinetoRawObject&)> on_event;            // traceEvents[i]
-    std::function<void(const KinetoRawObject&)> on_device;           // deviceProperties[i]
+    std::function<void(const KinetoRawObject&)> on_event;   // traceEvents[i]
+    std::function<void(const KinetoRawObject&)> on_device;  // deviceProperties[i]
     std::function<void(std::string_view, const KinetoField&)> on_top_level_scalar;
 };
 

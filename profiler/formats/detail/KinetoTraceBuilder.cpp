@@ -37,20 +37,28 @@ std::string lowercase(std::string_view text) {
 
 // "stream 7" -> 7, "25738" -> 25738; Kineto writes tids both ways across versions.
 std::optional<std::int64_t> trailing_integer(std::string_view text) {
-    if (auto exact = integer_text_to_int64(text)) return exact;
+    if (auto exact = integer_text_to_int64(text))
+        return exact;
     std::size_t end = text.size();
     std::size_t begin = end;
-    while (begin > 0 && text[begin - 1] >= '0' && text[begin - 1] <= '9') --begin;
-    if (begin == end) return std::nullopt;
+    while (begin > 0 && text[begin - 1] >= '0' && text[begin - 1] <= '9')
+        --begin;
+    if (begin == end)
+        return std::nullopt;
     return integer_text_to_int64(text.substr(begin, end - begin));
 }
 
 CopyKind copy_kind_from_name(std::string_view name) {
-    if (name.find("HtoD") != std::string_view::npos) return CopyKind::HostToDevice;
-    if (name.find("DtoH") != std::string_view::npos) return CopyKind::DeviceToHost;
-    if (name.find("DtoD") != std::string_view::npos) return CopyKind::DeviceToDevice;
-    if (name.find("HtoH") != std::string_view::npos) return CopyKind::HostToHost;
-    if (name.find("PtoP") != std::string_view::npos) return CopyKind::PeerToPeer;
+    if (name.find("HtoD") != std::string_view::npos)
+        return CopyKind::HostToDevice;
+    if (name.find("DtoH") != std::string_view::npos)
+        return CopyKind::DeviceToHost;
+    if (name.find("DtoD") != std::string_view::npos)
+        return CopyKind::DeviceToDevice;
+    if (name.find("HtoH") != std::string_view::npos)
+        return CopyKind::HostToHost;
+    if (name.find("PtoP") != std::string_view::npos)
+        return CopyKind::PeerToPeer;
     return CopyKind::Unknown;
 }
 
@@ -64,27 +72,38 @@ KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file) : file_(std::
 
 KinetoTraceBuilder::Category KinetoTraceBuilder::classify(std::string_view category) {
     const std::string c = lowercase(category);
-    if (c == "kernel") return Category::Kernel;
-    if (c == "gpu_memcpy" || c == "memcpy") return Category::Memcpy;
-    if (c == "gpu_memset" || c == "memset") return Category::Memset;
-    if (c == "cuda_runtime" || c == "runtime") return Category::Runtime;
-    if (c == "cuda_driver" || c == "driver") return Category::Driver;
+    if (c == "kernel")
+        return Category::Kernel;
+    if (c == "gpu_memcpy" || c == "memcpy")
+        return Category::Memcpy;
+    if (c == "gpu_memset" || c == "memset")
+        return Category::Memset;
+    if (c == "cuda_runtime" || c == "runtime")
+        return Category::Runtime;
+    if (c == "cuda_driver" || c == "driver")
+        return Category::Driver;
     if (c == "cpu_op" || c == "operator" || c == "python_function" || c == "python") {
         return Category::HostOp;
     }
-    if (c == "user_annotation") return Category::Annotation;
-    if (c == "gpu_user_annotation") return Category::GpuAnnotation;
-    if (c == "cuda_sync") return Category::Sync;
-    if (c == "trace") return Category::CaptureWindow;
-    if (c == "overhead") return Category::Overhead;
+    if (c == "user_annotation")
+        return Category::Annotation;
+    if (c == "gpu_user_annotation")
+        return Category::GpuAnnotation;
+    if (c == "cuda_sync")
+        return Category::Sync;
+    if (c == "trace")
+        return Category::CaptureWindow;
+    if (c == "overhead")
+        return Category::Overhead;
     return Category::Other;
 }
 
-std::int64_t KinetoTraceBuilder::required_ns(const KinetoRawObject& event, std::string_view key) const {
+std::int64_t KinetoTraceBuilder::required_ns(const KinetoRawObject& event,
+                                             std::string_view key) const {
     const KinetoField* f = event.find(key);
     if (f == nullptr || f->is_string) {
-        throw TraceFormatError(file_, "event \"" + std::string(event.text("name")) + "\" has no numeric \"" +
-                                          std::string(key) + "\"");
+        throw TraceFormatError(file_, "event \"" + std::string(event.text("name")) +
+                                          "\" has no numeric \"" + std::string(key) + "\"");
     }
     auto ns = microseconds_text_to_ns(f->text);
     if (!ns) {
@@ -98,23 +117,26 @@ std::int64_t KinetoTraceBuilder::required_ns(const KinetoRawObject& event, std::
 std::optional<std::int64_t> KinetoTraceBuilder::optional_int(const KinetoRawObject& event,
                                                              std::string_view key) const {
     const KinetoField* f = event.find(key);
-    if (f == nullptr) return std::nullopt;
+    if (f == nullptr)
+        return std::nullopt;
     return trailing_integer(f->text);
 }
 
 LaneId KinetoTraceBuilder::gpu_lane(std::int32_t device, std::int64_t stream) {
     const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
-    if (auto it = lane_index_.find(key); it != lane_index_.end()) return it->second;
-    const LaneId id = trace_.add_lane(Lane{LaneKind::GpuStream, device, stream, 0,
-                                           "GPU " + std::to_string(device) + " · stream " +
-                                               std::to_string(stream)});
+    if (auto it = lane_index_.find(key); it != lane_index_.end())
+        return it->second;
+    const LaneId id = trace_.add_lane(
+        Lane{LaneKind::GpuStream, device, stream, 0,
+             "GPU " + std::to_string(device) + " · stream " + std::to_string(stream)});
     lane_index_.emplace(key, id);
     return id;
 }
 
 LaneId KinetoTraceBuilder::host_lane(LaneKind kind, std::int64_t process, std::int64_t thread) {
     const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
-    if (auto it = lane_index_.find(key); it != lane_index_.end()) return it->second;
+    if (auto it = lane_index_.find(key); it != lane_index_.end())
+        return it->second;
     std::string name(kind == LaneKind::Nvtx ? "annotations · thread " : "thread ");
     name.append(std::to_string(thread));
     const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
@@ -128,7 +150,8 @@ void KinetoTraceBuilder::add_event(const KinetoRawObject& event) {
         add_metadata_event(event);
         return;
     }
-    if (phase != "X") return;  // flows (s/f), instants and counters carry nothing we keep
+    if (phase != "X")
+        return;  // flows (s/f), instants and counters carry nothing we keep
     const std::string_view category = event.text("cat");
     if (!category.empty() && std::isupper(static_cast<unsigned char>(category.front()))) {
         saw_capitalised_category_ = true;
@@ -144,7 +167,8 @@ void KinetoTraceBuilder::add_event(const KinetoRawObject& event) {
 void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category category) {
     const std::int64_t start_ns = required_ns(event, "ts");
     const std::int64_t duration_ns = event.find("dur") ? required_ns(event, "dur") : 0;
-    if (has_fraction(event.text("ts"))) saw_fractional_time_ = true;
+    if (has_fraction(event.text("ts")))
+        saw_fractional_time_ = true;
     std::int64_t end_ns = 0;
     if (__builtin_add_overflow(start_ns, duration_ns, &end_ns)) {
         throw TraceFormatError(file_, "event \"" + std::string(event.text("name")) +
@@ -177,20 +201,24 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
             const std::int64_t stream = optional_int(event, "args.stream").value_or(tid);
             a.lane = gpu_lane(a.device, stream);
             a.bytes = optional_int(event, "args.bytes").value_or(0);
-            if (category == Category::Memcpy) a.copy_kind = copy_kind_from_name(event.text("name"));
-            static constexpr std::array<std::string_view, 3> kGridKeys{"args.grid[0]", "args.grid[1]",
-                                                                      "args.grid[2]"};
-            static constexpr std::array<std::string_view, 3> kBlockKeys{"args.block[0]", "args.block[1]",
-                                                                       "args.block[2]"};
+            if (category == Category::Memcpy)
+                a.copy_kind = copy_kind_from_name(event.text("name"));
+            static constexpr std::array<std::string_view, 3> kGridKeys{
+                "args.grid[0]", "args.grid[1]", "args.grid[2]"};
+            static constexpr std::array<std::string_view, 3> kBlockKeys{
+                "args.block[0]", "args.block[1]", "args.block[2]"};
             for (std::size_t i = 0; i < 3; ++i) {
-                a.grid[i] = static_cast<std::int32_t>(optional_int(event, kGridKeys[i]).value_or(0));
-                a.block[i] = static_cast<std::int32_t>(optional_int(event, kBlockKeys[i]).value_or(0));
+                a.grid[i] =
+                    static_cast<std::int32_t>(optional_int(event, kGridKeys[i]).value_or(0));
+                a.block[i] =
+                    static_cast<std::int32_t>(optional_int(event, kBlockKeys[i]).value_or(0));
             }
-            a.registers_per_thread =
-                static_cast<std::int32_t>(optional_int(event, "args.registers per thread").value_or(0));
+            a.registers_per_thread = static_cast<std::int32_t>(
+                optional_int(event, "args.registers per thread").value_or(0));
             a.shared_memory_bytes =
                 static_cast<std::int32_t>(optional_int(event, "args.shared memory").value_or(0));
-            a.graph_id = static_cast<std::uint32_t>(optional_int(event, "args.graph id").value_or(0));
+            a.graph_id =
+                static_cast<std::uint32_t>(optional_int(event, "args.graph id").value_or(0));
             break;
         }
         case Category::Runtime:
@@ -217,9 +245,10 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
             if (auto it = lane_index_.find(key); it != lane_index_.end()) {
                 a.lane = it->second;
             } else {
-                a.lane = trace_.add_lane(Lane{LaneKind::Nvtx, a.device, stream, 0,
-                                              "GPU " + std::to_string(a.device) + " · annotations · stream " +
-                                                  std::to_string(stream)});
+                a.lane =
+                    trace_.add_lane(Lane{LaneKind::Nvtx, a.device, stream, 0,
+                                         "GPU " + std::to_string(a.device) +
+                                             " · annotations · stream " + std::to_string(stream)});
                 lane_index_.emplace(key, a.lane);
             }
             break;
@@ -245,11 +274,13 @@ void KinetoTraceBuilder::add_metadata_event(const KinetoRawObject& event) {
 
 void KinetoTraceBuilder::add_device(const KinetoRawObject& device) {
     const std::string id(device.text("id"));
-    if (id.empty()) return;
+    if (id.empty())
+        return;
     trace_.metadata["device." + id + ".name"] = std::string(device.text("name"));
     if (device.find("computeMajor")) {
         trace_.metadata["device." + id + ".compute_capability"] =
-            std::string(device.text("computeMajor")) + "." + std::string(device.text("computeMinor"));
+            std::string(device.text("computeMajor")) + "." +
+            std::string(device.text("computeMinor"));
     }
 }
 
@@ -257,7 +288,8 @@ void KinetoTraceBuilder::add_top_level(std::string_view key, const KinetoField& 
     if (key == "baseTimeNanoseconds") {
         auto offset = integer_text_to_int64(value.text);
         if (!offset) {
-            throw TraceFormatError(file_, "baseTimeNanoseconds = " + value.text + " is not an int64");
+            throw TraceFormatError(file_,
+                                   "baseTimeNanoseconds = " + value.text + " is not an int64");
         }
         trace_.source_clock_offset_ns = *offset;
         return;
@@ -271,23 +303,29 @@ void KinetoTraceBuilder::add_top_level(std::string_view key, const KinetoField& 
 Trace KinetoTraceBuilder::finish() && {
     // t = 0 is the earliest event (or capture start); everything moves by that origin.
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
-    for (const Activity& a : trace_.activities) origin = std::min(origin, a.start_ns);
-    if (capture_begin_ns_) origin = std::min(origin, *capture_begin_ns_);
-    if (origin == std::numeric_limits<std::int64_t>::max()) origin = 0;
+    for (const Activity& a : trace_.activities)
+        origin = std::min(origin, a.start_ns);
+    if (capture_begin_ns_)
+        origin = std::min(origin, *capture_begin_ns_);
+    if (origin == std::numeric_limits<std::int64_t>::max())
+        origin = 0;
     for (Activity& a : trace_.activities) {
         a.start_ns -= origin;
         a.end_ns -= origin;
     }
     if (__builtin_add_overflow(origin, trace_.source_clock_offset_ns, &trace_.base_ns)) {
-        throw TraceFormatError(file_, "timestamps plus baseTimeNanoseconds overflow int64 nanoseconds");
+        throw TraceFormatError(file_,
+                               "timestamps plus baseTimeNanoseconds overflow int64 nanoseconds");
     }
     std::int64_t last_end = 0;
-    for (const Activity& a : trace_.activities) last_end = std::max(last_end, a.end_ns);
+    for (const Activity& a : trace_.activities)
+        last_end = std::max(last_end, a.end_ns);
     trace_.capture_begin_ns = capture_begin_ns_ ? *capture_begin_ns_ - origin : 0;
     trace_.capture_end_ns = capture_end_ns_ ? *capture_end_ns_ - origin : last_end;
 
     for (Lane& lane : trace_.lanes) {
-        if (lane.kind == LaneKind::GpuStream) continue;
+        if (lane.kind == LaneKind::GpuStream)
+            continue;
         if (auto it = thread_names_.find({lane.process, lane.stream_or_thread});
             it != thread_names_.end() && !it->second.empty()) {
             std::string name(lane.kind == LaneKind::Nvtx ? "annotations · " : "");

@@ -18,7 +18,7 @@ namespace trainscope::profiler::detail {
 // case-insensitively. Times stay on the file's clock until finish() moves t=0 to the
 // first event.
 class KinetoTraceBuilder {
-public:
+  public:
     explicit KinetoTraceBuilder(std::filesystem::path file);
 
     void add_event(const KinetoRawObject& event);
@@ -27,7 +27,7 @@ public:
 
     Trace finish() &&;
 
-private:
+  private:
     enum class Category;
     static Category classify(std::string_view category);
 
@@ -36,7 +36,8 @@ private:
     LaneId gpu_lane(std::int32_t device, std::int64_t stream);
     LaneId host_lane(LaneKind kind, std::int64_t process, std::int64_t thread);
     std::int64_t required_ns(const KinetoRawObject& event, std::string_view key) const;
-    std::optional<std::int64_t> optional_int(const KinetoRawObject& event, std::string_view key) const;
+    std::optional<std::int64_t> optional_int(const KinetoRawObject& event,
+                                             std::string_view key) const;
 
     std::filesystem::path file_;
     Trace trace_;

@@ -34,17 +34,21 @@ std::optional<DecimalNumber> split_decimal(std::string_view text) {
         any_digit = true;
         if (n.digits < kDigitLimit) {
             n.digits = n.digits * 10 + static_cast<unsigned>(c - '0');
-            if (fractional) --n.exponent;
+            if (fractional)
+                --n.exponent;
         } else if (!fractional) {
             ++n.exponent;
         }
     };
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') take_digit(text[i++], false);
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+        take_digit(text[i++], false);
     if (i < text.size() && text[i] == '.') {
         ++i;
-        while (i < text.size() && text[i] >= '0' && text[i] <= '9') take_digit(text[i++], true);
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+            take_digit(text[i++], true);
     }
-    if (!any_digit) return std::nullopt;
+    if (!any_digit)
+        return std::nullopt;
     if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
         bool exp_negative = false;
@@ -56,23 +60,28 @@ std::optional<DecimalNumber> split_decimal(std::string_view text) {
         bool any_exp_digit = false;
         while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
             any_exp_digit = true;
-            if (e < 100000) e = e * 10 + (text[i] - '0');
+            if (e < 100000)
+                e = e * 10 + (text[i] - '0');
             ++i;
         }
-        if (!any_exp_digit) return std::nullopt;
+        if (!any_exp_digit)
+            return std::nullopt;
         n.exponent += exp_negative ? -e : e;
     }
-    if (i != text.size()) return std::nullopt;
+    if (i != text.size())
+        return std::nullopt;
     return n;
 }
 
 // sign * digits * 10^exponent rounded to the nearest integer (ties away from zero).
 std::optional<std::int64_t> scale_to_integer(const DecimalNumber& n, bool require_exact) {
     Uint128 magnitude = n.digits;
-    if (magnitude == 0) return 0;
+    if (magnitude == 0)
+        return 0;
     if (n.exponent >= 0) {
         for (std::int64_t k = 0; k < n.exponent; ++k) {
-            if (magnitude > static_cast<Uint128>(kMax)) return std::nullopt;
+            if (magnitude > static_cast<Uint128>(kMax))
+                return std::nullopt;
             magnitude *= 10;
         }
     } else {
@@ -85,16 +94,20 @@ std::optional<std::int64_t> scale_to_integer(const DecimalNumber& n, bool requir
             divisor *= 10;
         }
         if (divisor == 0) {
-            if (require_exact) return std::nullopt;
+            if (require_exact)
+                return std::nullopt;
             magnitude = 0;
         } else {
             const Uint128 remainder = magnitude % divisor;
             magnitude /= divisor;
-            if (require_exact && remainder != 0) return std::nullopt;
-            if (remainder * 2 >= divisor) ++magnitude;
+            if (require_exact && remainder != 0)
+                return std::nullopt;
+            if (remainder * 2 >= divisor)
+                ++magnitude;
         }
     }
-    if (magnitude > static_cast<Uint128>(kMax)) return std::nullopt;
+    if (magnitude > static_cast<Uint128>(kMax))
+        return std::nullopt;
     const auto value = static_cast<std::int64_t>(magnitude);
     return n.negative ? -value : value;
 }
@@ -103,14 +116,16 @@ std::optional<std::int64_t> scale_to_integer(const DecimalNumber& n, bool requir
 
 std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
     auto n = split_decimal(text);
-    if (!n) return std::nullopt;
+    if (!n)
+        return std::nullopt;
     n->exponent += 3;  // µs -> ns
     return scale_to_integer(*n, false);
 }
 
 std::optional<std::int64_t> integer_text_to_int64(std::string_view text) {
     auto n = split_decimal(text);
-    if (!n) return std::nullopt;
+    if (!n)
+        return std::nullopt;
     return scale_to_integer(*n, true);
 }
 

@@ -15,23 +15,24 @@ namespace trainscope::profiler::detail {
 // message and the numeric result code. Private to the profiler's importers, which
 // turn it into a TraceFormatError naming the trace file.
 class SqliteError : public std::runtime_error {
-public:
+  public:
     SqliteError(const std::string& message, int code) : std::runtime_error(message), code_(code) {}
     [[nodiscard]] int code() const { return code_; }
 
-private:
+  private:
     int code_;
 };
 
-[[noreturn]] void throw_sqlite_error(sqlite3* db, int status, const char* call, const char* file, int line);
+[[noreturn]] void throw_sqlite_error(sqlite3* db, int status, const char* call, const char* file,
+                                     int line);
 
-#define TRAINSCOPE_PROFILER_SQLITE_CHECK(db, call)                                                  \
-    do {                                                                                            \
-        const int trainscope_sqlite_status_ = (call);                                              \
-        if (trainscope_sqlite_status_ != SQLITE_OK) {                                              \
-            ::trainscope::profiler::detail::throw_sqlite_error((db), trainscope_sqlite_status_, #call, \
-                                                               __FILE__, __LINE__);                \
-        }                                                                                           \
+#define TRAINSCOPE_PROFILER_SQLITE_CHECK(db, call)                                              \
+    do {                                                                                        \
+        const int trainscope_sqlite_status_ = (call);                                           \
+        if (trainscope_sqlite_status_ != SQLITE_OK) {                                           \
+            ::trainscope::profiler::detail::throw_sqlite_error((db), trainscope_sqlite_status_, \
+                                                               #call, __FILE__, __LINE__);      \
+        }                                                                                       \
     } while (false)
 
 struct SqliteDatabaseCloser {
@@ -50,7 +51,7 @@ SqliteDatabase open_sqlite_read_only(const std::filesystem::path& file);
 
 // A prepared statement stepped row by row; columns read by index.
 class SqliteQuery {
-public:
+  public:
     SqliteQuery(sqlite3* db, std::string_view sql);
 
     bool next_row();  // false when done; throws SqliteError on failure
@@ -58,7 +59,7 @@ public:
     [[nodiscard]] std::int64_t int64(int column) const;
     [[nodiscard]] std::string text(int column) const;  // "" for NULL
 
-private:
+  private:
     sqlite3* db_;
     SqliteStatementHandle statement_;
 };

@@ -42,16 +42,19 @@ std::atomic<bool> g_recording{false};
 std::atomic<bool> g_attached{false};
 std::mutex g_mutex;  // guards the three containers below
 std::vector<CompletedNvtxRange> g_completed;
-std::deque<Domain> g_domains;           // deque: handles (addresses) stay valid
-std::deque<std::string> g_registered;   // registered strings, same reason
+std::deque<Domain> g_domains;          // deque: handles (addresses) stay valid
+std::deque<std::string> g_registered;  // registered strings, same reason
 
 // Push/pop nest per thread and per domain; one stack per thread holds all domains.
 thread_local std::vector<OpenRange> t_open;
 
-std::int64_t current_thread_id() { return static_cast<std::int64_t>(syscall(SYS_gettid)); }
+std::int64_t current_thread_id() {
+    return static_cast<std::int64_t>(syscall(SYS_gettid));
+}
 
 std::string message_of(const nvtxEventAttributes_t* attributes) {
-    if (attributes == nullptr) return {};
+    if (attributes == nullptr)
+        return {};
     switch (attributes->messageType) {
         case NVTX_MESSAGE_TYPE_ASCII:
             return attributes->message.ascii != nullptr ? attributes->message.ascii : "";
@@ -79,11 +82,13 @@ int pop(const Domain* domain) noexcept {
     const std::int64_t end_ns = host_clock_now_ns();
     // The innermost open range of this domain on this thread.
     for (auto it = t_open.rbegin(); it != t_open.rend(); ++it) {
-        if (it->domain != domain) continue;
+        if (it->domain != domain)
+            continue;
         const auto index = static_cast<std::size_t>(std::distance(it, t_open.rend()) - 1);
         std::uint16_t depth = 0;
         for (std::size_t i = 0; i < index; ++i) {
-            if (t_open[i].domain == domain) ++depth;
+            if (t_open[i].domain == domain)
+                ++depth;
         }
         if (g_recording.load(std::memory_order_relaxed)) {
             try {
@@ -107,11 +112,15 @@ int pop(const Domain* domain) noexcept {
     return -1;  // pop without push
 }
 
-int NVTX_API range_push_a(const char* message) { return push(nullptr, message != nullptr ? message : "", 0); }
+int NVTX_API range_push_a(const char* message) {
+    return push(nullptr, message != nullptr ? message : "", 0);
+}
 int NVTX_API range_push_ex(const nvtxEventAttributes_t* attributes) {
     return push(nullptr, message_of(attributes), attributes != nullptr ? attributes->category : 0);
 }
-int NVTX_API range_pop() { return pop(nullptr); }
+int NVTX_API range_pop() {
+    return pop(nullptr);
+}
 
 nvtxDomainHandle_t NVTX_API domain_create_a(const char* name) {
     try {
@@ -132,15 +141,20 @@ nvtxStringHandle_t NVTX_API domain_register_string_a(nvtxDomainHandle_t, const c
         return nullptr;
     }
 }
-int NVTX_API domain_range_push_ex(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+int NVTX_API domain_range_push_ex(nvtxDomainHandle_t domain,
+                                  const nvtxEventAttributes_t* attributes) {
     return push(reinterpret_cast<const Domain*>(domain), message_of(attributes),
                 attributes != nullptr ? attributes->category : 0);
 }
-int NVTX_API domain_range_pop(nvtxDomainHandle_t domain) { return pop(reinterpret_cast<const Domain*>(domain)); }
+int NVTX_API domain_range_pop(nvtxDomainHandle_t domain) {
+    return pop(reinterpret_cast<const Domain*>(domain));
+}
 
 // Writes our function into the slot `id` of a module table if the table has it.
-void install(NvtxFunctionTable table, unsigned int size, unsigned int id, NvtxFunctionPointer function) {
-    if (table != nullptr && id <= size && table[id] != nullptr) *table[id] = function;
+void install(NvtxFunctionTable table, unsigned int size, unsigned int id,
+             NvtxFunctionPointer function) {
+    if (table != nullptr && id <= size && table[id] != nullptr)
+        *table[id] = function;
 }
 
 template <typename Function>
@@ -153,7 +167,8 @@ NvtxFunctionPointer as_nvtx_function(Function function) {
 int NVTX_API initialize_injection(NvtxGetExportTableFunc_t get_export_table) {
     const auto* callbacks =
         static_cast<const NvtxExportTableCallbacks*>(get_export_table(NVTX_ETID_CALLBACKS));
-    if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr) return 0;
+    if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr)
+        return 0;
     NvtxFunctionTable core = nullptr;
     unsigned int core_size = 0;
     NvtxFunctionTable core2 = nullptr;
@@ -167,8 +182,10 @@ int NVTX_API initialize_injection(NvtxGetExportTableFunc_t get_export_table) {
     install(core, core_size, NVTX_CBID_CORE_RangePop, as_nvtx_function(&range_pop));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainCreateA, as_nvtx_function(&domain_create_a));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainDestroy, as_nvtx_function(&domain_destroy));
-    install(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringA, as_nvtx_function(&domain_register_string_a));
-    install(core2, core2_size, NVTX_CBID_CORE2_DomainRangePushEx, as_nvtx_function(&domain_range_push_ex));
+    install(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringA,
+            as_nvtx_function(&domain_register_string_a));
+    install(core2, core2_size, NVTX_CBID_CORE2_DomainRangePushEx,
+            as_nvtx_function(&domain_range_push_ex));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainRangePop, as_nvtx_function(&domain_range_pop));
     g_attached.store(true);
     return 1;
@@ -192,7 +209,9 @@ std::vector<CompletedNvtxRange> end_recording_nvtx_ranges() {
     return done;
 }
 
-bool nvtx_injection_attached() { return g_attached.load(); }
+bool nvtx_injection_attached() {
+    return g_attached.load();
+}
 
 }  // namespace trainscope::profiler::detail
 

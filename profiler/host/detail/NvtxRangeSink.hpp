@@ -8,11 +8,11 @@ namespace trainscope::profiler::detail {
 
 // One NVTX push/pop range that has ended, as the injection saw it.
 struct CompletedNvtxRange {
-    std::string domain;   // "" for NVTX's default domain
+    std::string domain;  // "" for NVTX's default domain
     std::string message;
     std::uint32_t category = 0;
     std::int64_t process = 0;
-    std::int64_t thread = 0;  // OS thread id (gettid)
+    std::int64_t thread = 0;    // OS thread id (gettid)
     std::int64_t start_ns = 0;  // host_clock_now_ns()
     std::int64_t end_ns = 0;
     std::uint16_t depth = 0;  // ranges open in the same domain on this thread at push

@@ -7,7 +7,8 @@
 namespace trainscope::profiler::detail {
 
 void DlCloser::operator()(void* handle) const noexcept {
-    if (handle != nullptr) dlclose(handle);
+    if (handle != nullptr)
+        dlclose(handle);
 }
 
 namespace {
@@ -31,12 +32,14 @@ std::unique_ptr<NvmlLibrary> NvmlLibrary::open(const std::string& library, std::
     std::unique_ptr<void, DlCloser> handle(dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL));
     if (!handle) {
         const char* error = dlerror();
-        why_not = "cannot load " + library + ": " + (error != nullptr ? error : "unknown dlopen error");
+        why_not =
+            "cannot load " + library + ": " + (error != nullptr ? error : "unknown dlopen error");
         return nullptr;
     }
     NvmlFunctions f{};
     void* h = handle.get();
-    if (!resolve(h, "nvmlInit_v2", f.init, why_not) || !resolve(h, "nvmlShutdown", f.shutdown, why_not) ||
+    if (!resolve(h, "nvmlInit_v2", f.init, why_not) ||
+        !resolve(h, "nvmlShutdown", f.shutdown, why_not) ||
         !resolve(h, "nvmlErrorString", f.error_string, why_not) ||
         !resolve(h, "nvmlDeviceGetCount_v2", f.device_count, why_not) ||
         !resolve(h, "nvmlDeviceGetHandleByIndex_v2", f.handle_by_index, why_not) ||
@@ -53,8 +56,8 @@ std::unique_ptr<NvmlLibrary> NvmlLibrary::open(const std::string& library, std::
     const NvmlReturn status = f.init();
     if (status != kNvmlSuccess) {
         const char* text = f.error_string(status);
-        why_not = "nvmlInit_v2 failed: " + std::string(text != nullptr ? text : "unknown error") + " (NVML code " +
-                  std::to_string(status) + ")";
+        why_not = "nvmlInit_v2 failed: " + std::string(text != nullptr ? text : "unknown error") +
+                  " (NVML code " + std::to_string(status) + ")";
         return nullptr;
     }
     return std::unique_ptr<NvmlLibrary>(new NvmlLibrary(std::move(handle), f));
@@ -66,13 +69,15 @@ NvmlLibrary::NvmlLibrary(std::unique_ptr<void, DlCloser> handle, NvmlFunctions f
 NvmlLibrary::~NvmlLibrary() {
     const NvmlReturn status = functions_.shutdown();
     if (status != kNvmlSuccess) {
-        std::fprintf(stderr, "trainscope profiler: nvmlShutdown failed: %s\n", error_text(status).c_str());
+        std::fprintf(stderr, "trainscope profiler: nvmlShutdown failed: %s\n",
+                     error_text(status).c_str());
     }
 }
 
 std::string NvmlLibrary::error_text(NvmlReturn status) const {
     const char* text = functions_.error_string(status);
-    return std::string(text != nullptr ? text : "unknown error") + " (NVML code " + std::to_string(status) + ")";
+    return std::string(text != nullptr ? text : "unknown error") + " (NVML code " +
+           std::to_string(status) + ")";
 }
 
 }  // namespace trainscope::profiler::detail

@@ -18,15 +18,22 @@ struct FakeMemory {
     unsigned long long used;
 };
 
-int nvmlInit_v2() { return 0; }
-int nvmlShutdown() { return 0; }
-const char* nvmlErrorString(int) { return "fake error"; }
+int nvmlInit_v2() {
+    return 0;
+}
+int nvmlShutdown() {
+    return 0;
+}
+const char* nvmlErrorString(int) {
+    return "fake error";
+}
 int nvmlDeviceGetCount_v2(unsigned int* count) {
     *count = 2;
     return 0;
 }
 int nvmlDeviceGetHandleByIndex_v2(unsigned int index, FakeDevice** device) {
-    if (index >= 2) return 2;
+    if (index >= 2)
+        return 2;
     *device = &g_devices[index];
     return 0;
 }
@@ -42,7 +49,8 @@ int nvmlDeviceGetMemoryInfo(FakeDevice*, FakeMemory* m) {
     return 0;
 }
 int nvmlDeviceGetPowerUsage(FakeDevice* d, unsigned int* milliwatts) {
-    if (d->index == 1) return 3;
+    if (d->index == 1)
+        return 3;
     *milliwatts = 250500;
     return 0;
 }
