@@ -4,6 +4,8 @@
 
 #include <array>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "profiler/capture/HostClock.hpp"
