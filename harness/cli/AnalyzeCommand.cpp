@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <string_view>
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
@@ -31,31 +33,33 @@ struct AnalyzeOptions {
 
 std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) * 1e-6); }
 
-void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options) {
+void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, const char* what) {
     profiler::GpuBusyOptions busy_options;
     busy_options.short_gap_threshold_ns = static_cast<std::int64_t>(options.gap_threshold_us * 1000.0);
-    std::printf("GPU busy over the kernel span (union of kernel intervals):\n");
+    std::printf("%s busy over the span of its work (union of %s intervals):\n", what,
+                std::string_view(what) == "GPU" ? "kernel" : "op");
     const auto devices = profiler::analyze_gpu_busy(trace, busy_options);
     if (devices.empty()) std::printf("  no kernels in this trace\n");
     for (const auto& d : devices) {
-        std::printf("  device %d: span %s, busy %s (%.2f %%), idle %s: %lld gaps < %.0f us (%s), "
+        std::printf("  %s: span %s, busy %s (%.2f %%), idle %s: %lld gaps < %.0f us (%s), "
                     "%lld longer (%s)\n",
-                    d.device, ms(d.span_ns).c_str(), ms(d.busy_ns).c_str(), 100.0 * d.busy_fraction,
+                    d.device < 0 ? "CPU" : fmt::format("device {}", d.device).c_str(), ms(d.span_ns).c_str(), ms(d.busy_ns).c_str(), 100.0 * d.busy_fraction,
                     ms(d.idle_ns).c_str(), static_cast<long long>(d.short_gap_count),
                     options.gap_threshold_us, ms(d.short_gap_idle_ns).c_str(),
                     static_cast<long long>(d.long_gap_count), ms(d.long_gap_idle_ns).c_str());
     }
 }
 
-void print_breakdown(const profiler::Trace& trace, int top) {
+void print_breakdown(const profiler::Trace& trace, int top, const char* what) {
     const auto breakdown = profiler::analyze_kernel_breakdown(trace);
-    std::printf("\nGPU time by category (summed durations, %s in all):\n", ms(breakdown.total_ns).c_str());
+    std::printf("\n%s time by category (summed durations, %s in all):\n", what, ms(breakdown.total_ns).c_str());
     for (const auto& c : breakdown.by_category) {
         std::printf("  %-14s %8lld  %14s  %6.2f %%\n", std::string(profiler::to_string(c.category)).c_str(),
                     static_cast<long long>(c.stats.count), ms(c.stats.total_ns).c_str(), 100.0 * c.stats.share);
     }
-    std::printf("\nTop kernels by total time:\n  %8s %14s %12s %12s %12s %7s  %-12s %s\n", "count", "total",
-                "mean", "min", "max", "share", "category", "name");
+    std::printf("\nTop %s by total time:\n  %8s %14s %12s %12s %12s %7s  %-12s %s\n",
+                std::string_view(what) == "GPU" ? "kernels" : "ops", "count", "total", "mean", "min",
+                "max", "share", "category", "name");
     int shown = 0;
     for (const auto& k : breakdown.by_name) {
         if (shown++ >= top) break;
@@ -139,9 +143,17 @@ int execute(const AnalyzeOptions& options) {
         }
         return 0;
     }
-    print_busy(*trace, options);
-    print_breakdown(*trace, options.top);
-    print_overlap_and_tensor_cores(*trace);
+    if (profiler::is_host_op_trace(*trace)) {
+        // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
+        std::printf("CPU backend trace: backend ops are analysed as the device's work (device -1 = CPU)\n\n");
+        const profiler::Trace ops = profiler::host_ops_as_device_work(*trace);
+        print_busy(ops, options, "CPU");
+        print_breakdown(ops, options.top, "CPU");
+    } else {
+        print_busy(*trace, options, "GPU");
+        print_breakdown(*trace, options.top, "GPU");
+        print_overlap_and_tensor_cores(*trace);
+    }
     print_nvtx(*trace);
     print_health(*trace);
     return 0;

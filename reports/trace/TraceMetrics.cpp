@@ -2,12 +2,25 @@
 
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 
 namespace trainscope::reports {
 
 std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace) {
     std::vector<Metric> metrics;
+    if (profiler::is_host_op_trace(trace)) {
+        // CPU run: how much of the op span the backend's ops covered.
+        std::int64_t span_ns = 0;
+        std::int64_t busy_ns = 0;
+        for (const auto& d : profiler::analyze_gpu_busy(profiler::host_ops_as_device_work(trace))) {
+            span_ns += d.span_ns;
+            busy_ns += d.busy_ns;
+        }
+        if (span_ns > 0) {
+            metrics.push_back({"cpu_op_busy_pct", 100.0 * static_cast<double>(busy_ns) / static_cast<double>(span_ns), "%"});
+        }
+    }
     std::int64_t span_ns = 0;
     std::int64_t busy_ns = 0;
     for (const auto& device : profiler::analyze_gpu_busy(trace)) {
