@@ -2,6 +2,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -44,25 +45,35 @@ void check_output_path(const std::filesystem::path& out) {
     }
     const auto folder = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
     if (!std::filesystem::is_directory(folder, ec)) {
-        throw UsageError(fmt::format("cannot write --out '{}': the folder '{}' does not exist "
-                                     "(create it, or choose another --out path)",
-                                     out.string(), folder.string()));
+        throw UsageError(
+            fmt::format("cannot write --out '{}': the folder '{}' does not exist "
+                        "(create it, or choose another --out path)",
+                        out.string(), folder.string()));
     }
     if (access(folder.c_str(), W_OK) != 0) {
-        throw UsageError(fmt::format("cannot write --out '{}': the folder '{}' is not writable "
-                                     "(choose another --out path)",
-                                     out.string(), folder.string()));
+        throw UsageError(
+            fmt::format("cannot write --out '{}': the folder '{}' is not writable "
+                        "(choose another --out path)",
+                        out.string(), folder.string()));
     }
 }
 
 void print_dry_run(const MatrixPlan& plan) {
-    std::printf("%zu cell%s", plan.cells.size(), plan.cells.size() == 1 ? "" : "s");
-    if (!plan.varying_axes.empty()) std::printf(" (varying: %s)", fmt::format("{}", fmt::join(plan.varying_axes, ", ")).c_str());
-    std::printf("\n");
+    std::printf("%zu cell%s\n", plan.cells.size(), plan.cells.size() == 1 ? "" : "s");
+    std::string fixed;
+    for (const auto& [axis, value] : plan.cells.front().values) {
+        if (std::find(plan.varying_axes.begin(), plan.varying_axes.end(), axis) ==
+            plan.varying_axes.end()) {
+            fixed += fmt::format(" {}={}", axis, value);
+        }
+    }
+    std::printf("same in every cell:%s\n", fixed.c_str());
     for (std::size_t i = 0; i < plan.cells.size(); ++i) {
         const Cell& cell = plan.cells[i];
-        std::printf("%3zu  %s%s\n", i + 1, cell.key().c_str(),
-                    cell.skip_reason.empty() ? "" : fmt::format("  [skipped: {}]", cell.skip_reason).c_str());
+        std::printf("%4zu  %s%s\n", i + 1, cell_label(cell, plan.varying_axes).c_str(),
+                    cell.skip_reason.empty()
+                        ? ""
+                        : fmt::format("  [skipped: {}]", cell.skip_reason).c_str());
     }
 }
 
@@ -79,8 +90,10 @@ void print_json(const MatrixRunResult& result, const std::filesystem::path& out)
         r["cell"] = run.cell_key;
         r["status"] = std::string(reports::to_string(run.status));
         r["error"] = run.error;
-        for (const auto& axis : reports::axis_names()) r["axes"][axis] = reports::axis_value(run.axes, axis);
-        for (const auto& m : run.metrics) r["metrics"][m.name] = m.value;
+        for (const auto& axis : reports::axis_names())
+            r["axes"][axis] = reports::axis_value(run.axes, axis);
+        for (const auto& m : run.metrics)
+            r["metrics"][m.name] = m.value;
         j["runs"].push_back(std::move(r));
     }
     std::printf("%s\n", j.dump(2).c_str());
@@ -88,12 +101,15 @@ void print_json(const MatrixRunResult& result, const std::filesystem::path& out)
 
 int execute(const RunOptions& options) {
     MatrixDefinition file;
-    if (!options.matrix_file.empty()) file = load_matrix_file(options.matrix_file);
+    if (!options.matrix_file.empty())
+        file = load_matrix_file(options.matrix_file);
     AxisValues cli_axes;
     for (const auto& [name, values] : options.axes) {
-        if (!values.empty()) cli_axes[name] = values;
+        if (!values.empty())
+            cli_axes[name] = values;
     }
-    MatrixPlan plan = make_matrix_plan(file, cli_axes, options.settings, options.command_line);
+    MatrixPlan plan =
+        make_matrix_plan(file, cli_axes, options.settings, options.command_line, options.dry_run);
     plan.fault = parse_fault_injection(options.inject_fault);
     if (options.dry_run) {
         print_dry_run(plan);
@@ -109,21 +125,27 @@ int execute(const RunOptions& options) {
                                  options.quiet ? ProgressStyle::Quiet : default_progress_style()};
     const MatrixRunResult result = run_matrix(plan, run_options);
     if (!options.quiet) {
-        if (!result.runs.empty()) print_summary_table(result.runs, plan.varying_axes);
+        if (!result.runs.empty())
+            print_summary_table(result.runs, plan.varying_axes);
         std::fprintf(stderr, "Results: %s (matrix %lld: %zu run%s recorded now%s)\n", out.c_str(),
                      static_cast<long long>(result.matrix_id), result.runs.size(),
                      result.runs.size() == 1 ? "" : "s",
-                     result.already_done > 0 ? fmt::format(", {} done before", result.already_done).c_str() : "");
+                     result.already_done > 0
+                         ? fmt::format(", {} done before", result.already_done).c_str()
+                         : "");
     }
-    if (options.json) print_json(result, out);
+    if (options.json)
+        print_json(result, out);
     if (result.interrupted) {
-        std::fprintf(stderr,
-                     "trainscope: interrupted; the finished cells are saved. Continue with the same "
-                     "command and --resume.\n");
+        std::fprintf(
+            stderr,
+            "trainscope: interrupted; the finished cells are saved. Continue with the same "
+            "command and --resume.\n");
         return 130;
     }
     for (const auto& r : result.runs) {
-        if (r.status == reports::RunStatus::Failed) return 1;
+        if (r.status == reports::RunStatus::Failed)
+            return 1;
     }
     return 0;
 }
@@ -164,13 +186,15 @@ CommandAction add_run_command(CLI::App& app) {
     run->add_option("--min-steps", s.min_steps, "measured steps before --rse may stop (default 50)")
         ->check(CLI::PositiveNumber)
         ->group(measure);
-    run->add_option("--max-time", s.max_time, "seconds of training per cell before --rse gives up (default 60)")
+    run->add_option("--max-time", s.max_time,
+                    "seconds of training per cell before --rse gives up (default 60)")
         ->check(CLI::PositiveNumber)
         ->group(measure);
     run->add_option("--warmup", s.warmup, "steps excluded from step-time statistics (default 5)")
         ->check(CLI::NonNegativeNumber)
         ->group(measure);
-    run->add_option("--timeout", s.timeout, "seconds before a cell is killed and recorded as failed (default 3600)")
+    run->add_option("--timeout", s.timeout,
+                    "seconds before a cell is killed and recorded as failed (default 3600)")
         ->check(CLI::PositiveNumber)
         ->group(measure);
     run->add_option("--target-accuracy", s.target_accuracy,
@@ -185,7 +209,8 @@ CommandAction add_run_command(CLI::App& app) {
     run->add_option("--threads", s.threads, "CPU threads (default: all cores)")
         ->check(CLI::PositiveNumber)
         ->group(data);
-    run->add_option("--seed", s.seed, "seed for initialisation and shuffling (default 1)")->group(data);
+    run->add_option("--seed", s.seed, "seed for initialisation and shuffling (default 1)")
+        ->group(data);
     run->add_option("--data-dir", s.data_dir,
                     "folder with the IDX files (default: Debian's dataset-fashion-mnist)")
         ->group(data);
@@ -205,12 +230,14 @@ CommandAction add_run_command(CLI::App& app) {
     run->add_option("--inject-fault", options->inject_fault)->group("");  // tests only
     return [options]() {
         options->command_line = "trainscope run";
-        if (!options->matrix_file.empty()) options->command_line += " " + options->matrix_file;
+        if (!options->matrix_file.empty())
+            options->command_line += " " + options->matrix_file;
         for (const auto& [name, values] : options->axes) {
-            if (values.empty()) continue;
+            if (values.empty())
+                continue;
             const AxisInfo* axis = find_axis(name);
-            options->command_line += fmt::format(" {} {}", axis != nullptr ? axis->flag : name,
-                                                 fmt::join(values, ","));
+            options->command_line +=
+                fmt::format(" {} {}", axis != nullptr ? axis->flag : name, fmt::join(values, ","));
         }
         return execute(*options);
     };

@@ -42,15 +42,18 @@ struct MatrixPlan {
     StoppingRule stopping;
     std::chrono::seconds timeout{3600};
     FaultInjection fault;
-    std::string backend_notice;  // "no CUDA device: running on the CPU backend"
+    std::string backend_notice;   // "no CUDA device: running on the CPU backend"
     std::string definition_json;  // stored with the matrix; resume matches on it
 };
 
 // Merges the file's axes with the CLI's (a CLI axis replaces the file's), applies the
 // settings and excludes, resolves `auto` backends, marks n/a axes and skips, and drops
 // duplicates. Throws UsageError for any bad input.
+// With `for_dry_run`, a matrix no cell of which can run here is still planned (to be
+// printed) instead of failing.
 MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_axes,
-                            const RunSettingOverrides& cli_settings, const std::string& command_line);
+                            const RunSettingOverrides& cli_settings,
+                            const std::string& command_line, bool for_dry_run = false);
 
 // True when two stored matrix definitions describe the same cells and settings.
 bool same_matrix(const std::string& definition_json_a, const std::string& definition_json_b);

@@ -1,5 +1,6 @@
 #include "workloads/training/TrainingSession.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -181,7 +182,8 @@ TrainingResult TrainingRun::run() {
     const std::int64_t per_epoch = train_loader_->batches_per_epoch();
     const std::int64_t total_steps =
         config_.steps > 0 ? config_.steps : per_epoch * static_cast<std::int64_t>(config_.epochs);
-    result_.steps.reserve(static_cast<std::size_t>(total_steps));
+    // An observer-stopped run passes a huge backstop as the step count: reserve sanely.
+    result_.steps.reserve(static_cast<std::size_t>(std::min<std::int64_t>(total_steps, 1 << 16)));
     bool running = true;
     int epoch = 0;
     while (running && steps_done_ < total_steps) {
