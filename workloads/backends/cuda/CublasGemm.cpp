@@ -32,9 +32,9 @@ ColumnMajorGemmArgs column_major_args(const RowMajorGemm& shape) {
     return args;
 }
 
-void cublas_row_major_gemm(cublasHandle_t handle, const RowMajorGemm& shape, const LibraryMath& math,
-                           const void* alpha, const void* a, const void* b, const void* beta,
-                           void* c) {
+void cublas_row_major_gemm(cublasHandle_t handle, const RowMajorGemm& shape,
+                           const LibraryMath& math, const void* alpha, const void* a, const void* b,
+                           const void* beta, void* c) {
     const ColumnMajorGemmArgs args = column_major_args(shape);
     TS_CUBLAS_CHECK(cublasGemmEx(handle, args.op_first, args.op_second, args.rows, args.cols,
                                  args.inner, alpha, b, math.data_type, args.ld_first, a,

@@ -18,9 +18,9 @@ struct RowMajorGemm {
 };
 
 // alpha/beta point to double for CUBLAS_COMPUTE_64F and to float otherwise.
-void cublas_row_major_gemm(cublasHandle_t handle, const RowMajorGemm& shape, const LibraryMath& math,
-                           const void* alpha, const void* a, const void* b, const void* beta,
-                           void* c);
+void cublas_row_major_gemm(cublasHandle_t handle, const RowMajorGemm& shape,
+                           const LibraryMath& math, const void* alpha, const void* a, const void* b,
+                           const void* beta, void* c);
 
 // The column-major arguments the row-major call becomes; exposed for unit tests.
 struct ColumnMajorGemmArgs {

@@ -75,10 +75,18 @@ cuda::ConvProblem conv_problem(const Tensor& x, const Tensor& w, const Tensor& y
                 ys[3] == conv_output_extent(xs[3], ws[3], g.stride, g.padding),
             "conv2d", "output extent does not match the geometry");
     const cuda::LibraryMath library = cuda::library_math_for(x.dtype(), math);
-    return {as_int(xs[0], "conv2d"), as_int(xs[1], "conv2d"), as_int(xs[2], "conv2d"),
-            as_int(xs[3], "conv2d"), as_int(ws[0], "conv2d"), as_int(ws[2], "conv2d"),
-            as_int(ws[3], "conv2d"), as_int(ys[2], "conv2d"), as_int(ys[3], "conv2d"),
-            g.stride,                g.padding,                library.cudnn_data_type,
+    return {as_int(xs[0], "conv2d"),
+            as_int(xs[1], "conv2d"),
+            as_int(xs[2], "conv2d"),
+            as_int(xs[3], "conv2d"),
+            as_int(ws[0], "conv2d"),
+            as_int(ws[2], "conv2d"),
+            as_int(ws[3], "conv2d"),
+            as_int(ys[2], "conv2d"),
+            as_int(ys[3], "conv2d"),
+            g.stride,
+            g.padding,
+            library.cudnn_data_type,
             library.cudnn_math};
 }
 
@@ -240,8 +248,8 @@ void CudaBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const T
     } else {
         const float alpha_f = static_cast<float>(alpha);
         const float beta_f = static_cast<float>(beta);
-        cuda::cublas_row_major_gemm(cublas_.get(), shape, math, &alpha_f, a.raw(), b.raw(),
-                                    &beta_f, c.raw());
+        cuda::cublas_row_major_gemm(cublas_.get(), shape, math, &alpha_f, a.raw(), b.raw(), &beta_f,
+                                    c.raw());
     }
 }
 
@@ -325,8 +333,8 @@ void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
     OpRange range("global_avg_pool_fwd");
     with_float_type(x, "global_avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
-        cuda::kernels::global_avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1],
-                                                  spatial(x), x.data<T>(), y.data<T>());
+        cuda::kernels::global_avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], spatial(x),
+                                                  x.data<T>(), y.data<T>());
     });
 }
 
@@ -378,10 +386,9 @@ void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const T
     OpRange range("batch_norm_bwd");
     // With the saved mean and inverse std given, cuDNN does not use epsilon; the interface
     // carries none, so the default is passed for the parameter's validity check.
-    cuda::cudnn_batch_norm_backward(cudnn_.get(), batch_norm_problem(x), x.raw(), dy.raw(),
-                                    gamma.raw(), dx.raw(), dgamma.raw(), dbeta.raw(),
-                                    BatchNormSettings{}.epsilon, saved_mean.raw(),
-                                    saved_inv_std.raw());
+    cuda::cudnn_batch_norm_backward(
+        cudnn_.get(), batch_norm_problem(x), x.raw(), dy.raw(), gamma.raw(), dx.raw(), dgamma.raw(),
+        dbeta.raw(), BatchNormSettings{}.epsilon, saved_mean.raw(), saved_inv_std.raw());
 }
 
 void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
@@ -460,8 +467,8 @@ bool CudaBackend::all_finite(const Tensor& tensor) {
         cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(), flag);
     });
     int non_finite = 0;
-    TS_CUDA_CHECK(cudaMemcpyAsync(&non_finite, flag, sizeof(int), cudaMemcpyDeviceToHost,
-                                  stream()));
+    TS_CUDA_CHECK(
+        cudaMemcpyAsync(&non_finite, flag, sizeof(int), cudaMemcpyDeviceToHost, stream()));
     TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
     return non_finite == 0;
 }

@@ -3,10 +3,10 @@
 #include <memory>
 
 #include "workloads/backend/Backend.hpp"
+#include "workloads/backends/cuda/CublasResources.hpp"
 #include "workloads/backends/cuda/CudaRawAllocators.hpp"
 #include "workloads/backends/cuda/CudaResources.hpp"
 #include "workloads/backends/cuda/CudaRunOptions.hpp"
-#include "workloads/backends/cuda/CublasResources.hpp"
 #include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
 #include "workloads/backends/cuda/CudnnResources.hpp"
 #include "workloads/backends/cuda/HostToDeviceCopier.hpp"

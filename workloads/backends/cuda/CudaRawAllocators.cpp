@@ -48,8 +48,8 @@ void* CudaManagedAllocator::allocate(std::size_t bytes) {
     const cudaError_t prefetched = cudaMemPrefetchAsync(data, bytes, location, 0, stream_);
     if (prefetched != cudaSuccess) {
         TS_CUDA_CHECK_NOEXCEPT(cudaFree(data));
-        throw_cuda_error(__FILE__, __LINE__, "cudaMemPrefetchAsync(data, bytes, location, 0, stream_)",
-                         prefetched);
+        throw_cuda_error(__FILE__, __LINE__,
+                         "cudaMemPrefetchAsync(data, bytes, location, 0, stream_)", prefetched);
     }
     counter_.allocated(bytes);
     return data;

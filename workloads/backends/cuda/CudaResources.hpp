@@ -49,8 +49,8 @@ inline CudaStream make_stream() {
 // Timing events record time; ordering-only events are cheaper without it.
 inline CudaEvent make_event(bool timing) {
     cudaEvent_t event = nullptr;
-    TS_CUDA_CHECK(cudaEventCreateWithFlags(&event, timing ? cudaEventDefault
-                                                          : cudaEventDisableTiming));
+    TS_CUDA_CHECK(
+        cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming));
     return CudaEvent(event);
 }
 

@@ -106,11 +106,11 @@ struct ConvolutionCall {
                 return {static_cast<int>(perf.algo), perf.memory, perf.mathType};
             }
         }
-        throw std::runtime_error(
-            std::string("cuDNN offers no ") + direction_name(direction) + " algorithm for " +
-            problem_.key() + " within the workspace limit of " +
-            std::to_string(owner_.policy_.workspace_limit_bytes) +
-            " bytes; raise cudnn_workspace_bytes");
+        throw std::runtime_error(std::string("cuDNN offers no ") + direction_name(direction) +
+                                 " algorithm for " + problem_.key() +
+                                 " within the workspace limit of " +
+                                 std::to_string(owner_.policy_.workspace_limit_bytes) +
+                                 " bytes; raise cudnn_workspace_bytes");
     }
 
     CudnnConvolutions::Choice choose(ConvDirection direction, const void* a, const void* b,
@@ -120,8 +120,8 @@ struct ConvolutionCall {
         if (cached != owner_.cache_.end()) {
             return cached->second;
         }
-        const Choice choice = owner_.policy_.exhaustive ? find(direction, a, b, out)
-                                                        : heuristic(direction);
+        const Choice choice =
+            owner_.policy_.exhaustive ? find(direction, a, b, out) : heuristic(direction);
         owner_.cache_[key] = choice;
         owner_.chosen_[key] = "algo " + std::to_string(choice.algorithm) + ", " +
                               std::to_string(choice.workspace_bytes) + " B workspace, " +
@@ -140,9 +140,9 @@ struct ConvolutionCall {
             case ConvDirection::forward: {
                 TS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &count));
                 std::vector<cudnnConvolutionFwdAlgoPerf_t> results(static_cast<std::size_t>(count));
-                TS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(
-                    handle, x_.get(), w_.get(), conv_.get(), y_.get(), count, &returned,
-                    results.data()));
+                TS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(handle, x_.get(), w_.get(),
+                                                                      conv_.get(), y_.get(), count,
+                                                                      &returned, results.data()));
                 return pick(direction, results, returned);
             }
             case ConvDirection::backward_data: {
@@ -180,8 +180,8 @@ struct ConvolutionCall {
                 TS_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithmMaxCount(handle, &count));
                 std::vector<cudnnConvolutionFwdAlgoPerf_t> results(static_cast<std::size_t>(count));
                 TS_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(
-                    handle, x_.get(), a, w_.get(), b, conv_.get(), y_.get(), out, count,
-                    &returned, results.data(), workspace, limit));
+                    handle, x_.get(), a, w_.get(), b, conv_.get(), y_.get(), out, count, &returned,
+                    results.data(), workspace, limit));
                 return pick(direction, results, returned);
             }
             case ConvDirection::backward_data: {
@@ -190,8 +190,8 @@ struct ConvolutionCall {
                     static_cast<std::size_t>(count));
                 // a = dy, b = w
                 TS_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(
-                    handle, w_.get(), b, y_.get(), a, conv_.get(), x_.get(), out, count,
-                    &returned, results.data(), workspace, limit));
+                    handle, w_.get(), b, y_.get(), a, conv_.get(), x_.get(), out, count, &returned,
+                    results.data(), workspace, limit));
                 return pick(direction, results, returned);
             }
             case ConvDirection::backward_filter: {
@@ -200,8 +200,8 @@ struct ConvolutionCall {
                     static_cast<std::size_t>(count));
                 // a = x, b = dy
                 TS_CUDNN_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(
-                    handle, x_.get(), a, y_.get(), b, conv_.get(), w_.get(), out, count,
-                    &returned, results.data(), workspace, limit));
+                    handle, x_.get(), a, y_.get(), b, conv_.get(), w_.get(), out, count, &returned,
+                    results.data(), workspace, limit));
                 return pick(direction, results, returned);
             }
         }
@@ -209,7 +209,7 @@ struct ConvolutionCall {
     }
 
     // The chosen algorithm runs with the math type it was offered with.
-    void*prepare(const Choice& choice) {
+    void* prepare(const Choice& choice) {
         TS_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_.get(), choice.math));
         return choice.workspace_bytes > 0 ? owner_.workspace_->reserve(choice.workspace_bytes)
                                           : nullptr;
@@ -230,8 +230,8 @@ void CudnnConvolutions::forward(const ConvProblem& problem, const void* x, const
     const Scaling scaling(problem.data_type);
     TS_CUDNN_CHECK(cudnnConvolutionForward(
         handle_, scaling.one(), call.x_.get(), x, call.w_.get(), w, call.conv_.get(),
-        static_cast<cudnnConvolutionFwdAlgo_t>(choice.algorithm), workspace,
-        choice.workspace_bytes, scaling.zero(), call.y_.get(), y));
+        static_cast<cudnnConvolutionFwdAlgo_t>(choice.algorithm), workspace, choice.workspace_bytes,
+        scaling.zero(), call.y_.get(), y));
 }
 
 void CudnnConvolutions::backward_data(const ConvProblem& problem, const void* dy, const void* w,
@@ -271,10 +271,9 @@ void require_epsilon(double epsilon) {
 }  // namespace
 
 void cudnn_batch_norm_forward_training(cudnnHandle_t handle, const BatchNormProblem& problem,
-                                       const void* x, const void* gamma, const void* beta,
-                                       void* y, double momentum, void* running_mean,
-                                       void* running_var, double epsilon, void* saved_mean,
-                                       void* saved_inv_std) {
+                                       const void* x, const void* gamma, const void* beta, void* y,
+                                       double momentum, void* running_mean, void* running_var,
+                                       double epsilon, void* saved_mean, void* saved_inv_std) {
     require_epsilon(epsilon);
     const CudnnTensorDescriptor data =
         make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
@@ -285,14 +284,14 @@ void cudnn_batch_norm_forward_training(cudnnHandle_t handle, const BatchNormProb
     // variance: the same blend as BatchNormSettings::momentum.
     TS_CUDNN_CHECK(cudnnBatchNormalizationForwardTraining(
         handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), data.get(), x, data.get(),
-        y, parameters.get(), gamma, beta, momentum, running_mean, running_var, epsilon,
-        saved_mean, saved_inv_std));
+        y, parameters.get(), gamma, beta, momentum, running_mean, running_var, epsilon, saved_mean,
+        saved_inv_std));
 }
 
 void cudnn_batch_norm_forward_inference(cudnnHandle_t handle, const BatchNormProblem& problem,
                                         const void* x, const void* gamma, const void* beta,
-                                        const void* running_mean, const void* running_var,
-                                        void* y, double epsilon) {
+                                        const void* running_mean, const void* running_var, void* y,
+                                        double epsilon) {
     require_epsilon(epsilon);
     const CudnnTensorDescriptor data =
         make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
@@ -304,9 +303,9 @@ void cudnn_batch_norm_forward_inference(cudnnHandle_t handle, const BatchNormPro
         y, parameters.get(), gamma, beta, running_mean, running_var, epsilon));
 }
 
-void cudnn_batch_norm_backward(cudnnHandle_t handle, const BatchNormProblem& problem,
-                               const void* x, const void* dy, const void* gamma, void* dx,
-                               void* dgamma, void* dbeta, double epsilon, const void* saved_mean,
+void cudnn_batch_norm_backward(cudnnHandle_t handle, const BatchNormProblem& problem, const void* x,
+                               const void* dy, const void* gamma, void* dx, void* dgamma,
+                               void* dbeta, double epsilon, const void* saved_mean,
                                const void* saved_inv_std) {
     require_epsilon(epsilon);
     const CudnnTensorDescriptor data =

@@ -68,17 +68,16 @@ struct BatchNormProblem {
 };
 
 void cudnn_batch_norm_forward_training(cudnnHandle_t handle, const BatchNormProblem& problem,
-                                       const void* x, const void* gamma, const void* beta,
-                                       void* y, double momentum, void* running_mean,
-                                       void* running_var, double epsilon, void* saved_mean,
-                                       void* saved_inv_std);
+                                       const void* x, const void* gamma, const void* beta, void* y,
+                                       double momentum, void* running_mean, void* running_var,
+                                       double epsilon, void* saved_mean, void* saved_inv_std);
 void cudnn_batch_norm_forward_inference(cudnnHandle_t handle, const BatchNormProblem& problem,
                                         const void* x, const void* gamma, const void* beta,
-                                        const void* running_mean, const void* running_var,
-                                        void* y, double epsilon);
-void cudnn_batch_norm_backward(cudnnHandle_t handle, const BatchNormProblem& problem,
-                               const void* x, const void* dy, const void* gamma, void* dx,
-                               void* dgamma, void* dbeta, double epsilon,
-                               const void* saved_mean, const void* saved_inv_std);
+                                        const void* running_mean, const void* running_var, void* y,
+                                        double epsilon);
+void cudnn_batch_norm_backward(cudnnHandle_t handle, const BatchNormProblem& problem, const void* x,
+                               const void* dy, const void* gamma, void* dx, void* dgamma,
+                               void* dbeta, double epsilon, const void* saved_mean,
+                               const void* saved_inv_std);
 
 }  // namespace trainscope::workloads::cuda

@@ -18,15 +18,15 @@ std::string describe(const char* library, const char* file, int line, const char
 }  // namespace
 
 void throw_cuda_error(const char* file, int line, const char* call, cudaError_t status) {
-    throw CudaError(describe("CUDA", file, line, call, cudaGetErrorString(status),
-                             static_cast<int>(status)),
-                    static_cast<int>(status));
+    throw CudaError(
+        describe("CUDA", file, line, call, cudaGetErrorString(status), static_cast<int>(status)),
+        static_cast<int>(status));
 }
 
 void throw_cudnn_error(const char* file, int line, const char* call, cudnnStatus_t status) {
-    throw CudnnError(describe("cuDNN", file, line, call, cudnnGetErrorString(status),
-                              static_cast<int>(status)),
-                     static_cast<int>(status));
+    throw CudnnError(
+        describe("cuDNN", file, line, call, cudnnGetErrorString(status), static_cast<int>(status)),
+        static_cast<int>(status));
 }
 
 void throw_cublas_error(const char* file, int line, const char* call, cublasStatus_t status) {
@@ -40,16 +40,15 @@ void log_cuda_error(const char* file, int line, const char* call, cudaError_t st
                  line, cudaGetErrorString(status), static_cast<int>(status));
 }
 
-void log_cudnn_error(const char* file, int line, const char* call,
-                     cudnnStatus_t status) noexcept {
-    std::fprintf(stderr, "trainscope: cuDNN call `%s` failed at %s:%d: %s (code %d)\n", call,
-                 file, line, cudnnGetErrorString(status), static_cast<int>(status));
+void log_cudnn_error(const char* file, int line, const char* call, cudnnStatus_t status) noexcept {
+    std::fprintf(stderr, "trainscope: cuDNN call `%s` failed at %s:%d: %s (code %d)\n", call, file,
+                 line, cudnnGetErrorString(status), static_cast<int>(status));
 }
 
 void log_cublas_error(const char* file, int line, const char* call,
                       cublasStatus_t status) noexcept {
-    std::fprintf(stderr, "trainscope: cuBLAS call `%s` failed at %s:%d: %s (code %d)\n", call,
-                 file, line, cublasGetStatusString(status), static_cast<int>(status));
+    std::fprintf(stderr, "trainscope: cuBLAS call `%s` failed at %s:%d: %s (code %d)\n", call, file,
+                 line, cublasGetStatusString(status), static_cast<int>(status));
 }
 
 }  // namespace trainscope::workloads::cuda

@@ -46,7 +46,6 @@ class CublasError final : public GpuError {
 // For destructors and deleters, which must not throw: the failure goes to stderr.
 void log_cuda_error(const char* file, int line, const char* call, cudaError_t status) noexcept;
 void log_cudnn_error(const char* file, int line, const char* call, cudnnStatus_t status) noexcept;
-void log_cublas_error(const char* file, int line, const char* call,
-                      cublasStatus_t status) noexcept;
+void log_cublas_error(const char* file, int line, const char* call, cublasStatus_t status) noexcept;
 
 }  // namespace trainscope::workloads::cuda

@@ -10,8 +10,8 @@ LibraryMath library_math_for(Precision precision) {
             return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDNN_DATA_FLOAT};
         case Precision::tf32:
             // ALLOW_CONVERSION lets cuDNN feed fp32 data to tf32 tensor cores.
-            return {CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, CUBLAS_COMPUTE_32F_FAST_TF32,
-                    CUDA_R_32F, CUDNN_DATA_FLOAT};
+            return {CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
+                    CUDNN_DATA_FLOAT};
         case Precision::fp16:
             return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16F, CUDNN_DATA_HALF};
         case Precision::bf16:

@@ -45,8 +45,8 @@ __global__ void add_kernel(std::int64_t count, const T* a, const T* b, T* y) {
 }
 
 template <typename T>
-__global__ void add_bias_kernel(std::int64_t count, std::int64_t channels, std::int64_t inner,
-                                T* y, const T* bias) {
+__global__ void add_bias_kernel(std::int64_t count, std::int64_t channels, std::int64_t inner, T* y,
+                                const T* bias) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
         y[i] += bias[math::channel_of(i, channels, inner)];
     }
@@ -54,8 +54,8 @@ __global__ void add_bias_kernel(std::int64_t count, std::int64_t channels, std::
 
 // One block per channel: each thread sums a strided share, then a tree in shared memory.
 template <typename T>
-__global__ void bias_backward_kernel(std::int64_t outer, std::int64_t channels,
-                                     std::int64_t inner, const T* dy, T* dbias) {
+__global__ void bias_backward_kernel(std::int64_t outer, std::int64_t channels, std::int64_t inner,
+                                     const T* dy, T* dbias) {
     __shared__ T partial[kThreadsPerBlock];
     const std::int64_t channel = blockIdx.x;
     const std::int64_t per_channel = outer * inner;
@@ -93,8 +93,8 @@ __global__ void global_avg_pool_forward_kernel(std::int64_t planes, std::int64_t
 }
 
 template <typename T>
-__global__ void global_avg_pool_backward_kernel(std::int64_t count, std::int64_t area,
-                                                const T* dy, T* dx) {
+__global__ void global_avg_pool_backward_kernel(std::int64_t count, std::int64_t area, const T* dy,
+                                                T* dx) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
         dx[i] = dy[i / area] / static_cast<T>(area);
     }
@@ -200,19 +200,19 @@ void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values,
     TS_CUDA_CHECK_LAUNCH();
 }
 
-#define TS_INSTANTIATE_ELEMENTWISE(T)                                                          \
-    template void fill<T>(cudaStream_t, std::int64_t, T, T*);                                  \
-    template void relu_forward<T>(cudaStream_t, std::int64_t, const T*, T*);                   \
-    template void relu_backward<T>(cudaStream_t, std::int64_t, const T*, const T*, T*);        \
-    template void add<T>(cudaStream_t, std::int64_t, const T*, const T*, T*);                  \
-    template void add_bias<T>(cudaStream_t, std::int64_t, std::int64_t, std::int64_t, T*,      \
-                              const T*);                                                       \
-    template void bias_backward<T>(cudaStream_t, std::int64_t, std::int64_t, std::int64_t,     \
-                                   const T*, T*);                                              \
-    template void global_avg_pool_forward<T>(cudaStream_t, std::int64_t, std::int64_t,         \
-                                             const T*, T*);                                    \
-    template void global_avg_pool_backward<T>(cudaStream_t, std::int64_t, std::int64_t,        \
-                                              const T*, T*);                                   \
+#define TS_INSTANTIATE_ELEMENTWISE(T)                                                             \
+    template void fill<T>(cudaStream_t, std::int64_t, T, T*);                                     \
+    template void relu_forward<T>(cudaStream_t, std::int64_t, const T*, T*);                      \
+    template void relu_backward<T>(cudaStream_t, std::int64_t, const T*, const T*, T*);           \
+    template void add<T>(cudaStream_t, std::int64_t, const T*, const T*, T*);                     \
+    template void add_bias<T>(cudaStream_t, std::int64_t, std::int64_t, std::int64_t, T*,         \
+                              const T*);                                                          \
+    template void bias_backward<T>(cudaStream_t, std::int64_t, std::int64_t, std::int64_t,        \
+                                   const T*, T*);                                                 \
+    template void global_avg_pool_forward<T>(cudaStream_t, std::int64_t, std::int64_t, const T*,  \
+                                             T*);                                                 \
+    template void global_avg_pool_backward<T>(cudaStream_t, std::int64_t, std::int64_t, const T*, \
+                                              T*);                                                \
     template void flag_non_finite<T>(cudaStream_t, std::int64_t, const T*, int*);
 TS_INSTANTIATE_ELEMENTWISE(float)
 TS_INSTANTIATE_ELEMENTWISE(double)

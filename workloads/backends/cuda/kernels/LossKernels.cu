@@ -29,11 +29,11 @@ void softmax_cross_entropy(cudaStream_t stream, std::int64_t rows, std::int64_t 
     TS_CUDA_CHECK_LAUNCH();
 }
 
-template void softmax_cross_entropy<float>(cudaStream_t, std::int64_t, std::int64_t,
-                                           const float*, const std::int32_t*, double, float*,
+template void softmax_cross_entropy<float>(cudaStream_t, std::int64_t, std::int64_t, const float*,
+                                           const std::int32_t*, double, float*,
                                            math::CrossEntropyRow*);
-template void softmax_cross_entropy<double>(cudaStream_t, std::int64_t, std::int64_t,
-                                            const double*, const std::int32_t*, double, double*,
+template void softmax_cross_entropy<double>(cudaStream_t, std::int64_t, std::int64_t, const double*,
+                                            const std::int32_t*, double, double*,
                                             math::CrossEntropyRow*);
 
 }  // namespace trainscope::workloads::cuda::kernels

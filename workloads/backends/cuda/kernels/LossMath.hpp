@@ -37,8 +37,7 @@ TS_HD inline CrossEntropyRow softmax_cross_entropy_row(const T* z, long long cla
     if (gradient != nullptr) {
         for (long long j = 0; j < classes; ++j) {
             const double probability = std::exp(static_cast<double>(z[j]) - log_sum);
-            gradient[j] =
-                static_cast<T>((probability - (j == label ? 1.0 : 0.0)) * gradient_scale);
+            gradient[j] = static_cast<T>((probability - (j == label ? 1.0 : 0.0)) * gradient_scale);
         }
     }
     return row;

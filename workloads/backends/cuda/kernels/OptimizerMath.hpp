@@ -38,8 +38,8 @@ struct AdamConstants {
     T beta2;
     T one_minus_beta1;
     T one_minus_beta2;
-    T step_size;          // learning_rate / (1 - beta1^step)
-    T correction2_sqrt;   // sqrt(1 - beta2^step)
+    T step_size;         // learning_rate / (1 - beta1^step)
+    T correction2_sqrt;  // sqrt(1 - beta2^step)
     T epsilon;
 };
 

@@ -53,7 +53,8 @@ template <typename T>
 void max_pool_forward(cudaStream_t stream, std::int64_t planes, const math::PoolPlane& d,
                       const T* x, T* y) {
     const std::int64_t count = planes * d.p * d.q;
-    pool_forward_kernel<T, true><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(count, d, x, y);
+    pool_forward_kernel<T, true>
+        <<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(count, d, x, y);
     TS_CUDA_CHECK_LAUNCH();
 }
 
@@ -84,14 +85,14 @@ void avg_pool_backward(cudaStream_t stream, std::int64_t planes, const math::Poo
     TS_CUDA_CHECK_LAUNCH();
 }
 
-#define TS_INSTANTIATE_POOLING(T)                                                              \
-    template void max_pool_forward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&,      \
-                                      const T*, T*);                                           \
-    template void max_pool_backward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&,     \
-                                       const T*, const T*, T*);                                \
-    template void avg_pool_forward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&,      \
-                                      const T*, T*);                                           \
-    template void avg_pool_backward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&,     \
+#define TS_INSTANTIATE_POOLING(T)                                                          \
+    template void max_pool_forward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&,  \
+                                      const T*, T*);                                       \
+    template void max_pool_backward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&, \
+                                       const T*, const T*, T*);                            \
+    template void avg_pool_forward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&,  \
+                                      const T*, T*);                                       \
+    template void avg_pool_backward<T>(cudaStream_t, std::int64_t, const math::PoolPlane&, \
                                        const T*, T*);
 TS_INSTANTIATE_POOLING(float)
 TS_INSTANTIATE_POOLING(double)
