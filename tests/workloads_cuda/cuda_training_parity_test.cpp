@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <ostream>
 #include <string>
 
 #include "GpuTestSupport.hpp"
@@ -62,6 +63,11 @@ struct ModelPrecision {
     const char* precision;
 };
 
+// Readable, stable test names (ctest lists parameter values).
+void PrintTo(const ModelPrecision& c, std::ostream* out) {
+    *out << c.model << "/" << c.precision;
+}
+
 class CudaTrainingParity : public testing::TestWithParam<ModelPrecision> {};
 
 TEST_P(CudaTrainingParity, TenStepsMatchTheCpuBackend) {
@@ -89,6 +95,10 @@ struct MemoryStrategy {
     const char* host_memory;
     const char* transfer;
 };
+
+void PrintTo(const MemoryStrategy& s, std::ostream* out) {
+    *out << s.allocator << "/" << s.host_memory << "/" << s.transfer;
+}
 
 class CudaMemoryStrategy : public testing::TestWithParam<MemoryStrategy> {};
 

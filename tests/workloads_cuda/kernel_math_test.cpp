@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <vector>
 
@@ -73,6 +74,10 @@ TEST_F(KernelMathTest, ChannelOfFollowsNchw) {
 struct PoolCase {
     int window, stride, padding;
 };
+
+void PrintTo(const PoolCase& c, std::ostream* out) {
+    *out << "window" << c.window << "_stride" << c.stride << "_padding" << c.padding;
+}
 
 class PoolingMathTest : public KernelMathTest, public testing::WithParamInterface<PoolCase> {};
 

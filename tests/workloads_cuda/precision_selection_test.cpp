@@ -16,7 +16,8 @@ TEST(PrecisionSelection, Fp32RunsWithoutTensorCores) {
 
 TEST(PrecisionSelection, Tf32UsesTensorCoresOnFp32Data) {
     const LibraryMath math = library_math_for(Precision::tf32);
-    EXPECT_EQ(math.cudnn_math, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION);
+    // Not ALLOW_CONVERSION: that also permits down-converting fp32 inputs to fp16.
+    EXPECT_EQ(math.cudnn_math, CUDNN_TENSOR_OP_MATH);
     EXPECT_EQ(math.cublas_compute, CUBLAS_COMPUTE_32F_FAST_TF32);
     EXPECT_EQ(math.data_type, CUDA_R_32F);
 }
@@ -36,6 +37,7 @@ TEST(PrecisionSelection, HalfPrecisionsUseTensorCoresWithFp32Accumulation) {
 
 TEST(PrecisionSelection, Fp64IsDoubleThroughout) {
     const LibraryMath math = library_math_for(Precision::fp64);
+    EXPECT_EQ(math.cudnn_math, CUDNN_DEFAULT_MATH);
     EXPECT_EQ(math.cublas_compute, CUBLAS_COMPUTE_64F);
     EXPECT_EQ(math.data_type, CUDA_R_64F);
     EXPECT_EQ(math.cudnn_data_type, CUDNN_DATA_DOUBLE);

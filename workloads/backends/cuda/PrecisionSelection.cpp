@@ -9,15 +9,17 @@ LibraryMath library_math_for(Precision precision) {
         case Precision::fp32:
             return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDNN_DATA_FLOAT};
         case Precision::tf32:
-            // ALLOW_CONVERSION lets cuDNN feed fp32 data to tf32 tensor cores.
-            return {CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
+            // TENSOR_OP lets fp32 data run on tf32 tensor cores; ALLOW_CONVERSION would also
+            // let cuDNN down-convert fp32 inputs to fp16, which is not what "tf32" promises.
+            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
                     CUDNN_DATA_FLOAT};
         case Precision::fp16:
             return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16F, CUDNN_DATA_HALF};
         case Precision::bf16:
             return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16BF, CUDNN_DATA_BFLOAT16};
         case Precision::fp64:
-            return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDNN_DATA_DOUBLE};
+            // Double has no tensor-core path in cuDNN; DEFAULT is what PyTorch passes for it.
+            return {CUDNN_DEFAULT_MATH, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDNN_DATA_DOUBLE};
     }
     throw std::logic_error("library_math_for: unknown precision");
 }

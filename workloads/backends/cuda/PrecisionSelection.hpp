@@ -22,7 +22,8 @@ struct LibraryMath {
 };
 
 // fp32: no tensor cores (FMA math, pedantic cuBLAS); tf32: tf32 tensor cores on fp32
-// data; fp16/bf16: tensor-core math on 16-bit data with fp32 accumulation; fp64: fp64.
+// data (TENSOR_OP, not ALLOW_CONVERSION, which permits fp16 down-conversion);
+// fp16/bf16: tensor-core math on 16-bit data with fp32 accumulation; fp64: fp64.
 LibraryMath library_math_for(Precision precision);
 
 // What the backend runs for a call on tensors of `dtype` under the engine's math mode:
