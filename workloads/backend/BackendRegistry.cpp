@@ -4,6 +4,9 @@
 #include <mutex>
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
+#if defined(TRAINSCOPE_HAS_CUDA)
+#include "workloads/backends/cuda/CudaBackendFactory.hpp"
+#endif
 #include "workloads/training/ConfigError.hpp"
 
 namespace trainscope::workloads {
@@ -14,6 +17,11 @@ struct Registry {
         factories["cpu"] = [](const BackendOptions& options) -> std::unique_ptr<Backend> {
             return std::make_unique<CpuBackend>(options.threads);
         };
+#if defined(TRAINSCOPE_HAS_CUDA)
+        // Registered here rather than from a static initializer in the CUDA files: the
+        // registry is always linked, a static library's unreferenced objects are not.
+        factories["cuda"] = make_cuda_backend;
+#endif
     }
     std::mutex mutex;
     std::map<std::string, BackendFactory> factories;

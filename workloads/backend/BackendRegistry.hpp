@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,6 +13,15 @@ namespace trainscope::workloads {
 struct BackendOptions {
     int threads = 0;  // 0: all cores
     int device = 0;
+    // Memory strategy and library choices, from TrainingConfig; the CPU backend ignores
+    // them (the engine validates them for "cpu"), a GPU backend validates its own.
+    std::string allocator = "device";
+    std::string host_memory = "pageable";
+    std::string transfer = "sync";
+    std::string placement = "stream";
+    bool cuda_graph = false;
+    std::string cudnn_algo = "heuristic";
+    std::int64_t cudnn_workspace_bytes = 256LL << 20;
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const BackendOptions&)>;

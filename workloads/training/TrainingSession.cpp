@@ -72,6 +72,13 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     BackendOptions options;
     options.threads = config.threads;
     options.device = config.device;
+    options.allocator = config.allocator;
+    options.host_memory = config.host_memory;
+    options.transfer = config.transfer;
+    options.placement = config.placement;
+    options.cuda_graph = config.cuda_graph;
+    options.cudnn_algo = config.cudnn_algo;
+    options.cudnn_workspace_bytes = config.cudnn_workspace_bytes;
     backend_ = create_backend(config.backend, options);
     data_ = load_training_data(config);
     if (config.batch > data_.train->size()) {
@@ -211,11 +218,12 @@ TrainingResult TrainingRun::run() {
     result_.environment = backend_->environment();
     result_.environment["precision"] = config_.precision;
     result_.environment["dataset"] = data_.description;
-    result_.environment["allocator"] = pool_ ? "pool" : "device";
+    // A backend with memory axes of its own (cuda) reports them; emplace keeps those.
+    result_.environment.emplace("allocator", pool_ ? "pool" : "device");
     result_.environment["activations"] = config_.activations;
-    result_.environment["host_memory"] = "n/a";
-    result_.environment["transfer"] = "n/a";
-    result_.environment["placement"] = "n/a";
+    result_.environment.emplace("host_memory", "n/a");
+    result_.environment.emplace("transfer", "n/a");
+    result_.environment.emplace("placement", "n/a");
     std::int64_t skipped = 0;
     for (const StepRecord& step : result_.steps) {
         skipped += step.skipped ? 1 : 0;
