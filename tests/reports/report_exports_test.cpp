@@ -99,7 +99,15 @@ TEST_F(ReportExports, ErrorsAndNumbersRoundTripInRunsCsv) {
               std::string::npos)
         << out;
     EXPECT_NE(out.find("0|z_custom_metric|'-1.5'"), std::string::npos) << out;  // not defused
-    EXPECT_NE(out.find("0|step_ms_ci_low|'1.52'"), std::string::npos) << out;
+    const RunRecord first = testing::report_run("fp32", 32, "device");
+    EXPECT_NE(out.find("0|step_ms_ci_low|'" +
+                       CsvCell(first.find_metric("step_ms_ci_low")->value).text() + "'"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("0|images_per_s|'" +
+                       CsvCell(first.find_metric("images_per_s")->value).text() + "'"),
+              std::string::npos)
+        << out;
     EXPECT_NE(out.find("0|tracing_overhead_pct|'3.25'"), std::string::npos) << out;
     EXPECT_NE(out.find("0|device_name|'NVIDIA Test GPU'"), std::string::npos) << out;
 }
@@ -110,8 +118,10 @@ TEST_F(ReportExports, StepsAndNvtxCarryTheirUnits) {
     write_csv_table(t.nvtx, dir_ / "nvtx.csv");
     const auto steps = testing::read_csv_with_python((dir_ / "steps.csv").string());
     ASSERT_EQ(steps.exit_code, 0) << steps.output;
-    EXPECT_NE(steps.output.find("0|duration_ms|'2.1'"), std::string::npos) << steps.output;
-    EXPECT_NE(steps.output.find("0|duration_ns|'2100000'"), std::string::npos) << steps.output;
+    const std::int64_t ns = testing::report_run("fp32", 32, "device").steps[0].duration_ns;
+    EXPECT_EQ(ns, 1'860'000);  // (0.4 + 0.03 x 32) ms + 0.5 ms of warm-up
+    EXPECT_NE(steps.output.find("0|duration_ms|'1.86'"), std::string::npos) << steps.output;
+    EXPECT_NE(steps.output.find("0|duration_ns|'1860000'"), std::string::npos) << steps.output;
     EXPECT_NE(steps.output.find("0|warmup|'true'"), std::string::npos) << steps.output;
     const auto nvtx = testing::read_csv_with_python((dir_ / "nvtx.csv").string());
     ASSERT_EQ(nvtx.exit_code, 0) << nvtx.output;
