@@ -1,9 +1,9 @@
 #include "reports/csv/KernelsCsv.hpp"
 
+#include <iterator>
 #include <string>
 #include <unordered_map>
 
-#include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
 

@@ -60,8 +60,11 @@ std::vector<std::string> pivot_metric_names(const std::vector<RunRecord>& runs) 
 std::vector<std::string> pivot_axis_values(const std::vector<RunRecord>& runs,
                                            const std::string& axis) {
     std::set<std::string> unique;
-    for (const auto& run : runs)
-        unique.insert(axis_value(run.axes, axis));
+    for (const auto& run : runs) {
+        std::string value = axis_value(run.axes, axis);
+        if (!value.empty())  // an imported trace has no axes
+            unique.insert(std::move(value));
+    }
     std::vector<std::string> values(unique.begin(), unique.end());
     const bool numeric = std::all_of(values.begin(), values.end(),
                                      [](const std::string& v) { return as_number(v).has_value(); });
@@ -95,8 +98,11 @@ CsvTable matrix_pivot_table(const std::vector<RunRecord>& runs, const PivotSpec&
         const Metric* m = run.find_metric(spec.metric);
         if (m == nullptr)
             continue;
-        auto& [sum, count] =
-            sums[{axis_value(run.axes, spec.rows), axis_value(run.axes, spec.cols)}];
+        std::pair<std::string, std::string> key{axis_value(run.axes, spec.rows),
+                                                axis_value(run.axes, spec.cols)};
+        if (key.first.empty() || key.second.empty())
+            continue;
+        auto& [sum, count] = sums[key];
         sum += m->value;
         ++count;
     }

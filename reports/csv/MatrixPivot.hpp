@@ -27,9 +27,10 @@ std::vector<std::string> pivot_metric_names(const std::vector<RunRecord>& runs);
 
 // matrix.csv: one metric over two axes. The header is "<rows> \ <cols>: <metric>"
 // followed by the column-axis values; each row starts with a row-axis value. Axis
-// values are those of all given runs (numeric order when every value is a number, text
-// order otherwise), so a cell whose runs all failed is still shown, empty. A cell holds
-// the mean of the metric over the ok runs in it that have the metric; empty if none.
+// values are the non-empty ones of all given runs (numeric order when every value is a
+// number, text order otherwise), so a cell whose runs all failed is still shown, empty;
+// runs without a value for either axis (imported traces) are left out. A cell holds the
+// mean of the metric over the ok runs in it that have the metric; empty if none.
 // Throws PivotError for an unknown metric or axis, or rows == cols.
 CsvTable matrix_pivot_table(const std::vector<RunRecord>& runs, const PivotSpec& spec);
 

@@ -1,6 +1,7 @@
 #include "reports/csv/NvtxCsv.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "reports/csv/StepsCsv.hpp"
 
+#include <iterator>
+
 namespace trainscope::reports {
 
 std::vector<CsvCell> steps_header() {

@@ -22,7 +22,10 @@ constexpr const char* kStyle = R"(
 body { font-family: sans-serif; margin: 24px; color: #222; background: #fff; max-width: 1100px; }
 h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top;
+  white-space: pre-wrap; overflow-wrap: break-word; }
+pre { white-space: pre-wrap; word-break: break-all; font-size: 12px; background: #f7f7f7;
+  padding: 6px; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f0f0f0; }
 p.note { color: #555; font-size: 13px; }
@@ -41,9 +44,12 @@ const Metric* metric(const RunRecord& run, std::string_view name) {
 std::vector<std::string> varying_axes(const std::vector<RunRecord>& runs) {
     std::vector<std::string> axes;
     for (const auto& axis : axis_names()) {
-        std::set<std::string> values;
-        for (const auto& run : runs)
-            values.insert(axis_value(run.axes, axis));
+        std::set<std::string> values;  // an empty value (an imported trace) names nothing
+        for (const auto& run : runs) {
+            std::string value = axis_value(run.axes, axis);
+            if (!value.empty())
+                values.insert(std::move(value));
+        }
         if (values.size() > 1)
             axes.push_back(axis);
     }
@@ -52,9 +58,14 @@ std::vector<std::string> varying_axes(const std::vector<RunRecord>& runs) {
 
 std::string cell_label(const RunRecord& run, const std::vector<std::string>& axes) {
     std::string label = fmt::format("run {}", run.id);
-    for (std::size_t i = 0; i < axes.size(); ++i)
-        label +=
-            fmt::format("{}{}={}", i == 0 ? ": " : ", ", axes[i], axis_value(run.axes, axes[i]));
+    const char* separator = ": ";
+    for (const auto& axis : axes) {
+        const std::string value = axis_value(run.axes, axis);
+        if (value.empty())
+            continue;
+        label += fmt::format("{}{}={}", separator, axis, value);
+        separator = ", ";
+    }
     return label;
 }
 
@@ -71,11 +82,25 @@ std::string memory_strategy(const RunRecord& run) {
     return key.empty() ? "default" : key;
 }
 
+// Numbers in HTML tables are shown with at most three decimals (the CSV keeps them exact).
+std::string display_text(const CsvCell& cell) {
+    const std::string& text = cell.text();
+    if (!cell.is_number() || text.find('.') == std::string::npos ||
+        text.find_first_of("eE") != std::string::npos)
+        return text;
+    std::string rounded = fmt::format("{:.3f}", std::stod(text));
+    while (rounded.back() == '0')
+        rounded.pop_back();
+    if (rounded.back() == '.')
+        rounded.pop_back();
+    return rounded;
+}
+
 std::string cell_html(const CsvCell& cell, bool header) {
     const char* tag = header ? "th" : "td";
     return fmt::format("<{0}{1}>{2}</{0}>", tag,
                        cell.is_number() && !header ? " class=\"num\"" : "",
-                       html_escape(cell.text()));
+                       html_escape(display_text(cell)));
 }
 
 std::string table_html(const CsvTable& table) {
@@ -109,13 +134,15 @@ std::string environment_section(const HtmlReportInput& input) {
     else
         html += "<p class=\"note\">The runs record no environment.</p>\n";
     if (!input.matrices.empty()) {
-        CsvTable matrices{{"matrix_id", "name", "created_utc", "trainscope_version", "git_revision",
-                           "definition"}};
+        CsvTable matrices{
+            {"matrix_id", "name", "created_utc", "trainscope_version", "git_revision"}};
+        for (const auto& m : input.matrices)
+            matrices.push_back({m.id, m.name, m.created_utc, m.trainscope_version, m.git_revision});
+        html += "<h3>Matrices</h3>\n" + table_html(matrices);
         for (const auto& m : input.matrices) {
-            matrices.push_back(
-                {m.id, m.name, m.created_utc, m.trainscope_version, m.git_revision, m.definition});
+            html += fmt::format("<p class=\"note\">Definition of matrix {}:</p>\n<pre>{}</pre>\n",
+                                m.id, html_escape(m.definition));
         }
-        html += table_html(matrices);
     }
     return html;
 }

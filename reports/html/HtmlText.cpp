@@ -65,7 +65,30 @@ std::string short_number(double value) {
         return fmt::format("{:.3g}M", value / 1e6);
     if (magnitude >= 1e4)
         return fmt::format("{:.3g}k", value / 1e3);
+    if (magnitude >= 1e3)
+        return fmt::format("{:.0f}", value);
+    if (magnitude > 0 && magnitude < 1e-3)
+        return fmt::format("{:.1e}", value);
     return fmt::format("{:.3g}", value);
+}
+
+std::string ellipsize(std::string_view text, std::size_t max_chars) {
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80)
+            continue;  // continuation byte
+        if (chars == max_chars - std::min<std::size_t>(max_chars, 3)) {
+            // Is the rest longer than three more code points?
+            std::size_t rest = 0;
+            for (std::size_t j = i; j < text.size(); ++j)
+                rest += (static_cast<unsigned char>(text[j]) & 0xC0) != 0x80 ? 1 : 0;
+            if (rest > 3)
+                return std::string(text.substr(0, i)) + "...";
+            return std::string(text);
+        }
+        ++chars;
+    }
+    return std::string(text);
 }
 
 std::vector<double> nice_ticks(double max_value, int count) {

@@ -55,13 +55,7 @@ std::string render_svg_bar_chart(const BarChart& chart) {
     for (std::size_t i = 0; i < chart.bars.size(); ++i) {
         const auto& bar = chart.bars[i];
         const double y = kTop + kGap + static_cast<double>(i) * (kBarH + kGap);
-        std::string label = bar.label;
-        if (label.size() > 48) {
-            std::size_t cut = 45;  // not inside a UTF-8 sequence
-            while (cut > 0 && (static_cast<unsigned char>(label[cut]) & 0xC0) == 0x80)
-                --cut;
-            label = label.substr(0, cut) + "...";
-        }
+        const std::string label = ellipsize(bar.label, 44);
         svg += fmt::format(
             "<text x=\"{}\" y=\"{}\" class=\"tick\" "
             "text-anchor=\"end\">{}<title>{}</title></text>\n",
@@ -83,9 +77,18 @@ std::string render_svg_bar_chart(const BarChart& chart) {
     }
     svg += fmt::format("<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" class=\"axis\"/>\n",
                        svg_number(kLeft), svg_number(kTop), svg_number(kTop + plot_h));
+    std::size_t shown = 0;  // legend entries: the series some bar has
     for (std::size_t s = 0; s < series.size(); ++s) {
-        const double lx = 10 + 210 * static_cast<double>(s % 4);
-        const double ly = kTop + plot_h + 52 + 20 * static_cast<double>(s / 4);
+        const bool present = std::any_of(chart.bars.begin(), chart.bars.end(), [&](const Bar& b) {
+            return std::any_of(b.segments.begin(), b.segments.end(), [&](const BarSegment& g) {
+                return g.series == series[s] && g.value > 0.0;
+            });
+        });
+        if (!present)
+            continue;
+        const double lx = 10 + 210 * static_cast<double>(shown % 4);
+        const double ly = kTop + plot_h + 52 + 20 * static_cast<double>(shown / 4);
+        ++shown;
         svg += fmt::format(
             "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
             "<text x=\"{}\" y=\"{}\" class=\"legend\">{}</text>\n",

@@ -68,8 +68,11 @@ std::string render_svg_box_plot(const std::string& title, const std::string& val
         const double y = kTop + 8 + static_cast<double>(i) * kRowH;
         const double mid = y + (kRowH - 8) / 2;
         const auto colour = chart_colour(i);
-        svg += fmt::format("<text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"end\">{}</text>\n",
-                           svg_number(kLeft - 8), svg_number(mid + 4), html_escape(b.label));
+        svg += fmt::format(
+            "<text x=\"{}\" y=\"{}\" class=\"tick\" "
+            "text-anchor=\"end\">{}<title>{}</title></text>\n",
+            svg_number(kLeft - 8), svg_number(mid + 4), html_escape(ellipsize(b.label, 44)),
+            html_escape(b.label));
         if (b.count == 0)
             continue;
         svg += fmt::format(

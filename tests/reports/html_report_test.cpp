@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -126,6 +127,12 @@ TEST_F(ReportHtml, ChromiumRendersTheChartsWithoutErrors) {
         testing::shell_quote("file://" + report_.string()) + " 2>&1");
     ASSERT_EQ(shot.exit_code, 0) << shot.output;
     ASSERT_TRUE(std::filesystem::exists(png)) << shot.output;
+    if (const char* keep = std::getenv("TRAINSCOPE_KEEP_REPORT_DIR")) {  // to look at it
+        for (const auto& file : {report_, png}) {
+            std::filesystem::copy_file(file, std::filesystem::path(keep) / file.filename(),
+                                       std::filesystem::copy_options::overwrite_existing);
+        }
+    }
     // Decode the PNG with zlib in Python (no PIL needed) and count colours: the charts'
     // palette makes many; a blank or error page has a handful.
     const auto colours = testing::run_command(
