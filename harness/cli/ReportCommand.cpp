@@ -64,7 +64,7 @@ std::filesystem::path prepare_csv_dir(const std::string& csv_dir) {
 int execute(const ReportOptions& options) {
     if (options.csv_dir.empty() && options.html_file.empty() && options.format.empty()) {
         throw UsageError(
-            "trainscope report: say what to write: --csv DIR, --html FILE or --format "
+            "nothing to write: add --csv DIR, --html FILE or --format "
             "csv|json|markdown|table");
     }
     std::optional<reports::TableFormat> format;
@@ -72,15 +72,14 @@ int execute(const ReportOptions& options) {
         format = reports::table_format_from_string(options.format);
         if (!format) {
             throw UsageError(fmt::format(
-                "trainscope report: unknown --format '{}'; choose csv, json, markdown or table",
-                options.format));
+                "unknown --format '{}'; choose csv, json, markdown or table", options.format));
         }
     }
     const std::string tables = kTables;
     if (options.table != "runs" && options.table != "kernels" && options.table != "steps" &&
         options.table != "nvtx" && options.table != "matrix") {
-        throw UsageError(fmt::format("trainscope report: unknown --table '{}'; choose one of: {}",
-                                     options.table, tables));
+        throw UsageError(
+            fmt::format("unknown --table '{}'; choose one of: {}", options.table, tables));
     }
 
     const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
@@ -99,7 +98,7 @@ int execute(const ReportOptions& options) {
     try {
         t = reports::build_report_tables(db, runs, selection, options.pivot);
     } catch (const reports::PivotError& e) {
-        throw UsageError(fmt::format("trainscope report: {}", e.what()));
+        throw UsageError(e.what());
     }
 
     if (!options.csv_dir.empty()) {
@@ -134,7 +133,7 @@ int execute(const ReportOptions& options) {
         try {
             reports::write_html_report(input, options.html_file);
         } catch (const reports::PivotError& e) {
-            throw UsageError(fmt::format("trainscope report: {}", e.what()));
+            throw UsageError(e.what());
         } catch (const std::exception& e) {
             throw UsageError(fmt::format("{} (choose another --html file)", e.what()));
         }
