@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "Popen.hpp"
@@ -214,6 +215,33 @@ TEST_F(ReportExports, FormatsRenderTheSameData) {
 
     const std::string text = render_table(t.matrix, TableFormat::Text);
     EXPECT_NE(text.find("batch \\ precision: images_per_s"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace trainscope::reports
+
+namespace trainscope::reports {
+namespace {
+
+TEST(ReportTableRenderer, TextAlignsUtf8AndJsonHasNullsForMissingNumbers) {
+    const CsvTable table{{"name", "value_ms"},
+                         {"über", 1.5},
+                         {"a\nb", CsvCell()},
+                         {"nan", std::numeric_limits<double>::quiet_NaN()}};
+    EXPECT_EQ(render_table(table, TableFormat::Text),
+              "name  value_ms\n"
+              "über       1.5\n"
+              "a b\n"
+              "nan        NaN\n");
+    EXPECT_EQ(render_table(table, TableFormat::Json),
+              "[\n"
+              "  {\"name\": \"über\", \"value_ms\": 1.5},\n"
+              "  {\"name\": \"a\\nb\", \"value_ms\": null},\n"
+              "  {\"name\": \"nan\", \"value_ms\": null}\n"
+              "]\n");
+    EXPECT_EQ(render_table({{"only_header"}}, TableFormat::Json), "[]\n");
+    EXPECT_FALSE(table_format_from_string("yaml").has_value());
+    EXPECT_EQ(table_format_from_string("table"), TableFormat::Text);
 }
 
 }  // namespace
