@@ -122,11 +122,16 @@ TEST_F(ReportHtml, ChromiumRendersTheChartsWithoutErrors) {
         "cd " + testing::shell_quote(dir_.path().string()) +
         " && HOME=" + testing::shell_quote(dir_.path().string()) + " timeout 60 " + browser +
         " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run "
+        "--enable-logging=stderr --v=0 "
         "--window-size=1200,2000 --screenshot=" +
         testing::shell_quote(png.string()) + " " +
         testing::shell_quote("file://" + report_.string()) + " 2>&1");
     ASSERT_EQ(shot.exit_code, 0) << shot.output;
     ASSERT_TRUE(std::filesystem::exists(png)) << shot.output;
+    // The page has no scripts and no network references: Chromium logs no console error,
+    // no blocked or failed request.
+    for (const char* bad : {"Uncaught", "net::ERR_", "Refused to", "Failed to load resource"})
+        EXPECT_EQ(shot.output.find(bad), std::string::npos) << bad << " in: " << shot.output;
     if (const char* keep = std::getenv("TRAINSCOPE_KEEP_REPORT_DIR")) {  // to look at it
         for (const auto& file : {report_, png}) {
             std::filesystem::copy_file(file, std::filesystem::path(keep) / file.filename(),
