@@ -154,7 +154,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
 }
 
 void TrainingRun::record_evaluation(int epoch) {
-    if (last_evaluated_step_ == steps_done_) {
+    if (!config_.evaluate || last_evaluated_step_ == steps_done_) {
         return;
     }
     last_evaluated_step_ = steps_done_;
