@@ -1,7 +1,6 @@
 #include "workloads/backends/cpu/detail/ConvKernels.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "workloads/backends/cpu/detail/Blas.hpp"
 #include "workloads/backends/cpu/detail/Tf32Inputs.hpp"
@@ -47,8 +46,12 @@ void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
                     const T* in = plane + ih * d.w - d.padding + ks;
                     std::fill(out, out + q_first, T(0));
                     if (d.stride == 1 && !tf32) {
-                        std::memcpy(out + q_first, in + q_first,
-                                    static_cast<std::size_t>(q_last - q_first) * sizeof(T));
+                        // Rows are short (image width): a loop beats a memcpy call.
+                        const T* __restrict source = in;
+                        T* __restrict target = out;
+                        for (std::int64_t oq = q_first; oq < q_last; ++oq) {
+                            target[oq] = source[oq];
+                        }
                     } else {
                         for (std::int64_t oq = q_first; oq < q_last; ++oq) {
                             out[oq] = tf32_input(in[oq * d.stride], tf32);
@@ -79,10 +82,16 @@ void col2im(const ConvDims& d, const T* columns, T* image) {
                     if (ih < 0 || ih >= d.h) {
                         continue;
                     }
-                    const T* in = row + op * d.q;
-                    T* out = plane + ih * d.w - d.padding + ks;
-                    for (std::int64_t oq = q_first; oq < q_last; ++oq) {
-                        out[oq * d.stride] += in[oq];
+                    const T* __restrict in = row + op * d.q;
+                    T* __restrict out = plane + ih * d.w - d.padding + ks;
+                    if (d.stride == 1) {
+                        for (std::int64_t oq = q_first; oq < q_last; ++oq) {
+                            out[oq] += in[oq];
+                        }
+                    } else {
+                        for (std::int64_t oq = q_first; oq < q_last; ++oq) {
+                            out[oq * d.stride] += in[oq];
+                        }
                     }
                 }
             }
