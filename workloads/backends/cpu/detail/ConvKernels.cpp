@@ -24,9 +24,25 @@ inline void valid_columns(const ConvDims& d, std::int64_t offset, std::int64_t& 
     first = std::min(first, last);
 }
 
+// Column rows are as short as an image row, so the loops here must stay loops: GCC
+// would otherwise turn each zero run and copy into a memset/memcpy call, and the calls
+// cost more than the copying.
+#if defined(__GNUC__) && !defined(__clang__)
+#define TS_KEEP_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define TS_KEEP_LOOPS
+#endif
+
+template <typename T>
+TS_KEEP_LOOPS void zero(T* out, std::int64_t count) {
+    for (std::int64_t i = 0; i < count; ++i) {
+        out[i] = T(0);
+    }
+}
+
 // columns [c*r*s, p*q] of one image.
 template <typename T>
-void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
+TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
     const std::int64_t pq = d.p * d.q;
     for (std::int64_t c = 0; c < d.c; ++c) {
         const T* plane = image + c * d.h * d.w;
@@ -40,13 +56,12 @@ void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
                     T* out = row + op * d.q;
                     const std::int64_t ih = op * d.stride - d.padding + kr;
                     if (ih < 0 || ih >= d.h) {
-                        std::fill(out, out + d.q, T(0));
+                        zero(out, d.q);
                         continue;
                     }
                     const T* in = plane + ih * d.w - d.padding + ks;
-                    std::fill(out, out + q_first, T(0));
+                    zero(out, q_first);
                     if (d.stride == 1 && !tf32) {
-                        // Rows are short (image width): a loop beats a memcpy call.
                         const T* __restrict source = in;
                         T* __restrict target = out;
                         for (std::int64_t oq = q_first; oq < q_last; ++oq) {
@@ -57,7 +72,7 @@ void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
                             out[oq] = tf32_input(in[oq * d.stride], tf32);
                         }
                     }
-                    std::fill(out + q_last, out + d.q, T(0));
+                    zero(out + q_last, d.q - q_last);
                 }
             }
         }
@@ -66,7 +81,7 @@ void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
 
 // Adds columns back onto one image (the adjoint of im2col).
 template <typename T>
-void col2im(const ConvDims& d, const T* columns, T* image) {
+TS_KEEP_LOOPS void col2im(const ConvDims& d, const T* columns, T* image) {
     const std::int64_t pq = d.p * d.q;
     std::fill(image, image + d.c * d.h * d.w, T(0));
     for (std::int64_t c = 0; c < d.c; ++c) {
