@@ -43,8 +43,9 @@ TEST(WorkloadsCpuOps, ConvolutionMatchesDirectLoops) {
         std::int64_t n, c, h, k, r;
         int stride, pad;
     };
-    for (const Case& t : {Case{2, 3, 9, 4, 3, 1, 0}, Case{3, 2, 8, 5, 3, 2, 1},
-                          Case{2, 4, 6, 3, 1, 1, 0}, Case{2, 2, 7, 2, 5, 1, 2}}) {
+    for (const Case& t :
+         {Case{2, 3, 9, 4, 3, 1, 0}, Case{3, 2, 8, 5, 3, 2, 1}, Case{2, 4, 6, 3, 1, 1, 0},
+          Case{2, 2, 7, 2, 5, 1, 2}, Case{2, 3, 5, 4, 3, 1, 1}}) {
         CpuHarness h(Precision::fp64, 2);
         const auto xv = random_values(t.n * t.c * t.h * t.h, 1);
         const auto wv = random_values(t.k * t.c * t.r * t.r, 2);

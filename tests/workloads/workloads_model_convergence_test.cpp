@@ -11,7 +11,8 @@ namespace {
 double final_accuracy(const TrainingConfig& config) {
     const TrainingResult result = run_training(config, nullptr);
     EXPECT_FALSE(result.evaluations.empty());
-    const double accuracy = result.evaluations.empty() ? 0.0 : result.evaluations.back().test_accuracy;
+    const double accuracy =
+        result.evaluations.empty() ? 0.0 : result.evaluations.back().test_accuracy;
     std::printf("%s after %lld steps: test accuracy %.4f, train %.2f s\n", config.model.c_str(),
                 static_cast<long long>(result.steps.size()), accuracy,
                 static_cast<double>(result.train_time_ns) * 1e-9);

@@ -40,9 +40,102 @@ TS_KEEP_LOOPS void zero(T* out, std::int64_t count) {
     }
 }
 
+// "Same" convolutions (stride 1, output as large as the input, as in ResNets): each
+// column block is the image plane shifted by (kr - padding, ks - padding), so it is one
+// contiguous copy plus zeroed edges instead of one short copy per output row.
+bool is_same_stride1(const ConvDims& d) {
+    return d.stride == 1 && d.p == d.h && d.q == d.w;
+}
+
+// Output rows [first, last) of a block whose source rows exist.
+struct BlockRows {
+    std::int64_t first, last;
+};
+
+BlockRows block_rows(const ConvDims& d, std::int64_t row_shift) {
+    return {std::max<std::int64_t>(0, -row_shift), std::min<std::int64_t>(d.p, d.h - row_shift)};
+}
+
+// Zeroes the columns of rows [first, last) whose source lies beyond the row's edge.
+template <typename T>
+TS_KEEP_LOOPS void zero_edges(const ConvDims& d, T* block, BlockRows rows, std::int64_t col_shift) {
+    const std::int64_t left = std::max<std::int64_t>(0, -col_shift);
+    const std::int64_t right = std::max<std::int64_t>(0, col_shift);
+    for (std::int64_t op = rows.first; op < rows.last; ++op) {
+        T* row = block + op * d.q;
+        zero(row, left);
+        zero(row + d.q - right, right);
+    }
+}
+
+template <typename T>
+TS_KEEP_LOOPS void im2col_same(const ConvDims& d, const T* image, T* columns) {
+    const std::int64_t pq = d.p * d.q;
+    for (std::int64_t c = 0; c < d.c; ++c) {
+        const T* plane = image + c * pq;
+        for (std::int64_t kr = 0; kr < d.r; ++kr) {
+            for (std::int64_t ks = 0; ks < d.s; ++ks) {
+                T* block = columns + ((c * d.r + kr) * d.s + ks) * pq;
+                const std::int64_t row_shift = kr - d.padding;
+                const std::int64_t col_shift = ks - d.padding;
+                const BlockRows rows = block_rows(d, row_shift);
+                if (rows.first >= rows.last) {
+                    zero(block, pq);
+                    continue;
+                }
+                zero(block, rows.first * d.q);
+                zero(block + rows.last * d.q, (d.p - rows.last) * d.q);
+                // Reads stay inside the source rows: the skipped ends are edge columns.
+                T* __restrict target = block + rows.first * d.q;
+                const T* __restrict source = plane + (rows.first + row_shift) * d.w + col_shift;
+                const std::int64_t count = (rows.last - rows.first) * d.q;
+                const std::int64_t end = count - std::max<std::int64_t>(0, col_shift);
+                for (std::int64_t i = std::max<std::int64_t>(0, -col_shift); i < end; ++i) {
+                    target[i] = source[i];
+                }
+                zero_edges(d, block, rows, col_shift);
+            }
+        }
+    }
+}
+
+// The adjoint of im2col_same. Edge columns are zeroed in the columns first, so the one
+// contiguous add puts exact zeros where a row wraps.
+template <typename T>
+TS_KEEP_LOOPS void col2im_same(const ConvDims& d, T* columns, T* image) {
+    const std::int64_t pq = d.p * d.q;
+    zero(image, d.c * pq);
+    for (std::int64_t c = 0; c < d.c; ++c) {
+        T* plane = image + c * pq;
+        for (std::int64_t kr = 0; kr < d.r; ++kr) {
+            for (std::int64_t ks = 0; ks < d.s; ++ks) {
+                T* block = columns + ((c * d.r + kr) * d.s + ks) * pq;
+                const std::int64_t row_shift = kr - d.padding;
+                const std::int64_t col_shift = ks - d.padding;
+                const BlockRows rows = block_rows(d, row_shift);
+                if (rows.first >= rows.last) {
+                    continue;
+                }
+                zero_edges(d, block, rows, col_shift);
+                const T* __restrict source = block + rows.first * d.q;
+                T* __restrict target = plane + (rows.first + row_shift) * d.w + col_shift;
+                const std::int64_t count = (rows.last - rows.first) * d.q;
+                const std::int64_t end = count - std::max<std::int64_t>(0, col_shift);
+                for (std::int64_t i = std::max<std::int64_t>(0, -col_shift); i < end; ++i) {
+                    target[i] += source[i];
+                }
+            }
+        }
+    }
+}
+
 // columns [c*r*s, p*q] of one image.
 template <typename T>
 TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
+    if (is_same_stride1(d) && !tf32) {
+        im2col_same(d, image, columns);
+        return;
+    }
     const std::int64_t pq = d.p * d.q;
     for (std::int64_t c = 0; c < d.c; ++c) {
         const T* plane = image + c * d.h * d.w;
@@ -67,9 +160,14 @@ TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf
                         for (std::int64_t oq = q_first; oq < q_last; ++oq) {
                             target[oq] = source[oq];
                         }
+                    } else if (!tf32) {
+                        const std::int64_t stride = d.stride;
+                        for (std::int64_t oq = q_first; oq < q_last; ++oq) {
+                            out[oq] = in[oq * stride];
+                        }
                     } else {
                         for (std::int64_t oq = q_first; oq < q_last; ++oq) {
-                            out[oq] = tf32_input(in[oq * d.stride], tf32);
+                            out[oq] = tf32_input(in[oq * d.stride], true);
                         }
                     }
                     zero(out + q_last, d.q - q_last);
@@ -81,7 +179,11 @@ TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf
 
 // Adds columns back onto one image (the adjoint of im2col).
 template <typename T>
-TS_KEEP_LOOPS void col2im(const ConvDims& d, const T* columns, T* image) {
+TS_KEEP_LOOPS void col2im(const ConvDims& d, T* columns, T* image) {
+    if (is_same_stride1(d)) {
+        col2im_same(d, columns, image);
+        return;
+    }
     const std::int64_t pq = d.p * d.q;
     std::fill(image, image + d.c * d.h * d.w, T(0));
     for (std::int64_t c = 0; c < d.c; ++c) {
