@@ -73,6 +73,7 @@ TEST(WorkloadsDeterminism, ObserverStopsTheRunAndSeesTheFinalEvaluation) {
     TrainingConfig config = short_run(1);
     config.evaluate = true;
     config.warmup_steps = 3;
+    config.target_accuracy = 0.05;  // any trained model beats it: the first evaluation
     StopAfter observer(12);
     const TrainingResult result = run_training(config, &observer);
     ASSERT_EQ(result.steps.size(), 12u);
@@ -81,6 +82,9 @@ TEST(WorkloadsDeterminism, ObserverStopsTheRunAndSeesTheFinalEvaluation) {
     ASSERT_EQ(observer.evaluations.size(), 1u);
     EXPECT_EQ(observer.evaluations[0].after_step, 12);
     EXPECT_EQ(result.images_trained, 12 * 32);
+    EXPECT_EQ(result.extra_metrics.at("steps_to_target"), 12.0);
+    EXPECT_DOUBLE_EQ(result.extra_metrics.at("time_to_target_s"),
+                     static_cast<double>(result.evaluations[0].train_time_ns) * 1e-9);
     EXPECT_GT(result.peak_tensor_bytes, 0);
     EXPECT_NE(result.environment.at("blas").find("OpenBLAS"), std::string::npos);
     EXPECT_EQ(result.environment.at("threads"), "2");
