@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "workloads/training/TrainingSession.hpp"
+#include "workloads_test_support.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -57,6 +58,7 @@ TEST(WorkloadsConfigError, InputShapeTheModelCannotTake) {
 }
 
 TEST(WorkloadsConfigError, BatchLargerThanTheDataset) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config;
     config.batch = 70000;
     config.steps = 1;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "workloads/training/TrainingSession.hpp"
+#include "workloads_test_support.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -28,6 +29,7 @@ std::vector<double> losses(const TrainingResult& result) {
 }
 
 TEST(WorkloadsDeterminism, SameSeedSameLossCurveBitForBit) {
+    TS_REQUIRE_FASHION_MNIST();
     const std::vector<double> first = losses(run_training(short_run(7), nullptr));
     const std::vector<double> second = losses(run_training(short_run(7), nullptr));
     ASSERT_EQ(first.size(), 40u);
@@ -70,6 +72,7 @@ class StopAfter final : public TrainingObserver {
 };
 
 TEST(WorkloadsDeterminism, ObserverStopsTheRunAndSeesTheFinalEvaluation) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config = short_run(1);
     config.evaluate = true;
     config.warmup_steps = 3;
@@ -91,6 +94,7 @@ TEST(WorkloadsDeterminism, ObserverStopsTheRunAndSeesTheFinalEvaluation) {
 }
 
 TEST(WorkloadsPrecision, Fp16RunKeepsTheLossScalerInvariants) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config = short_run(3);
     config.precision = "fp16";
     config.steps = 30;
@@ -112,6 +116,7 @@ TEST(WorkloadsPrecision, Fp16RunKeepsTheLossScalerInvariants) {
 }
 
 TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
+    TS_REQUIRE_FASHION_MNIST();
     for (const char* precision : {"fp64", "tf32", "bf16"}) {
         TrainingConfig config = short_run(2);
         config.precision = precision;
@@ -127,6 +132,7 @@ TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
 }
 
 TEST(WorkloadsPrecision, EmulatedLossesDifferFromFp32ButStayClose) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config = short_run(4);
     config.steps = 10;
     const std::vector<double> fp32 = losses(run_training(config, nullptr));

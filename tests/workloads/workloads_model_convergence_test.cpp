@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "workloads/training/TrainingSession.hpp"
+#include "workloads_test_support.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -20,6 +21,7 @@ double final_accuracy(const TrainingConfig& config) {
 }
 
 TEST(WorkloadsModelConvergence, LeNet5Within300Steps) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config;
     config.model = "lenet5";
     config.batch = 64;
@@ -30,6 +32,7 @@ TEST(WorkloadsModelConvergence, LeNet5Within300Steps) {
 }
 
 TEST(WorkloadsModelConvergence, ResNet8Within200Steps) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config;
     config.model = "resnet";
     config.model_params = {{"depth", "8"}, {"width", "8"}};

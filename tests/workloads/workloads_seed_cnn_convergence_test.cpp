@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "workloads/training/TrainingSession.hpp"
+#include "workloads_test_support.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -8,6 +9,7 @@ namespace {
 // The reference workload's acceptance bar: PyTorch reaches 0.858 with the same model,
 // initialization, optimizer and batch after one epoch of Fashion-MNIST.
 TEST(WorkloadsSeedCnnConvergence, OneEpochBatch64ReachesAtLeast084) {
+    TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config;
     config.model = "seed-cnn";
     config.batch = 64;

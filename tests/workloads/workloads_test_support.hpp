@@ -1,14 +1,24 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <random>
 #include <vector>
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
+#include "workloads/datasets/DatasetSelection.hpp"
 #include "workloads/layers/Layer.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 
 namespace trainscope::workloads::testing {
+
+// Tests that train on Fashion-MNIST skip, saying why, where Debian's package is missing.
+#define TS_REQUIRE_FASHION_MNIST()                                                                 \
+    if (!std::filesystem::exists(                                                                  \
+            std::filesystem::path(::trainscope::workloads::kFashionMnistDir) /                     \
+            "train-images-idx3-ubyte.gz")) {                                                       \
+        GTEST_SKIP() << "Fashion-MNIST missing: scripts/bootstrap installs dataset-fashion-mnist"; \
+    }
 
 // A CPU backend with a tensor allocator and a step context, plus host<->tensor helpers.
 struct CpuHarness {
