@@ -54,10 +54,11 @@ void batch_norm_forward_training(KernelContext& context, const NormDims& d, cons
             double squares = 0.0;
             for (std::int64_t i = 0; i < d.n; ++i) {
                 const T* plane = x + (i * d.c + ch) * d.area;
-                squares += static_cast<double>(plane_sum<T>(d.area, [plane, mean_t](std::int64_t j) {
-                    const T centered = plane[j] - mean_t;
-                    return centered * centered;
-                }));
+                squares +=
+                    static_cast<double>(plane_sum<T>(d.area, [plane, mean_t](std::int64_t j) {
+                        const T centered = plane[j] - mean_t;
+                        return centered * centered;
+                    }));
             }
             const double variance = squares / count;
             const double inv_std = 1.0 / std::sqrt(variance + settings.epsilon);
@@ -134,7 +135,8 @@ void batch_norm_backward(KernelContext& context, const NormDims& d, const T* x, 
             const double mean_dy_xhat = sum_dy_xhat / count;
             const T a = static_cast<T>(g_scale);
             const T b = static_cast<T>(-g_scale * inv_std * mean_dy_xhat);
-            const T c = static_cast<T>(-g_scale * mean_dy + g_scale * inv_std * mean_dy_xhat * mean);
+            const T c =
+                static_cast<T>(-g_scale * mean_dy + g_scale * inv_std * mean_dy_xhat * mean);
             for (std::int64_t i = 0; i < d.n; ++i) {
                 const std::int64_t offset = (i * d.c + ch) * d.area;
                 const T* __restrict in = x + offset;
@@ -148,14 +150,14 @@ void batch_norm_backward(KernelContext& context, const NormDims& d, const T* x, 
     });
 }
 
-#define TS_INSTANTIATE_NORM(T)                                                                 \
-    template void batch_norm_forward_training<T>(KernelContext&, const NormDims&, const T*,    \
-                                                 const T*, const T*, T*, T*, T*, T*, T*,       \
-                                                 const BatchNormSettings&, bool);              \
-    template void batch_norm_forward_inference<T>(KernelContext&, const NormDims&, const T*,   \
-                                                  const T*, const T*, const T*, const T*, T*,  \
-                                                  const BatchNormSettings&);                   \
-    template void batch_norm_backward<T>(KernelContext&, const NormDims&, const T*, const T*,  \
+#define TS_INSTANTIATE_NORM(T)                                                                \
+    template void batch_norm_forward_training<T>(KernelContext&, const NormDims&, const T*,   \
+                                                 const T*, const T*, T*, T*, T*, T*, T*,      \
+                                                 const BatchNormSettings&, bool);             \
+    template void batch_norm_forward_inference<T>(KernelContext&, const NormDims&, const T*,  \
+                                                  const T*, const T*, const T*, const T*, T*, \
+                                                  const BatchNormSettings&);                  \
+    template void batch_norm_backward<T>(KernelContext&, const NormDims&, const T*, const T*, \
                                          const T*, const T*, const T*, T*, T*, T*);
 TS_INSTANTIATE_NORM(float)
 TS_INSTANTIATE_NORM(double)
