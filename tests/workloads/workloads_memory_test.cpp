@@ -193,6 +193,20 @@ TEST(WorkloadsRecompute, TrainingRunSameLossesLowerPeak) {
     EXPECT_EQ(b.environment.at("activations"), "recompute");
 }
 
+TEST(WorkloadsPool, SameLossesAsPlainAllocation) {
+    TrainingConfig device = small_synthetic_run();
+    TrainingConfig pool = device;
+    pool.allocator = "pool";
+    const TrainingResult a = run_training(device, nullptr);
+    const TrainingResult b = run_training(pool, nullptr);
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    for (std::size_t i = 0; i < a.steps.size(); ++i) {
+        EXPECT_EQ(a.steps[i].loss, b.steps[i].loss) << i;
+    }
+    EXPECT_EQ(a.peak_tensor_bytes, b.peak_tensor_bytes);
+    EXPECT_EQ(a.extra_metrics.count("pool_high_water_bytes"), 0u);
+}
+
 TEST(WorkloadsPool, NoUpstreamAllocationAfterTheFirstSteps) {
     TrainingConfig config = small_synthetic_run();
     config.allocator = "pool";
