@@ -115,6 +115,34 @@ TEST(WorkloadsPrecision, Fp16RunKeepsTheLossScalerInvariants) {
     EXPECT_LT(result.steps.back().loss, result.steps.front().loss);
 }
 
+// Large images make the filter gradients of loss * 65536 overflow fp16: the scaler must
+// skip those steps, halve the scale, and training must go on with finite losses.
+TEST(WorkloadsPrecision, Fp16OverflowSkipsStepsAndHalvesTheScale) {
+    TrainingConfig config;
+    config.dataset = "synthetic";
+    config.input_shape = "3x64x64";
+    config.batch = 32;
+    config.steps = 12;
+    config.threads = 2;
+    config.seed = 3;
+    config.precision = "fp16";
+    config.evaluate = false;
+    const TrainingResult result = run_training(config, nullptr);
+    std::int64_t skipped = 0;
+    double expected_scale = 65536.0;
+    for (const StepRecord& step : result.steps) {
+        EXPECT_EQ(step.loss_scale, expected_scale) << "step " << step.index;
+        EXPECT_TRUE(std::isfinite(step.loss)) << "step " << step.index;
+        if (step.skipped) {
+            expected_scale /= 2;
+            ++skipped;
+        }
+    }
+    EXPECT_GE(skipped, 1);
+    EXPECT_LT(expected_scale, 65536.0);
+    EXPECT_EQ(result.extra_metrics.at("skipped_steps"), static_cast<double>(skipped));
+}
+
 TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
     TS_REQUIRE_FASHION_MNIST();
     for (const char* precision : {"fp64", "tf32", "bf16"}) {
