@@ -18,9 +18,11 @@ struct Pool2dGeometry {
     int padding = 0;
 };
 
+// Output extent of a convolution or pooling window; 0 when the window does not fit.
 constexpr std::int64_t conv_output_extent(std::int64_t input, std::int64_t kernel, int stride,
                                           int padding) {
-    return (input + 2 * padding - kernel) / stride + 1;
+    const std::int64_t span = input + 2 * padding - kernel;
+    return span < 0 ? 0 : span / stride + 1;
 }
 
 struct AdamSettings {

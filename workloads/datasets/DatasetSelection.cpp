@@ -83,6 +83,10 @@ Shape parse_input_shape(const std::string& text) {
     return Shape{dims[0], dims[1], dims[2]};
 }
 
+int dataset_classes(const TrainingConfig& config) {
+    return is_idx_dataset(config.dataset) ? 10 : config.classes;
+}
+
 Shape dataset_sample_shape(const TrainingConfig& config) {
     if (config.dataset == "synthetic") {
         return parse_input_shape(config.input_shape);
@@ -116,7 +120,7 @@ TrainingData load_training_data(const TrainingConfig& config) {
     }
     const fs::path folder = dataset_folder(config);
     // The MNIST family has ten classes whatever `classes` says.
-    data.classes = is_idx_dataset(config.dataset) ? 10 : config.classes;
+    data.classes = dataset_classes(config);
     data.train =
         std::make_unique<IdxImageSource>(idx_file(folder, "train-images-idx3-ubyte"),
                                          idx_file(folder, "train-labels-idx1-ubyte"), data.classes);

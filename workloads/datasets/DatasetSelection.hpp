@@ -25,6 +25,9 @@ TrainingData load_training_data(const TrainingConfig& config);
 // The per-sample shape a run's data will have, reading at most an IDX header.
 Shape dataset_sample_shape(const TrainingConfig& config);
 
+// The number of classes a run's data has: 10 for the MNIST family, `classes` otherwise.
+int dataset_classes(const TrainingConfig& config);
+
 // Parses "CxHxW" (throws ConfigError naming input_shape).
 Shape parse_input_shape(const std::string& text);
 

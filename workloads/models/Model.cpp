@@ -30,27 +30,15 @@ Model::Model(std::string name, const Shape& input_shape, std::vector<std::unique
     if (layers_.empty()) {
         throw std::logic_error("Model " + name_ + " has no layers");
     }
-    plan_segments();
-}
-
-std::vector<Parameter*> Model::parameters() const {
-    std::vector<Parameter*> all;
     for (const auto& layer : layers_) {
         for (Parameter* p : layer->parameters()) {
-            all.push_back(p);
+            parameters_.push_back(p);
         }
-    }
-    return all;
-}
-
-std::vector<StateBuffer*> Model::buffers() const {
-    std::vector<StateBuffer*> all;
-    for (const auto& layer : layers_) {
         for (StateBuffer* b : layer->buffers()) {
-            all.push_back(b);
+            buffers_.push_back(b);
         }
     }
-    return all;
+    plan_segments();
 }
 
 std::int64_t Model::parameter_count() const {

@@ -22,8 +22,9 @@ class Model {
     const Shape& input_shape() const { return input_shape_; }
     const Shape& output_shape() const { return layers_.back()->output_shape(); }
     const std::vector<std::unique_ptr<Layer>>& layers() const { return layers_; }
-    std::vector<Parameter*> parameters() const;
-    std::vector<StateBuffer*> buffers() const;
+    // Collected once at construction: the training loop walks them every step.
+    const std::vector<Parameter*>& parameters() const { return parameters_; }
+    const std::vector<StateBuffer*>& buffers() const { return buffers_; }
     std::int64_t parameter_count() const;
 
     // Allocates parameters, gradients, compute copies (mixed precision) and buffers,
@@ -53,6 +54,8 @@ class Model {
     std::string name_;
     Shape input_shape_;
     std::vector<std::unique_ptr<Layer>> layers_;
+    std::vector<Parameter*> parameters_;
+    std::vector<StateBuffer*> buffers_;
     bool recompute_ = false;
     std::vector<Segment> segments_;
 };

@@ -82,12 +82,8 @@ std::int64_t parameter_count(const std::string& model,
 }
 
 std::int64_t parameter_count(const TrainingConfig& config) {
-    const bool idx = config.dataset != "synthetic";
-    const int classes = idx && (config.dataset == "fashion-mnist" || config.dataset == "mnist")
-                            ? 10
-                            : config.classes;
     return parameter_count(config.model, config.model_params, dataset_sample_shape(config),
-                           classes);
+                           dataset_classes(config));
 }
 
 }  // namespace trainscope::workloads

@@ -13,15 +13,23 @@
 namespace trainscope::workloads::numerics {
 
 TS_HD inline std::uint32_t float_bits(float value) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(value);
+#else
     std::uint32_t bits;
     std::memcpy(&bits, &value, sizeof bits);
     return bits;
+#endif
 }
 
 TS_HD inline float float_from_bits(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(bits);
+#else
     float value;
     std::memcpy(&value, &bits, sizeof value);
     return value;
+#endif
 }
 
 TS_HD inline bool is_nan_bits(std::uint32_t bits) {

@@ -4,8 +4,9 @@
 
 namespace trainscope::workloads {
 
-// Element types a tensor can hold in backend memory.
-enum class DType { f32, f64, i32 };
+// Element types a tensor can hold in backend memory. f16 and bf16 are for backends that
+// store mixed precision natively (CUDA); the CPU backend emulates them in f32 storage.
+enum class DType { f32, f64, i32, f16, bf16 };
 
 constexpr std::size_t dtype_bytes(DType type) {
     switch (type) {
@@ -15,6 +16,9 @@ constexpr std::size_t dtype_bytes(DType type) {
             return 8;
         case DType::i32:
             return 4;
+        case DType::f16:
+        case DType::bf16:
+            return 2;
     }
     return 0;
 }
@@ -27,6 +31,10 @@ constexpr const char* dtype_name(DType type) {
             return "f64";
         case DType::i32:
             return "i32";
+        case DType::f16:
+            return "f16";
+        case DType::bf16:
+            return "bf16";
     }
     return "?";
 }

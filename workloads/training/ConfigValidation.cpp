@@ -55,6 +55,14 @@ void validate_run_parameters(const TrainingConfig& config) {
         throw ConfigError("target_accuracy: " + std::to_string(*config.target_accuracy) +
                           " must be in (0, 1]");
     }
+    if (!one_of(config.optimizer, {"adam", "sgd"})) {
+        throw ConfigError("optimizer: unknown value '" + config.optimizer +
+                          "'; valid values are adam, sgd");
+    }
+    if (!(config.learning_rate > 0.0)) {
+        throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
+                          " must be positive");
+    }
     if (!one_of(config.activations, {"keep", "recompute"})) {
         throw ConfigError("activations: unknown value '" + config.activations +
                           "'; valid values are keep, recompute");

@@ -80,6 +80,11 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     options.cudnn_algo = config.cudnn_algo;
     options.cudnn_workspace_bytes = config.cudnn_workspace_bytes;
     backend_ = create_backend(config.backend, options);
+    // The model first: its checks need only the sample shape (an IDX header), so a bad
+    // model parameter fails before the dataset is read.
+    model_ = build_model(config.model, config.model_params, dataset_sample_shape(config),
+                         dataset_classes(config));
+    model_->set_recompute(config.activations == "recompute");
     data_ = load_training_data(config);
     if (config.batch > data_.train->size()) {
         throw ConfigError("batch: " + std::to_string(config.batch) +
@@ -87,9 +92,10 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
                           std::to_string(data_.train->size()) + " images of " + data_.description +
                           "); use batch <= " + std::to_string(data_.train->size()));
     }
-    model_ =
-        build_model(config.model, config.model_params, data_.train->image_shape(), data_.classes);
-    model_->set_recompute(config.activations == "recompute");
+    if (!(data_.train->image_shape() == model_->input_shape())) {
+        throw ConfigError("dataset: images are " + data_.train->image_shape().to_string() +
+                          " but the header said " + model_->input_shape().to_string());
+    }
 
     if (config.allocator == "pool") {
         pool_ = std::make_unique<CachingPool>(backend_->raw_allocator());
@@ -162,7 +168,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
 }
 
 void TrainingRun::record_evaluation(int epoch) {
-    if (last_evaluated_step_ == steps_done_) {
+    if (!config_.evaluate || last_evaluated_step_ == steps_done_) {
         return;
     }
     last_evaluated_step_ = steps_done_;

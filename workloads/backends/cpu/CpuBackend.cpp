@@ -38,9 +38,12 @@ void with_float_type(const Tensor& tensor, const char* op, const Body& body) {
             body(double{});
             return;
         case DType::i32:
+        case DType::f16:
+        case DType::bf16:
             break;
     }
-    throw std::logic_error(std::string("cpu backend: ") + op + " needs a float tensor");
+    throw std::logic_error(std::string("cpu backend: ") + op +
+                           " needs an f32 or f64 tensor (f16/bf16 are emulated in f32 storage)");
 }
 
 void require(bool condition, const char* op, const char* what) {

@@ -1,9 +1,9 @@
 #include "workloads/backends/cpu/detail/ConvKernels.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "workloads/backends/cpu/detail/Blas.hpp"
+#include "workloads/backends/cpu/detail/ColumnLayout.hpp"
 #include "workloads/backends/cpu/detail/Tf32Inputs.hpp"
 
 namespace trainscope::workloads::cpu {
@@ -11,83 +11,6 @@ namespace {
 
 bool is_pointwise(const ConvDims& d) {
     return d.r == 1 && d.s == 1 && d.stride == 1 && d.padding == 0;
-}
-
-// Range of output columns q whose input column q * stride - padding + offset is inside [0, w).
-inline void valid_columns(const ConvDims& d, std::int64_t offset, std::int64_t& first,
-                          std::int64_t& last) {
-    // q * stride >= padding - offset
-    const std::int64_t low = d.padding - offset;
-    first = low <= 0 ? 0 : (low + d.stride - 1) / d.stride;
-    // q * stride <= w - 1 + padding - offset
-    const std::int64_t high = d.w - 1 + d.padding - offset;
-    last = high < 0 ? 0 : std::min<std::int64_t>(d.q, high / d.stride + 1);
-    first = std::min(first, last);
-}
-
-// columns [c*r*s, p*q] of one image.
-template <typename T>
-void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
-    const std::int64_t pq = d.p * d.q;
-    for (std::int64_t c = 0; c < d.c; ++c) {
-        const T* plane = image + c * d.h * d.w;
-        for (std::int64_t kr = 0; kr < d.r; ++kr) {
-            for (std::int64_t ks = 0; ks < d.s; ++ks) {
-                T* row = columns + ((c * d.r + kr) * d.s + ks) * pq;
-                std::int64_t q_first = 0;
-                std::int64_t q_last = 0;
-                valid_columns(d, ks, q_first, q_last);
-                for (std::int64_t op = 0; op < d.p; ++op) {
-                    T* out = row + op * d.q;
-                    const std::int64_t ih = op * d.stride - d.padding + kr;
-                    if (ih < 0 || ih >= d.h) {
-                        std::fill(out, out + d.q, T(0));
-                        continue;
-                    }
-                    const T* in = plane + ih * d.w - d.padding + ks;
-                    std::fill(out, out + q_first, T(0));
-                    if (d.stride == 1 && !tf32) {
-                        std::memcpy(out + q_first, in + q_first,
-                                    static_cast<std::size_t>(q_last - q_first) * sizeof(T));
-                    } else {
-                        for (std::int64_t oq = q_first; oq < q_last; ++oq) {
-                            out[oq] = tf32_input(in[oq * d.stride], tf32);
-                        }
-                    }
-                    std::fill(out + q_last, out + d.q, T(0));
-                }
-            }
-        }
-    }
-}
-
-// Adds columns back onto one image (the adjoint of im2col).
-template <typename T>
-void col2im(const ConvDims& d, const T* columns, T* image) {
-    const std::int64_t pq = d.p * d.q;
-    std::fill(image, image + d.c * d.h * d.w, T(0));
-    for (std::int64_t c = 0; c < d.c; ++c) {
-        T* plane = image + c * d.h * d.w;
-        for (std::int64_t kr = 0; kr < d.r; ++kr) {
-            for (std::int64_t ks = 0; ks < d.s; ++ks) {
-                const T* row = columns + ((c * d.r + kr) * d.s + ks) * pq;
-                std::int64_t q_first = 0;
-                std::int64_t q_last = 0;
-                valid_columns(d, ks, q_first, q_last);
-                for (std::int64_t op = 0; op < d.p; ++op) {
-                    const std::int64_t ih = op * d.stride - d.padding + kr;
-                    if (ih < 0 || ih >= d.h) {
-                        continue;
-                    }
-                    const T* in = row + op * d.q;
-                    T* out = plane + ih * d.w - d.padding + ks;
-                    for (std::int64_t oq = q_first; oq < q_last; ++oq) {
-                        out[oq * d.stride] += in[oq];
-                    }
-                }
-            }
-        }
-    }
 }
 
 template <typename T>

@@ -2,15 +2,10 @@
 
 #include <cstdint>
 
+#include "workloads/backends/cpu/detail/ConvDims.hpp"
 #include "workloads/backends/cpu/detail/CpuKernelContext.hpp"
 
 namespace trainscope::workloads::cpu {
-
-// x [n,c,h,w], w [k,c,r,s], y [n,k,p,q].
-struct ConvDims {
-    std::int64_t n, c, h, w, k, r, s, p, q;
-    int stride, padding;
-};
 
 // Convolution as one GEMM per image over im2col columns, images split across workers;
 // every worker calls single-threaded BLAS. Under MathMode::tf32 the GEMM inputs are

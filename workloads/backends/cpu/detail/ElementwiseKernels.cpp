@@ -10,8 +10,12 @@ namespace trainscope::workloads::cpu {
 template <typename T>
 void relu_forward(KernelContext& context, std::int64_t count, const T* x, T* y) {
     for_elements(context, count, [&](std::int64_t begin, std::int64_t end) {
+        // Unaliased, branch-free loops so the compiler vectorizes them.
+        const T* __restrict in = x;
+        T* __restrict out = y;
         for (std::int64_t i = begin; i < end; ++i) {
-            y[i] = x[i] > T(0) ? x[i] : T(0);
+            const T value = in[i];
+            out[i] = value > T(0) ? value : T(0);
         }
     });
 }
@@ -19,8 +23,14 @@ void relu_forward(KernelContext& context, std::int64_t count, const T* x, T* y) 
 template <typename T>
 void relu_backward(KernelContext& context, std::int64_t count, const T* y, const T* dy, T* dx) {
     for_elements(context, count, [&](std::int64_t begin, std::int64_t end) {
+        const T* __restrict out = y;
+        const T* __restrict gradient = dy;
+        T* __restrict result = dx;
         for (std::int64_t i = begin; i < end; ++i) {
-            dx[i] = y[i] > T(0) ? dy[i] : T(0);
+            // Both loads unconditional: a select, not a branch.
+            const T value = out[i];
+            const T g = gradient[i];
+            result[i] = value > T(0) ? g : T(0);
         }
     });
 }
@@ -28,8 +38,11 @@ void relu_backward(KernelContext& context, std::int64_t count, const T* y, const
 template <typename T>
 void add(KernelContext& context, std::int64_t count, const T* a, const T* b, T* y) {
     for_elements(context, count, [&](std::int64_t begin, std::int64_t end) {
+        const T* __restrict left = a;
+        const T* __restrict right = b;
+        T* __restrict out = y;
         for (std::int64_t i = begin; i < end; ++i) {
-            y[i] = a[i] + b[i];
+            out[i] = left[i] + right[i];
         }
     });
 }

@@ -39,6 +39,41 @@ std::int64_t first_max_index(const PoolDims& d, const T* plane, std::int64_t h_b
     return best;
 }
 
+// Non-overlapping 2x2 windows: every input belongs to at most one window, so each
+// window writes its four gradients (one of them non-zero) without a separate zeroing pass.
+template <typename T>
+void max_pool_2x2_backward_plane(const PoolDims& d, const T* in, const T* gradient, T* out) {
+    if (d.h != 2 * d.p || d.w != 2 * d.q) {
+        std::fill(out, out + d.h * d.w, T(0));  // odd edges belong to no window
+    }
+    for (std::int64_t op = 0; op < d.p; ++op) {
+        const T* row0 = in + 2 * op * d.w;
+        const T* row1 = row0 + d.w;
+        T* out0 = out + 2 * op * d.w;
+        T* out1 = out0 + d.w;
+        for (std::int64_t oq = 0; oq < d.q; ++oq) {
+            const std::int64_t j = 2 * oq;
+            // First maximum in row-major window order, as first_max_index picks it.
+            const T a = row0[j];
+            const T b = row0[j + 1];
+            const T c = row1[j];
+            const T e = row1[j + 1];
+            const bool b_wins = b > a;
+            T best_value = b_wins ? b : a;
+            int best = b_wins ? 1 : 0;
+            const bool c_wins = c > best_value;
+            best_value = c_wins ? c : best_value;
+            best = c_wins ? 2 : best;
+            best = e > best_value ? 3 : best;
+            const T g = gradient[op * d.q + oq];
+            out0[j] = best == 0 ? g : T(0);
+            out0[j + 1] = best == 1 ? g : T(0);
+            out1[j] = best == 2 ? g : T(0);
+            out1[j + 1] = best == 3 ? g : T(0);
+        }
+    }
+}
+
 }  // namespace
 
 template <typename T>
@@ -74,6 +109,10 @@ void max_pool_backward(KernelContext& context, const PoolDims& d, const T* x, co
             const T* in = x + plane * d.h * d.w;
             const T* gradient = dy + plane * d.p * d.q;
             T* out = dx + plane * d.h * d.w;
+            if (d.window == 2 && d.stride == 2 && d.padding == 0) {
+                max_pool_2x2_backward_plane(d, in, gradient, out);
+                continue;
+            }
             std::fill(out, out + d.h * d.w, T(0));
             for_each_window(d, [&](std::int64_t o, std::int64_t hb, std::int64_t he,
                                    std::int64_t wb, std::int64_t we) {
