@@ -37,6 +37,8 @@ void with_float_type(const Tensor& tensor, const char* op, const Body& body) {
             body(double{});
             return;
         case DType::i32:
+        case DType::f16:  // the engine keeps fp32 tensors and rounds them (docs/cuda-backend.md)
+        case DType::bf16:
             break;
     }
     throw std::logic_error(std::string("cuda backend: ") + op + " needs a float tensor");
@@ -58,6 +60,10 @@ cudnnDataType_t cudnn_type(const Tensor& t, const char* op) {
             return CUDNN_DATA_FLOAT;
         case DType::f64:
             return CUDNN_DATA_DOUBLE;
+        case DType::f16:
+            return CUDNN_DATA_HALF;
+        case DType::bf16:
+            return CUDNN_DATA_BFLOAT16;
         case DType::i32:
             break;
     }

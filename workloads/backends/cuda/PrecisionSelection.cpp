@@ -30,6 +30,10 @@ LibraryMath library_math_for(DType dtype, MathMode mode) {
             return library_math_for(Precision::fp64);
         case DType::f32:
             return library_math_for(mode == MathMode::tf32 ? Precision::tf32 : Precision::fp32);
+        case DType::f16:
+            return library_math_for(Precision::fp16);
+        case DType::bf16:
+            return library_math_for(Precision::bf16);
         case DType::i32:
             break;
     }
