@@ -25,14 +25,16 @@ constexpr std::uint64_t kSlowdownReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
 const profiler::CounterSeries* find_series(const std::vector<profiler::CounterSeries>& series,
                                            const std::string& name) {
     for (const auto& s : series) {
-        if (s.name == name && !s.samples.empty()) return &s;
+        if (s.name == name && !s.samples.empty())
+            return &s;
     }
     return nullptr;
 }
 
 void add_mean_max(std::vector<reports::Metric>& out, const profiler::CounterSeries* s,
                   const std::string& prefix, const std::string& unit) {
-    if (s == nullptr) return;
+    if (s == nullptr)
+        return;
     double sum = 0.0;
     double max = s->samples.front().value;
     for (const auto& sample : s->samples) {
@@ -59,8 +61,10 @@ std::vector<reports::Metric> telemetry_metrics(const std::vector<profiler::Count
             throttled += (bits & kSlowdownReasons) != 0;
         }
         m.push_back({"throttle_reasons_seen", static_cast<double>(seen), "bitmask"});
-        m.push_back({"throttled_sample_pct",
-                     100.0 * static_cast<double>(throttled) / static_cast<double>(throttle->samples.size()), "%"});
+        m.push_back(
+            {"throttled_sample_pct",
+             100.0 * static_cast<double>(throttled) / static_cast<double>(throttle->samples.size()),
+             "%"});
     }
     if (const auto* energy = find_series(series, "energy"); energy != nullptr && steps > 0) {
         const double joules = energy->samples.back().value - energy->samples.front().value;
@@ -80,7 +84,8 @@ CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend)
         nvml_ = std::make_unique<profiler::NvmlSampler>(options);
         nvml_->start();
     }
-    if (level_ == profiler::TraceLevel::Off) return;
+    if (level_ == profiler::TraceLevel::Off)
+        return;
 #if defined(TRAINSCOPE_HAS_HOST_TRACER)
     host_ = std::make_unique<profiler::HostTracer>();
 #endif
@@ -100,10 +105,12 @@ CapturedCell CellCapture::stop(std::int64_t measured_steps) {
     std::vector<profiler::CounterSeries> counters;
     if (nvml_) {
         counters = nvml_->stop();
-        if (!nvml_->available()) captured.warnings.push_back(nvml_->warning());
+        if (!nvml_->available())
+            captured.warnings.push_back(nvml_->warning());
         captured.telemetry_metrics = telemetry_metrics(counters, measured_steps);
     }
-    if (level_ == profiler::TraceLevel::Off) return captured;
+    if (level_ == profiler::TraceLevel::Off)
+        return captured;
     profiler::Trace trace;
     bool have_trace = false;
 #if defined(TRAINSCOPE_HAS_CUPTI)
@@ -128,10 +135,12 @@ CapturedCell CellCapture::stop(std::int64_t measured_steps) {
             have_trace = true;
         }
     } else {
-        captured.warnings.push_back("host tracing needs the NVTX 3 headers, which this build lacks");
+        captured.warnings.push_back(
+            "host tracing needs the NVTX 3 headers, which this build lacks");
     }
 #endif
-    if (!have_trace) return captured;
+    if (!have_trace)
+        return captured;
     if (level_ == profiler::TraceLevel::Full && !counters.empty()) {
         profiler::Trace counter_trace;
         counter_trace.base_ns = nvml_base_ns_;

@@ -30,7 +30,7 @@ struct CapturedCell {
 // Starts the capture on construction; stop() ends it. The tracers are process-wide
 // singletons, which is fine: each cell runs in its own process.
 class CellCapture {
-public:
+  public:
     CellCapture(profiler::TraceLevel level, const std::string& backend);
     ~CellCapture();
     CellCapture(const CellCapture&) = delete;
@@ -38,7 +38,7 @@ public:
 
     CapturedCell stop(std::int64_t measured_steps);
 
-private:
+  private:
     profiler::TraceLevel level_;
     std::int64_t nvml_base_ns_ = 0;
     std::unique_ptr<profiler::HostTracer> host_;

@@ -24,9 +24,10 @@ int execute(const ExportOptions& options) {
     const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
     const auto trace = reports::load_trace(db, options.run);
     if (!trace) {
-        throw UsageError(fmt::format("run {} in '{}' has no trace: record one with `trainscope run "
-                                     "--trace kernels|full`, or import one with `trainscope import`",
-                                     options.run, options.database));
+        throw UsageError(
+            fmt::format("run {} in '{}' has no trace: record one with `trainscope run "
+                        "--trace kernels|full`, or import one with `trainscope import`",
+                        options.run, options.database));
     }
     profiler::write_chrome_trace(*trace, options.out);
     std::printf("%s (%zu activities; open it in Perfetto, ui.perfetto.dev)\n", options.out.c_str(),
@@ -38,7 +39,8 @@ int execute(const ExportOptions& options) {
 
 CommandAction add_export_command(CLI::App& app) {
     auto options = std::make_shared<ExportOptions>();
-    CLI::App* cmd = app.add_subcommand("export", "Export a run's trace (Chrome trace JSON for Perfetto).");
+    CLI::App* cmd =
+        app.add_subcommand("export", "Export a run's trace (Chrome trace JSON for Perfetto).");
     cmd->add_option("database", options->database, "results database")->required();
     cmd->add_option("--run", options->run, "run id")->required();
     cmd->add_option("--format", options->format, "chrome")

@@ -34,29 +34,34 @@ std::string detect_format(const std::filesystem::path& file) {
     char head[16] = {};
     in.read(head, sizeof head);
     const std::string start(head, static_cast<std::size_t>(in.gcount()));
-    if (start.rfind("SQLite format 3", 0) == 0) return "nsys";
+    if (start.rfind("SQLite format 3", 0) == 0)
+        return "nsys";
     if (start.size() >= 2 && static_cast<unsigned char>(start[0]) == 0x1f &&
         static_cast<unsigned char>(start[1]) == 0x8b) {
         return "kineto";
     }
     const auto first = start.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && (start[first] == '{' || start[first] == '[')) return "kineto";
-    throw UsageError(fmt::format("'{}' is neither a PyTorch profiler (Kineto) JSON trace nor an "
-                                 "Nsight Systems SQLite export (nsys export --type sqlite); give "
-                                 "--format kineto|nsys if it is one",
-                                 file.string()));
+    if (first != std::string::npos && (start[first] == '{' || start[first] == '['))
+        return "kineto";
+    throw UsageError(
+        fmt::format("'{}' is neither a PyTorch profiler (Kineto) JSON trace nor an "
+                    "Nsight Systems SQLite export (nsys export --type sqlite); give "
+                    "--format kineto|nsys if it is one",
+                    file.string()));
 }
 
 reports::RunRecord import_one(const std::filesystem::path& file, const std::string& format) {
     reports::RunRecord run;
     run.source = format;
-    run.trace = format == "nsys" ? profiler::import_nsys_sqlite(file) : profiler::import_kineto_trace(file);
+    run.trace =
+        format == "nsys" ? profiler::import_nsys_sqlite(file) : profiler::import_kineto_trace(file);
     run.cell_key = "import=" + file.filename().string();
     run.axes.model = file.filename().string();
     run.axes.backend = "cuda";
     run.axes.trace_level = "full";
     run.environment["imported_from"] = std::filesystem::absolute(file).string();
-    for (const auto& [key, value] : run.trace->metadata) run.environment["trace." + key] = value;
+    for (const auto& [key, value] : run.trace->metadata)
+        run.environment["trace." + key] = value;
     run.metrics = reports::compute_trace_metrics(*run.trace);
     return run;
 }
@@ -75,7 +80,8 @@ int execute(const ImportOptions& options) {
     }
     reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
     reports::RunWriter writer(db);
-    const auto matrix = writer.create_matrix({"import", "trainscope import", kVersion, kGitRevision});
+    const auto matrix =
+        writer.create_matrix({"import", "trainscope import", kVersion, kGitRevision});
     for (auto& run : runs) {
         run.matrix_id = matrix;
         run.id = writer.write(run);
@@ -91,10 +97,12 @@ int execute(const ImportOptions& options) {
 CommandAction add_import_command(CLI::App& app) {
     auto options = std::make_shared<ImportOptions>();
     CLI::App* cmd = app.add_subcommand(
-        "import", "Import traces recorded elsewhere (PyTorch profiler JSON, plain or .gz; Nsight "
-                  "Systems SQLite export) as runs, so every analysis and the GUI work on them.");
+        "import",
+        "Import traces recorded elsewhere (PyTorch profiler JSON, plain or .gz; Nsight "
+        "Systems SQLite export) as runs, so every analysis and the GUI work on them.");
     cmd->add_option("files", options->files, "trace files")->required()->check(CLI::ExistingFile);
-    cmd->add_option("-o,--out", options->out, "results database to create or add to")->capture_default_str();
+    cmd->add_option("-o,--out", options->out, "results database to create or add to")
+        ->capture_default_str();
     cmd->add_option("--format", options->format, "auto | kineto | nsys")
         ->check(CLI::IsMember({"auto", "kineto", "nsys"}))
         ->capture_default_str();

@@ -63,7 +63,8 @@ void list_models() {
         }
         std::int64_t count = -1;
         try {
-            count = workloads::parameter_count(model.name, defaults, workloads::Shape{1, 28, 28}, 10);
+            count =
+                workloads::parameter_count(model.name, defaults, workloads::Shape{1, 28, 28}, 10);
         } catch (const std::exception&) {
             // a model that cannot take 28x28 input shows no count
         }
@@ -89,10 +90,13 @@ CommandAction add_list_command(CLI::App& app) {
     CLI::App* list = app.add_subcommand("list", "List what trainscope knows about.");
     list->add_option("what", *what, "models | axes | precisions | strategies | devices | datasets")
         ->required()
-        ->check(CLI::IsMember({"models", "axes", "precisions", "strategies", "devices", "datasets"}));
+        ->check(
+            CLI::IsMember({"models", "axes", "precisions", "strategies", "devices", "datasets"}));
     return [what]() {
-        if (*what == "models") list_models();
-        if (*what == "axes") list_axes(false);
+        if (*what == "models")
+            list_models();
+        if (*what == "axes")
+            list_axes(false);
         if (*what == "strategies")
             list_axes(true);
         if (*what == "precisions")

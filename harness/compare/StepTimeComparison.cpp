@@ -6,10 +6,14 @@ namespace trainscope::harness {
 
 std::string to_string(Verdict verdict) {
     switch (verdict) {
-        case Verdict::Faster: return "faster";
-        case Verdict::Slower: return "slower";
-        case Verdict::Same: return "same";
-        case Verdict::Unclear: return "unclear";
+        case Verdict::Faster:
+            return "faster";
+        case Verdict::Slower:
+            return "slower";
+        case Verdict::Same:
+            return "same";
+        case Verdict::Unclear:
+            return "unclear";
     }
     return "unclear";
 }

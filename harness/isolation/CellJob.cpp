@@ -22,7 +22,8 @@ void write_cell_job(const CellJob& job, const std::filesystem::path& file) {
                    {"input_shape", l.input_shape},
                    {"classes", l.classes},
                    {"eval_every_steps", l.eval_every_steps}};
-    if (l.target_accuracy) j["length"]["target_accuracy"] = *l.target_accuracy;
+    if (l.target_accuracy)
+        j["length"]["target_accuracy"] = *l.target_accuracy;
     j["stopping"] = {{"fixed_length", job.stopping.fixed_length},
                      {"rse_target", job.stopping.rse_target},
                      {"min_steps", job.stopping.min_steps},
@@ -34,12 +35,14 @@ void write_cell_job(const CellJob& job, const std::filesystem::path& file) {
                      {"label", job.label}};
     std::ofstream out(file);
     out << j.dump();
-    if (!out) throw std::runtime_error("cannot write the cell job file " + file.string());
+    if (!out)
+        throw std::runtime_error("cannot write the cell job file " + file.string());
 }
 
 CellJob read_cell_job(const std::filesystem::path& file) {
     std::ifstream in(file);
-    if (!in) throw std::runtime_error("cannot read the cell job file " + file.string());
+    if (!in)
+        throw std::runtime_error("cannot read the cell job file " + file.string());
     const json j = json::parse(in);
     CellJob job;
     job.cell.values = j.at("cell").get<std::map<std::string, std::string>>();
@@ -54,7 +57,8 @@ CellJob read_cell_job(const std::filesystem::path& file) {
     job.length.input_shape = l.at("input_shape").get<std::string>();
     job.length.classes = l.at("classes").get<int>();
     job.length.eval_every_steps = l.at("eval_every_steps").get<std::int64_t>();
-    if (l.contains("target_accuracy")) job.length.target_accuracy = l.at("target_accuracy").get<double>();
+    if (l.contains("target_accuracy"))
+        job.length.target_accuracy = l.at("target_accuracy").get<double>();
     const json& s = j.at("stopping");
     job.stopping.fixed_length = s.at("fixed_length").get<bool>();
     job.stopping.rse_target = s.at("rse_target").get<double>();

@@ -29,14 +29,18 @@ constexpr const char* kErrorFile = "error.txt";
 std::filesystem::path self_executable() {
     std::error_code ec;
     auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) throw std::runtime_error("cannot find this program's path (/proc/self/exe): " + ec.message());
+    if (ec)
+        throw std::runtime_error("cannot find this program's path (/proc/self/exe): " +
+                                 ec.message());
     return path;
 }
 
 std::string describe_signal(int signal_number) {
     const char* name = sigabbrev_np(signal_number);
-    std::string text = fmt::format("SIG{} ({})", name != nullptr ? name : "?", strsignal(signal_number));
-    if (signal_number == SIGKILL) text += "; the kernel's out-of-memory killer sends this";
+    std::string text =
+        fmt::format("SIG{} ({})", name != nullptr ? name : "?", strsignal(signal_number));
+    if (signal_number == SIGKILL)
+        text += "; the kernel's out-of-memory killer sends this";
     return text;
 }
 
@@ -46,16 +50,18 @@ pid_t spawn_child(const std::filesystem::path& exe, const std::filesystem::path&
     const std::string job_text = job_file.string();
     const std::string dir_text = result_dir.string();
     std::vector<char*> argv{const_cast<char*>(exe_text.c_str()), const_cast<char*>("__cell"),
-                            const_cast<char*>(job_text.c_str()), const_cast<char*>(dir_text.c_str()),
-                            nullptr};
+                            const_cast<char*>(job_text.c_str()),
+                            const_cast<char*>(dir_text.c_str()), nullptr};
     const pid_t parent = getpid();
     const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+    if (pid < 0)
+        throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
     if (pid == 0) {
         // Only async-signal-safe calls until exec. The child dies with its parent, so a
         // kill -9 of the matrix leaves no orphan training on.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);
+        if (getppid() != parent)
+            _exit(127);
         execv(argv[0], argv.data());
         _exit(127);
     }
@@ -84,7 +90,8 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     int status = 0;
     for (;;) {
         const pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) break;
+        if (done == pid)
+            break;
         if (done < 0 && errno != EINTR) {
             throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
         }
@@ -112,7 +119,8 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && std::filesystem::exists(result_file)) {
         const reports::ResultsDatabase result(result_file, reports::OpenMode::ReadOnly);
-        const auto runs = reports::load_runs(result, {}, reports::RunParts{true, true, true, true, true});
+        const auto runs =
+            reports::load_runs(result, {}, reports::RunParts{true, true, true, true, true});
         if (runs.size() == 1) {
             outcome.record = runs.front();
             outcome.record.id = 0;
@@ -126,9 +134,10 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     const double elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (timed_out) {
-        outcome.record.error = fmt::format("timeout: the cell ran longer than {} s and was killed "
-                                           "(raise --timeout if it needs longer)",
-                                           timeout.count());
+        outcome.record.error = fmt::format(
+            "timeout: the cell ran longer than {} s and was killed "
+            "(raise --timeout if it needs longer)",
+            timeout.count());
     } else if (WIFSIGNALED(status)) {
         outcome.record.error = fmt::format("crashed after {:.1f} s: killed by {}", elapsed_s,
                                            describe_signal(WTERMSIG(status)));

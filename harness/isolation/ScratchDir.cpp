@@ -10,7 +10,8 @@
 namespace trainscope::harness {
 
 ScratchDir::ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "trainscope-cell-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "trainscope-cell-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
         throw std::runtime_error("cannot create a scratch folder in " +
                                  std::filesystem::temp_directory_path().string() + ": " +

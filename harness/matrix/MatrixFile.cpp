@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "harness/cli/UsageError.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
@@ -22,20 +22,27 @@ std::string where(const std::string& source, const toml::node& node) {
 
 // A scalar as the text the CLI would take: 64, 0.001, "fp32", true -> "on".
 std::string scalar_text(const toml::node& node, const std::string& source, const std::string& key) {
-    if (auto s = node.value<std::string>(); s && node.is_string()) return *s;
-    if (node.is_integer()) return std::to_string(*node.value<std::int64_t>());
-    if (node.is_floating_point()) return fmt::format("{}", *node.value<double>());
-    if (node.is_boolean()) return *node.value<bool>() ? "on" : "off";
-    throw UsageError(fmt::format("{}: '{}' must be a string, number or boolean", where(source, node), key));
+    if (auto s = node.value<std::string>(); s && node.is_string())
+        return *s;
+    if (node.is_integer())
+        return std::to_string(*node.value<std::int64_t>());
+    if (node.is_floating_point())
+        return fmt::format("{}", *node.value<double>());
+    if (node.is_boolean())
+        return *node.value<bool>() ? "on" : "off";
+    throw UsageError(
+        fmt::format("{}: '{}' must be a string, number or boolean", where(source, node), key));
 }
 
 std::vector<std::string> values_of(const toml::node& node, const std::string& source,
                                    const std::string& key) {
     std::vector<std::string> values;
     if (const auto* array = node.as_array()) {
-        for (const auto& element : *array) values.push_back(scalar_text(element, source, key));
+        for (const auto& element : *array)
+            values.push_back(scalar_text(element, source, key));
         if (values.empty()) {
-            throw UsageError(fmt::format("{}: axis '{}' has an empty list", where(source, node), key));
+            throw UsageError(
+                fmt::format("{}: axis '{}' has an empty list", where(source, node), key));
         }
     } else {
         values.push_back(scalar_text(node, source, key));
@@ -43,11 +50,13 @@ std::vector<std::string> values_of(const toml::node& node, const std::string& so
     return values;
 }
 
-const AxisInfo& known_axis(const std::string& key, const toml::node& node, const std::string& source) {
+const AxisInfo& known_axis(const std::string& key, const toml::node& node,
+                           const std::string& source) {
     const AxisInfo* axis = find_axis(key);
     if (axis == nullptr) {
         std::vector<std::string> names;
-        for (const auto& a : axis_catalog()) names.push_back(a.name);
+        for (const auto& a : axis_catalog())
+            names.push_back(a.name);
         throw UsageError(fmt::format("{}: unknown axis '{}': the axes are {}", where(source, node),
                                      key, fmt::join(names, ", ")));
     }
@@ -58,8 +67,8 @@ const AxisInfo& known_axis(const std::string& key, const toml::node& node, const
 
 const std::vector<std::string>& matrix_setting_names() {
     static const std::vector<std::string> names{
-        "steps",    "epochs",    "warmup",   "threads", "seed",      "data_dir",  "input",
-        "classes",  "target_accuracy", "eval_every", "rse",   "min_steps", "max_time",  "timeout"};
+        "steps",   "epochs",          "warmup",     "threads", "seed",      "data_dir", "input",
+        "classes", "target_accuracy", "eval_every", "rse",     "min_steps", "max_time", "timeout"};
     return names;
 }
 
@@ -82,7 +91,8 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
             def.description = scalar_text(node, source, key);
         } else if (key == "axes") {
             const auto* table = node.as_table();
-            if (table == nullptr) throw UsageError(where(source, node) + ": [axes] must be a table");
+            if (table == nullptr)
+                throw UsageError(where(source, node) + ": [axes] must be a table");
             for (const auto& [axis_key, axis_node] : *table) {
                 const std::string name(axis_key.str());
                 const AxisInfo& axis = known_axis(name, axis_node, source);
@@ -90,14 +100,15 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
             }
         } else if (key == "run") {
             const auto* table = node.as_table();
-            if (table == nullptr) throw UsageError(where(source, node) + ": [run] must be a table");
+            if (table == nullptr)
+                throw UsageError(where(source, node) + ": [run] must be a table");
             for (const auto& [setting_key, setting_node] : *table) {
                 const std::string name(setting_key.str());
                 const auto& names = matrix_setting_names();
                 if (std::find(names.begin(), names.end(), name) == names.end()) {
-                    throw UsageError(fmt::format("{}: unknown run setting '{}': the settings are {}",
-                                                 where(source, setting_node), name,
-                                                 fmt::join(names, ", ")));
+                    throw UsageError(
+                        fmt::format("{}: unknown run setting '{}': the settings are {}",
+                                    where(source, setting_node), name, fmt::join(names, ", ")));
                 }
                 def.settings[name] = scalar_text(setting_node, source, name);
             }
@@ -109,7 +120,8 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
             for (const auto& rule_node : *array) {
                 const auto* rule_table = rule_node.as_table();
                 if (rule_table == nullptr) {
-                    throw UsageError(where(source, rule_node) + ": an exclude rule must be a table");
+                    throw UsageError(where(source, rule_node) +
+                                     ": an exclude rule must be a table");
                 }
                 ExcludeRule rule;
                 for (const auto& [axis_key, value_node] : *rule_table) {
@@ -122,9 +134,10 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
                 def.excludes.push_back(std::move(rule));
             }
         } else {
-            throw UsageError(fmt::format("{}: unknown key '{}' (a matrix file has name, "
-                                         "description, [axes], [run] and [[exclude]])",
-                                         where(source, node), key));
+            throw UsageError(
+                fmt::format("{}: unknown key '{}' (a matrix file has name, "
+                            "description, [axes], [run] and [[exclude]])",
+                            where(source, node), key));
         }
     }
     return def;
@@ -133,9 +146,10 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
 MatrixDefinition load_matrix_file(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in) {
-        throw UsageError(fmt::format("cannot read matrix file '{}': check the path (examples/ has "
-                                     "ready-made matrices)",
-                                     path.string()));
+        throw UsageError(
+            fmt::format("cannot read matrix file '{}': check the path (examples/ has "
+                        "ready-made matrices)",
+                        path.string()));
     }
     std::stringstream text;
     text << in.rdbuf();

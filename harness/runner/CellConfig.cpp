@@ -13,9 +13,11 @@ constexpr const char* kNotApplicable = "n/a";
 
 bool model_takes(const std::string& model, const std::string& parameter) {
     for (const auto& info : workloads::model_catalog()) {
-        if (info.name != model) continue;
+        if (info.name != model)
+            continue;
         for (const auto& p : info.parameters) {
-            if (p.name == parameter) return true;
+            if (p.name == parameter)
+                return true;
         }
     }
     return false;

@@ -3,21 +3,21 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <exception>
 #include <limits>
 #include <optional>
 #include <vector>
-#include <ctime>
-#include <exception>
 
-#include "harness/environment/HostEnvironment.hpp"
 #include "harness/capture/CellCapture.hpp"
+#include "harness/environment/HostEnvironment.hpp"
 #include "harness/runner/MeasurementController.hpp"
+#include "harness/runner/RunMetrics.hpp"
 #include "harness/stats/SampleStatistics.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "reports/trace/TraceMetrics.hpp"
-#include "harness/runner/RunMetrics.hpp"
 #include "workloads/training/ConfigError.hpp"
 #include "workloads/training/TrainingSession.hpp"
 
@@ -33,9 +33,11 @@ std::optional<double> measure_tracing_overhead(const workloads::TrainingConfig& 
                                                const workloads::TrainingResult& traced) {
     std::vector<double> traced_ms;
     for (const auto& s : traced.steps) {
-        if (!s.warmup) traced_ms.push_back(static_cast<double>(s.duration_ns));
+        if (!s.warmup)
+            traced_ms.push_back(static_cast<double>(s.duration_ns));
     }
-    if (traced_ms.size() < 5) return std::nullopt;
+    if (traced_ms.size() < 5)
+        return std::nullopt;
     workloads::TrainingConfig probe = traced_config;
     const auto measured = static_cast<std::int64_t>(std::min<std::size_t>(traced_ms.size(), 100));
     probe.steps = probe.warmup_steps + measured;
@@ -44,11 +46,13 @@ std::optional<double> measure_tracing_overhead(const workloads::TrainingConfig& 
     const workloads::TrainingResult untraced = workloads::run_training(probe, nullptr);
     std::vector<double> untraced_ms;
     for (const auto& s : untraced.steps) {
-        if (!s.warmup) untraced_ms.push_back(static_cast<double>(s.duration_ns));
+        if (!s.warmup)
+            untraced_ms.push_back(static_cast<double>(s.duration_ns));
     }
     traced_ms.resize(static_cast<std::size_t>(measured));
     const double base = quantile(untraced_ms, 0.5);
-    if (base <= 0) return std::nullopt;
+    if (base <= 0)
+        return std::nullopt;
     return 100.0 * (quantile(traced_ms, 0.5) - base) / base;
 }
 
@@ -73,8 +77,9 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         config.epochs = 0;
     }
     MeasurementController controller(options.stopping, options.fault, record.cell_key,
-                                      options.progress);
-    const auto level = profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
+                                     options.progress);
+    const auto level =
+        profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
         CellCapture capture(level, config.backend);
         const workloads::TrainingResult result = workloads::run_training(config, &controller);
@@ -84,13 +89,15 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
             record.environment[key] = value;
         record.metrics = compute_run_metrics(config, result);
         record.steps = to_step_rows(result);
-        for (auto& m : captured.telemetry_metrics) record.metrics.push_back(std::move(m));
+        for (auto& m : captured.telemetry_metrics)
+            record.metrics.push_back(std::move(m));
         for (std::size_t i = 0; i < captured.warnings.size(); ++i) {
             record.environment["capture_warning_" + std::to_string(i + 1)] = captured.warnings[i];
         }
         if (captured.trace) {
             for (auto& m : reports::compute_trace_metrics(*captured.trace)) {
-                if (m.name != "gpu_busy_pct" || config.backend == "cuda") record.metrics.push_back(std::move(m));
+                if (m.name != "gpu_busy_pct" || config.backend == "cuda")
+                    record.metrics.push_back(std::move(m));
             }
             record.trace = std::move(captured.trace);
             if (controller.divergence().empty()) {

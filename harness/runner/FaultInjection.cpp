@@ -6,7 +6,8 @@ namespace trainscope::harness {
 
 FaultInjection parse_fault_injection(const std::string& spec) {
     FaultInjection fault;
-    if (spec.empty()) return fault;
+    if (spec.empty())
+        return fault;
     const auto colon = spec.find(':');
     const std::string kind = spec.substr(0, colon);
     fault.match = colon == std::string::npos ? "" : spec.substr(colon + 1);
@@ -24,10 +25,14 @@ FaultInjection parse_fault_injection(const std::string& spec) {
 
 std::string to_string(const FaultInjection& fault) {
     switch (fault.kind) {
-        case FaultInjection::Kind::Crash: return "crash:" + fault.match;
-        case FaultInjection::Kind::Hang: return "hang:" + fault.match;
-        case FaultInjection::Kind::NanLoss: return "nan:" + fault.match;
-        case FaultInjection::Kind::None: break;
+        case FaultInjection::Kind::Crash:
+            return "crash:" + fault.match;
+        case FaultInjection::Kind::Hang:
+            return "hang:" + fault.match;
+        case FaultInjection::Kind::NanLoss:
+            return "nan:" + fault.match;
+        case FaultInjection::Kind::None:
+            break;
     }
     return "";
 }

@@ -16,7 +16,7 @@ namespace trainscope::harness {
 // diverged (non-finite) loss, applies an injected test fault, and forwards every step
 // to the progress display.
 class MeasurementController : public workloads::TrainingObserver {
-public:
+  public:
     MeasurementController(StoppingRule rule, FaultInjection fault, std::string cell_key,
                           workloads::TrainingObserver* progress);
 
@@ -27,7 +27,7 @@ public:
     // Empty unless training diverged: "the loss is nan at step 12".
     [[nodiscard]] const std::string& divergence() const { return divergence_; }
 
-private:
+  private:
     StoppingRule rule_;
     FaultInjection fault_;
     std::string cell_key_;

@@ -23,7 +23,8 @@ struct RunningMoments {
     }
     // Standard error of the mean over the mean; 0 with fewer than two samples.
     [[nodiscard]] double relative_standard_error() const {
-        if (count < 2 || mean == 0.0) return 0.0;
+        if (count < 2 || mean == 0.0)
+            return 0.0;
         return std::sqrt(variance() / static_cast<double>(count)) / std::fabs(mean);
     }
 };

@@ -6,7 +6,9 @@
 namespace trainscope::harness {
 namespace {
 
-Cell one_cell(const AxisValues& axes) { return expand_matrix(axes).front(); }
+Cell one_cell(const AxisValues& axes) {
+    return expand_matrix(axes).front();
+}
 
 TEST(CellConfig, CpuMarksGpuOnlyAxesNotApplicable) {
     Cell cell = one_cell({});
@@ -21,9 +23,13 @@ TEST(CellConfig, CpuMarksGpuOnlyAxesNotApplicable) {
 }
 
 TEST(CellConfig, CpuSkipsWhatOnlyCudaCanDo) {
-    for (const auto& [axis, value] : std::vector<std::pair<std::string, std::string>>{
-             {"allocator", "async"}, {"allocator", "managed"}, {"host_memory", "pinned"},
-             {"transfer", "overlap"}, {"placement", "resident"}, {"cuda_graph", "on"}}) {
+    for (const auto& [axis, value] :
+         std::vector<std::pair<std::string, std::string>>{{"allocator", "async"},
+                                                          {"allocator", "managed"},
+                                                          {"host_memory", "pinned"},
+                                                          {"transfer", "overlap"},
+                                                          {"placement", "resident"},
+                                                          {"cuda_graph", "on"}}) {
         Cell cell = one_cell({{axis, {value}}});
         apply_backend_applicability(cell, "cpu");
         EXPECT_NE(cell.skip_reason.find(axis + "=" + value), std::string::npos)
@@ -59,8 +65,11 @@ TEST(CellConfig, ModelParametersOnlyForModelsThatTakeThem) {
 }
 
 TEST(CellConfig, CarriesLengthAndAxesIntoTheTrainingConfig) {
-    Cell cell = one_cell({{"precision", {"bf16"}}, {"batch", {"128"}}, {"learning_rate", {"0.01"}},
-                          {"optimizer", {"sgd"}}, {"activations", {"recompute"}}});
+    Cell cell = one_cell({{"precision", {"bf16"}},
+                          {"batch", {"128"}},
+                          {"learning_rate", {"0.01"}},
+                          {"optimizer", {"sgd"}},
+                          {"activations", {"recompute"}}});
     apply_backend_applicability(cell, "cpu");
     RunLength length;
     length.steps = 42;

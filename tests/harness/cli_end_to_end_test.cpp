@@ -16,8 +16,10 @@ using testing::run_trainscope;
 TEST(CliEndToEnd, RunStoresAMatrixAndReportWritesRunsCsv) {
     testing::TempDir dir;
     const auto db_path = dir / "results.db";
-    const auto r = run_trainscope("run --backend cpu --model seed-cnn --batch 32,64 --steps 20 "
-                                  "--warmup 2 --threads 2 --seed 3 --out " + db_path.string());
+    const auto r = run_trainscope(
+        "run --backend cpu --model seed-cnn --batch 32,64 --steps 20 "
+        "--warmup 2 --threads 2 --seed 3 --out " +
+        db_path.string());
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("images/s"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("test accuracy"), std::string::npos) << r.output;
@@ -46,22 +48,26 @@ TEST(CliEndToEnd, RunStoresAMatrixAndReportWritesRunsCsv) {
         EXPECT_EQ(db.integrity_check(), "ok");
     }
 
-    const auto report = run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());
+    const auto report =
+        run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());
     ASSERT_EQ(report.exit_code, 0) << report.output;
     std::ifstream csv(dir / "csv" / "runs.csv");
     std::string header;
     std::getline(csv, header);
     EXPECT_EQ(header.rfind("matrix_id,run_id,status,error,source,model,", 0), 0u) << header;
     int rows = 0;
-    for (std::string line; std::getline(csv, line);) ++rows;
+    for (std::string line; std::getline(csv, line);)
+        ++rows;
     EXPECT_EQ(rows, 2);
 }
 
 TEST(CliEndToEnd, CpuRunSkipsCudaOnlyCellsAndGoesOn) {
     testing::TempDir dir;
     const auto db_path = dir / "results.db";
-    const auto r = run_trainscope("run --backend cpu --allocator device,async --steps 5 --warmup 1 "
-                                  "--out " + db_path.string());
+    const auto r = run_trainscope(
+        "run --backend cpu --allocator device,async --steps 5 --warmup 1 "
+        "--out " +
+        db_path.string());
     ASSERT_EQ(r.exit_code, 0) << r.output;
     reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
     const auto runs = reports::load_runs(db, {}, {});

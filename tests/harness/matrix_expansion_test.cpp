@@ -16,7 +16,8 @@ std::string error_of(const AxisValues& axes) {
 }
 
 TEST(MatrixExpansion, CartesianProductWithDefaults) {
-    const auto cells = expand_matrix({{"precision", {"fp32", "fp64"}}, {"batch", {"16", "32", "64"}}});
+    const auto cells =
+        expand_matrix({{"precision", {"fp32", "fp64"}}, {"batch", {"16", "32", "64"}}});
     ASSERT_EQ(cells.size(), 6u);
     EXPECT_EQ(cells[0].at("precision"), "fp32");
     EXPECT_EQ(cells[0].at("batch"), "16");
@@ -49,7 +50,8 @@ TEST(MatrixExpansion, ErrorsNameAxisValueAndValidOnes) {
 
 TEST(MatrixExpansion, DeduplicateDropsCellsThatBecameEqual) {
     auto cells = expand_matrix({{"depth", {"8", "14"}}});
-    for (auto& c : cells) c.values["depth"] = "n/a";
+    for (auto& c : cells)
+        c.values["depth"] = "n/a";
     EXPECT_EQ(deduplicate(cells).size(), 1u);
 }
 

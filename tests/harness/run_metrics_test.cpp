@@ -7,7 +7,8 @@ namespace {
 
 const reports::Metric& find(const std::vector<reports::Metric>& metrics, const std::string& name) {
     for (const auto& m : metrics) {
-        if (m.name == name) return m;
+        if (m.name == name)
+            return m;
     }
     throw std::runtime_error("no metric " + name);
 }

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "harness/compare/StepTimeComparison.hpp"
 #include "harness/runner/StoppingRule.hpp"
-
-#include <cmath>
 
 namespace trainscope::harness {
 namespace {
@@ -50,21 +50,25 @@ TEST(StoppingRule, StopsWhenNoiseTargetMetAfterMinSteps) {
     rule.min_steps = 4;
     rule.max_time_s = 100;
     RunningMoments m;
-    for (double x : {10.0, 10.1, 9.9}) m.add(x);
+    for (double x : {10.0, 10.1, 9.9})
+        m.add(x);
     EXPECT_EQ(decide_stop(rule, m, 1.0), StopDecision::Continue) << "below min steps";
     m.add(10.0);
     EXPECT_EQ(decide_stop(rule, m, 1.0), StopDecision::NoiseTargetMet);
     RunningMoments noisy;
-    for (double x : {1.0, 20.0, 3.0, 15.0, 2.0}) noisy.add(x);
+    for (double x : {1.0, 20.0, 3.0, 15.0, 2.0})
+        noisy.add(x);
     EXPECT_EQ(decide_stop(rule, noisy, 1.0), StopDecision::Continue);
     EXPECT_EQ(decide_stop(rule, noisy, 100.0), StopDecision::TimeCapReached);
     rule.fixed_length = true;
-    EXPECT_EQ(decide_stop(rule, m, 1000.0), StopDecision::Continue) << "fixed length ignores the rule";
+    EXPECT_EQ(decide_stop(rule, m, 1000.0), StopDecision::Continue)
+        << "fixed length ignores the rule";
 }
 
 TEST(RunningMoments, MatchesTwoPassFormulas) {
     RunningMoments m;
-    for (double x : {2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0}) m.add(x);
+    for (double x : {2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0})
+        m.add(x);
     EXPECT_DOUBLE_EQ(m.mean, 5.0);
     EXPECT_NEAR(m.variance(), 32.0 / 7.0, 1e-12);
     EXPECT_NEAR(m.relative_standard_error(), std::sqrt(32.0 / 7.0 / 8.0) / 5.0, 1e-12);

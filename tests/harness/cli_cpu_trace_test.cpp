@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "CliProcess.hpp"
+#include "TempDir.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope {
+namespace {
+
+using testing::run_trainscope;
+
+// A CPU run traced at level full records every backend op and every training phase, and
+// its Chrome export nests ops inside phases.
+TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
+    testing::TempDir dir;
+    const auto db_path = dir / "r.db";
+    constexpr int kSteps = 10;
+    const auto r =
+        run_trainscope("run --steps " + std::to_string(kSteps) +
+                       " --warmup 2 --trace full --batch 64 -q --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    const auto trace = reports::load_trace(db, 1);
+    ASSERT_TRUE(trace.has_value());
+    std::map<std::string, int> ranges;
+    std::map<std::string, int> ops;
+    for (const auto& a : trace->activities) {
+        if (a.kind == profiler::ActivityKind::NvtxRange)
+            ++ranges[trace->strings.at(a.name)];
+        if (a.kind == profiler::ActivityKind::HostOp)
+            ++ops[trace->strings.at(a.name)];
+    }
+    for (const char* phase : {"step", "forward", "backward", "optimizer", "data load"}) {
+        EXPECT_EQ(ranges[phase], kSteps) << phase;
+    }
+    EXPECT_GE(ranges["evaluation"], 1);
+    // seed-cnn: one convolution whose filter gradient is computed once per step, and four
+    // parameter tensors (conv weight and bias, dense weight and bias) updated per step.
+    EXPECT_EQ(ops["conv_bwd_filter"], kSteps);
+    EXPECT_EQ(ops["adam_update"], 4 * kSteps);
+    EXPECT_GE(ops["conv_fwd"], kSteps) << "training plus evaluation forwards";
+    const auto run = reports::load_run(db, 1, {});
+    ASSERT_NE(run.find_metric("tracing_overhead_pct"), nullptr);
+    ASSERT_NE(run.find_metric("cpu_op_busy_pct"), nullptr);
+    EXPECT_GT(run.find_metric("cpu_op_busy_pct")->value, 10.0);
+
+    const auto json_path = dir / "trace.json";
+    const auto exported =
+        run_trainscope("export " + db_path.string() + " --run 1 -o " + json_path.string());
+    ASSERT_EQ(exported.exit_code, 0) << exported.output;
+    std::ifstream in(json_path);
+    const auto json = nlohmann::json::parse(in);
+    struct Interval {
+        double begin, end;
+    };
+    std::map<std::int64_t, std::vector<Interval>> steps_by_thread;
+    std::vector<std::pair<std::int64_t, Interval>> op_events;
+    for (const auto& e : json.at("traceEvents")) {
+        if (e.value("ph", "") != "X")
+            continue;
+        const Interval iv{e.at("ts").get<double>(),
+                          e.at("ts").get<double>() + e.at("dur").get<double>()};
+        if (e.value("name", "") == "step")
+            steps_by_thread[e.at("tid").get<std::int64_t>()].push_back(iv);
+        if (e.value("name", "") == "conv_bwd_filter")
+            op_events.push_back({e.at("tid").get<std::int64_t>(), iv});
+    }
+    ASSERT_EQ(op_events.size(), static_cast<std::size_t>(kSteps));
+    // Host ops and NVTX ranges are on the thread's two lanes; a gradient op must lie inside
+    // some step range (in time) of the same process.
+    std::vector<Interval> all_steps;
+    for (const auto& [tid, list] : steps_by_thread)
+        all_steps.insert(all_steps.end(), list.begin(), list.end());
+    ASSERT_EQ(all_steps.size(), static_cast<std::size_t>(kSteps));
+    for (const auto& [tid, op] : op_events) {
+        bool nested = false;
+        for (const auto& s : all_steps)
+            nested = nested || (s.begin <= op.begin && op.end <= s.end);
+        EXPECT_TRUE(nested) << "conv_bwd_filter at " << op.begin << " is outside every step";
+    }
+}
+
+}  // namespace
+}  // namespace trainscope
