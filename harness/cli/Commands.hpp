@@ -16,6 +16,7 @@ CommandAction add_import_command(CLI::App& app);
 CommandAction add_export_command(CLI::App& app);
 CommandAction add_analyze_command(CLI::App& app);
 CommandAction add_compare_command(CLI::App& app);
+CommandAction add_micro_command(CLI::App& app);
 // The hidden child side of cell isolation.
 CommandAction add_cell_command(CLI::App& app);
 

@@ -36,6 +36,7 @@ int run_cli(int argc, char** argv) {
     add(add_export_command);
     add(add_analyze_command);
     add(add_compare_command);
+    add(add_micro_command);
     add(add_cell_command);
 
     if (argc > 1 && argv[1][0] != '-') {
