@@ -1,0 +1,42 @@
+#include "gui/kernels/KernelStats.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace trainscope::gui {
+
+std::vector<KernelStat> computeKernelStats(const TimelineData& data) {
+    std::unordered_map<std::uint32_t, std::size_t> by_name;
+    std::vector<KernelStat> out;
+    std::int64_t all = 0;
+    for (const std::uint32_t idx : data.gpuWorkByStart()) {
+        const auto& a = data.activity(idx);
+        const std::int64_t d = a.duration_ns();
+        auto [it, inserted] = by_name.emplace(a.name, out.size());
+        if (inserted) {
+            KernelStat s;
+            s.name = data.name(a.name);
+            s.category = data.category(idx);
+            s.min_ns = d;
+            s.max_ns = d;
+            s.longest = idx;
+            out.push_back(s);
+        }
+        KernelStat& s = out[it->second];
+        ++s.count;
+        s.total_ns += d;
+        s.min_ns = std::min(s.min_ns, d);
+        if (d > s.max_ns || inserted) {
+            s.max_ns = d;
+            s.longest = idx;
+        }
+        all += d;
+    }
+    for (KernelStat& s : out)
+        s.share = all > 0 ? static_cast<double>(s.total_ns) / static_cast<double>(all) : 0.0;
+    std::sort(out.begin(), out.end(),
+              [](const KernelStat& a, const KernelStat& b) { return a.total_ns > b.total_ns; });
+    return out;
+}
+
+}  // namespace trainscope::gui

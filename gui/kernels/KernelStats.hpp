@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <QString>
+
+#include "gui/timeline/KernelCategory.hpp"
+#include "gui/timeline/TimelineData.hpp"
+
+namespace trainscope::gui {
+
+// Time spent per GPU activity name (kernels, copies, sets) of one trace.
+struct KernelStat {
+    QString name;
+    Category category = Category::OtherKernel;
+    std::int64_t count = 0;
+    std::int64_t total_ns = 0;
+    std::int64_t min_ns = 0;
+    std::int64_t max_ns = 0;
+    std::uint32_t longest = 0;  // activity index of the longest instance
+    double share = 0.0;         // of all GPU work time, 0..1
+
+    [[nodiscard]] double mean_ns() const {
+        return count > 0 ? static_cast<double>(total_ns) / static_cast<double>(count) : 0.0;
+    }
+};
+
+// Sorted by total time, largest first.
+std::vector<KernelStat> computeKernelStats(const TimelineData& data);
+
+}  // namespace trainscope::gui

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <QAbstractTableModel>
+
+#include "reports/store/RunRecord.hpp"
+
+namespace trainscope::gui {
+
+// Every run of a results database: id, status, the axes that vary or are set, and
+// every metric (a sorted union of metric names). Failed runs show their error in red.
+class RunsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Roles {
+        RunIdRole = Qt::UserRole + 1,  // qint64
+        StatusRole,                    // "ok" | "failed" | "skipped"
+        ErrorRole,                     // the failure message
+        SortRole,                      // numbers as numbers, text as text
+        MetricNameRole,                // header: the metric tag of a metric column
+    };
+
+    explicit RunsTableModel(QObject* parent = nullptr);
+
+    void setRuns(std::vector<reports::RunRecord> runs);
+    [[nodiscard]] const std::vector<reports::RunRecord>& runs() const { return runs_; }
+    [[nodiscard]] const reports::RunRecord* runById(std::int64_t id) const;
+    [[nodiscard]] const std::vector<std::string>& axisColumns() const { return axes_; }
+    [[nodiscard]] const std::vector<std::string>& metricColumns() const { return metrics_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+  private:
+    static constexpr int kFixedColumns = 2;  // id, status
+    std::vector<reports::RunRecord> runs_;
+    std::vector<std::string> axes_;
+    std::vector<std::string> metrics_;
+    std::vector<std::string> metric_units_;
+};
+
+}  // namespace trainscope::gui

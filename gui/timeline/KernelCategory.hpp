@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include <QColor>
+
+#include "profiler/trace/ActivityKind.hpp"
+
+namespace trainscope::gui {
+
+// What an activity is, for colouring and statistics. Kernels are classified by name
+// (conv, gemm, ...); everything else by its kind. The kernel-name classifier is a
+// stand-in until the profiler library provides one: it lives in KernelCategory.cpp only.
+enum class Category : std::uint8_t {
+    Conv,
+    Gemm,
+    Elementwise,
+    Reduction,
+    Normalization,
+    Optimizer,
+    OtherKernel,
+    Memcpy,
+    Memset,
+    Sync,
+    RuntimeApi,
+    Nvtx,
+    HostOp,
+    Overhead,
+};
+inline constexpr int kCategoryCount = 14;
+
+Category classify(profiler::ActivityKind kind, std::string_view name);
+Category classify_kernel_name(std::string_view name);
+std::string_view category_name(Category category);
+QColor category_color(Category category);
+// Kernel-like categories: GPU work shown in the statistics and counted as busy time.
+bool is_gpu_work(Category category);
+
+}  // namespace trainscope::gui
