@@ -49,6 +49,7 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
                         "name = 'schema_version'");
         probe.step();
         has_schema = probe.column_int64(0) > 0;
+        probe.reset();
     } catch (const SqliteError&) {
         throw StoreError("'" + path.string() +
                          "' is not an SQLite database (a trainscope results database was "
@@ -64,7 +65,9 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
         }
         Statement tables(db_.get(), "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
         tables.step();
-        if (tables.column_int64(0) > 0) {
+        const bool has_tables = tables.column_int64(0) > 0;
+        tables.reset();
+        if (has_tables) {
             throw StoreError("'" + path.string() +
                              "' is an SQLite database of another program; refusing to write "
                              "into it: choose a new --out path");
@@ -86,6 +89,7 @@ void ResultsDatabase::check_schema() const {
     Statement version(db_.get(), "SELECT max(version) FROM schema_version");
     version.step();
     const auto found = version.column_int64(0);
+    version.reset();
     if (found != kSchemaVersion) {
         throw StoreError("results database '" + path_.string() + "' has schema version " +
                          std::to_string(found) + " but this trainscope reads version " +
@@ -103,7 +107,13 @@ void ResultsDatabase::exec(const char* sql) const {
     const int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, &error);
     if (error != nullptr)
         sqlite3_free(error);
-    TS_SQLITE_CHECK(db_.get(), rc);
+    if (rc != SQLITE_OK) {
+        std::string statement(sql);
+        if (statement.size() > 80)
+            statement = statement.substr(0, 77) + "...";
+        const std::string call = "sqlite3_exec(\"" + statement + "\")";
+        detail::throw_sqlite_error(__FILE__, __LINE__, call.c_str(), rc, db_.get());
+    }
 }
 
 std::int64_t ResultsDatabase::last_insert_rowid() const {

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <string>
+
 #include "reports/store/SqliteError.hpp"
 
 namespace trainscope::reports {

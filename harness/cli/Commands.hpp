@@ -1,0 +1,16 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace trainscope::harness {
+
+// Each subcommand registers its options on the app and returns the action that runs
+// it after parsing; the action returns the process exit code.
+using CommandAction = std::function<int()>;
+
+CommandAction add_run_command(CLI::App& app);
+CommandAction add_report_command(CLI::App& app);
+CommandAction add_list_command(CLI::App& app);
+
+}  // namespace trainscope::harness

@@ -1,0 +1,70 @@
+#include "harness/cli/TrainscopeCli.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <map>
+
+#include "harness/cli/Commands.hpp"
+#include "harness/cli/UsageError.hpp"
+#include "reports/store/SqliteError.hpp"
+#include "trainscope/version.hpp"
+#include "workloads/training/ConfigError.hpp"
+
+namespace trainscope::harness {
+
+int run_cli(int argc, char** argv) {
+    CLI::App app{
+        "trainscope: benchmark matrices of CNN training on GPUs and CPUs, traced kernel by "
+        "kernel, stored in one SQLite results database.",
+        "trainscope"};
+    app.set_version_flag("--version", fmt::format("trainscope {} ({})", kVersion, kGitRevision));
+    app.require_subcommand(1);
+    app.fallthrough(false);
+    app.footer("Run 'trainscope COMMAND --help' for the options of a command.");
+
+    std::map<CLI::App*, CommandAction> actions;
+    const auto add = [&](auto add_command) {
+        CommandAction action = add_command(app);
+        actions[app.get_subcommands({}).back()] = std::move(action);
+    };
+    add(add_run_command);
+    add(add_report_command);
+    add(add_list_command);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0)
+            return app.exit(e);  // --help, --version
+        std::string where = "trainscope";
+        for (CLI::App* sub : app.get_subcommands())
+            where += " " + sub->get_name();
+        std::fprintf(stderr, "trainscope: error: %s (see '%s --help')\n", e.what(), where.c_str());
+        return 2;
+    }
+
+    try {
+        for (CLI::App* sub : app.get_subcommands()) {
+            const auto it = actions.find(sub);
+            if (it != actions.end())
+                return it->second();
+        }
+        return 2;
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
+        return 2;
+    } catch (const workloads::ConfigError& e) {
+        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
+        return 2;
+    } catch (const reports::StoreError& e) {
+        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "trainscope: failed: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace trainscope::harness

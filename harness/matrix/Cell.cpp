@@ -1,0 +1,94 @@
+#include "harness/matrix/Cell.hpp"
+
+#include <set>
+#include <stdexcept>
+
+#include "harness/cli/UsageError.hpp"
+#include "harness/matrix/AxisCatalog.hpp"
+
+namespace trainscope::harness {
+
+const std::string& Cell::at(const std::string& axis) const {
+    const auto it = values.find(axis);
+    if (it == values.end())
+        throw std::logic_error("cell has no axis '" + axis + "'");
+    return it->second;
+}
+
+std::string Cell::key() const {
+    std::string key;
+    for (const auto& axis : axis_catalog()) {
+        const auto it = values.find(axis.name);
+        if (it == values.end())
+            continue;
+        if (!key.empty())
+            key += ';';
+        key += axis.name + "=" + it->second;
+    }
+    return key;
+}
+
+std::vector<Cell> expand_matrix(const AxisValues& axes) {
+    for (const auto& [name, values] : axes) {
+        const AxisInfo* axis = find_axis(name);
+        if (axis == nullptr) {
+            std::string known;
+            for (const auto& a : axis_catalog())
+                known += (known.empty() ? "" : ", ") + a.name;
+            throw UsageError("unknown axis '" + name + "': the axes are " + known);
+        }
+        if (values.empty())
+            throw UsageError("axis '" + name + "' has no values");
+        std::set<std::string> seen;
+        for (const auto& v : values) {
+            validate_axis_value(*axis, v);
+            if (!seen.insert(v).second) {
+                throw UsageError("axis '" + name + "' lists the value '" + v + "' twice");
+            }
+        }
+    }
+    std::vector<Cell> cells{Cell{}};
+    for (const auto& axis : axis_catalog()) {
+        const auto it = axes.find(axis.name);
+        const std::vector<std::string> values =
+            it != axes.end() ? it->second : std::vector<std::string>{axis.default_value};
+        std::vector<Cell> next;
+        next.reserve(cells.size() * values.size());
+        for (const auto& cell : cells) {
+            for (const auto& v : values) {
+                Cell c = cell;
+                c.values[axis.name] = v;
+                next.push_back(std::move(c));
+            }
+        }
+        cells = std::move(next);
+    }
+    return cells;
+}
+
+std::vector<Cell> deduplicate(std::vector<Cell> cells) {
+    std::set<std::string> seen;
+    std::vector<Cell> unique;
+    for (auto& c : cells) {
+        if (seen.insert(c.key()).second)
+            unique.push_back(std::move(c));
+    }
+    return unique;
+}
+
+std::vector<std::string> varying_axes(const std::vector<Cell>& cells) {
+    std::vector<std::string> names;
+    for (const auto& axis : axis_catalog()) {
+        std::set<std::string> values;
+        for (const auto& c : cells) {
+            const auto it = c.values.find(axis.name);
+            if (it != c.values.end())
+                values.insert(it->second);
+        }
+        if (values.size() > 1)
+            names.push_back(axis.name);
+    }
+    return names;
+}
+
+}  // namespace trainscope::harness

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace trainscope::harness {
+
+// One cell of a matrix: a value for every axis (axis name -> value text), in the
+// vocabulary of AxisCatalog. skip_reason is set when the cell cannot run as asked on
+// its backend; it is recorded as `skipped`, never run as something else.
+struct Cell {
+    std::map<std::string, std::string> values;
+    std::string skip_reason;
+
+    [[nodiscard]] const std::string& at(const std::string& axis) const;
+    // Canonical text of the axis values in catalog order: "model=seed-cnn;precision=fp32;..."
+    [[nodiscard]] std::string key() const;
+};
+
+// Axis name -> the values it takes; axes not named take their default.
+using AxisValues = std::map<std::string, std::vector<std::string>>;
+
+// The cartesian product of the axes, in catalog order with the last axis varying
+// fastest. Validates every value (UsageError naming axis, value and the valid ones).
+std::vector<Cell> expand_matrix(const AxisValues& axes);
+
+// Drops cells whose values became identical after normalisation (a resnet-only depth
+// on seed-cnn is "n/a"), keeping the first.
+std::vector<Cell> deduplicate(std::vector<Cell> cells);
+
+// The axes that take more than one value: the columns worth showing in a summary.
+std::vector<std::string> varying_axes(const std::vector<Cell>& cells);
+
+}  // namespace trainscope::harness

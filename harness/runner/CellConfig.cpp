@@ -1,0 +1,114 @@
+#include "harness/runner/CellConfig.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/environment/HostEnvironment.hpp"
+#include "harness/matrix/AxisCatalog.hpp"
+
+namespace trainscope::harness {
+
+namespace {
+constexpr const char* kNotApplicable = "n/a";
+
+bool model_takes(const std::string& model, const std::string& parameter) {
+    return model == "resnet" && (parameter == "depth" || parameter == "width");
+}
+}  // namespace
+
+void apply_backend_applicability(Cell& cell, const std::string& backend) {
+    cell.values["backend"] = backend;
+    for (const char* parameter : {"depth", "width"}) {
+        if (cell.values.count(parameter) != 0 && !model_takes(cell.at("model"), parameter)) {
+            cell.values[parameter] = kNotApplicable;
+        }
+    }
+    if (backend != "cpu")
+        return;
+    cell.values["device"] = kNotApplicable;
+    for (const auto& axis : axis_catalog()) {
+        auto it = cell.values.find(axis.name);
+        if (it == cell.values.end())
+            continue;
+        if (axis.gpu_only) {
+            if (it->second != axis.default_value && cell.skip_reason.empty()) {
+                cell.skip_reason =
+                    fmt::format("{}={} needs the CUDA backend", axis.name, it->second);
+            }
+            it->second = kNotApplicable;
+        }
+    }
+    const std::string& allocator = cell.at("allocator");
+    if ((allocator == "async" || allocator == "managed") && cell.skip_reason.empty()) {
+        cell.skip_reason = "allocator=" + allocator + " needs the CUDA backend";
+    }
+}
+
+workloads::TrainingConfig make_training_config(const Cell& cell, const RunLength& length) {
+    workloads::TrainingConfig c;
+    c.model = cell.at("model");
+    for (const char* parameter : {"depth", "width"}) {
+        const auto it = cell.values.find(parameter);
+        if (it != cell.values.end() && it->second != kNotApplicable) {
+            c.model_params[parameter] = it->second;
+        }
+    }
+    c.dataset = cell.at("dataset");
+    c.dataset_dir = length.dataset_dir;
+    c.input_shape = length.input_shape;
+    c.classes = length.classes;
+    c.precision = cell.at("precision");
+    c.backend = cell.at("backend");
+    const auto& device = cell.at("device");
+    c.device = device == kNotApplicable ? 0 : std::stoi(device);
+    c.batch = std::stoi(cell.at("batch"));
+    c.steps = length.steps;
+    c.epochs = length.epochs;
+    c.warmup_steps = length.warmup_steps;
+    c.threads = length.threads;
+    c.seed = length.seed;
+    c.optimizer = cell.at("optimizer");
+    c.learning_rate = std::stod(cell.at("learning_rate"));
+    c.target_accuracy = length.target_accuracy;
+    c.eval_every_steps = length.eval_every_steps;
+    c.allocator = cell.at("allocator");
+    c.host_memory = cell.at("host_memory");
+    c.transfer = cell.at("transfer");
+    c.placement = cell.at("placement");
+    c.activations = cell.at("activations");
+    c.cuda_graph = cell.at("cuda_graph") == "on";
+    return c;
+}
+
+reports::RunAxes make_run_axes(const Cell& cell, const RunLength& length) {
+    reports::RunAxes a;
+    a.model = cell.at("model");
+    std::string params;
+    for (const char* parameter : {"depth", "width"}) {
+        const auto it = cell.values.find(parameter);
+        if (it != cell.values.end() && it->second != kNotApplicable) {
+            if (!params.empty())
+                params += ',';
+            params += fmt::format("{}={}", parameter, it->second);
+        }
+    }
+    a.model_params = params;
+    a.dataset = cell.at("dataset");
+    a.precision = cell.at("precision");
+    a.batch = std::stoll(cell.at("batch"));
+    a.optimizer = cell.at("optimizer");
+    a.learning_rate = std::stod(cell.at("learning_rate"));
+    a.backend = cell.at("backend");
+    a.device = cell.at("device");
+    a.allocator = cell.at("allocator");
+    a.host_memory = cell.at("host_memory");
+    a.transfer = cell.at("transfer");
+    a.placement = cell.at("placement");
+    a.activations = cell.at("activations");
+    a.cuda_graph = cell.at("cuda_graph");
+    a.trace_level = cell.at("trace_level");
+    a.threads = length.threads > 0 ? length.threads : hardware_threads();
+    a.seed = static_cast<std::int64_t>(length.seed);
+    return a;
+}
+
+}  // namespace trainscope::harness

@@ -1,0 +1,90 @@
+#include "harness/runner/RunMetrics.hpp"
+
+#include <cmath>
+
+#include "harness/stats/SampleStatistics.hpp"
+
+namespace trainscope::harness {
+
+std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig& config,
+                                                 const workloads::TrainingResult& result) {
+    std::vector<double> step_ms;
+    std::int64_t measured_ns = 0;
+    std::int64_t skipped = 0;
+    for (const auto& s : result.steps) {
+        if (s.skipped)
+            ++skipped;
+        if (s.warmup)
+            continue;
+        step_ms.push_back(static_cast<double>(s.duration_ns) * 1e-6);
+        measured_ns += s.duration_ns;
+    }
+    const SampleStatistics stats = summarize(step_ms);
+    std::vector<reports::Metric> m;
+    if (measured_ns > 0) {
+        const double images = static_cast<double>(step_ms.size()) * config.batch;
+        m.push_back(
+            {"images_per_s", images / (static_cast<double>(measured_ns) * 1e-9), "images/s"});
+    }
+    if (stats.count > 0) {
+        m.push_back({"step_ms_median", stats.median, "ms"});
+        m.push_back({"step_ms_mean", stats.mean, "ms"});
+        m.push_back({"step_ms_stdev", stats.stdev, "ms"});
+        m.push_back({"step_ms_p5", stats.p5, "ms"});
+        m.push_back({"step_ms_p95", stats.p95, "ms"});
+        m.push_back({"step_ms_ci_low", stats.ci95_low, "ms"});
+        m.push_back({"step_ms_ci_high", stats.ci95_high, "ms"});
+        m.push_back({"step_rse", stats.relative_standard_error, ""});
+    }
+    m.push_back({"step_count", static_cast<double>(stats.count), ""});
+    m.push_back({"train_time_s", static_cast<double>(result.train_time_ns) * 1e-9, "s"});
+    m.push_back({"peak_mem_bytes", static_cast<double>(result.peak_tensor_bytes), "bytes"});
+    m.push_back({"skipped_steps", static_cast<double>(skipped), ""});
+    m.push_back({"parameter_count", static_cast<double>(result.parameter_count), ""});
+    if (!result.steps.empty()) {
+        m.push_back({"final_loss", result.steps.back().loss, ""});
+    }
+    if (!result.evaluations.empty()) {
+        const auto& last = result.evaluations.back();
+        m.push_back({"test_accuracy", last.test_accuracy, ""});
+        m.push_back({"test_loss", last.test_loss, ""});
+        if (config.target_accuracy) {
+            for (const auto& e : result.evaluations) {
+                if (e.test_accuracy >= *config.target_accuracy) {
+                    m.push_back(
+                        {"time_to_target_s", static_cast<double>(e.train_time_ns) * 1e-9, "s"});
+                    break;
+                }
+            }
+        }
+    }
+    for (const auto& [name, value] : result.extra_metrics) {
+        bool known = false;
+        for (const auto& existing : m)
+            known = known || existing.name == name;
+        if (!known)
+            m.push_back({name, value, ""});
+    }
+    return m;
+}
+
+std::vector<reports::StepRow> to_step_rows(const workloads::TrainingResult& result) {
+    std::vector<reports::StepRow> rows;
+    rows.reserve(result.steps.size());
+    for (const auto& s : result.steps) {
+        rows.push_back({s.index, s.epoch, s.duration_ns,
+                        std::isfinite(s.loss) ? std::optional<double>(s.loss) : std::nullopt,
+                        s.loss_scale, s.skipped, s.warmup});
+    }
+    return rows;
+}
+
+std::vector<reports::EvalRow> to_eval_rows(const workloads::TrainingResult& result) {
+    std::vector<reports::EvalRow> rows;
+    for (const auto& e : result.evaluations) {
+        rows.push_back({e.after_step, e.epoch, e.train_time_ns, e.test_accuracy, e.test_loss});
+    }
+    return rows;
+}
+
+}  // namespace trainscope::harness

@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "CliProcess.hpp"
+#include "TempDir.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+
+namespace trainscope {
+namespace {
+
+using testing::run_trainscope;
+
+TEST(CliEndToEnd, RunStoresAMatrixAndReportWritesRunsCsv) {
+    testing::TempDir dir;
+    const auto db_path = dir / "results.db";
+    const auto r = run_trainscope("run --backend cpu --model seed-cnn --batch 32,64 --steps 20 "
+                                  "--warmup 2 --threads 2 --seed 3 --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("images/s"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("test accuracy"), std::string::npos) << r.output;
+
+    {
+        reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+        reports::RunParts parts;
+        parts.steps = true;
+        parts.evaluations = true;
+        const auto runs = reports::load_runs(db, {}, parts);
+        ASSERT_EQ(runs.size(), 2u);
+        for (const auto& run : runs) {
+            EXPECT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+            EXPECT_EQ(run.steps.size(), 20u);
+            EXPECT_EQ(run.axes.backend, "cpu");
+            EXPECT_EQ(run.axes.host_memory, "n/a");
+            EXPECT_FALSE(run.evaluations.empty());
+            ASSERT_NE(run.find_metric("images_per_s"), nullptr);
+            EXPECT_GT(run.find_metric("images_per_s")->value, 0.0);
+            for (const char* key : {"host", "cpu_model", "git_revision", "hardware_threads"}) {
+                EXPECT_EQ(run.environment.count(key), 1u) << key;
+            }
+        }
+        EXPECT_EQ(runs[0].axes.batch, 32);
+        EXPECT_EQ(runs[1].axes.batch, 64);
+        EXPECT_EQ(db.integrity_check(), "ok");
+    }
+
+    const auto report = run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());
+    ASSERT_EQ(report.exit_code, 0) << report.output;
+    std::ifstream csv(dir / "csv" / "runs.csv");
+    std::string header;
+    std::getline(csv, header);
+    EXPECT_EQ(header.rfind("matrix_id,run_id,status,error,source,model,", 0), 0u) << header;
+    int rows = 0;
+    for (std::string line; std::getline(csv, line);) ++rows;
+    EXPECT_EQ(rows, 2);
+}
+
+TEST(CliEndToEnd, CpuRunSkipsCudaOnlyCellsAndGoesOn) {
+    testing::TempDir dir;
+    const auto db_path = dir / "results.db";
+    const auto r = run_trainscope("run --backend cpu --allocator device,async --steps 5 --warmup 1 "
+                                  "--out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    const auto runs = reports::load_runs(db, {}, {});
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].status, reports::RunStatus::Ok);
+    EXPECT_EQ(runs[1].status, reports::RunStatus::Skipped);
+    EXPECT_NE(runs[1].error.find("allocator=async"), std::string::npos) << runs[1].error;
+}
+
+}  // namespace
+}  // namespace trainscope

@@ -1,0 +1,57 @@
+#include <gtest/gtest.h>
+
+#include "harness/cli/UsageError.hpp"
+#include "harness/matrix/Cell.hpp"
+
+namespace trainscope::harness {
+namespace {
+
+std::string error_of(const AxisValues& axes) {
+    try {
+        expand_matrix(axes);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(MatrixExpansion, CartesianProductWithDefaults) {
+    const auto cells = expand_matrix({{"precision", {"fp32", "fp64"}}, {"batch", {"16", "32", "64"}}});
+    ASSERT_EQ(cells.size(), 6u);
+    EXPECT_EQ(cells[0].at("precision"), "fp32");
+    EXPECT_EQ(cells[0].at("batch"), "16");
+    EXPECT_EQ(cells[1].at("batch"), "32");
+    EXPECT_EQ(cells[3].at("precision"), "fp64");
+    EXPECT_EQ(cells[0].at("model"), "seed-cnn");
+    EXPECT_EQ(cells[0].at("allocator"), "device");
+    EXPECT_EQ(varying_axes(cells), (std::vector<std::string>{"precision", "batch"}));
+}
+
+TEST(MatrixExpansion, KeysAreCanonicalAndDistinct) {
+    const auto cells = expand_matrix({{"batch", {"32", "64"}}});
+    EXPECT_NE(cells[0].key(), cells[1].key());
+    EXPECT_NE(cells[0].key().find("batch=32"), std::string::npos);
+    EXPECT_EQ(cells[0].key(), expand_matrix({{"batch", {"32"}}})[0].key());
+}
+
+TEST(MatrixExpansion, ErrorsNameAxisValueAndValidOnes) {
+    const auto bad_precision = error_of({{"precision", {"fp8"}}});
+    EXPECT_NE(bad_precision.find("'fp8'"), std::string::npos) << bad_precision;
+    EXPECT_NE(bad_precision.find("precision"), std::string::npos);
+    EXPECT_NE(bad_precision.find("fp32, tf32, fp16, bf16, fp64"), std::string::npos);
+    const auto bad_batch = error_of({{"batch", {"0"}}});
+    EXPECT_NE(bad_batch.find("positive integer"), std::string::npos) << bad_batch;
+    EXPECT_NE(error_of({{"batch", {"12x"}}}).find("'12x'"), std::string::npos);
+    EXPECT_NE(error_of({{"colour", {"red"}}}).find("unknown axis 'colour'"), std::string::npos);
+    EXPECT_NE(error_of({{"batch", {"8", "8"}}}).find("twice"), std::string::npos);
+    EXPECT_NE(error_of({{"learning_rate", {"-1"}}}).find("positive number"), std::string::npos);
+}
+
+TEST(MatrixExpansion, DeduplicateDropsCellsThatBecameEqual) {
+    auto cells = expand_matrix({{"depth", {"8", "14"}}});
+    for (auto& c : cells) c.values["depth"] = "n/a";
+    EXPECT_EQ(deduplicate(cells).size(), 1u);
+}
+
+}  // namespace
+}  // namespace trainscope::harness

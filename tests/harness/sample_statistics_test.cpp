@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "harness/stats/SampleStatistics.hpp"
+
+namespace trainscope::harness {
+namespace {
+
+TEST(SampleStatistics, MatchesHandComputedValues) {
+    // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample variance 32/7
+    const std::vector<double> v{9, 2, 5, 4, 4, 7, 4, 5};
+    const auto s = summarize(v);
+    EXPECT_EQ(s.count, 8u);
+    EXPECT_DOUBLE_EQ(s.mean, 5.0);
+    EXPECT_DOUBLE_EQ(s.median, 4.5);
+    EXPECT_DOUBLE_EQ(s.stdev, std::sqrt(32.0 / 7.0));
+    EXPECT_DOUBLE_EQ(s.min, 2.0);
+    EXPECT_DOUBLE_EQ(s.max, 9.0);
+    // numpy.percentile([2,4,4,4,5,5,7,9], 5) = 2.7, 95 -> 8.3
+    EXPECT_NEAR(s.p5, 2.7, 1e-12);
+    EXPECT_NEAR(s.p95, 8.3, 1e-12);
+    // t(0.975, 7) = 2.364624; half width = t * s / sqrt(8)
+    const double half = 2.364624 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0);
+    EXPECT_NEAR(s.ci95_low, 5.0 - half, 1e-4);
+    EXPECT_NEAR(s.ci95_high, 5.0 + half, 1e-4);
+    EXPECT_NEAR(s.relative_standard_error, std::sqrt(32.0 / 7.0) / std::sqrt(8.0) / 5.0, 1e-12);
+}
+
+TEST(SampleStatistics, GuardsSmallSamples) {
+    EXPECT_EQ(summarize(std::vector<double>{}).count, 0u);
+    const auto one = summarize(std::vector<double>{3.0});
+    EXPECT_EQ(one.mean, 3.0);
+    EXPECT_EQ(one.median, 3.0);
+    EXPECT_EQ(one.stdev, 0.0);
+    EXPECT_EQ(one.ci95_low, 3.0);
+    EXPECT_EQ(one.ci95_high, 3.0);
+    const auto same = summarize(std::vector<double>{1.0, 1.0, 1.0});
+    EXPECT_EQ(same.stdev, 0.0);
+    EXPECT_EQ(same.relative_standard_error, 0.0);
+}
+
+TEST(StudentT, MatchesTables) {
+    EXPECT_NEAR(student_t_975(1), 12.7062, 1e-4);
+    EXPECT_NEAR(student_t_975(5), 2.5706, 1e-4);
+    EXPECT_NEAR(student_t_975(10), 2.2281, 1e-3);
+    EXPECT_NEAR(student_t_975(30), 2.0423, 1e-3);
+    EXPECT_NEAR(student_t_975(1000), 1.9623, 1e-3);
+}
+
+TEST(Quantile, InterpolatesLinearlyLikeNumpy) {
+    const std::vector<double> v{10, 20, 30, 40};
+    EXPECT_DOUBLE_EQ(quantile(v, 0.0), 10);
+    EXPECT_DOUBLE_EQ(quantile(v, 1.0), 40);
+    EXPECT_DOUBLE_EQ(quantile(v, 0.5), 25);
+    EXPECT_DOUBLE_EQ(quantile(v, 0.25), 17.5);
+}
+
+}  // namespace
+}  // namespace trainscope::harness

@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include "SampleRun.hpp"
+#include "TempDir.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/RunWriter.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::reports {
+namespace {
+
+RunParts everything() {
+    return RunParts{true, true, true, true, true};
+}
+
+TEST(ResultsStore, RoundTripsEveryPartOfARun) {
+    testing::TempDir dir;
+    const auto path = dir / "results.db";
+    const RunRecord original = testing::sample_run();
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        RunWriter writer(db);
+        RunRecord run = original;
+        run.matrix_id = writer.create_matrix({"test", "trainscope run --batch 64", "0.1.0", "abc"});
+        id = writer.write(run);
+    }
+    ResultsDatabase db(path, OpenMode::ReadOnly);
+    const RunRecord back = load_run(db, id, everything());
+    EXPECT_EQ(back.cell_key, original.cell_key);
+    EXPECT_EQ(back.status, RunStatus::Ok);
+    EXPECT_EQ(back.axes.model, "seed-cnn");
+    EXPECT_EQ(back.axes.batch, 64);
+    EXPECT_EQ(back.axes.learning_rate, 0.001);
+    EXPECT_EQ(back.axes.threads, 2);
+    EXPECT_EQ(back.axes.host_memory, "n/a");
+    EXPECT_EQ(back.environment, original.environment);
+    ASSERT_EQ(back.metrics.size(), original.metrics.size());
+    ASSERT_NE(back.find_metric("images_per_s"), nullptr);
+    EXPECT_EQ(back.find_metric("images_per_s")->value, 12345.678901234);  // exact, not rounded
+    EXPECT_EQ(back.find_metric("images_per_s")->unit, "images/s");
+    ASSERT_EQ(back.steps.size(), 10u);
+    EXPECT_EQ(back.steps[3].duration_ns, 5'003'000);
+    EXPECT_EQ(back.steps[3].loss, original.steps[3].loss);
+    EXPECT_TRUE(back.steps[1].warmup);
+    EXPECT_FALSE(back.steps[2].warmup);
+    ASSERT_EQ(back.evaluations.size(), 1u);
+    EXPECT_EQ(back.evaluations[0].test_accuracy, 0.8512);
+
+    ASSERT_TRUE(back.trace.has_value());
+    const profiler::Trace& t = *back.trace;
+    EXPECT_EQ(t.base_ns, 1'000'000'000);
+    EXPECT_EQ(t.dropped_records, 3);
+    EXPECT_EQ(t.metadata.at("source"), "test");
+    ASSERT_EQ(t.lanes.size(), 2u);
+    EXPECT_EQ(t.lanes[0].stream_or_thread, 7);
+    ASSERT_EQ(t.activities.size(), 2u);
+    const profiler::Activity& k = t.activities[1];
+    EXPECT_EQ(t.strings.at(k.name), "implicit_convolve_sgemm, \"quoted\"");
+    EXPECT_EQ(k.start_ns, 200);
+    EXPECT_EQ(k.grid[0], 128);
+    EXPECT_EQ(k.block[0], 256);
+    EXPECT_EQ(k.registers_per_thread, 64);
+    EXPECT_EQ(k.shared_memory_bytes, 4096);
+    EXPECT_EQ(k.correlation, 9u);
+    ASSERT_EQ(t.counters.size(), 1u);
+    EXPECT_EQ(t.counters[0].samples.size(), 2u);
+    EXPECT_EQ(t.counters[0].samples[1].value, 95.5);
+}
+
+TEST(ResultsStore, TracesOfSeveralRunsStayApart) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    RunWriter writer(db);
+    RunRecord a = testing::sample_run();
+    RunRecord b = testing::sample_run();
+    b.trace->activities.pop_back();
+    const auto id_a = writer.write(a);
+    const auto id_b = writer.write(b);
+    EXPECT_EQ(load_trace(db, id_a)->activities.size(), 2u);
+    EXPECT_EQ(load_trace(db, id_b)->activities.size(), 1u);
+    RunRecord no_trace = testing::sample_run();
+    no_trace.trace.reset();
+    EXPECT_FALSE(load_trace(db, writer.write(no_trace)).has_value());
+}
+
+TEST(ResultsStore, AnUncommittedRunLeavesNothing) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    {
+        Transaction tx(db);
+        db.exec("INSERT INTO runs (status) VALUES ('ok')");
+        // no commit: as if the writer threw half-way
+    }
+    EXPECT_TRUE(load_runs(db, {}, {}).empty());
+    EXPECT_EQ(db.integrity_check(), "ok");
+}
+
+TEST(ResultsStore, ResumeSeesOnlyOkCells) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    RunWriter writer(db);
+    const auto matrix = writer.create_matrix({"m", "", "", ""});
+    RunRecord ok = testing::sample_run();
+    ok.matrix_id = matrix;
+    ok.cell_key = "a";
+    RunRecord failed = ok;
+    failed.cell_key = "b";
+    failed.status = RunStatus::Failed;
+    failed.error = "crashed";
+    writer.write(ok);
+    writer.write(failed);
+    EXPECT_EQ(ok_cell_keys(db, matrix), (std::set<std::string>{"a"}));
+    const auto runs = load_runs(db, {matrix, {}}, {});
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[1].error, "crashed");
+}
+
+}  // namespace
+}  // namespace trainscope::reports
