@@ -27,7 +27,10 @@ int main(int argc, char** argv) {
                                   QStringLiteral("view"), QStringLiteral("timeline"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run id to show."), QStringLiteral("id"));
     const QCommandLineOption light(QStringLiteral("light"), QStringLiteral("Light palette."));
-    parser.addOptions({screenshot, view, run, light});
+    const QCommandLineOption zoom(QStringLiteral("zoom"),
+                                  QStringLiteral("Fraction of the trace to show, centred (e.g. 0.001)."),
+                                  QStringLiteral("fraction"), QStringLiteral("1"));
+    parser.addOptions({screenshot, view, run, light, zoom});
     parser.addPositionalArgument(QStringLiteral("results.db"), QStringLiteral("Results database to open."));
     parser.process(app);
     const QStringList args = parser.positionalArguments();
@@ -43,6 +46,11 @@ int main(int argc, char** argv) {
         request.output = parser.value(screenshot);
         request.view = parser.value(view);
         request.dark = !parser.isSet(light);
+        request.zoom = parser.value(zoom).toDouble();
+        if (!(request.zoom > 0.0 && request.zoom <= 1.0)) {
+            err << "trainscope-gui: --zoom needs a fraction in (0, 1]\n";
+            return 2;
+        }
         if (parser.isSet(run)) {
             bool ok = false;
             request.run = parser.value(run).toLongLong(&ok);

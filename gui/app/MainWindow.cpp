@@ -408,9 +408,12 @@ void MainWindow::showView(View view) {
     }
 }
 
-QImage MainWindow::renderView(View view, QSize size) {
+QImage MainWindow::renderView(View view, QSize size, double zoom) {
     showView(view);
     resize(size);
+    QApplication::processEvents();
+    if (zoom < 1.0)
+        timeline_->zoomToFraction(zoom);
     if (view == View::Utilization) {
         const int h = std::max(utilization_->sizeHint().height(), 200);
         UtilizationView standalone;
@@ -419,6 +422,13 @@ QImage MainWindow::renderView(View view, QSize size) {
         standalone.setMapping(timeline_->state().mapping.withWidth(
             std::max(size.width() - 210, 1)));
         return standalone.renderImage(QSize(size.width(), h));
+    }
+    if (view == View::Timeline) {
+        const int util_h = std::min(utilization_->sizeHint().height(), size.height() * 2 / 5);
+        timeline_split_->setSizes({size.height() - util_h, util_h});
+        QApplication::processEvents();
+        if (zoom < 1.0)
+            timeline_->zoomToFraction(zoom);
     }
     return grab().toImage();
 }

@@ -48,7 +48,8 @@ class MainWindow : public QMainWindow {
     // The first ok run that has a trace, loaded on this thread.
     std::optional<std::int64_t> loadFirstTraceNow();
     void showView(View view);
-    [[nodiscard]] QImage renderView(View view, QSize size);
+    // zoom: the fraction of the trace the timeline shows, centred (1: all of it).
+    [[nodiscard]] QImage renderView(View view, QSize size, double zoom = 1.0);
     void setDark(bool dark);
 
     [[nodiscard]] RunsTableModel* runsModel() const { return runs_model_; }

@@ -7,6 +7,7 @@
 #include "gui/compare/CompareView.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
+#include "gui/timeline/TimelineView.hpp"
 
 namespace trainscope::gui {
 
@@ -49,7 +50,7 @@ int takeScreenshot(const ScreenshotRequest& request, QString* error) {
     window.setAttribute(Qt::WA_DontShowOnScreen, true);
     window.show();
     QApplication::processEvents();
-    const QImage image = window.renderView(*view, request.size);
+    const QImage image = window.renderView(*view, request.size, request.zoom);
     QApplication::processEvents();
     if (image.isNull() || !image.save(request.output, "PNG")) {
         *error = QStringLiteral("cannot write %1").arg(request.output);

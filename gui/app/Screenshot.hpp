@@ -15,6 +15,7 @@ struct ScreenshotRequest {
     std::optional<std::int64_t> run;
     QSize size{1600, 1000};
     bool dark = true;
+    double zoom = 1.0;  // fraction of the trace shown, centred (timeline, utilization)
 };
 
 // Renders one view of a database into a PNG without showing a window. Returns the

@@ -87,8 +87,14 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
                                  [](const TimelineEvent& a, std::int64_t t) { return a.start < t; }) -
                 begin_it);
             if (k > j + 1) {
-                j = k - 1;
-                rend = std::max(rend, ev[j].end);
+                // Everything swallowed starts within kMinPx of the group's end, so in a row
+                // without overlaps only the last one can be wide: it is not folded.
+                const bool last_wide = static_cast<double>(ev[k - 1].end - ev[k - 1].start) >= min_ns;
+                const std::size_t upto = last_wide ? k - 2 : k - 1;
+                rend = std::max(rend, ev[upto].end);
+                j = upto;
+                if (last_wide)
+                    break;
             }
             if (static_cast<double>(rend - e.start) >= fold_max_ns || k >= last)
                 break;

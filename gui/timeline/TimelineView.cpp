@@ -54,6 +54,7 @@ void TimelineView::setMapping(const TimeAxisMapping& mapping) {
 }
 
 void TimelineView::setMappingInternal(const TimeAxisMapping& mapping) {
+    fitted_ = false;
     state_.mapping = mapping.withWidth(TimelineRenderer::dataWidth(paintSize().width()));
     update();
     emit mappingChanged(state_.mapping);
@@ -66,6 +67,16 @@ void TimelineView::zoomToFit() {
     const double margin = span * 0.01;
     setMappingInternal(TimeAxisMapping::fit(static_cast<double>(data_->beginNs()) - margin,
                                             static_cast<double>(data_->endNs()) + margin,
+                                            TimelineRenderer::dataWidth(paintSize().width())));
+    fitted_ = true;
+}
+
+void TimelineView::zoomToFraction(double fraction) {
+    if (!data_)
+        return;
+    const auto span = static_cast<double>(data_->endNs() - data_->beginNs());
+    const double mid = static_cast<double>(data_->beginNs()) + span / 2;
+    setMappingInternal(TimeAxisMapping::fit(mid - span * fraction / 2, mid + span * fraction / 2,
                                             TimelineRenderer::dataWidth(paintSize().width())));
 }
 
@@ -218,7 +229,7 @@ void TimelineView::resizeEvent(QResizeEvent*) {
     scroll_->setGeometry(width() - sw, TimelineRenderer::kRulerHeight, sw,
                          TimelineRenderer::viewportHeight(height()));
     updateScrollBar();
-    if (data_ && state_.mapping.isValid())
+    if (data_ && state_.mapping.isValid() && !fitted_)
         setMappingInternal(state_.mapping);
     else if (data_)
         zoomToFit();

@@ -33,6 +33,8 @@ class TimelineView : public QWidget {
   public slots:
     void setMapping(const trainscope::gui::TimeAxisMapping& mapping);
     void zoomToFit();
+    // Shows `fraction` of the trace around its middle (screenshots, benchmarks).
+    void zoomToFraction(double fraction);
     void zoomBy(double factor);
     void panBy(double fraction);
     void zoomToActivity(std::uint32_t activity);
@@ -74,6 +76,7 @@ class TimelineView : public QWidget {
     QPoint press_pos_;
     QPoint last_pos_;
     bool moved_ = false;
+    bool fitted_ = true;  // showing everything: a resize refits
     double range_anchor_ns_ = 0;
     QString search_;
 };

@@ -173,7 +173,11 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
             fill.lineTo(x, y_of(t.points[k].second));
             fill.lineTo(next_x, y_of(t.points[k].second));
         }
-        fill.lineTo(area.right(), area.bottom());
+        if (!t.points.empty()) {
+            const double end_x = area.left() + t.points.back().first + kBucketPx;
+            fill.lineTo(std::min(end_x, static_cast<double>(area.right())), area.bottom());
+        }
+        fill.closeSubpath();
         QColor c = t.color;
         c.setAlpha(110);
         p.setRenderHint(QPainter::Antialiasing, false);
