@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include <QBrush>
@@ -16,15 +18,24 @@ void RunsTableModel::setRuns(std::vector<reports::RunRecord> runs) {
     runs_ = std::move(runs);
     axes_.clear();
     metrics_.clear();
-    metric_units_.clear();
-    // Axes with at least one meaningful value.
+    columns_.clear();
+    columns_.push_back({ColumnKind::Id, "run", ""});
+    columns_.push_back({ColumnKind::Status, "status", ""});
+    // Axes with at least one meaningful value; those that vary come first.
+    std::vector<std::string> constant;
     for (const std::string& axis : reports::axis_names()) {
-        const bool used = std::any_of(runs_.begin(), runs_.end(), [&](const reports::RunRecord& r) {
-            const std::string v = reports::axis_value(r.axes, axis);
-            return !v.empty() && v != "n/a";
-        });
-        if (used)
-            axes_.push_back(axis);
+        std::set<std::string> values;
+        for (const auto& r : runs_)
+            values.insert(reports::axis_value(r.axes, axis));
+        values.erase("");
+        values.erase("n/a");
+        if (values.empty())
+            continue;
+        axes_.push_back(axis);
+        if (values.size() > 1)
+            columns_.push_back({ColumnKind::Axis, axis, ""});
+        else
+            constant.push_back(axis);
     }
     std::map<std::string, std::string> units;
     for (const auto& r : runs_) {
@@ -33,8 +44,14 @@ void RunsTableModel::setRuns(std::vector<reports::RunRecord> runs) {
     }
     for (const auto& [name, unit] : units) {
         metrics_.push_back(name);
-        metric_units_.push_back(unit);
+        columns_.push_back({ColumnKind::Metric, name, unit});
     }
+    for (const auto& axis : constant)
+        columns_.push_back({ColumnKind::Axis, axis, ""});
+    const bool any_error = std::any_of(runs_.begin(), runs_.end(),
+                                       [](const reports::RunRecord& r) { return !r.error.empty(); });
+    if (any_error)
+        columns_.push_back({ColumnKind::Error, "error", ""});
     endResetModel();
 }
 
@@ -51,14 +68,14 @@ int RunsTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int RunsTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : kFixedColumns + static_cast<int>(axes_.size() + metrics_.size());
+    return parent.isValid() ? 0 : static_cast<int>(columns_.size());
 }
 
 QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const auto& run = runs_[static_cast<std::size_t>(index.row())];
-    const int col = index.column();
+    const Column& col = columns_[static_cast<std::size_t>(index.column())];
     const bool failed = run.status == reports::RunStatus::Failed;
     switch (role) {
         case RunIdRole:
@@ -78,7 +95,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                 return QString::fromStdString(run.error);
             return {};
         case Qt::TextAlignmentRole:
-            if (col >= kFixedColumns + static_cast<int>(axes_.size()) || col == 0)
+            if (col.kind == ColumnKind::Metric || col.kind == ColumnKind::Id)
                 return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
             return {};
         case Qt::DisplayRole:
@@ -87,28 +104,27 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         default:
             return {};
     }
-    if (col == 0)
-        return QVariant::fromValue<qint64>(run.id);
-    if (col == 1) {
-        QString s = QString::fromLatin1(reports::to_string(run.status).data());
-        if (role == Qt::DisplayRole && !run.error.empty())
-            s += QStringLiteral(": ") + QString::fromStdString(run.error);
-        return s;
-    }
-    const int axis = col - kFixedColumns;
-    if (axis < static_cast<int>(axes_.size())) {
-        const std::string& name = axes_[static_cast<std::size_t>(axis)];
-        const std::string v = reports::axis_value(run.axes, name);
-        if (role == SortRole) {
-            bool ok = false;
-            const double d = QString::fromStdString(v).toDouble(&ok);
-            if (ok)
-                return d;
+    switch (col.kind) {
+        case ColumnKind::Id:
+            return QVariant::fromValue<qint64>(run.id);
+        case ColumnKind::Status:
+            return QString::fromLatin1(reports::to_string(run.status).data());
+        case ColumnKind::Error:
+            return QString::fromStdString(run.error);
+        case ColumnKind::Axis: {
+            const std::string v = reports::axis_value(run.axes, col.name);
+            if (role == SortRole) {
+                bool ok = false;
+                const double d = QString::fromStdString(v).toDouble(&ok);
+                if (ok)
+                    return d;
+            }
+            return QString::fromStdString(v);
         }
-        return QString::fromStdString(v);
+        case ColumnKind::Metric:
+            break;
     }
-    const auto& metric = metrics_[static_cast<std::size_t>(axis - static_cast<int>(axes_.size()))];
-    const reports::Metric* m = run.find_metric(metric);
+    const reports::Metric* m = run.find_metric(col.name);
     if (!m)
         return role == SortRole ? QVariant(std::numeric_limits<double>::lowest()) : QVariant();
     if (role == SortRole)
@@ -121,22 +137,14 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
-    const int axis = section - kFixedColumns;
-    const int metric = axis - static_cast<int>(axes_.size());
+    const Column& col = columns_[static_cast<std::size_t>(section)];
     if (role == MetricNameRole)
-        return metric >= 0 ? QString::fromStdString(metrics_[static_cast<std::size_t>(metric)]) : QVariant();
+        return col.kind == ColumnKind::Metric ? QVariant(QString::fromStdString(col.name)) : QVariant();
     if (role != Qt::DisplayRole)
         return {};
-    if (section == 0)
-        return tr("run");
-    if (section == 1)
-        return tr("status");
-    if (metric < 0)
-        return QString::fromStdString(axes_[static_cast<std::size_t>(axis)]);
-    const auto& unit = metric_units_[static_cast<std::size_t>(metric)];
-    QString h = QString::fromStdString(metrics_[static_cast<std::size_t>(metric)]);
-    if (!unit.empty())
-        h += QStringLiteral(" [%1]").arg(QString::fromStdString(unit));
+    QString h = QString::fromStdString(col.name);
+    if (!col.unit.empty())
+        h += QStringLiteral(" [%1]").arg(QString::fromStdString(col.unit));
     return h;
 }
 

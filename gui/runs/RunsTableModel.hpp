@@ -10,8 +10,9 @@
 
 namespace trainscope::gui {
 
-// Every run of a results database: id, status, the axes that vary or are set, and
-// every metric (a sorted union of metric names). Failed runs show their error in red.
+// Every run of a results database: id, status, the axes that vary between runs, every
+// metric (a sorted union of metric names), the axes that are the same for all runs,
+// and the error. Failed runs are red, with their error as tooltip.
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -38,11 +39,16 @@ class RunsTableModel : public QAbstractTableModel {
                         int role = Qt::DisplayRole) const override;
 
   private:
-    static constexpr int kFixedColumns = 2;  // id, status
+    enum class ColumnKind { Id, Status, Axis, Metric, Error };
+    struct Column {
+        ColumnKind kind;
+        std::string name;
+        std::string unit;
+    };
     std::vector<reports::RunRecord> runs_;
     std::vector<std::string> axes_;
     std::vector<std::string> metrics_;
-    std::vector<std::string> metric_units_;
+    std::vector<Column> columns_;
 };
 
 }  // namespace trainscope::gui

@@ -164,7 +164,7 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
                    QObject::tr("max %1").arg(format_value(t.max, t.unit)));
         p.setClipRect(area.adjusted(0, -2, 0, 2));
         QPainterPath fill;
-        fill.moveTo(area.left(), area.bottom());
+        fill.moveTo(area.left() + (t.points.empty() ? 0.0 : std::max(t.points.front().first, 0.0)), area.bottom());
         auto y_of = [&](double v) { return area.bottom() - std::clamp(v / t.max, 0.0, 1.0) * area.height(); };
         for (std::size_t k = 0; k < t.points.size(); ++k) {
             const double x = area.left() + t.points[k].first;

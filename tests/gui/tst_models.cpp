@@ -44,6 +44,7 @@ class TestModels : public QObject {
         proxy.setSortRole(RunsTableModel::SortRole);
         QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.sort(3, Qt::DescendingOrder);
+        proxy.sort(2, Qt::AscendingOrder);
         model.setRuns({});
         model.setRuns(runs_);
         QCOMPARE(model.rowCount(), 16);
@@ -65,7 +66,10 @@ class TestModels : public QObject {
             ++failed;
             QVERIFY(i.data(RunsTableModel::ErrorRole).toString().contains(QLatin1String("out of memory")));
             QVERIFY(i.data(Qt::ToolTipRole).toString().contains(QLatin1String("out of memory")));
-            QVERIFY(i.data(Qt::DisplayRole).toString().startsWith(QLatin1String("failed: CUDA out of memory")));
+            QCOMPARE(i.data(Qt::DisplayRole).toString(), QStringLiteral("failed"));
+            const QModelIndex error = model.index(r, model.columnCount() - 1);
+            QCOMPARE(model.headerData(model.columnCount() - 1, Qt::Horizontal).toString(), QStringLiteral("error"));
+            QVERIFY(error.data().toString().startsWith(QLatin1String("CUDA out of memory")));
             QCOMPARE(i.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xe0, 0x40, 0x40));
         }
         QCOMPARE(failed, 1);
