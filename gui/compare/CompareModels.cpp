@@ -117,21 +117,25 @@ QVariant CompareMetricsModel::headerData(int section, Qt::Orientation orientatio
 
 KernelDiffModel::KernelDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void KernelDiffModel::setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b) {
+void KernelDiffModel::setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b,
+                               std::int64_t steps_a, std::int64_t steps_b) {
     beginResetModel();
     rows_.clear();
+    per_step_ = steps_a > 0 && steps_b > 0;
+    const double da = per_step_ ? static_cast<double>(steps_a) : 1.0;
+    const double db = per_step_ ? static_cast<double>(steps_b) : 1.0;
     std::map<QString, Row> by_name;
     for (const auto& s : a) {
         Row& r = by_name[s.name];
         r.name = s.name;
         r.count_a = s.count;
-        r.total_a = s.total_ns;
+        r.total_a = static_cast<double>(s.total_ns) / da;
     }
     for (const auto& s : b) {
         Row& r = by_name[s.name];
         r.name = s.name;
         r.count_b = s.count;
-        r.total_b = s.total_ns;
+        r.total_b = static_cast<double>(s.total_ns) / db;
     }
     for (auto& [name, row] : by_name)
         rows_.push_back(row);
@@ -149,8 +153,8 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Row& r = rows_[static_cast<std::size_t>(index.row())];
-    const auto diff = r.total_b - r.total_a;
-    const double rel = r.total_a != 0 ? static_cast<double>(diff) / static_cast<double>(r.total_a) : 0.0;
+    const double diff = r.total_b - r.total_a;
+    const double rel = r.total_a != 0 ? diff / r.total_a : 0.0;
     if (role == Qt::TextAlignmentRole && index.column() != Name)
         return right_aligned();
     if (role == Qt::ForegroundRole && (index.column() == Diff || index.column() == Relative) && diff != 0)
@@ -168,12 +172,12 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
         case CountB:
             return QVariant::fromValue<qint64>(r.count_b);
         case TotalA:
-            return sort ? QVariant::fromValue<qint64>(r.total_a) : QVariant(formatDuration(static_cast<double>(r.total_a)));
+            return sort ? QVariant(r.total_a) : QVariant(formatDuration(r.total_a));
         case TotalB:
-            return sort ? QVariant::fromValue<qint64>(r.total_b) : QVariant(formatDuration(static_cast<double>(r.total_b)));
+            return sort ? QVariant(r.total_b) : QVariant(formatDuration(r.total_b));
         case Diff:
-            return sort ? QVariant::fromValue<qint64>(diff)
-                        : QVariant((diff > 0 ? QStringLiteral("+") : QString()) + formatDuration(static_cast<double>(diff)));
+            return sort ? QVariant(diff)
+                        : QVariant((diff > 0 ? QStringLiteral("+") : QString()) + formatDuration(diff));
         case Relative:
             if (r.total_a == 0)
                 return sort ? QVariant(0.0) : QVariant(tr("new"));
@@ -187,8 +191,9 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
 QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* kNames[] = {"kernel", "count A", "count B", "total A", "total B", "B − A", "change"};
-    return section >= 0 && section < ColumnCount ? QVariant(tr(kNames[section])) : QVariant();
+    static const char* kTotals[] = {"kernel", "count A", "count B", "total A", "total B", "B − A", "change"};
+    static const char* kPerStep[] = {"kernel", "count A", "count B", "A per step", "B per step", "B − A per step", "change"};
+    return section >= 0 && section < ColumnCount ? QVariant(tr(per_step_ ? kPerStep[section] : kTotals[section])) : QVariant();
 }
 
 }  // namespace trainscope::gui

@@ -43,7 +43,8 @@ class CompareMetricsModel : public QAbstractTableModel {
     std::vector<Row> rows_;
 };
 
-// Kernel time of two runs by kernel name: time gained or lost per kernel.
+// Kernel time of two runs by kernel name: time gained or lost per kernel. Traces of
+// different lengths compare per training step when both know their step count.
 class KernelDiffModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -51,7 +52,10 @@ class KernelDiffModel : public QAbstractTableModel {
     enum Roles { SortRole = Qt::UserRole + 1 };
 
     explicit KernelDiffModel(QObject* parent = nullptr);
-    void setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b);
+    // steps_a, steps_b > 0: times are divided by them (per step); otherwise totals.
+    void setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b,
+                  std::int64_t steps_a = 0, std::int64_t steps_b = 0);
+    [[nodiscard]] bool perStep() const { return per_step_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -64,10 +68,11 @@ class KernelDiffModel : public QAbstractTableModel {
         QString name;
         std::int64_t count_a = 0;
         std::int64_t count_b = 0;
-        std::int64_t total_a = 0;
-        std::int64_t total_b = 0;
+        double total_a = 0;  // ns, per step when per_step_
+        double total_b = 0;
     };
     std::vector<Row> rows_;
+    bool per_step_ = false;
 };
 
 }  // namespace trainscope::gui

@@ -11,6 +11,7 @@
 
 #include "gui/compare/CompareModels.hpp"
 #include "gui/runs/RunsTableModel.hpp"
+#include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
 
@@ -25,6 +26,8 @@ QTableView* make_table(QAbstractItemModel* model, int sort_role, int sort_column
     view->setSortingEnabled(true);
     view->sortByColumn(sort_column, order);
     view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
     view->verticalHeader()->hide();
     view->horizontalHeader()->setStretchLastSection(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -105,6 +108,8 @@ void CompareView::refresh() {
     metrics_->setRuns(ra, rb);
     stats_a_.clear();
     stats_b_.clear();
+    steps_a_ = steps_b_ = 0;
+    loaded_ = 0;
     kernels_->setStats(stats_a_, stats_b_);
     if (!ra || !rb || path_.isEmpty())
         return;
@@ -132,18 +137,28 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
     if (!trace)
         return;
     (side == 0 ? stats_a_ : stats_b_) = trace->kernel_stats;
-    kernels_->setStats(stats_a_, stats_b_);
-    if (!stats_a_.empty() && !stats_b_.empty()) {
-        std::int64_t ta = 0;
-        std::int64_t tb = 0;
-        for (const auto& s : stats_a_)
-            ta += s.total_ns;
-        for (const auto& s : stats_b_)
-            tb += s.total_ns;
-        note_->setText(tr("GPU time: A %1 ms, B %2 ms (B − A = %3 ms). Red: B slower, green: B faster.")
-                           .arg(static_cast<double>(ta) / 1e6, 0, 'f', 2)
-                           .arg(static_cast<double>(tb) / 1e6, 0, 'f', 2)
-                           .arg(static_cast<double>(tb - ta) / 1e6, 0, 'f', 2));
+    (side == 0 ? steps_a_ : steps_b_) = trace->steps;
+    loaded_ |= 1 << side;
+    if (loaded_ != 3)
+        return;
+    kernels_->setStats(stats_a_, stats_b_, steps_a_, steps_b_);
+    double ta = 0;
+    double tb = 0;
+    for (const auto& s : stats_a_)
+        ta += static_cast<double>(s.total_ns);
+    for (const auto& s : stats_b_)
+        tb += static_cast<double>(s.total_ns);
+    if (kernels_->perStep()) {
+        ta /= static_cast<double>(steps_a_);
+        tb /= static_cast<double>(steps_b_);
+        note_->setText(tr("GPU time per training step (NVTX \"step\" ranges; A: %1 steps, B: %2): "
+                          "A %3, B %4, B − A %5. Red: B slower, green: B faster.")
+                           .arg(steps_a_)
+                           .arg(steps_b_)
+                           .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
+    } else {
+        note_->setText(tr("Total GPU time (the traces have no NVTX steps): A %1, B %2, B − A %3.")
+                           .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
     }
 }
 

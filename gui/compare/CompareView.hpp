@@ -51,6 +51,9 @@ class CompareView : public QWidget {
     TraceLoader loader_b_;
     std::vector<KernelStat> stats_a_;
     std::vector<KernelStat> stats_b_;
+    std::int64_t steps_a_ = 0;
+    std::int64_t steps_b_ = 0;
+    int loaded_ = 0;
 };
 
 }  // namespace trainscope::gui

@@ -28,5 +28,7 @@ struct KernelStat {
 
 // Sorted by total time, largest first.
 std::vector<KernelStat> computeKernelStats(const TimelineData& data);
+// Training steps in the trace: NVTX ranges whose name starts with "step".
+std::int64_t countSteps(const TimelineData& data);
 
 }  // namespace trainscope::gui

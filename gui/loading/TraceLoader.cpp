@@ -47,6 +47,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     if (!out->timeline)
         return nullptr;
     out->kernel_stats = computeKernelStats(*out->timeline);
+    out->steps = countSteps(*out->timeline);
     if (progress)
         progress(100);
     return out;

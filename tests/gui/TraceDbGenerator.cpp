@@ -344,7 +344,7 @@ std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShap
             const bool is_main = main_run == 0;
             const std::int64_t kernels = is_main ? shape.main_kernels : shape.other_kernels;
             if (kernels > 0)
-                run.trace = makeTrace({kernels, speed, seed++});
+                run.trace = makeTrace({kernels, speed * 64.0 / bs, seed++});  // bigger batches, longer kernels
             const std::int64_t id = writer.write(run);
             if (is_main)
                 main_run = id;
