@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QTest>
 #include <QWheelEvent>
+#include <algorithm>
 #include <numeric>
 
 #include "gui/timeline/TimelineData.hpp"
@@ -226,6 +227,56 @@ class TestTimelineRender : public QObject {
         QVERIFY(d->activity(second).start_ns >= d->activity(first).start_ns);
         view.findPrevious();
         QCOMPARE(*view.state().selected, first);
+    }
+
+    void foldTooltipAndClickZoomIn() {
+        auto t = gpuTrace();
+        for (int i = 0; i < 40; ++i)
+            kernelAt(t, 0, 100'000 + i * 20, 100'010 + i * 20, "relu_kernel");
+        kernelAt(t, 0, 0, 10, "first");
+        kernelAt(t, 0, 10'000'000, 10'000'010, "last");
+        TimelineView view;
+        view.resize(1000 + 20, 300);
+        view.setData(TimelineData::build(std::move(t)));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QImage shown = view.grab().toImage();  // paints: leaves the draw list
+        Q_UNUSED(shown);
+        const auto& m = view.state().mapping;
+        const int x = TimelineRenderer::kLabelWidth + static_cast<int>(m.mapTimeToX(100'400));
+        const int y = TimelineRenderer::rowTop(view.data()->rows()[0], 0) + TimelineData::kRowHeight / 2;
+        std::vector<DrawItem> list;
+        TimelineRenderer::buildDrawList(*view.data(), view.state(), QSize(1000, 300), list);
+        const DrawItem* fold = TimelineRenderer::hitTest(list, *view.data(), view.state(), QPoint(x, y));
+        QVERIFY(fold);
+        QCOMPARE(fold->kind, DrawKind::Fold);
+        QCOMPARE(fold->count, 40u);
+        const QString tip = view.describe(*fold);
+        QVERIFY2(tip.contains(QLatin1String("40 events folded")), qPrintable(tip));
+        QVERIFY(tip.contains(QLatin1String("Click to zoom in")));
+        const double before = m.durationNs();
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(x, y));
+        QVERIFY(view.state().mapping.durationNs() < before / 100);
+        QVERIFY(view.state().mapping.startNs() <= 100'000);
+        QVERIFY(view.state().mapping.endNs() >= 100'790);
+    }
+
+    void kernelTooltipHasTheFullRecord() {
+        TimelineView view;
+        view.resize(1000, 400);
+        const auto d = TimelineData::build(testing::makeTrace({300, 1.0, 9}));
+        view.setData(d);
+        const auto& rows = d->rows();
+        const auto row = std::find_if(rows.begin(), rows.end(), [](const TimelineRow& r) {
+            return r.lane_kind == profiler::LaneKind::GpuStream && r.label.contains(QLatin1String("compute"));
+        });
+        QVERIFY(row != rows.end());
+        DrawItem item;
+        item.row = static_cast<int>(row - rows.begin());
+        item.first = 0;
+        const QString tip = view.describe(item);
+        for (const char* key : {"grid", "block", "registers/thread", "shared memory", "duration", "correlation", "launched by", "cudaLaunchKernel"})
+            QVERIFY2(tip.contains(QLatin1String(key)), qPrintable(key + QStringLiteral(" missing in ") + tip));
     }
 
     void busyTimeIsTheUnionOfGpuWork() {
