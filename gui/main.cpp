@@ -22,16 +22,20 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render a view into a PNG and exit."),
                                         QStringLiteral("out.png"));
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("View to render: timeline, runs, utilization, kernels, compare."),
-                                  QStringLiteral("view"), QStringLiteral("timeline"));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run id to show."), QStringLiteral("id"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("View to render: timeline, runs, utilization, kernels, compare."),
+        QStringLiteral("view"), QStringLiteral("timeline"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run id to show."),
+                                 QStringLiteral("id"));
     const QCommandLineOption light(QStringLiteral("light"), QStringLiteral("Light palette."));
-    const QCommandLineOption zoom(QStringLiteral("zoom"),
-                                  QStringLiteral("Fraction of the trace to show, centred (e.g. 0.001)."),
-                                  QStringLiteral("fraction"), QStringLiteral("1"));
+    const QCommandLineOption zoom(
+        QStringLiteral("zoom"),
+        QStringLiteral("Fraction of the trace to show, centred (e.g. 0.001)."),
+        QStringLiteral("fraction"), QStringLiteral("1"));
     parser.addOptions({screenshot, view, run, light, zoom});
-    parser.addPositionalArgument(QStringLiteral("results.db"), QStringLiteral("Results database to open."));
+    parser.addPositionalArgument(QStringLiteral("results.db"),
+                                 QStringLiteral("Results database to open."));
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     QTextStream err(stderr);

@@ -79,7 +79,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Timeline page: search bar, timeline, utilization on the same time axis.
     auto* bar = new QHBoxLayout;
-    search_->setPlaceholderText(tr("Find kernel by name (Ctrl+F), Enter / F3 next, Shift+F3 previous"));
+    search_->setPlaceholderText(
+        tr("Find kernel by name (Ctrl+F), Enter / F3 next, Shift+F3 previous"));
     search_->setClearButtonEnabled(true);
     auto* prev = new QPushButton(tr("◀ Previous"));
     auto* next = new QPushButton(tr("Next ▶"));
@@ -107,7 +108,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(utilization_, &UtilizationView::wheelZoom, this, [this](double f, double x) {
         timeline_->setMapping(timeline_->state().mapping.zoomed(f, std::max(x, 0.0)));
     });
-    connect(timeline_, &TimelineView::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(timeline_, &TimelineView::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m); });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](double t0, double t1) {
         range_label_->setText(timeline_->rangeSummary(t0, t1));
     });
@@ -164,20 +166,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open results database…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(tr("&Open results database…"), QKeySequence::Open, this,
+                    &MainWindow::openDialog);
     recent_menu_ = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    file->addAction(tr("Export table as &CSV…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportCsv);
-    file->addAction(tr("Export view as &PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, &MainWindow::exportPng);
+    file->addAction(tr("Export table as &CSV…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportCsv);
+    file->addAction(tr("Export view as &PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                    this, &MainWindow::exportPng);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList names = {tr("&Runs"), tr("&Timeline"), tr("&Kernels"), tr("&Compare")};
     for (int i = 0; i < names.size(); ++i) {
-        view->addAction(names[i], QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)), this,
-                        [this, i] { tabs_->setCurrentIndex(i); });
+        view->addAction(names[i], QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)),
+                        this, [this, i] { tabs_->setCurrentIndex(i); });
     }
     view->addSeparator();
     auto* group = new QActionGroup(this);
@@ -208,7 +213,8 @@ void MainWindow::createMenus() {
     addAction(prev);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
+                    &MainWindow::showShortcuts);
     help->addAction(tr("&About"), this, [this] {
         QMessageBox::about(this, tr("About trainscope"),
                            tr("trainscope-gui explores trainscope results databases: runs, "
@@ -222,11 +228,14 @@ void MainWindow::showShortcuts() {
         tr("<table>"
            "<tr><td><b>Ctrl+O</b></td><td>open a results database</td></tr>"
            "<tr><td><b>Ctrl+1…4</b></td><td>Runs, Timeline, Kernels, Compare</td></tr>"
-           "<tr><td><b>Ctrl+E / Ctrl+Shift+E</b></td><td>export table as CSV / view as PNG</td></tr>"
+           "<tr><td><b>Ctrl+E / Ctrl+Shift+E</b></td><td>export table as CSV / view as "
+           "PNG</td></tr>"
            "<tr><td colspan=2><br><b>Timeline</b></td></tr>"
-           "<tr><td><b>Wheel</b></td><td>zoom around the cursor (Shift+wheel scrolls lanes)</td></tr>"
+           "<tr><td><b>Wheel</b></td><td>zoom around the cursor (Shift+wheel scrolls "
+           "lanes)</td></tr>"
            "<tr><td><b>Drag</b></td><td>pan</td></tr>"
-           "<tr><td><b>Shift+drag</b></td><td>select a range: duration and the GPU work in it</td></tr>"
+           "<tr><td><b>Shift+drag</b></td><td>select a range: duration and the GPU work in "
+           "it</td></tr>"
            "<tr><td><b>W / S, + / −</b></td><td>zoom in / out</td></tr>"
            "<tr><td><b>A / D, ← / →</b></td><td>pan left / right</td></tr>"
            "<tr><td><b>↑ / ↓, PgUp / PgDn</b></td><td>scroll lanes</td></tr>"
@@ -283,8 +292,9 @@ bool MainWindow::openDatabase(const QString& path) {
 }
 
 void MainWindow::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open results database"), QString(),
-                                                      tr("Results databases (*.db *.sqlite);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open results database"), QString(),
+                                     tr("Results databases (*.db *.sqlite);;All files (*)"));
     if (!path.isEmpty())
         openDatabase(path);
 }
@@ -320,7 +330,10 @@ void MainWindow::selectionChanged(const std::vector<std::int64_t>& ids) {
         return;
     const auto* run = runs_model_->runById(id);
     if (!run || run->status != reports::RunStatus::Ok) {
-        statusBar()->showMessage(tr("Run %1 has no results: %2").arg(id).arg(run ? QString::fromStdString(run->error) : QString()), 6000);
+        statusBar()->showMessage(tr("Run %1 has no results: %2")
+                                     .arg(id)
+                                     .arg(run ? QString::fromStdString(run->error) : QString()),
+                                 6000);
         return;
     }
     requested_run_ = id;
@@ -419,8 +432,8 @@ QImage MainWindow::renderView(View view, QSize size, double zoom) {
         UtilizationView standalone;
         standalone.setData(trace_ ? trace_->timeline : nullptr);
         standalone.setDark(dark_);
-        standalone.setMapping(timeline_->state().mapping.withWidth(
-            std::max(size.width() - 210, 1)));
+        standalone.setMapping(
+            timeline_->state().mapping.withWidth(std::max(size.width() - 210, 1)));
         return standalone.renderImage(QSize(size.width(), h));
     }
     if (view == View::Timeline) {
@@ -441,12 +454,14 @@ void MainWindow::exportCsv() {
     else if (current == kernels_view_)
         table = kernels_view_->table();
     else if (current == compare_)
-        table = compare_->kernelTable()->hasFocus() ? compare_->kernelTable() : compare_->metricsTable();
+        table = compare_->kernelTable()->hasFocus() ? compare_->kernelTable()
+                                                    : compare_->metricsTable();
     if (!table) {
         reportError(tr("The current view has no table: use Runs, Kernels or Compare."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export table as CSV"), QString(), tr("CSV (*.csv)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export table as CSV"), QString(), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     const QString error = writeCsv(*table->model(), path);
@@ -455,7 +470,8 @@ void MainWindow::exportCsv() {
 }
 
 void MainWindow::exportPng() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export view as PNG"), QString(), tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view as PNG"), QString(),
+                                                      tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
     QWidget* current = tabs_->currentWidget();

@@ -1,12 +1,11 @@
 #pragma once
 
+#include <QMainWindow>
+#include <QString>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
-
-#include <QMainWindow>
-#include <QString>
 
 #include "gui/loading/TraceLoader.hpp"
 

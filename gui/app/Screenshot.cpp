@@ -14,7 +14,8 @@ namespace trainscope::gui {
 int takeScreenshot(const ScreenshotRequest& request, QString* error) {
     const auto view = MainWindow::viewFromName(request.view);
     if (!view) {
-        *error = QStringLiteral("unknown view '%1' (runs, timeline, utilization, kernels, compare)").arg(request.view);
+        *error = QStringLiteral("unknown view '%1' (runs, timeline, utilization, kernels, compare)")
+                     .arg(request.view);
         return 2;
     }
     MainWindow window;

@@ -1,10 +1,9 @@
 #pragma once
 
-#include <cstdint>
-#include <optional>
-
 #include <QSize>
 #include <QString>
+#include <cstdint>
+#include <optional>
 
 namespace trainscope::gui {
 

@@ -1,11 +1,10 @@
 #include "gui/charts/LineChart.hpp"
 
+#include <QPainter>
+#include <QPainterPath>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <QPainter>
-#include <QPainterPath>
 
 #include "gui/timeline/TimeFormat.hpp"
 
@@ -19,7 +18,9 @@ QColor seriesColor(int index) {
     return kColors[static_cast<std::size_t>(index) % std::size(kColors)];
 }
 
-LineChart::LineChart(QWidget* parent) : QWidget(parent) { setMinimumSize(300, 200); }
+LineChart::LineChart(QWidget* parent) : QWidget(parent) {
+    setMinimumSize(300, 200);
+}
 
 void LineChart::setData(ChartData chart) {
     data_ = std::move(chart);
@@ -91,11 +92,13 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
         p.setPen(grid);
         p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         p.setPen(fg);
-        p.drawText(QRectF(rect.left(), y - 8, 64, 16), Qt::AlignRight | Qt::AlignVCenter, format_value(v));
+        p.drawText(QRectF(rect.left(), y - 8, 64, 16), Qt::AlignRight | Qt::AlignVCenter,
+                   format_value(v));
     }
     const int nx = static_cast<int>(data.x_labels.size());
     auto xpos = [&](int i) {
-        return nx == 1 ? plot.center().x() : plot.left() + 20 + (plot.width() - 40.0) * i / (nx - 1);
+        return nx == 1 ? plot.center().x()
+                       : plot.left() + 20 + (plot.width() - 40.0) * i / (nx - 1);
     };
     auto ypos = [&](double v) { return plot.bottom() - (v - lo) / (hi - lo) * plot.height(); };
     p.setPen(fg);
@@ -103,9 +106,11 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
     p.drawLine(plot.bottomLeft(), plot.topLeft());
     for (int i = 0; i < nx; ++i) {
         p.drawLine(QPointF(xpos(i), plot.bottom()), QPointF(xpos(i), plot.bottom() + 4));
-        p.drawText(QRectF(xpos(i) - 50, plot.bottom() + 6, 100, 16), Qt::AlignCenter, data.x_labels[i]);
+        p.drawText(QRectF(xpos(i) - 50, plot.bottom() + 6, 100, 16), Qt::AlignCenter,
+                   data.x_labels[i]);
     }
-    p.drawText(QRect(plot.left(), plot.bottom() + 24, plot.width(), 18), Qt::AlignCenter, data.x_title);
+    p.drawText(QRect(plot.left(), plot.bottom() + 24, plot.width(), 18), Qt::AlignCenter,
+               data.x_title);
     p.save();
     p.translate(rect.left() + 12, plot.center().y());
     p.rotate(-90);
@@ -160,7 +165,8 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
         p.setPen(QPen(c, 3));
         p.drawLine(plot.right() + 16, ly + 8, plot.right() + 36, ly + 8);
         p.setPen(fg);
-        p.drawText(QRect(plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter, s.label);
+        p.drawText(QRect(plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   s.label);
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 }

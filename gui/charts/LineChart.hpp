@@ -1,12 +1,11 @@
 #pragma once
 
-#include <optional>
-#include <vector>
-
 #include <QColor>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <optional>
+#include <vector>
 
 class QPainter;
 
@@ -15,7 +14,7 @@ namespace trainscope::gui {
 struct ChartPoint {
     int x = 0;  // index into ChartData::x_labels
     double y = 0.0;
-    std::optional<double> low;   // confidence interval, if known
+    std::optional<double> low;  // confidence interval, if known
     std::optional<double> high;
 };
 

@@ -1,10 +1,9 @@
 #include "gui/compare/CompareModels.hpp"
 
-#include <cmath>
-#include <map>
-
 #include <QBrush>
 #include <QColor>
+#include <cmath>
+#include <map>
 
 #include "gui/runs/MetricChartData.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -71,9 +70,11 @@ QVariant CompareMetricsModel::data(const QModelIndex& index, int role) const {
     const double rel = both && *r.a != 0 ? diff / std::abs(*r.a) : 0.0;
     if (role == VerdictRole)
         return static_cast<int>(r.verdict);
-    if (role == Qt::TextAlignmentRole && index.column() != Metric && index.column() != VerdictColumn)
+    if (role == Qt::TextAlignmentRole && index.column() != Metric &&
+        index.column() != VerdictColumn)
         return right_aligned();
-    if (role == Qt::ForegroundRole && index.column() == VerdictColumn && r.verdict == Verdict::Significant)
+    if (role == Qt::ForegroundRole && index.column() == VerdictColumn &&
+        r.verdict == Verdict::Significant)
         return QBrush(QColor(0xf0, 0x8c, 0x28));
     if (role == Qt::ToolTipRole && index.column() == VerdictColumn)
         return tr("Significant when the two runs' confidence intervals do not overlap.");
@@ -83,15 +84,24 @@ QVariant CompareMetricsModel::data(const QModelIndex& index, int role) const {
     switch (static_cast<Column>(index.column())) {
         case Metric:
             return QString::fromStdString(r.name) +
-                   (r.unit.empty() || sort ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(r.unit)));
+                   (r.unit.empty() || sort
+                        ? QString()
+                        : QStringLiteral(" [%1]").arg(QString::fromStdString(r.unit)));
         case A:
             return r.a ? (sort ? QVariant(*r.a) : QVariant(number(*r.a))) : QVariant();
         case B:
             return r.b ? (sort ? QVariant(*r.b) : QVariant(number(*r.b))) : QVariant();
         case Diff:
-            return both ? (sort ? QVariant(diff) : QVariant((diff > 0 ? QStringLiteral("+") : QString()) + number(diff))) : QVariant();
+            return both ? (sort ? QVariant(diff)
+                                : QVariant((diff > 0 ? QStringLiteral("+") : QString()) +
+                                           number(diff)))
+                        : QVariant();
         case Relative:
-            return both ? (sort ? QVariant(rel) : QVariant(QStringLiteral("%1%2 %").arg(rel > 0 ? QStringLiteral("+") : QString()).arg(rel * 100, 0, 'f', 1))) : QVariant();
+            return both ? (sort ? QVariant(rel)
+                                : QVariant(QStringLiteral("%1%2 %")
+                                               .arg(rel > 0 ? QStringLiteral("+") : QString())
+                                               .arg(rel * 100, 0, 'f', 1)))
+                        : QVariant();
         case VerdictColumn:
             switch (r.verdict) {
                 case Verdict::NoInterval:
@@ -157,7 +167,8 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     const double rel = r.total_a != 0 ? diff / r.total_a : 0.0;
     if (role == Qt::TextAlignmentRole && index.column() != Name)
         return right_aligned();
-    if (role == Qt::ForegroundRole && (index.column() == Diff || index.column() == Relative) && diff != 0)
+    if (role == Qt::ForegroundRole && (index.column() == Diff || index.column() == Relative) &&
+        diff != 0)
         return QBrush(diff > 0 ? QColor(0xe0, 0x4a, 0x4a) : QColor(0x3f, 0xb5, 0x6b));
     if (role == Qt::ToolTipRole && index.column() == Name)
         return r.name;
@@ -177,11 +188,15 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
             return sort ? QVariant(r.total_b) : QVariant(formatDuration(r.total_b));
         case Diff:
             return sort ? QVariant(diff)
-                        : QVariant((diff > 0 ? QStringLiteral("+") : QString()) + formatDuration(diff));
+                        : QVariant((diff > 0 ? QStringLiteral("+") : QString()) +
+                                   formatDuration(diff));
         case Relative:
             if (r.total_a == 0)
                 return sort ? QVariant(0.0) : QVariant(tr("new"));
-            return sort ? QVariant(rel) : QVariant(QStringLiteral("%1%2 %").arg(rel > 0 ? QStringLiteral("+") : QString()).arg(rel * 100, 0, 'f', 1));
+            return sort ? QVariant(rel)
+                        : QVariant(QStringLiteral("%1%2 %")
+                                       .arg(rel > 0 ? QStringLiteral("+") : QString())
+                                       .arg(rel * 100, 0, 'f', 1));
         case ColumnCount:
             break;
     }
@@ -191,9 +206,13 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
 QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* kTotals[] = {"kernel", "count A", "count B", "total A", "total B", "B − A", "change"};
-    static const char* kPerStep[] = {"kernel", "count A", "count B", "A per step", "B per step", "B − A per step", "change"};
-    return section >= 0 && section < ColumnCount ? QVariant(tr(per_step_ ? kPerStep[section] : kTotals[section])) : QVariant();
+    static const char* kTotals[] = {"kernel",  "count A", "count B", "total A",
+                                    "total B", "B − A",   "change"};
+    static const char* kPerStep[] = {"kernel",     "count A",        "count B", "A per step",
+                                     "B per step", "B − A per step", "change"};
+    return section >= 0 && section < ColumnCount
+               ? QVariant(tr(per_step_ ? kPerStep[section] : kTotals[section]))
+               : QVariant();
 }
 
 }  // namespace trainscope::gui

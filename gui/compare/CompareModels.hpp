@@ -1,10 +1,9 @@
 #pragma once
 
+#include <QAbstractTableModel>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <QAbstractTableModel>
 
 #include "gui/kernels/KernelStats.hpp"
 #include "reports/store/RunRecord.hpp"

@@ -16,8 +16,8 @@
 namespace trainscope::gui {
 
 namespace {
-QTableView* make_table(QAbstractItemModel* model, int sort_role, int sort_column, Qt::SortOrder order,
-                       QObject* parent) {
+QTableView* make_table(QAbstractItemModel* model, int sort_role, int sort_column,
+                       Qt::SortOrder order, QObject* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
     proxy->setSourceModel(model);
     proxy->setSortRole(sort_role);
@@ -43,9 +43,12 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
       note_(new QLabel),
       metrics_(new CompareMetricsModel(this)),
       kernels_(new KernelDiffModel(this)) {
-    metrics_view_ = make_table(metrics_, CompareMetricsModel::SortRole, 0, Qt::AscendingOrder, this);
-    kernels_view_ = make_table(kernels_, KernelDiffModel::SortRole, KernelDiffModel::Diff, Qt::DescendingOrder, this);
-    kernels_view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::Name, QHeaderView::Stretch);
+    metrics_view_ =
+        make_table(metrics_, CompareMetricsModel::SortRole, 0, Qt::AscendingOrder, this);
+    kernels_view_ = make_table(kernels_, KernelDiffModel::SortRole, KernelDiffModel::Diff,
+                               Qt::DescendingOrder, this);
+    kernels_view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::Name,
+                                                            QHeaderView::Stretch);
     metrics_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Run A")));
@@ -64,8 +67,10 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     connect(runs_, &QAbstractItemModel::modelReset, this, &CompareView::runsChanged);
     connect(a_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(b_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
-    connect(&loader_a_, &TraceLoader::ready, this, [this](const LoadedTracePtr& t) { traceReady(0, t); });
-    connect(&loader_b_, &TraceLoader::ready, this, [this](const LoadedTracePtr& t) { traceReady(1, t); });
+    connect(&loader_a_, &TraceLoader::ready, this,
+            [this](const LoadedTracePtr& t) { traceReady(0, t); });
+    connect(&loader_b_, &TraceLoader::ready, this,
+            [this](const LoadedTracePtr& t) { traceReady(1, t); });
     connect(&loader_a_, &TraceLoader::failed, note_, &QLabel::setText);
     connect(&loader_b_, &TraceLoader::failed, note_, &QLabel::setText);
 }
@@ -76,12 +81,14 @@ void CompareView::runsChanged() {
     a_->clear();
     b_->clear();
     for (const auto& r : runs_->runs()) {
-        QString label = QStringLiteral("#%1 %2 %3 batch %4")
-                            .arg(r.id)
-                            .arg(QString::fromStdString(r.axes.model), QString::fromStdString(r.axes.precision))
-                            .arg(r.axes.batch.value_or(0));
+        QString label =
+            QStringLiteral("#%1 %2 %3 batch %4")
+                .arg(r.id)
+                .arg(QString::fromStdString(r.axes.model), QString::fromStdString(r.axes.precision))
+                .arg(r.axes.batch.value_or(0));
         if (r.status != reports::RunStatus::Ok)
-            label += QStringLiteral(" (%1)").arg(QString::fromLatin1(reports::to_string(r.status).data()));
+            label += QStringLiteral(" (%1)").arg(
+                QString::fromLatin1(reports::to_string(r.status).data()));
         a_->addItem(label, QVariant::fromValue<qint64>(r.id));
         b_->addItem(label, QVariant::fromValue<qint64>(r.id));
     }

@@ -1,10 +1,9 @@
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include <QString>
 #include <QWidget>
+#include <cstdint>
+#include <vector>
 
 #include "gui/loading/TraceLoader.hpp"
 

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <QString>
 #include <cstdint>
 #include <vector>
-
-#include <QString>
 
 #include "gui/timeline/KernelCategory.hpp"
 #include "gui/timeline/TimelineData.hpp"

@@ -48,15 +48,19 @@ QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
         case Count:
             return QVariant::fromValue<qint64>(s.count);
         case Total:
-            return sort ? QVariant::fromValue<qint64>(s.total_ns) : QVariant(formatDuration(static_cast<double>(s.total_ns)));
+            return sort ? QVariant::fromValue<qint64>(s.total_ns)
+                        : QVariant(formatDuration(static_cast<double>(s.total_ns)));
         case Mean:
             return sort ? QVariant(s.mean_ns()) : QVariant(formatDuration(s.mean_ns()));
         case Min:
-            return sort ? QVariant::fromValue<qint64>(s.min_ns) : QVariant(formatDuration(static_cast<double>(s.min_ns)));
+            return sort ? QVariant::fromValue<qint64>(s.min_ns)
+                        : QVariant(formatDuration(static_cast<double>(s.min_ns)));
         case Max:
-            return sort ? QVariant::fromValue<qint64>(s.max_ns) : QVariant(formatDuration(static_cast<double>(s.max_ns)));
+            return sort ? QVariant::fromValue<qint64>(s.max_ns)
+                        : QVariant(formatDuration(static_cast<double>(s.max_ns)));
         case Share:
-            return sort ? QVariant(s.share) : QVariant(QStringLiteral("%1 %").arg(s.share * 100.0, 0, 'f', 1));
+            return sort ? QVariant(s.share)
+                        : QVariant(QStringLiteral("%1 %").arg(s.share * 100.0, 0, 'f', 1));
         case ColumnCount:
             break;
     }

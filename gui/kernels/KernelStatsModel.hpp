@@ -1,8 +1,7 @@
 #pragma once
 
-#include <vector>
-
 #include <QAbstractTableModel>
+#include <vector>
 
 #include "gui/kernels/KernelStats.hpp"
 

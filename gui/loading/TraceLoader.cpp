@@ -17,7 +17,9 @@ TraceLoader::~TraceLoader() {
     future_.waitForFinished();
 }
 
-bool TraceLoader::isRunning() const { return future_.isRunning(); }
+bool TraceLoader::isRunning() const {
+    return future_.isRunning();
+}
 
 void TraceLoader::cancel() {
     if (stop_ && !stop_->exchange(true))
@@ -60,11 +62,10 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
     stop_ = stop;
     future_ = QtConcurrent::run([this, stop, database_path, run_id] {
         try {
-            auto result = loadNow(database_path, run_id, stop.get(),
-                                  [this, stop](int p) {
-                                      if (!stop->load())
-                                          emit progress(p);
-                                  });
+            auto result = loadNow(database_path, run_id, stop.get(), [this, stop](int p) {
+                if (!stop->load())
+                    emit progress(p);
+            });
             if (result && !stop->load())
                 emit ready(result);
         } catch (const std::exception& e) {

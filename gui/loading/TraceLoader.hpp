@@ -1,14 +1,13 @@
 #pragma once
 
+#include <QFuture>
+#include <QObject>
+#include <QString>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
-
-#include <QFuture>
-#include <QObject>
-#include <QString>
 
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/timeline/TimelineData.hpp"

@@ -73,9 +73,10 @@ ChartData buildMetricChart(const std::vector<reports::RunRecord>& runs, const st
     }
     for (const auto& [g, points] : groups) {
         ChartSeries s;
-        s.label = group_axis.empty() ? QString::fromStdString(g)
-                                     : QStringLiteral("%1=%2").arg(QString::fromStdString(group_axis),
-                                                                    QString::fromStdString(g));
+        s.label = group_axis.empty()
+                      ? QString::fromStdString(g)
+                      : QStringLiteral("%1=%2").arg(QString::fromStdString(group_axis),
+                                                    QString::fromStdString(g));
         for (const auto& [xi, rs] : points) {
             // Several runs in one cell (other axes vary): their mean, and the widest CI.
             ChartPoint pt;
@@ -93,8 +94,9 @@ ChartData buildMetricChart(const std::vector<reports::RunRecord>& runs, const st
         }
         chart.series.push_back(std::move(s));
     }
-    chart.y_title = QString::fromStdString(metric) +
-                    (unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(unit)));
+    chart.y_title =
+        QString::fromStdString(metric) +
+        (unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(unit)));
     chart.title = QStringLiteral("%1 vs %2").arg(QString::fromStdString(metric), chart.x_title);
     if (!group_axis.empty())
         chart.title += QStringLiteral(", by %1").arg(QString::fromStdString(group_axis));

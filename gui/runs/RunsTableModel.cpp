@@ -1,13 +1,12 @@
 #include "gui/runs/RunsTableModel.hpp"
 
-#include <algorithm>
-#include <map>
-#include <cmath>
-#include <limits>
-#include <set>
-
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
 
 namespace trainscope::gui {
 
@@ -48,8 +47,8 @@ void RunsTableModel::setRuns(std::vector<reports::RunRecord> runs) {
     }
     for (const auto& axis : constant)
         columns_.push_back({ColumnKind::Axis, axis, ""});
-    const bool any_error = std::any_of(runs_.begin(), runs_.end(),
-                                       [](const reports::RunRecord& r) { return !r.error.empty(); });
+    const bool any_error = std::any_of(
+        runs_.begin(), runs_.end(), [](const reports::RunRecord& r) { return !r.error.empty(); });
     if (any_error)
         columns_.push_back({ColumnKind::Error, "error", ""});
     endResetModel();
@@ -139,7 +138,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
         return QAbstractTableModel::headerData(section, orientation, role);
     const Column& col = columns_[static_cast<std::size_t>(section)];
     if (role == MetricNameRole)
-        return col.kind == ColumnKind::Metric ? QVariant(QString::fromStdString(col.name)) : QVariant();
+        return col.kind == ColumnKind::Metric ? QVariant(QString::fromStdString(col.name))
+                                              : QVariant();
     if (role != Qt::DisplayRole)
         return {};
     QString h = QString::fromStdString(col.name);

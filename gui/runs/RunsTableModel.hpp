@@ -1,10 +1,9 @@
 #pragma once
 
+#include <QAbstractTableModel>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <QAbstractTableModel>
 
 #include "reports/store/RunRecord.hpp"
 

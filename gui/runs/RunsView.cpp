@@ -82,7 +82,9 @@ RunsView::RunsView(RunsTableModel* model, QWidget* parent)
     modelReset();
 }
 
-void RunsView::setDark(bool dark) { chart_->setDark(dark); }
+void RunsView::setDark(bool dark) {
+    chart_->setDark(dark);
+}
 
 std::vector<std::int64_t> RunsView::selectedRunIds() const {
     std::vector<std::int64_t> ids;
@@ -97,7 +99,8 @@ void RunsView::selectRun(std::int64_t run_id) {
     for (int r = 0; r < proxy_->rowCount(); ++r) {
         const QModelIndex i = proxy_->index(r, 0);
         if (i.data(RunsTableModel::RunIdRole).toLongLong() == run_id) {
-            table_->selectionModel()->select(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            table_->selectionModel()->select(
+                i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             table_->scrollTo(i);
             return;
         }

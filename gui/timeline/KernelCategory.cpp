@@ -27,7 +27,7 @@ Category classify_kernel_name(std::string_view raw) {
                                                               "layer_norm", "batchnorm"};
     static constexpr std::array<std::string_view, 5> kGemm = {"gemm", "gemv", "matmul", "cublas",
                                                               "cutlass"};
-    static constexpr std::array<std::string_view, 6> kReduce = {"reduce", "softmax", "argmax",
+    static constexpr std::array<std::string_view, 6> kReduce = {"reduce",     "softmax",  "argmax",
                                                                 "sum_kernel", "nll_loss", "pool"};
     static constexpr std::array<std::string_view, 6> kElementwise = {
         "elementwise", "relu", "add", "mul", "copy_kernel", "fill"};

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <QColor>
 #include <cstdint>
 #include <string_view>
-
-#include <QColor>
 
 #include "profiler/trace/ActivityKind.hpp"
 

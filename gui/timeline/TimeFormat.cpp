@@ -25,7 +25,9 @@ QString formatDuration(double ns) {
     const Unit& u = unit_for(a);
     const double v = ns / u.ns;
     const int decimals = std::abs(v) >= 100 ? 0 : (std::abs(v) >= 10 ? 1 : 2);
-    return QStringLiteral("%1 %2").arg(v, 0, 'f', u.ns == 1.0 ? 0 : decimals).arg(QString::fromUtf8(u.name));
+    return QStringLiteral("%1 %2")
+        .arg(v, 0, 'f', u.ns == 1.0 ? 0 : decimals)
+        .arg(QString::fromUtf8(u.name));
 }
 
 QString formatTick(double t_ns, double step_ns) {
@@ -34,7 +36,9 @@ QString formatTick(double t_ns, double step_ns) {
     int decimals = 0;
     while (decimals < 6 && step_in_unit * std::pow(10.0, decimals) < 0.999)
         ++decimals;
-    return QStringLiteral("%1 %2").arg(t_ns / u.ns, 0, 'f', decimals).arg(QString::fromUtf8(u.name));
+    return QStringLiteral("%1 %2")
+        .arg(t_ns / u.ns, 0, 'f', decimals)
+        .arg(QString::fromUtf8(u.name));
 }
 
 QString formatBytes(double bytes) {
@@ -44,7 +48,9 @@ QString formatBytes(double bytes) {
         bytes /= 1024.0;
         ++i;
     }
-    return QStringLiteral("%1 %2").arg(bytes, 0, 'f', i == 0 ? 0 : 1).arg(QString::fromLatin1(kNames[i]));
+    return QStringLiteral("%1 %2")
+        .arg(bytes, 0, 'f', i == 0 ? 0 : 1)
+        .arg(QString::fromLatin1(kNames[i]));
 }
 
 double niceStep(double min_ns) {

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <cstdint>
-
 #include <QString>
+#include <cstdint>
 
 namespace trainscope::gui {
 

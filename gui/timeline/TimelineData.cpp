@@ -26,11 +26,13 @@ std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) co
 
 double DeviceBusy::busyBefore(double t) const {
     // Intervals ending at or before t count whole; the one containing t counts in part.
-    const auto it = std::upper_bound(
-        ends.begin(), ends.end(), t, [](double v, std::int64_t e) { return v < static_cast<double>(e); });
+    const auto it = std::upper_bound(ends.begin(), ends.end(), t, [](double v, std::int64_t e) {
+        return v < static_cast<double>(e);
+    });
     const auto i = static_cast<std::size_t>(it - ends.begin());
     if (i == ends.size())
-        return before.empty() ? 0.0 : static_cast<double>(before.back() + (ends.back() - starts.back()));
+        return before.empty() ? 0.0
+                              : static_cast<double>(before.back() + (ends.back() - starts.back()));
     const double partial = std::max(0.0, t - static_cast<double>(starts[i]));
     return static_cast<double>(before[i]) + partial;
 }
@@ -99,7 +101,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
 
     data->names_.reserve(t.strings.size());
     for (std::size_t i = 0; i < t.strings.size(); ++i)
-        data->names_.push_back(QString::fromStdString(t.strings.at(static_cast<profiler::StringId>(i))));
+        data->names_.push_back(
+            QString::fromStdString(t.strings.at(static_cast<profiler::StringId>(i))));
 
     // Classify each distinct (kind, name) once.
     std::map<std::pair<int, profiler::StringId>, Category> memo;
@@ -168,8 +171,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
                 row.device = lane.device;
                 row.depth = static_cast<int>(data->rows_.size() - row0);
                 row.first_of_lane = row.depth == 0;
-                row.label = lane.name.empty() ? default_lane_name(lane)
-                                              : QString::fromStdString(lane.name);
+                row.label =
+                    lane.name.empty() ? default_lane_name(lane) : QString::fromStdString(lane.name);
                 data->rows_.push_back(std::move(row));
             }
             TimelineRow& row = data->rows_[row0 + depth];
@@ -208,7 +211,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
             if (a.correlation != 0)
                 data->gpu_by_correlation_.emplace(a.correlation, idx);
             per_device[std::max(a.device, t.lanes[a.lane].device)].emplace_back(a.start_ns,
-                                                                                  a.end_ns);
+                                                                                a.end_ns);
         } else if (a.correlation != 0 && data->categories_[i] == Category::RuntimeApi) {
             data->api_by_correlation_.emplace(a.correlation, idx);
         }

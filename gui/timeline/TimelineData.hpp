@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -8,8 +9,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <QString>
 
 #include "gui/timeline/KernelCategory.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -84,9 +83,7 @@ class TimelineData {
     [[nodiscard]] std::optional<std::uint32_t> gpuWorkFor(std::uint64_t correlation) const;
     [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::uint64_t correlation) const;
     // GPU work (kernels, copies, sets) of all devices sorted by start time.
-    [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const {
-        return gpu_by_start_;
-    }
+    [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const { return gpu_by_start_; }
     [[nodiscard]] const std::vector<DeviceBusy>& deviceBusy() const { return busy_; }
     [[nodiscard]] std::size_t kernelCount() const { return kernel_count_; }
 

@@ -1,12 +1,11 @@
 #include "gui/timeline/TimelineRenderer.hpp"
 
-#include <algorithm>
-#include <cmath>
-
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPoint>
+#include <algorithm>
+#include <cmath>
 
 #include "gui/timeline/TimeFormat.hpp"
 
@@ -14,14 +13,14 @@ namespace trainscope::gui {
 
 TimelineTheme TimelineTheme::make(bool dark) {
     if (dark) {
-        return {QColor(0x1e, 0x20, 0x24), QColor(0x24, 0x27, 0x2c), QColor(0x2b, 0x2e, 0x34),
-                QColor(0xe6, 0xe6, 0xe6), QColor(0x9a, 0xa0, 0xa8), QColor(0x36, 0x3a, 0x41),
-                QColor(0x30, 0x33, 0x39), QColor(0x45, 0x49, 0x52), QColor(0xff, 0xe0, 0x40),
+        return {QColor(0x1e, 0x20, 0x24),    QColor(0x24, 0x27, 0x2c), QColor(0x2b, 0x2e, 0x34),
+                QColor(0xe6, 0xe6, 0xe6),    QColor(0x9a, 0xa0, 0xa8), QColor(0x36, 0x3a, 0x41),
+                QColor(0x30, 0x33, 0x39),    QColor(0x45, 0x49, 0x52), QColor(0xff, 0xe0, 0x40),
                 QColor(0x60, 0xa0, 0xff, 60)};
     }
-    return {QColor(0xfb, 0xfb, 0xfc), QColor(0xf0, 0xf2, 0xf5), QColor(0xe8, 0xea, 0xee),
-            QColor(0x20, 0x22, 0x26), QColor(0x60, 0x66, 0x70), QColor(0xdd, 0xe0, 0xe5),
-            QColor(0xe4, 0xe6, 0xea), QColor(0xc4, 0xc8, 0xd0), QColor(0xd0, 0x30, 0x00),
+    return {QColor(0xfb, 0xfb, 0xfc),    QColor(0xf0, 0xf2, 0xf5), QColor(0xe8, 0xea, 0xee),
+            QColor(0x20, 0x22, 0x26),    QColor(0x60, 0x66, 0x70), QColor(0xdd, 0xe0, 0xe5),
+            QColor(0xe4, 0xe6, 0xea),    QColor(0xc4, 0xc8, 0xd0), QColor(0xd0, 0x30, 0x00),
             QColor(0x30, 0x70, 0xe0, 50)};
 }
 
@@ -82,14 +81,16 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
         for (;;) {
             const std::int64_t next_t = rend + min_ns_int;
             const auto k = static_cast<std::size_t>(
-                std::lower_bound(begin_it + static_cast<std::ptrdiff_t>(j + 1),
-                                 begin_it + static_cast<std::ptrdiff_t>(last), next_t,
-                                 [](const TimelineEvent& a, std::int64_t t) { return a.start < t; }) -
+                std::lower_bound(
+                    begin_it + static_cast<std::ptrdiff_t>(j + 1),
+                    begin_it + static_cast<std::ptrdiff_t>(last), next_t,
+                    [](const TimelineEvent& a, std::int64_t t) { return a.start < t; }) -
                 begin_it);
             if (k > j + 1) {
                 // Everything swallowed starts within kMinPx of the group's end, so in a row
                 // without overlaps only the last one can be wide: it is not folded.
-                const bool last_wide = static_cast<double>(ev[k - 1].end - ev[k - 1].start) >= min_ns;
+                const bool last_wide =
+                    static_cast<double>(ev[k - 1].end - ev[k - 1].start) >= min_ns;
                 const std::size_t upto = last_wide ? k - 2 : k - 1;
                 rend = std::max(rend, ev[upto].end);
                 j = upto;
@@ -180,9 +181,10 @@ void paint_ruler(QPainter& p, const TimelineData& data, const TimelineViewState&
     // The window's extent, in the label column's corner.
     p.fillRect(QRect(0, 0, x_off, h - 1), theme.label_background);
     p.setPen(theme.dim_text);
-    p.drawText(QRect(8, 0, x_off - 12, h - 1), Qt::AlignLeft | Qt::AlignVCenter,
-               QStringLiteral("view %1 · %2/px")
-                   .arg(formatDuration(s.mapping.durationNs()), formatDuration(s.mapping.nsPerPixel())));
+    p.drawText(
+        QRect(8, 0, x_off - 12, h - 1), Qt::AlignLeft | Qt::AlignVCenter,
+        QStringLiteral("view %1 · %2/px")
+            .arg(formatDuration(s.mapping.durationNs()), formatDuration(s.mapping.nsPerPixel())));
 }
 
 void paint_grid(QPainter& p, const TimelineData& data, const TimelineViewState& s, QSize size,
@@ -208,9 +210,9 @@ void paint_legend(QPainter& p, QSize size, const TimelineTheme& theme) {
     p.setPen(theme.separator);
     p.drawLine(0, y, size.width(), y);
     static constexpr Category kShown[] = {
-        Category::Conv,       Category::Gemm,   Category::Elementwise, Category::Reduction,
+        Category::Conv,          Category::Gemm,      Category::Elementwise, Category::Reduction,
         Category::Normalization, Category::Optimizer, Category::OtherKernel, Category::Memcpy,
-        Category::Memset,     Category::Sync,   Category::RuntimeApi};
+        Category::Memset,        Category::Sync,      Category::RuntimeApi};
     const QFontMetrics fm = p.fontMetrics();
     int x = 8;
     for (Category c : kShown) {
@@ -252,9 +254,10 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
         if (top + TimelineData::kRowHeight <= kRulerHeight || top >= clip_bottom)
             continue;
         if (lane_parity % 2 == 0)
-            p.fillRect(QRect(x_off, top - (row.first_of_lane ? TimelineData::kLaneGap / 2 : 0), dw,
-                             TimelineData::kRowHeight + (row.first_of_lane ? TimelineData::kLaneGap : 0)),
-                       theme.lane_alt);
+            p.fillRect(
+                QRect(x_off, top - (row.first_of_lane ? TimelineData::kLaneGap / 2 : 0), dw,
+                      TimelineData::kRowHeight + (row.first_of_lane ? TimelineData::kLaneGap : 0)),
+                theme.lane_alt);
         if (row.first_of_lane) {
             p.setPen(theme.separator);
             const int ly = top - TimelineData::kLaneGap / 2 - 1;
@@ -275,7 +278,9 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
         const TimelineEvent& e = row.events[item.first];
         const int top = rowTop(row, s.scroll_y) + 1;
         const int xa = x_off + static_cast<int>(std::floor(std::max(item.x, -2.0f)));
-        const int xb = x_off + static_cast<int>(std::ceil(std::min(item.x + item.w, static_cast<float>(dw) + 2.0f)));
+        const int xb =
+            x_off +
+            static_cast<int>(std::ceil(std::min(item.x + item.w, static_cast<float>(dw) + 2.0f)));
         const QRect rect(xa, top, std::max(xb - xa, 1), row_h - 2);
         QColor c = eventColor(data, e);
         if (item.kind == DrawKind::Fold) {
@@ -292,7 +297,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
         if (rect.width() >= 4)
             p.fillRect(QRect(rect.x(), rect.y(), 1, rect.height()), c.darker(140));
         if (rect.width() >= 36) {
-            const QRect text_rect = rect.intersected(QRect(x_off, 0, dw, size.height())).adjusted(3, 0, -2, 0);
+            const QRect text_rect =
+                rect.intersected(QRect(x_off, 0, dw, size.height())).adjusted(3, 0, -2, 0);
             if (text_rect.width() >= 24) {
                 p.setPen(is_light(c) ? QColor(0x10, 0x10, 0x10) : QColor(0xf8, 0xf8, 0xf8));
                 p.drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter,
@@ -359,10 +365,11 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
             p.drawLine(0, ly, x_off, ly);
             const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream;
             p.setFont(gpu ? bold : small);
-            p.fillRect(QRect(4, top + 4, 4, row_h - 8),
-                       gpu ? QColor(0x76, 0xb9, 0x00) : (row.lane_kind == profiler::LaneKind::Nvtx
-                                                             ? QColor(0x6a, 0x9b, 0xc4)
-                                                             : QColor(0xb8, 0xa6, 0x58)));
+            p.fillRect(
+                QRect(4, top + 4, 4, row_h - 8),
+                gpu ? QColor(0x76, 0xb9, 0x00)
+                    : (row.lane_kind == profiler::LaneKind::Nvtx ? QColor(0x6a, 0x9b, 0xc4)
+                                                                 : QColor(0xb8, 0xa6, 0x58)));
             p.setPen(theme.text);
             p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignLeft | Qt::AlignVCenter,
                        fm.elidedText(row.label, Qt::ElideMiddle, x_off - 16));
@@ -393,7 +400,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     if (s.range) {
         const double xa = s.mapping.mapTimeToX(s.range->first);
         const double xb = s.mapping.mapTimeToX(s.range->second);
-        const QString text = QStringLiteral("Δ %1").arg(formatDuration(std::abs(s.range->second - s.range->first)));
+        const QString text =
+            QStringLiteral("Δ %1").arg(formatDuration(std::abs(s.range->second - s.range->first)));
         const int tw = fm.horizontalAdvance(text) + 12;
         const double cx = std::clamp((xa + xb) / 2, tw / 2.0, dw - tw / 2.0);
         const QRect box(x_off + static_cast<int>(cx) - tw / 2, kRulerHeight + 2, tw, 18);

@@ -1,12 +1,11 @@
 #pragma once
 
+#include <QColor>
+#include <QSize>
 #include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
-
-#include <QColor>
-#include <QSize>
 
 #include "gui/timeline/KernelCategory.hpp"
 #include "gui/timeline/TimeAxisMapping.hpp"
@@ -20,11 +19,11 @@ namespace trainscope::gui {
 // Everything the timeline shows besides the data: a value the view owns and the
 // renderer reads, so tests and benchmarks paint exactly what the widget paints.
 struct TimelineViewState {
-    TimeAxisMapping mapping;  // x = 0 at the left edge of the data area
-    int scroll_y = 0;         // content pixels scrolled out at the top
-    std::optional<std::uint32_t> selected;   // activity index
-    std::optional<std::uint32_t> flow_from;  // API call of a flow arrow
-    std::optional<std::uint32_t> flow_to;    // the GPU work it launched
+    TimeAxisMapping mapping;                         // x = 0 at the left edge of the data area
+    int scroll_y = 0;                                // content pixels scrolled out at the top
+    std::optional<std::uint32_t> selected;           // activity index
+    std::optional<std::uint32_t> flow_from;          // API call of a flow arrow
+    std::optional<std::uint32_t> flow_to;            // the GPU work it launched
     std::optional<std::pair<double, double>> range;  // shift-drag selection, ns
     std::vector<bool> name_matches;                  // by StringId; empty: no search
     bool dark = true;
@@ -57,7 +56,7 @@ class TimelineRenderer {
     static constexpr int kLabelWidth = 210;
     static constexpr int kRulerHeight = 30;
     static constexpr int kLegendHeight = 24;
-    static constexpr double kMinPx = 3.0;      // narrower events fold
+    static constexpr double kMinPx = 3.0;       // narrower events fold
     static constexpr double kFoldMaxPx = 12.0;  // a fold stops growing here
 
     static int dataWidth(int widget_width) { return std::max(widget_width - kLabelWidth, 1); }

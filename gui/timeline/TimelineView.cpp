@@ -1,21 +1,21 @@
 #include "gui/timeline/TimelineView.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <map>
-
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <map>
 
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent), scroll_(new QScrollBar(Qt::Vertical, this)) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), scroll_(new QScrollBar(Qt::Vertical, this)) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -132,7 +132,8 @@ void TimelineView::select(std::uint32_t activity) {
     }
     update();
     emit activitySelected(activity);
-    emit statusMessage(QStringLiteral("%1 · %2").arg(data_->name(a.name), formatDuration(static_cast<double>(a.duration_ns()))));
+    emit statusMessage(QStringLiteral("%1 · %2").arg(
+        data_->name(a.name), formatDuration(static_cast<double>(a.duration_ns()))));
 }
 
 void TimelineView::clearSelection() {
@@ -149,13 +150,18 @@ void TimelineView::setSearchText(const QString& text) {
     if (data_ && !text.isEmpty()) {
         state_.name_matches.resize(data_->nameCount());
         for (std::size_t i = 1; i < data_->nameCount(); ++i)
-            state_.name_matches[i] = data_->name(static_cast<std::uint32_t>(i)).contains(text, Qt::CaseInsensitive);
+            state_.name_matches[i] =
+                data_->name(static_cast<std::uint32_t>(i)).contains(text, Qt::CaseInsensitive);
     }
     update();
 }
 
-void TimelineView::findNext() { find(true); }
-void TimelineView::findPrevious() { find(false); }
+void TimelineView::findNext() {
+    find(true);
+}
+void TimelineView::findPrevious() {
+    find(false);
+}
 
 void TimelineView::find(bool forward) {
     if (!data_ || state_.name_matches.empty())
@@ -164,12 +170,14 @@ void TimelineView::find(bool forward) {
     if (order.empty())
         return;
     // Start from the selected activity, else from the left edge of the view.
-    const double from = state_.selected ? static_cast<double>(data_->activity(*state_.selected).start_ns)
-                                        : state_.mapping.startNs();
+    const double from = state_.selected
+                            ? static_cast<double>(data_->activity(*state_.selected).start_ns)
+                            : state_.mapping.startNs();
     auto start_less = [&](std::uint32_t idx, double t) {
         return static_cast<double>(data_->activity(idx).start_ns) < t;
     };
-    auto pos = static_cast<std::size_t>(std::lower_bound(order.begin(), order.end(), from, start_less) - order.begin());
+    auto pos = static_cast<std::size_t>(
+        std::lower_bound(order.begin(), order.end(), from, start_less) - order.begin());
     const std::size_t n = order.size();
     std::size_t i = pos;
     if (forward && state_.selected && i < n && order[i] == *state_.selected)
@@ -182,7 +190,8 @@ void TimelineView::find(bool forward) {
             k = (pos + n - 1 - step % n) % n;
         const std::uint32_t idx = order[k];
         const auto name = data_->activity(idx).name;
-        if (name < state_.name_matches.size() && state_.name_matches[name] && (!state_.selected || idx != *state_.selected)) {
+        if (name < state_.name_matches.size() && state_.name_matches[name] &&
+            (!state_.selected || idx != *state_.selected)) {
             zoomToActivity(idx);
             return;
         }
@@ -240,7 +249,8 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
         return;
     const double steps = event->angleDelta().y() / 120.0;
     if (event->modifiers() & Qt::ShiftModifier) {
-        scroll_->setValue(scroll_->value() - static_cast<int>(steps * 3 * TimelineData::kRowHeight));
+        scroll_->setValue(scroll_->value() -
+                          static_cast<int>(steps * 3 * TimelineData::kRowHeight));
     } else {
         const double x = event->position().x() - TimelineRenderer::kLabelWidth;
         setMappingInternal(state_.mapping.zoomed(std::pow(0.8, steps), std::max(x, 0.0)));
@@ -255,7 +265,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     moved_ = false;
     if (event->modifiers() & Qt::ShiftModifier) {
         drag_ = Drag::Range;
-        range_anchor_ns_ = state_.mapping.mapXToTime(press_pos_.x() - TimelineRenderer::kLabelWidth);
+        range_anchor_ns_ =
+            state_.mapping.mapXToTime(press_pos_.x() - TimelineRenderer::kLabelWidth);
         state_.range = std::make_pair(range_anchor_ns_, range_anchor_ns_);
     } else {
         drag_ = Drag::Pan;
@@ -299,7 +310,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     }
     if (moved_)
         return;
-    const DrawItem* item = TimelineRenderer::hitTest(draw_list_, *data_, state_, event->position().toPoint());
+    const DrawItem* item =
+        TimelineRenderer::hitTest(draw_list_, *data_, state_, event->position().toPoint());
     if (!item)
         return;
     const TimelineRow& row = data_->rows()[static_cast<std::size_t>(item->row)];
@@ -360,7 +372,8 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 bool TimelineView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip && data_) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (const DrawItem* item = TimelineRenderer::hitTest(draw_list_, *data_, state_, help->pos()))
+        if (const DrawItem* item =
+                TimelineRenderer::hitTest(draw_list_, *data_, state_, help->pos()))
             QToolTip::showText(help->globalPos(), describe(*item), this);
         else
             QToolTip::hideText();
@@ -388,13 +401,17 @@ QString TimelineView::describe(const DrawItem& item) const {
     auto line = [&](const QString& key, const QString& value) {
         html += QStringLiteral("<tr><td>%1&nbsp;</td><td>%2</td></tr>").arg(key, value);
     };
-    line(tr("kind"), QString::fromLatin1(profiler::to_string(a.kind).data()).append(QStringLiteral(" · ")).append(QString::fromLatin1(category_name(c).data())));
+    line(tr("kind"), QString::fromLatin1(profiler::to_string(a.kind).data())
+                         .append(QStringLiteral(" · "))
+                         .append(QString::fromLatin1(category_name(c).data())));
     line(tr("start"), formatDuration(static_cast<double>(a.start_ns) - base));
     line(tr("duration"), formatDuration(static_cast<double>(a.duration_ns())));
     line(tr("lane"), row.label.toHtmlEscaped());
     if (a.kind == profiler::ActivityKind::Kernel) {
-        line(tr("grid"), QStringLiteral("(%1, %2, %3)").arg(a.grid[0]).arg(a.grid[1]).arg(a.grid[2]));
-        line(tr("block"), QStringLiteral("(%1, %2, %3)").arg(a.block[0]).arg(a.block[1]).arg(a.block[2]));
+        line(tr("grid"),
+             QStringLiteral("(%1, %2, %3)").arg(a.grid[0]).arg(a.grid[1]).arg(a.grid[2]));
+        line(tr("block"),
+             QStringLiteral("(%1, %2, %3)").arg(a.block[0]).arg(a.block[1]).arg(a.block[2]));
         line(tr("registers/thread"), QString::number(a.registers_per_thread));
         line(tr("shared memory"), formatBytes(a.shared_memory_bytes));
     }
@@ -403,14 +420,19 @@ QString TimelineView::describe(const DrawItem& item) const {
         if (a.kind == profiler::ActivityKind::Memcpy)
             line(tr("direction"), QString::fromLatin1(profiler::to_string(a.copy_kind).data()));
         if (a.duration_ns() > 0)
-            line(tr("throughput"), QStringLiteral("%1/s").arg(formatBytes(static_cast<double>(a.bytes) * 1e9 / static_cast<double>(a.duration_ns()))));
+            line(tr("throughput"),
+                 QStringLiteral("%1/s").arg(formatBytes(static_cast<double>(a.bytes) * 1e9 /
+                                                        static_cast<double>(a.duration_ns()))));
     }
     if (a.correlation != 0) {
         line(tr("correlation"), QString::number(a.correlation));
         if (is_gpu_work(c)) {
             if (auto api = data_->apiCallFor(a.correlation)) {
                 const auto& call = data_->activity(*api);
-                line(tr("launched by"), QStringLiteral("%1 (%2)").arg(data_->name(call.name).toHtmlEscaped(), formatDuration(static_cast<double>(call.duration_ns()))));
+                line(tr("launched by"),
+                     QStringLiteral("%1 (%2)").arg(
+                         data_->name(call.name).toHtmlEscaped(),
+                         formatDuration(static_cast<double>(call.duration_ns()))));
             }
         } else if (auto k = data_->gpuWorkFor(a.correlation)) {
             line(tr("launches"), data_->name(data_->activity(*k).name).toHtmlEscaped());
@@ -445,7 +467,9 @@ QString TimelineView::rangeSummary(double t0, double t1) const {
                        .arg(e - b)
                        .arg(formatDuration(static_cast<double>(total)));
     for (std::size_t i = 0; i < std::min<std::size_t>(3, top.size()); ++i)
-        text += QStringLiteral(" · %1 %2").arg(data_->name(top[i].second).left(40), formatDuration(static_cast<double>(top[i].first)));
+        text += QStringLiteral(" · %1 %2")
+                    .arg(data_->name(top[i].second).left(40),
+                         formatDuration(static_cast<double>(top[i].first)));
     return text;
 }
 

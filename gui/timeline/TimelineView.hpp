@@ -1,11 +1,10 @@
 #pragma once
 
+#include <QPoint>
+#include <QWidget>
 #include <memory>
 #include <optional>
 #include <vector>
-
-#include <QPoint>
-#include <QWidget>
 
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"

@@ -1,11 +1,10 @@
 #include "gui/utilization/UtilizationView.hpp"
 
-#include <algorithm>
-#include <cmath>
-
 #include <QPainter>
 #include <QPainterPath>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
 
 #include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
@@ -24,7 +23,8 @@ void UtilizationView::setData(std::shared_ptr<const TimelineData> timeline) {
 }
 
 int UtilizationView::trackCount() const {
-    return data_ ? static_cast<int>(data_->deviceBusy().size() + data_->trace().counters.size()) : 0;
+    return data_ ? static_cast<int>(data_->deviceBusy().size() + data_->trace().counters.size())
+                 : 0;
 }
 
 QSize UtilizationView::sizeHint() const {
@@ -53,7 +53,8 @@ QImage UtilizationView::renderImage(QSize size) const {
     if (data_) {
         QPainter p(&image);
         p.setFont(font());
-        paint(p, *data_, mapping_.withWidth(TimelineRenderer::dataWidth(size.width())), size, dark_);
+        paint(p, *data_, mapping_.withWidth(TimelineRenderer::dataWidth(size.width())), size,
+              dark_);
     }
     return image;
 }
@@ -112,12 +113,14 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
     }
     for (const auto& series : td.trace().counters) {
         Track t;
-        t.title = QStringLiteral("%1%2").arg(QString::fromStdString(series.name),
-                                             series.device >= 0 ? QStringLiteral(" · GPU %1").arg(series.device) : QString());
+        t.title = QStringLiteral("%1%2").arg(
+            QString::fromStdString(series.name),
+            series.device >= 0 ? QStringLiteral(" · GPU %1").arg(series.device) : QString());
         t.unit = QString::fromStdString(series.unit);
         t.percent = t.unit == QStringLiteral("%");
         t.color = t.percent ? QColor(0x3d, 0x7e, 0xdb)
-                            : (t.unit == QStringLiteral("W") ? QColor(0xf0, 0x8c, 0x28) : QColor(0x8e, 0x5c, 0xd6));
+                            : (t.unit == QStringLiteral("W") ? QColor(0xf0, 0x8c, 0x28)
+                                                             : QColor(0x8e, 0x5c, 0xd6));
         double mx = 0;
         for (const auto& s : series.samples)
             mx = std::max(mx, s.value);
@@ -125,9 +128,13 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
         // Samples in view plus one on each side, so the step line reaches the edges.
         const auto& sm = series.samples;
         auto b = std::lower_bound(sm.begin(), sm.end(), m.startNs(),
-                                  [](const profiler::CounterSample& s, double tv) { return static_cast<double>(s.t_ns) < tv; });
+                                  [](const profiler::CounterSample& s, double tv) {
+                                      return static_cast<double>(s.t_ns) < tv;
+                                  });
         auto e = std::lower_bound(b, sm.end(), m.endNs(),
-                                  [](const profiler::CounterSample& s, double tv) { return static_cast<double>(s.t_ns) < tv; });
+                                  [](const profiler::CounterSample& s, double tv) {
+                                      return static_cast<double>(s.t_ns) < tv;
+                                  });
         if (b != sm.begin())
             --b;
         if (e != sm.end())
@@ -164,12 +171,16 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
                    QObject::tr("max %1").arg(format_value(t.max, t.unit)));
         p.setClipRect(area.adjusted(0, -2, 0, 2));
         QPainterPath fill;
-        fill.moveTo(area.left() + (t.points.empty() ? 0.0 : std::max(t.points.front().first, 0.0)), area.bottom());
-        auto y_of = [&](double v) { return area.bottom() - std::clamp(v / t.max, 0.0, 1.0) * area.height(); };
+        fill.moveTo(area.left() + (t.points.empty() ? 0.0 : std::max(t.points.front().first, 0.0)),
+                    area.bottom());
+        auto y_of = [&](double v) {
+            return area.bottom() - std::clamp(v / t.max, 0.0, 1.0) * area.height();
+        };
         for (std::size_t k = 0; k < t.points.size(); ++k) {
             const double x = area.left() + t.points[k].first;
-            const double next_x = k + 1 < t.points.size() ? area.left() + t.points[k + 1].first
-                                                           : area.left() + t.points[k].first + kBucketPx;
+            const double next_x = k + 1 < t.points.size()
+                                      ? area.left() + t.points[k + 1].first
+                                      : area.left() + t.points[k].first + kBucketPx;
             fill.lineTo(x, y_of(t.points[k].second));
             fill.lineTo(next_x, y_of(t.points[k].second));
         }

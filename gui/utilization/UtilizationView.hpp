@@ -1,8 +1,7 @@
 #pragma once
 
-#include <memory>
-
 #include <QWidget>
+#include <memory>
 
 #include "gui/timeline/TimeAxisMapping.hpp"
 #include "gui/timeline/TimelineData.hpp"
@@ -22,8 +21,8 @@ class UtilizationView : public QWidget {
     void setData(std::shared_ptr<const TimelineData> timeline);
     [[nodiscard]] const TimeAxisMapping& mapping() const { return mapping_; }
     [[nodiscard]] int trackCount() const;
-    static void paint(QPainter& painter, const TimelineData& timeline, const TimeAxisMapping& mapping,
-                      QSize size, bool dark);
+    static void paint(QPainter& painter, const TimelineData& timeline,
+                      const TimeAxisMapping& mapping, QSize size, bool dark);
     [[nodiscard]] QImage renderImage(QSize size) const;
     QSize sizeHint() const override;
 

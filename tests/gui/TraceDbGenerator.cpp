@@ -33,20 +33,114 @@ struct KernelSpec {
     std::int32_t smem;
 };
 
-const KernelSpec kConvF{"sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_kernel", 95, {196, 1, 1}, {128, 1, 1}, 232, 81920};
-const KernelSpec kBnF{"void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>(cudnnTensorStruct, float const*, cudnnTensorStruct, float*, float const*, float const*, float, float, float*, float*, float*, float*, float, float)", 14, {64, 8, 1}, {512, 1, 1}, 40, 4096};
-const KernelSpec kRelu{"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(relu), at::detail::Array<char*, 2>>(int, relu, at::detail::Array<char*, 2>)", 6, {1024, 1, 1}, {128, 1, 1}, 26, 0};
-const KernelSpec kPool{"void cudnn::ops::pooling_fw_4d_kernel<float, float, cudnn::maxpooling_func<float, (cudnnNanPropagation_t)0>, (cudnnPoolingMode_t)0, false>(cudnnTensorStruct, float const*, cudnnTensorStruct, float*, cudnnPoolingStruct, float, float, int, cudnn::reduced_divisor, cudnn::reduced_divisor)", 11, {512, 1, 1}, {256, 1, 1}, 32, 0};
+const KernelSpec kConvF{
+    "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_"
+    "warpsize2x2x1_g1_tensor16x8x8_kernel",
+    95,
+    {196, 1, 1},
+    {128, 1, 1},
+    232,
+    81920};
+const KernelSpec kBnF{
+    "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>(cudnnTensorStruct, "
+    "float const*, cudnnTensorStruct, float*, float const*, float const*, float, float, float*, "
+    "float*, float*, float*, float, float)",
+    14,
+    {64, 8, 1},
+    {512, 1, 1},
+    40,
+    4096};
+const KernelSpec kRelu{
+    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous "
+    "namespace)::launch_clamp_scalar(relu), at::detail::Array<char*, 2>>(int, relu, "
+    "at::detail::Array<char*, 2>)",
+    6,
+    {1024, 1, 1},
+    {128, 1, 1},
+    26,
+    0};
+const KernelSpec kPool{
+    "void cudnn::ops::pooling_fw_4d_kernel<float, float, cudnn::maxpooling_func<float, "
+    "(cudnnNanPropagation_t)0>, (cudnnPoolingMode_t)0, false>(cudnnTensorStruct, float const*, "
+    "cudnnTensorStruct, float*, cudnnPoolingStruct, float, float, int, cudnn::reduced_divisor, "
+    "cudnn::reduced_divisor)",
+    11,
+    {512, 1, 1},
+    {256, 1, 1},
+    32,
+    0};
 const KernelSpec kGemm{"ampere_sgemm_128x64_tn", 34, {8, 16, 1}, {128, 1, 1}, 122, 32768};
-const KernelSpec kSoftmax{"void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxForwardEpilogue>(float*, float const*, int)", 4, {128, 1, 1}, {512, 1, 1}, 30, 2048};
-const KernelSpec kLoss{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>>(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>)", 5, {1, 1, 1}, {512, 1, 1}, 32, 8192};
+const KernelSpec kSoftmax{
+    "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+    "at::native::(anonymous namespace)::LogSoftMaxForwardEpilogue>(float*, float const*, int)",
+    4,
+    {128, 1, 1},
+    {512, 1, 1},
+    30,
+    2048};
+const KernelSpec kLoss{
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, "
+    "float, float, float>, unsigned int, float, 4>>(at::native::ReduceOp<float, "
+    "at::native::MeanOps<float, float, float, float>, unsigned int, float, 4>)",
+    5,
+    {1, 1, 1},
+    {512, 1, 1},
+    32,
+    8192};
 const KernelSpec kGemmB{"ampere_sgemm_64x64_nt", 30, {8, 8, 1}, {64, 1, 1}, 120, 16384};
-const KernelSpec kReluB{"void at::native::vectorized_elementwise_kernel<4, at::native::threshold_backward<float>, at::detail::Array<char*, 3>>(int, threshold_backward<float>, at::detail::Array<char*, 3>)", 7, {1024, 1, 1}, {128, 1, 1}, 28, 0};
-const KernelSpec kBnB{"void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, float, float, float, cudnnTensorStruct, float const*, cudnnTensorStruct, float const*, cudnnTensorStruct, float*, float const*, float*, float*, float const*, float const*, float)", 22, {64, 8, 1}, {512, 1, 1}, 48, 8192};
-const KernelSpec kConvD{"sm80_xmma_dgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_kernel", 110, {196, 1, 1}, {128, 1, 1}, 230, 81920};
-const KernelSpec kConvW{"sm80_xmma_wgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_kernel", 125, {64, 4, 1}, {128, 1, 1}, 168, 65536};
-const KernelSpec kAdam{"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4>, float*, double, double, double, double, double, bool, bool>", 18, {320, 1, 1}, {512, 1, 1}, 64, 0};
-const KernelSpec kGradNorm{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::NormTwoOps<float, float, float>, unsigned int, float, 4>>(at::native::ReduceOp<float, at::native::NormTwoOps<float, float, float>, unsigned int, float, 4>)", 9, {108, 1, 1}, {512, 1, 1}, 40, 8192};
+const KernelSpec kReluB{
+    "void at::native::vectorized_elementwise_kernel<4, at::native::threshold_backward<float>, "
+    "at::detail::Array<char*, 3>>(int, threshold_backward<float>, at::detail::Array<char*, 3>)",
+    7,
+    {1024, 1, 1},
+    {128, 1, 1},
+    28,
+    0};
+const KernelSpec kBnB{
+    "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>(float, float, float, "
+    "float, cudnnTensorStruct, float const*, cudnnTensorStruct, float const*, cudnnTensorStruct, "
+    "float*, float const*, float*, float*, float const*, float const*, float)",
+    22,
+    {64, 8, 1},
+    {512, 1, 1},
+    48,
+    8192};
+const KernelSpec kConvD{
+    "sm80_xmma_dgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_"
+    "warpsize2x2x1_g1_tensor16x8x8_kernel",
+    110,
+    {196, 1, 1},
+    {128, 1, 1},
+    230,
+    81920};
+const KernelSpec kConvW{
+    "sm80_xmma_wgrad_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_"
+    "warpsize2x2x1_g1_tensor16x8x8_kernel",
+    125,
+    {64, 4, 1},
+    {128, 1, 1},
+    168,
+    65536};
+const KernelSpec kAdam{
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<4>, at::native::(anonymous "
+    "namespace)::FusedAdamMathFunctor<float, 4>, float*, double, double, double, double, double, "
+    "bool, bool>",
+    18,
+    {320, 1, 1},
+    {512, 1, 1},
+    64,
+    0};
+const KernelSpec kGradNorm{
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+    "at::native::NormTwoOps<float, float, float>, unsigned int, float, "
+    "4>>(at::native::ReduceOp<float, at::native::NormTwoOps<float, float, float>, unsigned int, "
+    "float, 4>)",
+    9,
+    {108, 1, 1},
+    {512, 1, 1},
+    40,
+    8192};
 
 enum class Phase { Forward, Backward, Optimizer };
 
@@ -70,11 +164,16 @@ struct Generator {
         for (int s = 0; s < 4; ++s) {
             stream_lane[s] = trace.add_lane({LaneKind::GpuStream, 0, stream_id[s], kPid,
                                              "GPU 0 · stream " + std::to_string(stream_id[s]) +
-                                                 (s == 0 ? " (compute)" : s == 1 ? " (side)" : s == 2 ? " (HtoD)" : " (DtoH)")});
+                                                 (s == 0   ? " (compute)"
+                                                  : s == 1 ? " (side)"
+                                                  : s == 2 ? " (HtoD)"
+                                                           : " (DtoH)")});
         }
-        main_lane = trace.add_lane({LaneKind::HostThread, -1, kMainTid, kPid, "python · main thread (CUDA API)"});
+        main_lane = trace.add_lane(
+            {LaneKind::HostThread, -1, kMainTid, kPid, "python · main thread (CUDA API)"});
         nvtx_lane = trace.add_lane({LaneKind::Nvtx, -1, kMainTid, kPid, "NVTX · main thread"});
-        loader_lane = trace.add_lane({LaneKind::HostThread, -1, kLoaderTid, kPid, "data loader thread"});
+        loader_lane =
+            trace.add_lane({LaneKind::HostThread, -1, kLoaderTid, kPid, "data loader thread"});
     }
 
     double jitter(double mean, double rel = 0.15) {
@@ -82,7 +181,8 @@ struct Generator {
         return std::max(mean * 0.3, d(rng));
     }
 
-    std::int64_t api(const std::string& name, std::int64_t start, std::int64_t dur, std::uint64_t corr) {
+    std::int64_t api(const std::string& name, std::int64_t start, std::int64_t dur,
+                     std::uint64_t corr) {
         Activity a;
         a.kind = ActivityKind::RuntimeApi;
         a.lane = main_lane;
@@ -128,11 +228,15 @@ struct Generator {
         a.copy_kind = dir;
         a.lane = stream_lane[slot];
         a.device = 0;
-        a.name = trace.strings.intern(kind == ActivityKind::Memset ? "[CUDA memset]" : dir == CopyKind::HostToDevice ? "[CUDA memcpy HtoD]" : "[CUDA memcpy DtoH]");
+        a.name = trace.strings.intern(kind == ActivityKind::Memset    ? "[CUDA memset]"
+                                      : dir == CopyKind::HostToDevice ? "[CUDA memcpy HtoD]"
+                                                                      : "[CUDA memcpy DtoH]");
         a.bytes = bytes;
         a.start_ns = std::max(gpu_t[slot], cpu_t + 8 * kUs);
         const double gbps = kind == ActivityKind::Memset ? 900.0 : 24.0;  // GB/s
-        a.end_ns = a.start_ns + std::max<std::int64_t>(1500, static_cast<std::int64_t>(static_cast<double>(bytes) / gbps));
+        a.end_ns =
+            a.start_ns + std::max<std::int64_t>(
+                             1500, static_cast<std::int64_t>(static_cast<double>(bytes) / gbps));
         a.correlation = corr;
         trace.activities.push_back(a);
         busy.emplace_back(a.start_ns, a.end_ns);
@@ -173,7 +277,8 @@ struct Generator {
         load.start_ns = step_start + static_cast<std::int64_t>(jitter(300 * kUs));
         load.end_ns = load.start_ns + static_cast<std::int64_t>(jitter(2 * kMs / speed));
         trace.activities.push_back(load);
-        copy(ActivityKind::Memcpy, CopyKind::HostToDevice, 2, 128 * 3 * 64 * 64 * 4, "cudaMemcpyAsync");
+        copy(ActivityKind::Memcpy, CopyKind::HostToDevice, 2, 128 * 3 * 64 * 64 * 4,
+             "cudaMemcpyAsync");
 
         const std::int64_t fwd0 = cpu_t;
         constexpr int kLayers = 6;
@@ -236,7 +341,8 @@ struct Generator {
                     break;
                 ++i;
             }
-            const double u = std::clamp(100.0 * static_cast<double>(b) / static_cast<double>(period), 0.0, 100.0);
+            const double u = std::clamp(
+                100.0 * static_cast<double>(b) / static_cast<double>(period), 0.0, 100.0);
             util.samples.push_back({t, std::round(u)});
             const double phase = std::fmod(static_cast<double>(t) / (5.0 * kMs), 1.0);
             mem.samples.push_back({t, 2.1e9 + 1.4e9 * phase + 5e7 * noise(rng)});
@@ -251,7 +357,8 @@ struct Generator {
 profiler::Trace makeTrace(const TraceShape& shape) {
     Generator g(shape);
     const auto per_step = 64;
-    g.trace.activities.reserve(static_cast<std::size_t>(shape.kernels * 2 + shape.kernels / per_step * 12 + 64));
+    g.trace.activities.reserve(
+        static_cast<std::size_t>(shape.kernels * 2 + shape.kernels / per_step * 12 + 64));
     std::int64_t index = 0;
     constexpr std::int64_t kStepsPerEpoch = 200;
     std::int64_t epoch_start = g.cpu_t;
@@ -259,7 +366,8 @@ profiler::Trace makeTrace(const TraceShape& shape) {
         g.step(index);
         ++index;
         if (index % kStepsPerEpoch == 0 || g.kernels_left <= 0) {
-            g.nvtx("epoch " + std::to_string((index - 1) / kStepsPerEpoch), epoch_start, g.cpu_t, 0);
+            g.nvtx("epoch " + std::to_string((index - 1) / kStepsPerEpoch), epoch_start, g.cpu_t,
+                   0);
             epoch_start = g.cpu_t;
         }
     }
@@ -280,8 +388,10 @@ std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShap
     }
     reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
     reports::RunWriter writer(db);
-    const std::int64_t matrix = writer.create_matrix(
-        {"precision-x-batch (synthetic)", "precision = [fp32, tf32, fp16, bf16]\nbatch = [32, 64, 128, 256]\n", "0.1.0", "synthetic"});
+    const std::int64_t matrix =
+        writer.create_matrix({"precision-x-batch (synthetic)",
+                              "precision = [fp32, tf32, fp16, bf16]\nbatch = [32, 64, 128, 256]\n",
+                              "0.1.0", "synthetic"});
     const std::vector<std::pair<std::string, double>> precisions = {
         {"fp32", 1.0}, {"tf32", 1.9}, {"fp16", 3.1}, {"bf16", 3.0}};
     const std::vector<std::int64_t> batches = {32, 64, 128, 256};
@@ -315,7 +425,9 @@ std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShap
             run.environment = {{"driver", "580.65"}, {"cuda", "13.0"}, {"cudnn", "9.10"}};
             if (precision == "fp32" && batch == 256) {
                 run.status = reports::RunStatus::Failed;
-                run.error = "CUDA out of memory: tried to allocate 2.00 GiB (device has 0.81 GiB free) in conv2d forward, layer 3";
+                run.error =
+                    "CUDA out of memory: tried to allocate 2.00 GiB (device has 0.81 GiB free) in "
+                    "conv2d forward, layer 3";
                 writer.write(run);
                 continue;
             }
@@ -330,8 +442,11 @@ std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShap
                 {"step_ms_ci_low", step_ms - half_ci, "ms"},
                 {"step_ms_ci_high", step_ms + half_ci, "ms"},
                 {"gpu_busy_pct", std::min(98.0, 55.0 + bs * 0.12 * speed / 3.0 + 10.0), "%"},
-                {"peak_memory_bytes", 1.2e9 + bs * 2.6e7 / (precision == "fp16" || precision == "bf16" ? 2.0 : 1.0), "bytes"},
-                {"final_test_accuracy", 0.905 - 0.0004 * bs / 32.0 - (precision == "fp16" ? 0.002 : 0.0), ""},
+                {"peak_memory_bytes",
+                 1.2e9 + bs * 2.6e7 / (precision == "fp16" || precision == "bf16" ? 2.0 : 1.0),
+                 "bytes"},
+                {"final_test_accuracy",
+                 0.905 - 0.0004 * bs / 32.0 - (precision == "fp16" ? 0.002 : 0.0), ""},
             };
             for (std::int64_t s = 0; s < 20; ++s) {
                 reports::StepRow row;
@@ -344,7 +459,8 @@ std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShap
             const bool is_main = main_run == 0;
             const std::int64_t kernels = is_main ? shape.main_kernels : shape.other_kernels;
             if (kernels > 0)
-                run.trace = makeTrace({kernels, speed * 64.0 / bs, seed++});  // bigger batches, longer kernels
+                run.trace = makeTrace(
+                    {kernels, speed * 64.0 / bs, seed++});  // bigger batches, longer kernels
             const std::int64_t id = writer.write(run);
             if (is_main)
                 main_run = id;

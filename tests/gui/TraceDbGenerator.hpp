@@ -21,8 +21,8 @@ struct TraceShape {
 profiler::Trace makeTrace(const TraceShape& shape);
 
 struct DatabaseShape {
-    std::int64_t main_kernels = 20000;   // the first run's trace
-    std::int64_t other_kernels = 3000;   // every other ok run's trace (0: no trace)
+    std::int64_t main_kernels = 20000;  // the first run's trace
+    std::int64_t other_kernels = 3000;  // every other ok run's trace (0: no trace)
     std::uint64_t seed = 1;
 };
 

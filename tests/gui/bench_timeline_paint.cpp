@@ -49,17 +49,28 @@ void paint_at(benchmark::State& state, double fraction) {
     state.counters["kernels"] = static_cast<double>(d.kernelCount());
 }
 
-void BM_TimelinePaint_Whole(benchmark::State& state) { paint_at(state, 1.0); }
-void BM_TimelinePaint_10pct(benchmark::State& state) { paint_at(state, 0.1); }
-void BM_TimelinePaint_1pct(benchmark::State& state) { paint_at(state, 0.01); }
-void BM_TimelinePaint_0_1pct(benchmark::State& state) { paint_at(state, 0.001); }
-void BM_TimelinePaint_0_01pct(benchmark::State& state) { paint_at(state, 0.0001); }
+void BM_TimelinePaint_Whole(benchmark::State& state) {
+    paint_at(state, 1.0);
+}
+void BM_TimelinePaint_10pct(benchmark::State& state) {
+    paint_at(state, 0.1);
+}
+void BM_TimelinePaint_1pct(benchmark::State& state) {
+    paint_at(state, 0.01);
+}
+void BM_TimelinePaint_0_1pct(benchmark::State& state) {
+    paint_at(state, 0.001);
+}
+void BM_TimelinePaint_0_01pct(benchmark::State& state) {
+    paint_at(state, 0.0001);
+}
 
 // The draw list alone (no rasterisation): the part that depends on the trace size.
 void BM_TimelineDrawList_Whole(benchmark::State& state) {
     const TimelineData& d = data();
     TimelineViewState s;
-    s.mapping = TimeAxisMapping::fit(static_cast<double>(d.beginNs()), static_cast<double>(d.endNs()), 1710);
+    s.mapping = TimeAxisMapping::fit(static_cast<double>(d.beginNs()),
+                                     static_cast<double>(d.endNs()), 1710);
     std::vector<DrawItem> list;
     for (auto _ : state) {
         TimelineRenderer::buildDrawList(d, s, QSize(1920, 1080), list);

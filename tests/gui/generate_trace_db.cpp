@@ -11,7 +11,8 @@
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s out.db [--kernels N] [--other-kernels M] [--seed S]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s out.db [--kernels N] [--other-kernels M] [--seed S]\n",
+                     argv[0]);
         return 2;
     }
     trainscope::gui::testing::DatabaseShape shape;

@@ -10,8 +10,8 @@
 #include "gui/app/CsvExport.hpp"
 #include "gui/app/MainWindow.hpp"
 #include "gui/app/Screenshot.hpp"
-#include "gui/loading/TraceLoader.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
+#include "gui/loading/TraceLoader.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
 #include "gui/timeline/TimelineView.hpp"
@@ -47,8 +47,10 @@ class TestApp : public QObject {
     void corruptDatabaseShowsAnError_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("garbage") << QByteArray(4096, 'x') << QStringLiteral("not an SQLite database");
-        QTest::newRow("empty file") << QByteArray() << QStringLiteral("not a trainscope results database");
+        QTest::newRow("garbage") << QByteArray(4096, 'x')
+                                 << QStringLiteral("not an SQLite database");
+        QTest::newRow("empty file")
+            << QByteArray() << QStringLiteral("not a trainscope results database");
         QByteArray truncated_header("SQLite format 3\0", 16);
         truncated_header += QByteArray(200, '\xff');
         QTest::newRow("damaged header") << truncated_header << QString();
@@ -56,7 +58,10 @@ class TestApp : public QObject {
     void corruptDatabaseShowsAnError() {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, expected);
-        const QString path = writeFile(QStringLiteral("bad-%1.db").arg(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_')), bytes);
+        const QString path = writeFile(QStringLiteral("bad-%1.db")
+                                           .arg(QTest::currentDataTag())
+                                           .replace(QLatin1Char(' '), QLatin1Char('_')),
+                                       bytes);
         MainWindow window;
         QStringList errors;
         window.setErrorSink([&](const QString& m) { errors << m; });
@@ -178,7 +183,8 @@ class TestApp : public QObject {
         model.setRuns({r});
         const QString csv = toCsv(model);
         QVERIFY2(csv.startsWith(QLatin1String("run,status,error\r\n")), qPrintable(csv));
-        QVERIFY2(csv.contains(QLatin1String("1,failed,\"bad \"\"thing\"\", really\"\r\n")), qPrintable(csv));
+        QVERIFY2(csv.contains(QLatin1String("1,failed,\"bad \"\"thing\"\", really\"\r\n")),
+                 qPrintable(csv));
         const QString path = dir_.filePath(QStringLiteral("runs.csv"));
         QCOMPARE(writeCsv(model, path), QString());
         QFile f(path);

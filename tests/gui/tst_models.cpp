@@ -37,12 +37,14 @@ class TestModels : public QObject {
 
     void runsModelPassesTheTester() {
         RunsTableModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRuns(runs_);
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setSortRole(RunsTableModel::SortRole);
-        QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxy_tester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.sort(3, Qt::DescendingOrder);
         proxy.sort(2, Qt::AscendingOrder);
         model.setRuns({});
@@ -64,11 +66,14 @@ class TestModels : public QObject {
             if (i.data(RunsTableModel::StatusRole).toString() != QLatin1String("failed"))
                 continue;
             ++failed;
-            QVERIFY(i.data(RunsTableModel::ErrorRole).toString().contains(QLatin1String("out of memory")));
+            QVERIFY(i.data(RunsTableModel::ErrorRole)
+                        .toString()
+                        .contains(QLatin1String("out of memory")));
             QVERIFY(i.data(Qt::ToolTipRole).toString().contains(QLatin1String("out of memory")));
             QCOMPARE(i.data(Qt::DisplayRole).toString(), QStringLiteral("failed"));
             const QModelIndex error = model.index(r, model.columnCount() - 1);
-            QCOMPARE(model.headerData(model.columnCount() - 1, Qt::Horizontal).toString(), QStringLiteral("error"));
+            QCOMPARE(model.headerData(model.columnCount() - 1, Qt::Horizontal).toString(),
+                     QStringLiteral("error"));
             QVERIFY(error.data().toString().startsWith(QLatin1String("CUDA out of memory")));
             QCOMPARE(i.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xe0, 0x40, 0x40));
         }
@@ -116,27 +121,35 @@ class TestModels : public QObject {
         QCOMPARE(stats[1].category, Category::Elementwise);
 
         KernelStatsModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setStats(stats);
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setSortRole(KernelStatsModel::SortRole);
-        QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxy_tester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.sort(KernelStatsModel::Total, Qt::AscendingOrder);
-        QCOMPARE(proxy.index(0, KernelStatsModel::Name).data().toString(), QStringLiteral("relu_kernel"));
-        QCOMPARE(proxy.index(1, KernelStatsModel::Share).data().toString(), QStringLiteral("80.0 %"));
-        QCOMPARE(proxy.index(1, 0).data(KernelStatsModel::LongestActivityRole).toUInt(), stats[0].longest);
+        QCOMPARE(proxy.index(0, KernelStatsModel::Name).data().toString(),
+                 QStringLiteral("relu_kernel"));
+        QCOMPARE(proxy.index(1, KernelStatsModel::Share).data().toString(),
+                 QStringLiteral("80.0 %"));
+        QCOMPARE(proxy.index(1, 0).data(KernelStatsModel::LongestActivityRole).toUInt(),
+                 stats[0].longest);
     }
 
     void classifierByName_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("category");
-        QTest::newRow("cudnn fprop") << "sm80_xmma_fprop_implicit_gemm_tf32f32" << int(Category::Conv);
+        QTest::newRow("cudnn fprop")
+            << "sm80_xmma_fprop_implicit_gemm_tf32f32" << int(Category::Conv);
         QTest::newRow("wgrad") << "sm80_xmma_wgrad_implicit_gemm" << int(Category::Conv);
         QTest::newRow("sgemm") << "ampere_sgemm_128x64_tn" << int(Category::Gemm);
-        QTest::newRow("relu") << "vectorized_elementwise_kernel<relu>" << int(Category::Elementwise);
+        QTest::newRow("relu") << "vectorized_elementwise_kernel<relu>"
+                              << int(Category::Elementwise);
         QTest::newRow("reduce") << "at::native::reduce_kernel<512>" << int(Category::Reduction);
-        QTest::newRow("adam") << "multi_tensor_apply_kernel<FusedAdamMathFunctor>" << int(Category::Optimizer);
+        QTest::newRow("adam") << "multi_tensor_apply_kernel<FusedAdamMathFunctor>"
+                              << int(Category::Optimizer);
         QTest::newRow("bn") << "cudnn::bn_fw_tr_1C11_kernel_NCHW" << int(Category::Normalization);
         QTest::newRow("unknown") << "my_custom_kernel" << int(Category::OtherKernel);
     }
@@ -164,15 +177,19 @@ class TestModels : public QObject {
         QFETCH(double, bLow);
         QFETCH(double, bHigh);
         QFETCH(int, verdict);
-        QCOMPARE(int(compareIntervals(std::make_pair(aLow, aHigh), std::make_pair(bLow, bHigh))), verdict);
-        QCOMPARE(int(compareIntervals(std::nullopt, std::make_pair(bLow, bHigh))), int(Verdict::NoInterval));
+        QCOMPARE(int(compareIntervals(std::make_pair(aLow, aHigh), std::make_pair(bLow, bHigh))),
+                 verdict);
+        QCOMPARE(int(compareIntervals(std::nullopt, std::make_pair(bLow, bHigh))),
+                 int(Verdict::NoInterval));
     }
 
     void imagesPerSecondIntervalFromStepTime() {
         reports::RunRecord r;
         r.axes.batch = 100;
-        r.metrics = {{"images_per_s", 10000.0, "images/s"}, {"step_ms_median", 10.0, "ms"},
-                     {"step_ms_ci_low", 8.0, "ms"}, {"step_ms_ci_high", 12.5, "ms"}};
+        r.metrics = {{"images_per_s", 10000.0, "images/s"},
+                     {"step_ms_median", 10.0, "ms"},
+                     {"step_ms_ci_low", 8.0, "ms"},
+                     {"step_ms_ci_high", 12.5, "ms"}};
         const auto step = metricInterval(r, "step_ms_median");
         QVERIFY(step);
         QCOMPARE(step->first, 8.0);
@@ -195,22 +212,27 @@ class TestModels : public QObject {
             }
         }
         // fp32 at batch 256 failed: that line has 3 points.
-        const auto fp32 = std::find_if(chart.series.begin(), chart.series.end(),
-                                       [](const ChartSeries& s) { return s.label.endsWith(QLatin1String("fp32")); });
+        const auto fp32 = std::find_if(
+            chart.series.begin(), chart.series.end(),
+            [](const ChartSeries& s) { return s.label.endsWith(QLatin1String("fp32")); });
         QVERIFY(fp32 != chart.series.end());
         QCOMPARE(fp32->points.size(), std::size_t(3));
     }
 
     void compareModelsPassTheTester() {
         CompareMetricsModel metrics;
-        QAbstractItemModelTester t1(&metrics, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t1(&metrics,
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
         metrics.setRuns(&runs_[0], &runs_[5]);
         QVERIFY(metrics.rowCount() >= 8);
         bool found = false;
         for (int r = 0; r < metrics.rowCount(); ++r) {
-            if (metrics.index(r, CompareMetricsModel::Metric).data(CompareMetricsModel::SortRole).toString() == QLatin1String("step_ms_median")) {
+            if (metrics.index(r, CompareMetricsModel::Metric)
+                    .data(CompareMetricsModel::SortRole)
+                    .toString() == QLatin1String("step_ms_median")) {
                 found = true;
-                QCOMPARE(metrics.index(r, 0).data(CompareMetricsModel::VerdictRole).toInt(), int(Verdict::Significant));
+                QCOMPARE(metrics.index(r, 0).data(CompareMetricsModel::VerdictRole).toInt(),
+                         int(Verdict::Significant));
             }
         }
         QVERIFY(found);
@@ -233,10 +255,15 @@ class TestModels : public QObject {
         QCOMPARE(diff.rowCount(), 2);
         for (int r = 0; r < 2; ++r) {
             if (diff.index(r, 0).data().toString() == QLatin1String("gemm")) {
-                QCOMPARE(diff.index(r, KernelDiffModel::Diff).data(KernelDiffModel::SortRole).toLongLong(), 500);
-                QCOMPARE(diff.index(r, KernelDiffModel::Relative).data().toString(), QStringLiteral("+50.0 %"));
+                QCOMPARE(diff.index(r, KernelDiffModel::Diff)
+                             .data(KernelDiffModel::SortRole)
+                             .toLongLong(),
+                         500);
+                QCOMPARE(diff.index(r, KernelDiffModel::Relative).data().toString(),
+                         QStringLiteral("+50.0 %"));
             } else {
-                QCOMPARE(diff.index(r, KernelDiffModel::Relative).data().toString(), QStringLiteral("new"));
+                QCOMPARE(diff.index(r, KernelDiffModel::Relative).data().toString(),
+                         QStringLiteral("new"));
             }
         }
     }

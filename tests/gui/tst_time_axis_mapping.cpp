@@ -69,7 +69,8 @@ class TestTimeAxisMapping : public QObject {
         const auto z = m.zoomed(factor, anchorX);
         QVERIFY2(qAbs(z.mapXToTime(anchorX) - before) < 1e-6,
                  qPrintable(QStringLiteral("%1 vs %2").arg(z.mapXToTime(anchorX)).arg(before)));
-        const double expected = qBound(TimeAxisMapping::kMinNsPerPixel, 1000.0 * factor, TimeAxisMapping::kMaxNsPerPixel);
+        const double expected = qBound(TimeAxisMapping::kMinNsPerPixel, 1000.0 * factor,
+                                       TimeAxisMapping::kMaxNsPerPixel);
         QCOMPARE(z.nsPerPixel(), expected);
         QCOMPARE(z.width(), m.width());
     }

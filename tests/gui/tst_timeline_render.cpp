@@ -86,15 +86,19 @@ class TestTimelineRender : public QObject {
             at += d + (i % 11) * 3;
         }
         const auto d = TimelineData::build(std::move(t));
-        const auto m = TimeAxisMapping(0.0, nsPerPixel, static_cast<int>(static_cast<double>(at) / nsPerPixel) + 10);
+        const auto m = TimeAxisMapping(0.0, nsPerPixel,
+                                       static_cast<int>(static_cast<double>(at) / nsPerPixel) + 10);
         const auto items = itemsOf(*d, m);
-        const auto total = std::accumulate(items.begin(), items.end(), 0u,
-                                           [](unsigned s, const DrawItem& i) { return s + i.count; });
+        const auto total =
+            std::accumulate(items.begin(), items.end(), 0u,
+                            [](unsigned s, const DrawItem& i) { return s + i.count; });
         QCOMPARE(total, 1000u);
         for (std::size_t i = 1; i < items.size(); ++i)
-            QVERIFY(items[i].first == items[i - 1].first + items[i - 1].count);  // contiguous, no overlap
+            QVERIFY(items[i].first ==
+                    items[i - 1].first + items[i - 1].count);  // contiguous, no overlap
         for (const auto& item : items) {
-            if (item.kind == DrawKind::Event && item.count == 1 && item.w >= TimelineRenderer::kMinPx)
+            if (item.kind == DrawKind::Event && item.count == 1 &&
+                item.w >= TimelineRenderer::kMinPx)
                 continue;
             // Folded or single narrow items: never wider than the cap plus one narrow event.
             QVERIFY(item.w <= TimelineRenderer::kFoldMaxPx + 2 * TimelineRenderer::kMinPx + 1);
@@ -120,9 +124,9 @@ class TestTimelineRender : public QObject {
 
     void kernelIsPaintedAtItsTime() {
         auto t = gpuTrace();
-        kernelAt(t, 0, 0, 10, "elementwise_kernel");        // trace start
+        kernelAt(t, 0, 0, 10, "elementwise_kernel");            // trace start
         kernelAt(t, 0, 5000, 6000, "implicit_convolve_sgemm");  // the one we look for
-        kernelAt(t, 0, 9990, 10'000, "elementwise_kernel");  // trace end
+        kernelAt(t, 0, 9990, 10'000, "elementwise_kernel");     // trace end
         const auto d = TimelineData::build(std::move(t));
         const QSize size(1210, 300);
         TimelineViewState s;
@@ -136,7 +140,8 @@ class TestTimelineRender : public QObject {
         }
         const int y = TimelineRenderer::rowTop(d->rows()[0], 0) + TimelineData::kRowHeight / 2;
         const QColor conv = category_color(Category::Conv);
-        const int x_mid = TimelineRenderer::kLabelWidth + static_cast<int>(s.mapping.mapTimeToX(5500));
+        const int x_mid =
+            TimelineRenderer::kLabelWidth + static_cast<int>(s.mapping.mapTimeToX(5500));
         QCOMPARE(x_mid, TimelineRenderer::kLabelWidth + 550);
         // Inside the kernel (away from its label text): the conv colour.
         QCOMPARE(image.pixelColor(TimelineRenderer::kLabelWidth + 502, y + 6).rgb(), conv.rgb());
@@ -195,7 +200,8 @@ class TestTimelineRender : public QObject {
         std::optional<std::uint32_t> api;
         for (std::uint32_t i = 0; i < d->trace().activities.size(); ++i) {
             const auto& a = d->activity(i);
-            if (a.kind == profiler::ActivityKind::RuntimeApi && d->name(a.name) == QLatin1String("cudaLaunchKernel")) {
+            if (a.kind == profiler::ActivityKind::RuntimeApi &&
+                d->name(a.name) == QLatin1String("cudaLaunchKernel")) {
                 api = i;
                 break;
             }
@@ -244,10 +250,12 @@ class TestTimelineRender : public QObject {
         Q_UNUSED(shown);
         const auto& m = view.state().mapping;
         const int x = TimelineRenderer::kLabelWidth + static_cast<int>(m.mapTimeToX(100'400));
-        const int y = TimelineRenderer::rowTop(view.data()->rows()[0], 0) + TimelineData::kRowHeight / 2;
+        const int y =
+            TimelineRenderer::rowTop(view.data()->rows()[0], 0) + TimelineData::kRowHeight / 2;
         std::vector<DrawItem> list;
         TimelineRenderer::buildDrawList(*view.data(), view.state(), QSize(1000, 300), list);
-        const DrawItem* fold = TimelineRenderer::hitTest(list, *view.data(), view.state(), QPoint(x, y));
+        const DrawItem* fold =
+            TimelineRenderer::hitTest(list, *view.data(), view.state(), QPoint(x, y));
         QVERIFY(fold);
         QCOMPARE(fold->kind, DrawKind::Fold);
         QCOMPARE(fold->count, 40u);
@@ -268,22 +276,25 @@ class TestTimelineRender : public QObject {
         view.setData(d);
         const auto& rows = d->rows();
         const auto row = std::find_if(rows.begin(), rows.end(), [](const TimelineRow& r) {
-            return r.lane_kind == profiler::LaneKind::GpuStream && r.label.contains(QLatin1String("compute"));
+            return r.lane_kind == profiler::LaneKind::GpuStream &&
+                   r.label.contains(QLatin1String("compute"));
         });
         QVERIFY(row != rows.end());
         DrawItem item;
         item.row = static_cast<int>(row - rows.begin());
         item.first = 0;
         const QString tip = view.describe(item);
-        for (const char* key : {"grid", "block", "registers/thread", "shared memory", "duration", "correlation", "launched by", "cudaLaunchKernel"})
-            QVERIFY2(tip.contains(QLatin1String(key)), qPrintable(key + QStringLiteral(" missing in ") + tip));
+        for (const char* key : {"grid", "block", "registers/thread", "shared memory", "duration",
+                                "correlation", "launched by", "cudaLaunchKernel"})
+            QVERIFY2(tip.contains(QLatin1String(key)),
+                     qPrintable(key + QStringLiteral(" missing in ") + tip));
     }
 
     void busyTimeIsTheUnionOfGpuWork() {
         auto t = gpuTrace();
         t.add_lane({profiler::LaneKind::GpuStream, 0, 8, 1, "GPU 0 · stream 8"});
         kernelAt(t, 0, 0, 100, "a");
-        kernelAt(t, 1, 50, 150, "b");   // overlaps: union 0..150
+        kernelAt(t, 1, 50, 150, "b");  // overlaps: union 0..150
         kernelAt(t, 0, 300, 400, "c");
         const auto d = TimelineData::build(std::move(t));
         QCOMPARE(d->deviceBusy().size(), std::size_t(1));
