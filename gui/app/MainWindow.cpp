@@ -31,6 +31,7 @@
 #include "gui/kernels/KernelStatsView.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
+#include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineView.hpp"
 #include "gui/utilization/UtilizationView.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -112,6 +113,21 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& m) { statusBar()->showMessage(m); });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](double t0, double t1) {
         range_label_->setText(timeline_->rangeSummary(t0, t1));
+        if (!trace_)
+            return;
+        // The Kernels tab follows the range until "Show the whole run".
+        kernel_model_->setStats(computeKernelStats(*trace_->timeline, t0, t1));
+        const double base = static_cast<double>(trace_->timeline->beginNs());
+        kernels_view_->setScope(tr("Run %1, range %2 – %3")
+                                    .arg(trace_->run_id)
+                                    .arg(formatDuration(t0 - base), formatDuration(t1 - base)),
+                                true);
+    });
+    connect(kernels_view_, &KernelStatsView::wholeRunRequested, this, [this] {
+        if (trace_) {
+            kernel_model_->setStats(trace_->kernel_stats);
+            kernels_view_->setScope(tr("Run %1, whole trace").arg(trace_->run_id), false);
+        }
     });
 
     tabs_->addTab(runs_view_, tr("Runs"));
@@ -365,6 +381,7 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     utilization_->setData(trace ? trace->timeline : nullptr);
     utilization_->setMapping(timeline_->state().mapping);
     kernel_model_->setStats(trace ? trace->kernel_stats : std::vector<KernelStat>{});
+    kernels_view_->setScope(trace ? tr("Run %1, whole trace").arg(trace->run_id) : QString(), false);
     if (trace) {
         statusBar()->showMessage(tr("Run %1: %2 activities, %3 kernels, %4 lanes")
                                      .arg(trace->run_id)

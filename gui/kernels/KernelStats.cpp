@@ -1,15 +1,28 @@
 #include "gui/kernels/KernelStats.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace trainscope::gui {
 
 std::vector<KernelStat> computeKernelStats(const TimelineData& data) {
+    return computeKernelStats(data, -std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::infinity());
+}
+
+std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_ns, double t1_ns) {
     std::unordered_map<std::uint32_t, std::size_t> by_name;
     std::vector<KernelStat> out;
     std::int64_t all = 0;
-    for (const std::uint32_t idx : data.gpuWorkByStart()) {
+    const auto& order = data.gpuWorkByStart();
+    auto start_less = [&](std::uint32_t idx, double t) {
+        return static_cast<double>(data.activity(idx).start_ns) < t;
+    };
+    const auto first = std::lower_bound(order.begin(), order.end(), t0_ns, start_less);
+    const auto last = std::lower_bound(first, order.end(), t1_ns, start_less);
+    for (auto pos = first; pos != last; ++pos) {
+        const std::uint32_t idx = *pos;
         const auto& a = data.activity(idx);
         const std::int64_t d = a.duration_ns();
         auto [it, inserted] = by_name.emplace(a.name, out.size());

@@ -27,6 +27,8 @@ struct KernelStat {
 
 // Sorted by total time, largest first.
 std::vector<KernelStat> computeKernelStats(const TimelineData& data);
+// Only the GPU work that starts in [t0_ns, t1_ns) (a timeline range selection).
+std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_ns, double t1_ns);
 // Training steps in the trace: NVTX ranges whose name starts with "step".
 std::int64_t countSteps(const TimelineData& data);
 

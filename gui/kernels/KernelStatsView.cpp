@@ -1,7 +1,10 @@
 #include "gui/kernels/KernelStatsView.hpp"
 
 #include <QHeaderView>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -15,7 +18,9 @@ KernelStatsView::KernelStatsView(KernelStatsModel* model, QWidget* parent)
       model_(model),
       proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView),
-      filter_(new QLineEdit) {
+      filter_(new QLineEdit),
+      scope_(new QLabel),
+      whole_run_(new QPushButton(tr("Show the whole run"))) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(KernelStatsModel::SortRole);
     proxy_->setFilterKeyColumn(-1);
@@ -37,10 +42,21 @@ KernelStatsView::KernelStatsView(KernelStatsModel* model, QWidget* parent)
     connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         emit jumpToActivity(index.data(KernelStatsModel::LongestActivityRole).toUInt());
     });
+    auto* top = new QHBoxLayout;
+    top->addWidget(filter_, 1);
+    top->addWidget(scope_);
+    top->addWidget(whole_run_);
+    whole_run_->hide();
+    connect(whole_run_, &QPushButton::clicked, this, &KernelStatsView::wholeRunRequested);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(filter_);
+    layout->addLayout(top);
     layout->addWidget(table_);
+}
+
+void KernelStatsView::setScope(const QString& text, bool is_range) {
+    scope_->setText(text);
+    whole_run_->setVisible(is_range);
 }
 
 }  // namespace trainscope::gui

@@ -161,7 +161,9 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
             if (nests) {
                 while (!open_ends.empty() && open_ends.back() <= a.start_ns)
                     open_ends.pop_back();
-                depth = open_ends.size();
+                // Partial overlaps (bad data) could stack without end: cap the rows;
+                // a capped row may overlap, which max_end copes with.
+                depth = std::min<std::size_t>(open_ends.size(), kMaxDepth);
                 open_ends.push_back(a.end_ns);
             }
             while (data->rows_.size() <= row0 + depth) {

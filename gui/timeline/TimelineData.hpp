@@ -60,6 +60,7 @@ class TimelineData {
   public:
     static constexpr int kRowHeight = 18;
     static constexpr int kLaneGap = 6;
+    static constexpr std::size_t kMaxDepth = 63;  // deepest nesting row per lane
 
     using Progress = std::function<void(int percent)>;
     // Sorts and indexes the trace. Returns nullptr when *stop becomes true.

@@ -119,6 +119,13 @@ class TestModels : public QObject {
         QCOMPARE(stats[0].category, Category::Gemm);
         QCOMPARE(d->activity(stats[0].longest).start_ns, std::int64_t(200));
         QCOMPARE(stats[1].category, Category::Elementwise);
+        // A range selection: only the work that starts inside it.
+        const auto range = computeKernelStats(*d, 150, 650);
+        QCOMPARE(range.size(), std::size_t(2));
+        QCOMPARE(range[0].count, std::int64_t(1));
+        QCOMPARE(range[0].total_ns, std::int64_t(300));
+        QCOMPARE(range[1].total_ns, std::int64_t(100));
+        QCOMPARE(range[0].share, 0.75);
 
         KernelStatsModel model;
         QAbstractItemModelTester tester(&model,
