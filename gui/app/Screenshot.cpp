@@ -27,7 +27,14 @@ int takeScreenshot(const ScreenshotRequest& request, QString* error) {
         return 2;
     }
     if (request.run) {
-        if (!window.loadTraceNow(*request.run)) {
+        const auto* run = window.runsModel()->runById(*request.run);
+        if (!run) {
+            *error = QStringLiteral("no run %1 in %2").arg(*request.run).arg(request.database);
+            return 2;
+        }
+        // The runs and compare views need no trace; the others do.
+        const bool needs_trace = *view != MainWindow::View::Runs && *view != MainWindow::View::Compare;
+        if (!window.loadTraceNow(*request.run) && needs_trace) {
             *error = message;
             return 2;
         }

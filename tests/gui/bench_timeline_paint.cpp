@@ -79,12 +79,23 @@ void BM_TimelineDrawList_Whole(benchmark::State& state) {
     state.counters["draw_items"] = static_cast<double>(list.size());
 }
 
+// Indexing a loaded trace (sort, rows, correlation maps, busy intervals): load cost.
+void BM_TimelineDataBuild(benchmark::State& state) {
+    const auto trace = trainscope::gui::testing::makeTrace({1'000'000, 1.0, 7});
+    for (auto _ : state) {
+        auto copy = trace;
+        auto d = TimelineData::build(std::move(copy));
+        benchmark::DoNotOptimize(d.get());
+    }
+}
+
 BENCHMARK(BM_TimelinePaint_Whole)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimelinePaint_10pct)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimelinePaint_1pct)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimelinePaint_0_1pct)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimelinePaint_0_01pct)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TimelineDrawList_Whole)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TimelineDataBuild)->Unit(benchmark::kMillisecond)->Iterations(2);
 
 }  // namespace
 

@@ -214,6 +214,8 @@ class TestTimelineRender : public QObject {
         QCOMPARE(k.kind, profiler::ActivityKind::Kernel);
         QCOMPARE(k.correlation, d->activity(*api).correlation);
         const QImage image = view.renderImage(QSize(1000, 400));
+        if (qEnvironmentVariableIsSet("TS_GUI_SAVE_IMAGES"))
+            image.save(QStringLiteral("/tmp/flow.png"));
         QVERIFY(testing::distinctColours(image) > 20);
     }
 
