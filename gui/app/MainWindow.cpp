@@ -302,7 +302,8 @@ bool MainWindow::openDatabase(const QString& path) {
     compare_->setDatabasePath(path);
     runs_model_->setRuns(std::move(runs));
     setWindowTitle(QStringLiteral("trainscope — %1").arg(QFileInfo(path).fileName()));
-    addRecent(QFileInfo(path).absoluteFilePath());
+    if (remember_recent_)
+        addRecent(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("%1 runs in %2").arg(runs_model_->rowCount()).arg(path), 5000);
     return true;
 }

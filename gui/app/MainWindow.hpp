@@ -50,6 +50,8 @@ class MainWindow : public QMainWindow {
     // zoom: the fraction of the trace the timeline shows, centred (1: all of it).
     [[nodiscard]] QImage renderView(View view, QSize size, double zoom = 1.0);
     void setDark(bool dark);
+    // Screenshots and tests leave the user's recent-files list alone.
+    void setRememberRecent(bool remember) { remember_recent_ = remember; }
 
     [[nodiscard]] RunsTableModel* runsModel() const { return runs_model_; }
     [[nodiscard]] KernelStatsModel* kernelModel() const { return kernel_model_; }
@@ -99,6 +101,7 @@ class MainWindow : public QMainWindow {
     LoadedTracePtr trace_;
     std::int64_t requested_run_ = -1;
     bool dark_ = true;
+    bool remember_recent_ = true;
 };
 
 }  // namespace trainscope::gui

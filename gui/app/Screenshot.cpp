@@ -21,6 +21,7 @@ int takeScreenshot(const ScreenshotRequest& request, QString* error) {
     MainWindow window;
     QString message;
     window.setErrorSink([&message](const QString& m) { message = m; });
+    window.setRememberRecent(false);
     window.setDark(request.dark);
     if (!window.openDatabase(request.database)) {
         *error = message;

@@ -222,7 +222,14 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("Select a run with a trace in the Runs view."));
         return;
     }
-    TimelineRenderer::paint(p, *data_, state_, paintSize(), draw_list_);
+    const QSize size = paintSize();
+    TimelineRenderer::paint(p, *data_, state_, size, draw_list_);
+    // The scroll bar's column above and below the bar.
+    const QColor ruler = TimelineTheme::make(state_.dark).ruler;
+    p.fillRect(QRect(size.width(), 0, width() - size.width(), TimelineRenderer::kRulerHeight), ruler);
+    p.fillRect(QRect(size.width(), height() - TimelineRenderer::kLegendHeight, width() - size.width(),
+                     TimelineRenderer::kLegendHeight),
+               ruler);
 }
 
 void TimelineView::updateScrollBar() {

@@ -28,7 +28,7 @@ int UtilizationView::trackCount() const {
 }
 
 QSize UtilizationView::sizeHint() const {
-    return QSize(800, std::max(1, trackCount()) * kTrackHeight + 4);
+    return QSize(800, std::max(1, trackCount()) * kTrackHeight + kAxisHeight + 4);
 }
 
 void UtilizationView::setMapping(const TimeAxisMapping& mapping) {
@@ -197,8 +197,27 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
         p.drawLine(area.bottomLeft(), area.bottomRight());
         p.setClipping(false);
     }
+    // Time axis below the tracks, on the timeline's clock (relative to the trace begin).
+    const int axis_y = static_cast<int>(tracks.size()) * kTrackHeight + 2;
+    p.fillRect(QRect(0, axis_y, size.width(), kAxisHeight), theme.ruler);
     p.setPen(theme.separator);
-    p.drawLine(x_off - 1, 0, x_off - 1, size.height());
+    p.drawLine(0, axis_y, size.width(), axis_y);
+    const double step = niceStep(110.0 * m.nsPerPixel());
+    const auto base = static_cast<double>(td.beginNs());
+    const double rel0 = m.startNs() - base;
+    for (double t = std::floor(rel0 / step) * step; t < rel0 + m.durationNs(); t += step) {
+        const double x = m.mapTimeToX(t + base);
+        if (x < 0)
+            continue;
+        const int xi = x_off + static_cast<int>(std::lround(x));
+        p.setPen(theme.dim_text);
+        p.drawLine(xi, axis_y, xi, axis_y + 5);
+        p.setPen(theme.text);
+        p.drawText(QRect(xi + 3, axis_y + 2, 110, kAxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
+                   formatTick(t, step));
+    }
+    p.setPen(theme.separator);
+    p.drawLine(x_off - 1, 0, x_off - 1, axis_y + kAxisHeight);
 }
 
 }  // namespace trainscope::gui

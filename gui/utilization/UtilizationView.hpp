@@ -16,6 +16,7 @@ class UtilizationView : public QWidget {
   public:
     static constexpr int kTrackHeight = 58;
     static constexpr int kBucketPx = 2;
+    static constexpr int kAxisHeight = 22;  // time axis below the tracks
 
     explicit UtilizationView(QWidget* parent = nullptr);
     void setData(std::shared_ptr<const TimelineData> timeline);
