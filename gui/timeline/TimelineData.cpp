@@ -126,6 +126,24 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
         begin = 0;
         end = 1;
     }
+    // Times should be relative to base_ns; a trace with absolute clock values (~1e18 ns)
+    // would lose precision in the double maths of the axis: rebase it, keeping meaning.
+    constexpr std::int64_t kRebaseAbove = std::int64_t(1) << 42;  // about 73 minutes
+    if (begin > kRebaseAbove) {
+        for (Activity& a : data->trace_.activities) {
+            a.start_ns -= begin;
+            a.end_ns -= begin;
+        }
+        for (auto& series : data->trace_.counters) {
+            for (auto& sample : series.samples)
+                sample.t_ns -= begin;
+        }
+        data->trace_.base_ns += begin;
+        data->trace_.capture_begin_ns -= begin;
+        data->trace_.capture_end_ns -= begin;
+        end -= begin;
+        begin = 0;
+    }
     data->begin_ns_ = begin;
     data->end_ns_ = std::max(end, begin + 1);
     report(55);

@@ -292,6 +292,18 @@ class TestTimelineRender : public QObject {
                      qPrintable(key + QStringLiteral(" missing in ") + tip));
     }
 
+    void absoluteTimestampsAreRebased() {
+        auto t = gpuTrace();
+        const std::int64_t abs = 1'700'000'000'000'000'000;
+        kernelAt(t, 0, abs + 1000, abs + 1010, "a");
+        kernelAt(t, 0, abs + 2001, abs + 2003, "b");
+        const auto d = TimelineData::build(std::move(t));
+        QCOMPARE(d->beginNs(), std::int64_t(0));
+        QCOMPARE(d->trace().base_ns, abs + 1000);
+        QCOMPARE(d->activity(1).start_ns, std::int64_t(1001));
+        QCOMPARE(d->activity(1).duration_ns(), std::int64_t(2));
+    }
+
     void busyTimeIsTheUnionOfGpuWork() {
         auto t = gpuTrace();
         t.add_lane({profiler::LaneKind::GpuStream, 0, 8, 1, "GPU 0 · stream 8"});
