@@ -73,12 +73,15 @@ QString default_lane_name(const Lane& lane) {
     return QStringLiteral("lane");
 }
 
-// Display order: host threads first (their NVTX ranges above their API calls), then
-// the GPUs, stream by stream, as Nsight Systems shows them.
+// Display order: the GPUs first (the centrepiece: a deep Python stack must not push the
+// kernels out of view), each device's annotation lanes then its streams by id; then the
+// host, thread by thread, NVTX ranges above the thread's API calls and ops.
 auto lane_order_key(const Lane& lane) {
-    const int group = lane.kind == LaneKind::GpuStream ? 1 : 0;
+    const bool gpu = lane.kind == LaneKind::GpuStream || lane.device >= 0;
     const int within = lane.kind == LaneKind::Nvtx ? 0 : 1;
-    return std::make_tuple(group, lane.device, lane.process, lane.stream_or_thread, within);
+    if (gpu)
+        return std::make_tuple(0, lane.device, within, std::int64_t{0}, lane.stream_or_thread);
+    return std::make_tuple(1, 0, 0, lane.process, lane.stream_or_thread * 2 + within);
 }
 
 }  // namespace

@@ -45,6 +45,11 @@ bool is_light(const QColor& c) {
 QColor TimelineRenderer::eventColor(const TimelineData& data, const TimelineEvent& e) {
     if (e.category == Category::Nvtx)
         return nvtx_color(data.name(e.name));
+    if (e.category == Category::HostOp) {
+        // Host ops and Python frames: muted, by name, so that stacks read like a flame graph.
+        const auto h = static_cast<int>(qHash(data.name(e.name)) % 60U);
+        return QColor::fromHsv(60 + h, 70, 150);
+    }
     return category_color(e.category);
 }
 
