@@ -41,6 +41,8 @@ namespace trainscope::gui {
 
 namespace {
 constexpr int kMaxRecent = 8;
+// Host lanes with deeper stacks start collapsed (click the lane's label to expand).
+constexpr int kCollapseLanesDeeperThan = 12;
 }
 
 std::optional<MainWindow::View> MainWindow::viewFromName(const QString& name) {
@@ -379,6 +381,7 @@ void MainWindow::loadFailed(const QString& message) {
 void MainWindow::setTrace(const LoadedTracePtr& trace) {
     trace_ = trace;
     timeline_->setData(trace ? trace->timeline : nullptr);
+    timeline_->collapseDeepLanes(kCollapseLanesDeeperThan);
     utilization_->setData(trace ? trace->timeline : nullptr);
     utilization_->setMapping(timeline_->state().mapping);
     kernel_model_->setStats(trace ? trace->kernel_stats : std::vector<KernelStat>{});

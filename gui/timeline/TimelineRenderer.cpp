@@ -121,16 +121,39 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
     }
 }
 
-int TimelineRenderer::rowAt(const TimelineData& data, int scroll_y, int y) {
-    const int content_y = y - kRulerHeight + scroll_y;
-    const auto& rows = data.rows();
-    const auto it = std::upper_bound(rows.begin(), rows.end(), content_y,
-                                     [](int v, const TimelineRow& r) { return v < r.top; });
-    if (it == rows.begin())
+int TimelineRenderer::rowAt(const TimelineData& data, const TimelineViewState& state, int y) {
+    const int content_y = y - kRulerHeight + state.scroll_y;
+    if (y < kRulerHeight)
         return -1;
-    const auto idx = static_cast<int>(it - rows.begin()) - 1;
-    const TimelineRow& r = rows[static_cast<std::size_t>(idx)];
-    return content_y < r.top + TimelineData::kRowHeight ? idx : -1;
+    const auto& rows = data.rows();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const int top = contentTop(data, state, r);
+        if (top < 0)
+            continue;
+        if (content_y < top)
+            return -1;
+        if (content_y < top + TimelineData::kRowHeight)
+            return static_cast<int>(r);
+    }
+    return -1;
+}
+
+void TimelineRenderer::layoutRows(const TimelineData& data, const std::vector<bool>& collapsed,
+                                  TimelineViewState& state) {
+    const auto& rows = data.rows();
+    state.row_tops.assign(rows.size(), -1);
+    int y = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const TimelineRow& row = rows[r];
+        if (row.first_of_lane)
+            y += TimelineData::kLaneGap;
+        const bool hidden = row.depth > 0 && row.lane < collapsed.size() && collapsed[row.lane];
+        if (hidden)
+            continue;
+        state.row_tops[r] = y;
+        y += TimelineData::kRowHeight;
+    }
+    state.content_height = y + TimelineData::kLaneGap;
 }
 
 void TimelineRenderer::buildDrawList(const TimelineData& data, const TimelineViewState& state,
@@ -139,7 +162,10 @@ void TimelineRenderer::buildDrawList(const TimelineData& data, const TimelineVie
     const int view_h = viewportHeight(size.height());
     const auto& rows = data.rows();
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        const int top = rows[r].top - state.scroll_y;
+        const int content_top = contentTop(data, state, r);
+        if (content_top < 0)
+            continue;  // collapsed
+        const int top = content_top - state.scroll_y;
         if (top + TimelineData::kRowHeight <= 0)
             continue;  // above the viewport
         if (top >= view_h)
@@ -255,8 +281,9 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
         const TimelineRow& row = rows[r];
         if (row.first_of_lane)
             ++lane_parity;
-        const int top = rowTop(row, s.scroll_y);
-        if (top + TimelineData::kRowHeight <= kRulerHeight || top >= clip_bottom)
+        const int content_top = contentTop(data, s, r);
+        const int top = kRulerHeight + content_top - s.scroll_y;
+        if (content_top < 0 || top + TimelineData::kRowHeight <= kRulerHeight || top >= clip_bottom)
             continue;
         if (lane_parity % 2 == 0)
             p.fillRect(
@@ -281,7 +308,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     for (const DrawItem& item : list) {
         const TimelineRow& row = rows[static_cast<std::size_t>(item.row)];
         const TimelineEvent& e = row.events[item.first];
-        const int top = rowTop(row, s.scroll_y) + 1;
+        const int top = kRulerHeight + contentTop(data, s, static_cast<std::size_t>(item.row)) - s.scroll_y + 1;
         const int xa = x_off + static_cast<int>(std::floor(std::max(item.x, -2.0f)));
         const int xb =
             x_off +
@@ -319,20 +346,24 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     // Selection outline and the API -> kernel flow arrow.
     auto activity_rect = [&](std::uint32_t idx) {
         const auto& a = data.activity(idx);
-        const int r = data.rowOf(idx);
-        const TimelineRow& row = rows[static_cast<std::size_t>(r)];
+        const auto r = static_cast<std::size_t>(data.rowOf(idx));
         const double xa = s.mapping.mapTimeToX(static_cast<double>(a.start_ns));
         const double xb = s.mapping.mapTimeToX(static_cast<double>(a.end_ns));
         const double xa_c = std::clamp(xa, -10.0, dw + 10.0);
         const double xb_c = std::clamp(xb, -10.0, dw + 10.0);
-        return QRectF(x_off + xa_c, rowTop(row, s.scroll_y), std::max(xb_c - xa_c, 2.0), row_h);
+        return QRectF(x_off + xa_c, kRulerHeight + contentTop(data, s, r) - s.scroll_y,
+                      std::max(xb_c - xa_c, 2.0), row_h);
     };
     p.setClipRect(QRect(x_off, kRulerHeight, dw, clip_bottom - kRulerHeight));
-    if (s.selected && data.rowOf(*s.selected) >= 0) {
+    auto shown = [&](std::uint32_t idx) {
+        const int r = data.rowOf(idx);
+        return r >= 0 && contentTop(data, s, static_cast<std::size_t>(r)) >= 0;
+    };
+    if (s.selected && shown(*s.selected)) {
         p.setPen(QPen(theme.highlight, 2));
         p.drawRect(activity_rect(*s.selected).adjusted(-1, 0, 1, 0));
     }
-    if (s.flow_from && s.flow_to && data.rowOf(*s.flow_from) >= 0 && data.rowOf(*s.flow_to) >= 0) {
+    if (s.flow_from && s.flow_to && shown(*s.flow_from) && shown(*s.flow_to)) {
         const QRectF from = activity_rect(*s.flow_from);
         const QRectF to = activity_rect(*s.flow_to);
         const QPointF a(from.center().x(), from.top() < to.top() ? from.bottom() : from.top());
@@ -361,10 +392,14 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     bold.setBold(true);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const TimelineRow& row = rows[r];
-        const int top = rowTop(row, s.scroll_y);
-        if (top + row_h <= kRulerHeight || top >= clip_bottom)
+        const int content_top = contentTop(data, s, r);
+        const int top = kRulerHeight + content_top - s.scroll_y;
+        if (content_top < 0 || top + row_h <= kRulerHeight || top >= clip_bottom)
             continue;
         if (row.first_of_lane) {
+            // A lane with nested rows gets an expand/collapse marker (click the label).
+            const bool nested = r + 1 < rows.size() && rows[r + 1].lane == row.lane;
+            const bool collapsed = nested && contentTop(data, s, r + 1) < 0;
             p.setPen(theme.separator);
             const int ly = top - TimelineData::kLaneGap / 2 - 1;
             p.drawLine(0, ly, x_off, ly);
@@ -376,8 +411,9 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
                     : (row.lane_kind == profiler::LaneKind::Nvtx ? QColor(0x6a, 0x9b, 0xc4)
                                                                  : QColor(0xb8, 0xa6, 0x58)));
             p.setPen(theme.text);
+            const QString marker = nested ? (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
             p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(row.label, Qt::ElideMiddle, x_off - 16));
+                       fm.elidedText(marker + row.label, Qt::ElideMiddle, x_off - 16));
         } else {
             p.setFont(small);
             p.setPen(theme.dim_text);
@@ -420,7 +456,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
 const DrawItem* TimelineRenderer::hitTest(const std::vector<DrawItem>& list,
                                           const TimelineData& data, const TimelineViewState& state,
                                           QPoint pos) {
-    const int row = rowAt(data, state.scroll_y, pos.y());
+    const int row = rowAt(data, state, pos.y());
     if (row < 0 || pos.x() < kLabelWidth)
         return nullptr;
     const double x = pos.x() - kLabelWidth;

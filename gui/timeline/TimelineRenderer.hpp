@@ -27,6 +27,10 @@ struct TimelineViewState {
     std::optional<std::pair<double, double>> range;  // shift-drag selection, ns
     std::vector<bool> name_matches;                  // by StringId; empty: no search
     bool dark = true;
+    // Row layout when lanes are collapsed: content y of each row, -1 for a hidden row.
+    // Empty: every row at TimelineRow::top.
+    std::vector<int> row_tops;
+    int content_height = -1;
 };
 
 enum class DrawKind : std::uint8_t { Event, Fold };
@@ -63,6 +67,16 @@ class TimelineRenderer {
     static int rowTop(const TimelineRow& row, int scroll_y) {
         return kRulerHeight + row.top - scroll_y;
     }
+    // Content y of row r in the state's layout; -1 when the row is hidden (collapsed lane).
+    static int contentTop(const TimelineData& data, const TimelineViewState& state, std::size_t r) {
+        return state.row_tops.empty() ? data.rows()[r].top : state.row_tops[r];
+    }
+    static int contentHeight(const TimelineData& data, const TimelineViewState& state) {
+        return state.content_height >= 0 ? state.content_height : data.contentHeight();
+    }
+    // The layout with the lanes in `collapsed` (by LaneId) reduced to their first row.
+    static void layoutRows(const TimelineData& data, const std::vector<bool>& collapsed,
+                           TimelineViewState& state);
     static int viewportHeight(int widget_height) {
         return std::max(widget_height - kRulerHeight - kLegendHeight, 1);
     }
@@ -82,7 +96,7 @@ class TimelineRenderer {
     static const DrawItem* hitTest(const std::vector<DrawItem>& list, const TimelineData& data,
                                    const TimelineViewState& state, QPoint pos);
     // The row under a widget y, or -1.
-    static int rowAt(const TimelineData& data, int scroll_y, int y);
+    static int rowAt(const TimelineData& data, const TimelineViewState& state, int y);
     static QColor eventColor(const TimelineData& data, const TimelineEvent& e);
 };
 

@@ -38,8 +38,39 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
     state_.range.reset();
     state_.scroll_y = 0;
     scroll_->setValue(0);
+    collapsed_.assign(data_ ? data_->trace().lanes.size() : 0, false);
+    relayout();
     setSearchText(search_);
     zoomToFit();
+}
+
+void TimelineView::relayout() {
+    state_.row_tops.clear();
+    state_.content_height = -1;
+    if (data_ && std::find(collapsed_.begin(), collapsed_.end(), true) != collapsed_.end())
+        TimelineRenderer::layoutRows(*data_, collapsed_, state_);
+    updateScrollBar();
+    update();
+}
+
+void TimelineView::setLaneCollapsed(profiler::LaneId lane, bool collapsed) {
+    if (lane >= collapsed_.size() || collapsed_[lane] == collapsed)
+        return;
+    collapsed_[lane] = collapsed;
+    relayout();
+}
+
+void TimelineView::collapseDeepLanes(int max_rows) {
+    if (!data_)
+        return;
+    std::vector<int> rows_per_lane(collapsed_.size(), 0);
+    for (const auto& row : data_->rows())
+        ++rows_per_lane[row.lane];
+    for (std::size_t lane = 0; lane < rows_per_lane.size(); ++lane) {
+        if (rows_per_lane[lane] > max_rows && data_->trace().lanes[lane].kind != profiler::LaneKind::GpuStream)
+            collapsed_[lane] = true;
+    }
+    relayout();
 }
 
 void TimelineView::setDark(bool dark) {
@@ -105,7 +136,10 @@ void TimelineView::zoomToActivity(std::uint32_t activity) {
                                             state_.mapping.width()));
     const int row = data_->rowOf(activity);
     if (row >= 0) {
-        const int top = data_->rows()[static_cast<std::size_t>(row)].top;
+        const auto lane = data_->rows()[static_cast<std::size_t>(row)].lane;
+        if (lane < collapsed_.size() && collapsed_[lane])
+            setLaneCollapsed(lane, false);  // show what was asked for
+        const int top = TimelineRenderer::contentTop(*data_, state_, static_cast<std::size_t>(row));
         const int view_h = TimelineRenderer::viewportHeight(height());
         if (top < state_.scroll_y || top + TimelineData::kRowHeight > state_.scroll_y + view_h)
             scroll_->setValue(std::max(0, top - view_h / 3));
@@ -234,7 +268,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
 
 void TimelineView::updateScrollBar() {
     const int view_h = TimelineRenderer::viewportHeight(height());
-    const int content = data_ ? data_->contentHeight() : 0;
+    const int content = data_ ? TimelineRenderer::contentHeight(*data_, state_) : 0;
     scroll_->setRange(0, std::max(0, content - view_h));
     scroll_->setPageStep(view_h);
     scroll_->setSingleStep(TimelineData::kRowHeight);
@@ -268,6 +302,18 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 void TimelineView::mousePressEvent(QMouseEvent* event) {
     if (!data_ || event->button() != Qt::LeftButton)
         return;
+    // A click on a lane's label toggles its nested rows.
+    if (event->position().x() < TimelineRenderer::kLabelWidth) {
+        const int r = TimelineRenderer::rowAt(*data_, state_, static_cast<int>(event->position().y()));
+        if (r >= 0) {
+            const auto& rows = data_->rows();
+            const auto idx = static_cast<std::size_t>(r);
+            const bool nested = idx + 1 < rows.size() && rows[idx + 1].lane == rows[idx].lane;
+            if (rows[idx].first_of_lane && nested)
+                setLaneCollapsed(rows[idx].lane, !collapsed_[rows[idx].lane]);
+        }
+        return;
+    }
     press_pos_ = last_pos_ = event->position().toPoint();
     moved_ = false;
     if (event->modifiers() & Qt::ShiftModifier) {

@@ -42,6 +42,10 @@ class TimelineView : public QWidget {
     void findPrevious();
     void setDark(bool dark);
     void clearSelection();
+    // Shows only the first row of a lane with nested rows (NVTX, host stacks), or all.
+    void setLaneCollapsed(profiler::LaneId lane, bool collapsed);
+    // Collapses every host lane deeper than max_rows rows (a readable first view).
+    void collapseDeepLanes(int max_rows);
 
   signals:
     void mappingChanged(const trainscope::gui::TimeAxisMapping& mapping);
@@ -78,6 +82,8 @@ class TimelineView : public QWidget {
     bool fitted_ = true;  // showing everything: a resize refits
     double range_anchor_ns_ = 0;
     QString search_;
+    std::vector<bool> collapsed_;  // by LaneId
+    void relayout();
 };
 
 }  // namespace trainscope::gui

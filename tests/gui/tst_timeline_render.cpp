@@ -292,6 +292,39 @@ class TestTimelineRender : public QObject {
                      qPrintable(key + QStringLiteral(" missing in ") + tip));
     }
 
+    void collapsingALaneHidesItsNestedRows() {
+        TimelineView view;
+        view.resize(1000, 400);
+        const auto d = TimelineData::build(testing::makeTrace({500, 1.0, 5}));
+        view.setData(d);
+        const auto& rows = d->rows();
+        const auto nvtx = std::find_if(rows.begin(), rows.end(), [](const TimelineRow& r) {
+            return r.lane_kind == profiler::LaneKind::Nvtx;
+        });
+        QVERIFY(nvtx != rows.end());
+        const auto first = static_cast<std::size_t>(nvtx - rows.begin());
+        QCOMPARE(rows[first + 2].depth, 2);
+        const int full = TimelineRenderer::contentHeight(*d, view.state());
+        // Click on the lane's label.
+        const int y = TimelineRenderer::kRulerHeight + TimelineRenderer::contentTop(*d, view.state(), first) + 5;
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(40, y));
+        QCOMPARE(TimelineRenderer::contentTop(*d, view.state(), first + 1), -1);
+        QCOMPARE(TimelineRenderer::contentTop(*d, view.state(), first + 2), -1);
+        QCOMPARE(TimelineRenderer::contentHeight(*d, view.state()), full - 2 * TimelineData::kRowHeight);
+        std::vector<DrawItem> list;
+        TimelineRenderer::buildDrawList(*d, view.state(), QSize(1000, 400), list);
+        for (const auto& item : list)
+            QVERIFY(item.row != static_cast<int>(first + 1) && item.row != static_cast<int>(first + 2));
+        // Rows below moved up: the row under a y is the next lane's.
+        QCOMPARE(TimelineRenderer::rowAt(*d, view.state(), y), static_cast<int>(first));
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(40, y));
+        QCOMPARE(TimelineRenderer::contentHeight(*d, view.state()), full);
+        // Deep lanes collapse on request, GPU lanes never.
+        view.collapseDeepLanes(1);
+        QCOMPARE(TimelineRenderer::contentTop(*d, view.state(), first + 1), -1);
+        QVERIFY(TimelineRenderer::contentHeight(*d, view.state()) < full);
+    }
+
     void absoluteTimestampsAreRebased() {
         auto t = gpuTrace();
         const std::int64_t abs = 1'700'000'000'000'000'000;
