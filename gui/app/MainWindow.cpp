@@ -43,7 +43,7 @@ namespace {
 constexpr int kMaxRecent = 8;
 // Host lanes with deeper stacks start collapsed (click the lane's label to expand).
 constexpr int kCollapseLanesDeeperThan = 12;
-}
+}  // namespace
 
 std::optional<MainWindow::View> MainWindow::viewFromName(const QString& name) {
     if (name == QLatin1String("runs"))
@@ -385,7 +385,8 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     utilization_->setData(trace ? trace->timeline : nullptr);
     utilization_->setMapping(timeline_->state().mapping);
     kernel_model_->setStats(trace ? trace->kernel_stats : std::vector<KernelStat>{});
-    kernels_view_->setScope(trace ? tr("Run %1, whole trace").arg(trace->run_id) : QString(), false);
+    kernels_view_->setScope(trace ? tr("Run %1, whole trace").arg(trace->run_id) : QString(),
+                            false);
     if (trace) {
         statusBar()->showMessage(tr("Run %1: %2 activities, %3 kernels, %4 lanes")
                                      .arg(trace->run_id)

@@ -34,7 +34,8 @@ int takeScreenshot(const ScreenshotRequest& request, QString* error) {
             return 2;
         }
         // The runs and compare views need no trace; the others do.
-        const bool needs_trace = *view != MainWindow::View::Runs && *view != MainWindow::View::Compare;
+        const bool needs_trace =
+            *view != MainWindow::View::Runs && *view != MainWindow::View::Compare;
         if (!window.loadTraceNow(*request.run) && needs_trace) {
             *error = message;
             return 2;

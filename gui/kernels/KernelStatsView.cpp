@@ -1,7 +1,7 @@
 #include "gui/kernels/KernelStatsView.hpp"
 
-#include <QHeaderView>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>

@@ -308,7 +308,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     for (const DrawItem& item : list) {
         const TimelineRow& row = rows[static_cast<std::size_t>(item.row)];
         const TimelineEvent& e = row.events[item.first];
-        const int top = kRulerHeight + contentTop(data, s, static_cast<std::size_t>(item.row)) - s.scroll_y + 1;
+        const int top =
+            kRulerHeight + contentTop(data, s, static_cast<std::size_t>(item.row)) - s.scroll_y + 1;
         const int xa = x_off + static_cast<int>(std::floor(std::max(item.x, -2.0f)));
         const int xb =
             x_off +
@@ -411,7 +412,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
                     : (row.lane_kind == profiler::LaneKind::Nvtx ? QColor(0x6a, 0x9b, 0xc4)
                                                                  : QColor(0xb8, 0xa6, 0x58)));
             p.setPen(theme.text);
-            const QString marker = nested ? (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
+            const QString marker =
+                nested ? (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
             p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignLeft | Qt::AlignVCenter,
                        fm.elidedText(marker + row.label, Qt::ElideMiddle, x_off - 16));
         } else {

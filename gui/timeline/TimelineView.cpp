@@ -67,7 +67,8 @@ void TimelineView::collapseDeepLanes(int max_rows) {
     for (const auto& row : data_->rows())
         ++rows_per_lane[row.lane];
     for (std::size_t lane = 0; lane < rows_per_lane.size(); ++lane) {
-        if (rows_per_lane[lane] > max_rows && data_->trace().lanes[lane].kind != profiler::LaneKind::GpuStream)
+        if (rows_per_lane[lane] > max_rows &&
+            data_->trace().lanes[lane].kind != profiler::LaneKind::GpuStream)
             collapsed_[lane] = true;
     }
     relayout();
@@ -260,9 +261,10 @@ void TimelineView::paintEvent(QPaintEvent*) {
     TimelineRenderer::paint(p, *data_, state_, size, draw_list_);
     // The scroll bar's column above and below the bar.
     const QColor ruler = TimelineTheme::make(state_.dark).ruler;
-    p.fillRect(QRect(size.width(), 0, width() - size.width(), TimelineRenderer::kRulerHeight), ruler);
-    p.fillRect(QRect(size.width(), height() - TimelineRenderer::kLegendHeight, width() - size.width(),
-                     TimelineRenderer::kLegendHeight),
+    p.fillRect(QRect(size.width(), 0, width() - size.width(), TimelineRenderer::kRulerHeight),
+               ruler);
+    p.fillRect(QRect(size.width(), height() - TimelineRenderer::kLegendHeight,
+                     width() - size.width(), TimelineRenderer::kLegendHeight),
                ruler);
 }
 
@@ -304,7 +306,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
         return;
     // A click on a lane's label toggles its nested rows.
     if (event->position().x() < TimelineRenderer::kLabelWidth) {
-        const int r = TimelineRenderer::rowAt(*data_, state_, static_cast<int>(event->position().y()));
+        const int r =
+            TimelineRenderer::rowAt(*data_, state_, static_cast<int>(event->position().y()));
         if (r >= 0) {
             const auto& rows = data_->rows();
             const auto idx = static_cast<std::size_t>(r);

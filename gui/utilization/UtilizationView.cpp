@@ -213,8 +213,8 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
         p.setPen(theme.dim_text);
         p.drawLine(xi, axis_y, xi, axis_y + 5);
         p.setPen(theme.text);
-        p.drawText(QRect(xi + 3, axis_y + 2, 110, kAxisHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatTick(t, step));
+        p.drawText(QRect(xi + 3, axis_y + 2, 110, kAxisHeight - 4),
+                   Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, step));
     }
     p.setPen(theme.separator);
     p.drawLine(x_off - 1, 0, x_off - 1, axis_y + kAxisHeight);

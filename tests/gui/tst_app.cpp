@@ -2,14 +2,17 @@
 // view on a generated database are not blank, the loader works off the GUI thread.
 #include <QFile>
 #include <QImage>
+#include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "gui/app/CsvExport.hpp"
 #include "gui/app/MainWindow.hpp"
 #include "gui/app/Screenshot.hpp"
+#include "gui/compare/CompareView.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/loading/TraceLoader.hpp"
 #include "gui/runs/RunsTableModel.hpp"
@@ -172,6 +175,25 @@ class TestApp : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 30000);
         QCOMPARE(window.timeline()->data()->kernelCount(), std::size_t(20000));
         QVERIFY(window.kernelModel()->rowCount() > 5);
+        QVERIFY(errors.isEmpty());
+    }
+
+    void selectingTwoRunsFillsTheComparison() {
+        MainWindow window;
+        QStringList errors;
+        window.setErrorSink([&](const QString& m) { errors << m; });
+        QVERIFY(window.openDatabase(db_));
+        QTableView* table = window.runsView()->table();
+        table->selectionModel()->select(table->model()->index(0, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        table->selectionModel()->select(table->model()->index(1, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(window.runsView()->selectedRunIds(), (std::vector<std::int64_t>{1, 2}));
+        QVERIFY(window.compareView()->metricsTable()->model()->rowCount() >= 8);
+        QTRY_VERIFY_WITH_TIMEOUT(window.compareView()->kernelTable()->model()->rowCount() > 5,
+                                 60000);
+        const auto* diff = window.compareView()->kernelTable()->model();
+        QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
         QVERIFY(errors.isEmpty());
     }
 

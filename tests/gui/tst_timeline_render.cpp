@@ -306,15 +306,18 @@ class TestTimelineRender : public QObject {
         QCOMPARE(rows[first + 2].depth, 2);
         const int full = TimelineRenderer::contentHeight(*d, view.state());
         // Click on the lane's label.
-        const int y = TimelineRenderer::kRulerHeight + TimelineRenderer::contentTop(*d, view.state(), first) + 5;
+        const int y = TimelineRenderer::kRulerHeight +
+                      TimelineRenderer::contentTop(*d, view.state(), first) + 5;
         QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(40, y));
         QCOMPARE(TimelineRenderer::contentTop(*d, view.state(), first + 1), -1);
         QCOMPARE(TimelineRenderer::contentTop(*d, view.state(), first + 2), -1);
-        QCOMPARE(TimelineRenderer::contentHeight(*d, view.state()), full - 2 * TimelineData::kRowHeight);
+        QCOMPARE(TimelineRenderer::contentHeight(*d, view.state()),
+                 full - 2 * TimelineData::kRowHeight);
         std::vector<DrawItem> list;
         TimelineRenderer::buildDrawList(*d, view.state(), QSize(1000, 400), list);
         for (const auto& item : list)
-            QVERIFY(item.row != static_cast<int>(first + 1) && item.row != static_cast<int>(first + 2));
+            QVERIFY(item.row != static_cast<int>(first + 1) &&
+                    item.row != static_cast<int>(first + 2));
         // Rows below moved up: the row under a y is the next lane's.
         QCOMPARE(TimelineRenderer::rowAt(*d, view.state(), y), static_cast<int>(first));
         QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(40, y));
