@@ -1,7 +1,9 @@
 #include "gui/charts/LineChart.hpp"
 
+#include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -34,7 +36,8 @@ void LineChart::setDark(bool dark) {
 
 void LineChart::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    paint(p, rect(), data_, dark_);
+    hits_.clear();
+    paint(p, rect(), data_, dark_, &hits_);
 }
 
 QImage LineChart::renderImage(QSize size) const {
@@ -54,7 +57,8 @@ QString format_value(double v) {
         return QString::number(v / 1e3, 'f', 1) + QStringLiteral("k");
     return QString::number(v, 'g', 4);
 }
-void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dark) {
+void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dark,
+                 std::vector<LineChart::PointHit>* hits) {
     const QColor bg = dark ? QColor(0x1e, 0x20, 0x24) : QColor(0xfb, 0xfb, 0xfc);
     const QColor fg = dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x20, 0x22, 0x26);
     const QColor grid = dark ? QColor(0x36, 0x3a, 0x41) : QColor(0xdd, 0xe0, 0xe5);
@@ -158,6 +162,17 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
             p.setPen(QPen(bg, 1.5));
             p.setBrush(c);
             p.drawEllipse(QPointF(x, ypos(pt.y)), 4, 4);
+            if (hits) {
+                QString text = QStringLiteral("<b>%1</b><br>%2 = %3<br>%4 = %5")
+                                   .arg(s.label.toHtmlEscaped(), data.x_title.toHtmlEscaped(),
+                                        data.x_labels.value(pt.x), data.y_title.toHtmlEscaped())
+                                   .arg(pt.y, 0, 'g', 6);
+                if (pt.low && pt.high)
+                    text += QStringLiteral("<br>CI [%1, %2]")
+                                .arg(*pt.low, 0, 'g', 6)
+                                .arg(*pt.high, 0, 'g', 6);
+                hits->push_back({QPointF(x, ypos(pt.y)), text});
+            }
             p.setBrush(Qt::NoBrush);
         }
         // Legend on the right.
@@ -173,8 +188,31 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
 
 }  // namespace
 
-void LineChart::paint(QPainter& painter, const QRect& rect, const ChartData& chart, bool dark) {
-    paint_chart(painter, rect, chart, dark);
+void LineChart::paint(QPainter& painter, const QRect& rect, const ChartData& chart, bool dark,
+                      std::vector<PointHit>* hits) {
+    paint_chart(painter, rect, chart, dark, hits);
+}
+
+QString LineChart::pointTextAt(QPointF pos) const {
+    for (const PointHit& h : hits_) {
+        const QPointF d = h.pos - pos;
+        if (d.x() * d.x() + d.y() * d.y() <= 64.0)
+            return h.text;
+    }
+    return {};
+}
+
+bool LineChart::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = pointTextAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 }  // namespace trainscope::gui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QPointF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -42,15 +43,26 @@ class LineChart : public QWidget {
     void setData(ChartData chart);
     [[nodiscard]] const ChartData& chartData() const { return data_; }
     void setDark(bool dark);
-    static void paint(QPainter& painter, const QRect& rect, const ChartData& chart, bool dark);
+    // A painted point, for tooltips.
+    struct PointHit {
+        QPointF pos;
+        QString text;
+    };
+    static void paint(QPainter& painter, const QRect& rect, const ChartData& chart, bool dark,
+                      std::vector<PointHit>* hits = nullptr);
+    // The tooltip of the point within 8 px of pos ("" when none).
+    [[nodiscard]] QString pointTextAt(QPointF pos) const;
+    [[nodiscard]] const std::vector<PointHit>& pointHits() const { return hits_; }
     [[nodiscard]] QImage renderImage(QSize size) const;
 
   protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
 
   private:
     ChartData data_;
     bool dark_ = true;
+    std::vector<PointHit> hits_;
 };
 
 }  // namespace trainscope::gui

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "gui/charts/LineChart.hpp"
 #include "gui/compare/CompareModels.hpp"
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
@@ -224,6 +225,20 @@ class TestModels : public QObject {
             [](const ChartSeries& s) { return s.label.endsWith(QLatin1String("fp32")); });
         QVERIFY(fp32 != chart.series.end());
         QCOMPARE(fp32->points.size(), std::size_t(3));
+    }
+
+    void chartPointsHaveTooltips() {
+        LineChart chart;
+        chart.resize(900, 500);
+        chart.setData(buildMetricChart(runs_, "images_per_s", "batch", "precision"));
+        const QImage image = chart.grab().toImage();  // paints, records the points
+        QVERIFY(testing::distinctColours(image) > 20);
+        QCOMPARE(chart.pointHits().size(), std::size_t(15));  // 16 runs, one failed
+        const auto& hit = chart.pointHits().front();
+        const QString text = chart.pointTextAt(hit.pos + QPointF(3, -3));
+        QVERIFY2(text.contains(QLatin1String("batch = 32")) && text.contains(QLatin1String("CI [")),
+                 qPrintable(text));
+        QVERIFY(chart.pointTextAt(QPointF(-100, -100)).isEmpty());
     }
 
     void compareModelsPassTheTester() {
