@@ -22,8 +22,11 @@ bool TraceLoader::isRunning() const {
 }
 
 void TraceLoader::cancel() {
-    if (stop_ && !stop_->exchange(true))
-        emit cancelled();
+    if (!stop_)
+        return;
+    const bool was_stopped = stop_->exchange(true);
+    if (!was_stopped && future_.isRunning())
+        emit cancelled();  // only a job that was still working is "cancelled"
 }
 
 LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t run_id,

@@ -163,6 +163,9 @@ class TestApp : public QObject {
         QCOMPARE(cancelled.count(), 1);
         QTest::qWait(1500);
         QCOMPARE(ready.count(), 0);
+        // Cancelling when nothing runs is quiet.
+        loader.cancel();
+        QCOMPARE(cancelled.count(), 1);
     }
 
     void selectingARunLoadsItsTraceInTheBackground() {
