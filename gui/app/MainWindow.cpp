@@ -21,6 +21,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <stdexcept>
 
 #include "gui/app/CsvExport.hpp"
@@ -125,12 +126,8 @@ MainWindow::MainWindow(QWidget* parent)
                                     .arg(formatDuration(t0 - base), formatDuration(t1 - base)),
                                 true);
     });
-    connect(kernels_view_, &KernelStatsView::wholeRunRequested, this, [this] {
-        if (trace_) {
-            kernel_model_->setStats(trace_->kernel_stats);
-            kernels_view_->setScope(tr("Run %1, whole trace").arg(trace_->run_id), false);
-        }
-    });
+    connect(kernels_view_, &KernelStatsView::wholeRunRequested, this,
+            [this] { showKernelStats(); });
 
     tabs_->addTab(runs_view_, tr("Runs"));
     tabs_->addTab(timeline_page_, tr("Timeline"));
@@ -295,6 +292,11 @@ bool MainWindow::openDatabase(const QString& path) {
         return false;
     }
     loader_.cancel();
+    for (auto& l : extra_loaders_)
+        l->cancel();
+    extra_loaders_.clear();
+    extra_stats_.clear();
+    kernel_runs_.clear();
     path_ = path;
     trace_.reset();
     requested_run_ = -1;
@@ -344,6 +346,7 @@ void MainWindow::selectionChanged(const std::vector<std::int64_t>& ids) {
         compare_->setRuns(ids[0], ids[1]);
     if (ids.empty() || path_.isEmpty())
         return;
+    loadExtraKernelStats(ids);
     const std::int64_t id = ids.front();
     if (id == requested_run_)
         return;
@@ -384,9 +387,7 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     timeline_->collapseDeepLanes(kCollapseLanesDeeperThan);
     utilization_->setData(trace ? trace->timeline : nullptr);
     utilization_->setMapping(timeline_->state().mapping);
-    kernel_model_->setStats(trace ? trace->kernel_stats : std::vector<KernelStat>{});
-    kernels_view_->setScope(trace ? tr("Run %1, whole trace").arg(trace->run_id) : QString(),
-                            false);
+    showKernelStats();
     if (trace) {
         statusBar()->showMessage(tr("Run %1: %2 activities, %3 kernels, %4 lanes")
                                      .arg(trace->run_id)
@@ -395,6 +396,70 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
                                      .arg(trace->timeline->trace().lanes.size()),
                                  8000);
     }
+}
+
+void MainWindow::loadExtraKernelStats(const std::vector<std::int64_t>& ids) {
+    // The first selected run is on the timeline; the others (ok runs, at most 8) load
+    // in the background for their kernel statistics only.
+    constexpr std::size_t kMaxExtra = 8;
+    std::vector<std::int64_t> extra;
+    for (std::size_t i = 1; i < ids.size() && extra.size() < kMaxExtra; ++i) {
+        const auto* run = runs_model_->runById(ids[i]);
+        if (run && run->status == reports::RunStatus::Ok)
+            extra.push_back(ids[i]);
+    }
+    std::vector<std::int64_t> wanted = {ids.front()};
+    wanted.insert(wanted.end(), extra.begin(), extra.end());
+    if (wanted == kernel_runs_)
+        return;
+    kernel_runs_ = wanted;
+    for (auto& l : extra_loaders_)
+        l->cancel();
+    extra_loaders_.clear();
+    for (auto it = extra_stats_.begin(); it != extra_stats_.end();) {
+        if (std::find(extra.begin(), extra.end(), it->first) == extra.end())
+            it = extra_stats_.erase(it);
+        else
+            ++it;
+    }
+    for (const std::int64_t id : extra) {
+        if (extra_stats_.count(id) != 0)
+            continue;
+        auto loader = std::make_unique<TraceLoader>();
+        connect(loader.get(), &TraceLoader::ready, this, [this](const LoadedTracePtr& t) {
+            if (!t)
+                return;
+            extra_stats_[t->run_id] = t->kernel_stats;
+            showKernelStats();
+        });
+        loader->start(path_, id);
+        extra_loaders_.push_back(std::move(loader));
+    }
+    showKernelStats();
+}
+
+void MainWindow::showKernelStats() {
+    if (!trace_) {
+        kernel_model_->setStats({});
+        kernels_view_->setScope(QString(), false);
+        return;
+    }
+    std::vector<const std::vector<KernelStat>*> parts = {&trace_->kernel_stats};
+    QStringList runs = {QString::number(trace_->run_id)};
+    for (std::size_t i = 1; i < kernel_runs_.size(); ++i) {
+        const auto it = extra_stats_.find(kernel_runs_[i]);
+        if (it != extra_stats_.end() && kernel_runs_.front() == trace_->run_id) {
+            parts.push_back(&it->second);
+            runs << QString::number(it->first);
+        }
+    }
+    if (parts.size() == 1) {
+        kernel_model_->setStats(trace_->kernel_stats);
+        kernels_view_->setScope(tr("Run %1, whole trace").arg(trace_->run_id), false);
+        return;
+    }
+    kernel_model_->setStats(mergeKernelStats(parts));
+    kernels_view_->setScope(tr("Runs %1 together").arg(runs.join(QStringLiteral(", "))), false);
 }
 
 bool MainWindow::loadTraceNow(std::int64_t run_id) {

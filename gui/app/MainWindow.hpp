@@ -4,6 +4,8 @@
 #include <QString>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -99,6 +101,12 @@ class MainWindow : public QMainWindow {
     QMenu* recent_menu_ = nullptr;
     TraceLoader loader_;
     LoadedTracePtr trace_;
+    // Further selected runs: their kernel statistics join the Kernels tab.
+    std::vector<std::int64_t> kernel_runs_;
+    std::vector<std::unique_ptr<TraceLoader>> extra_loaders_;
+    std::map<std::int64_t, std::vector<KernelStat>> extra_stats_;
+    void loadExtraKernelStats(const std::vector<std::int64_t>& ids);
+    void showKernelStats();
     std::int64_t requested_run_ = -1;
     bool dark_ = true;
     bool remember_recent_ = true;

@@ -52,6 +52,34 @@ std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_n
     return out;
 }
 
+std::vector<KernelStat> mergeKernelStats(const std::vector<const std::vector<KernelStat>*>& parts) {
+    std::vector<KernelStat> out;
+    std::unordered_map<QString, std::size_t> by_name;
+    std::int64_t all = 0;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        for (const KernelStat& s : *parts[p]) {
+            all += s.total_ns;
+            auto [it, inserted] = by_name.emplace(s.name, out.size());
+            if (inserted) {
+                out.push_back(s);
+                if (p > 0)
+                    out.back().longest = kNoActivity;
+                continue;
+            }
+            KernelStat& m = out[it->second];
+            m.count += s.count;
+            m.total_ns += s.total_ns;
+            m.min_ns = std::min(m.min_ns, s.min_ns);
+            m.max_ns = std::max(m.max_ns, s.max_ns);
+        }
+    }
+    for (KernelStat& s : out)
+        s.share = all > 0 ? static_cast<double>(s.total_ns) / static_cast<double>(all) : 0.0;
+    std::sort(out.begin(), out.end(),
+              [](const KernelStat& a, const KernelStat& b) { return a.total_ns > b.total_ns; });
+    return out;
+}
+
 std::int64_t countSteps(const TimelineData& data) {
     std::vector<bool> is_step(data.nameCount());
     for (std::size_t i = 0; i < is_step.size(); ++i)

@@ -9,6 +9,8 @@
 
 namespace trainscope::gui {
 
+inline constexpr std::uint32_t kNoActivity = 0xffffffffU;
+
 // Time spent per GPU activity name (kernels, copies, sets) of one trace.
 struct KernelStat {
     QString name;
@@ -29,6 +31,10 @@ struct KernelStat {
 std::vector<KernelStat> computeKernelStats(const TimelineData& data);
 // Only the GPU work that starts in [t0_ns, t1_ns) (a timeline range selection).
 std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_ns, double t1_ns);
+// Statistics of several runs by name (the Kernels tab with several runs selected).
+// `longest` stays valid only for names seen in parts[0] (the run on the timeline);
+// others get kNoActivity.
+std::vector<KernelStat> mergeKernelStats(const std::vector<const std::vector<KernelStat>*>& parts);
 // Training steps in the trace: NVTX ranges whose name starts with "step".
 std::int64_t countSteps(const TimelineData& data);
 

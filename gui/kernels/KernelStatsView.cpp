@@ -40,7 +40,9 @@ KernelStatsView::KernelStatsView(KernelStatsModel* model, QWidget* parent)
     filter_->setClearButtonEnabled(true);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        emit jumpToActivity(index.data(KernelStatsModel::LongestActivityRole).toUInt());
+        const auto activity = index.data(KernelStatsModel::LongestActivityRole).toUInt();
+        if (activity != kNoActivity)  // a kernel of another selected run: not on the timeline
+            emit jumpToActivity(activity);
     });
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);

@@ -197,6 +197,19 @@ class TestApp : public QObject {
                                  60000);
         const auto* diff = window.compareView()->kernelTable()->model();
         QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
+        // The Kernels tab sums both runs: 20,000 kernels of run 1 plus run 2's.
+        auto kernel_count = [&] {
+            qint64 n = 0;
+            for (int r = 0; r < window.kernelModel()->rowCount(); ++r) {
+                const QModelIndex i =
+                    window.kernelModel()->index(r, KernelStatsModel::CategoryColumn);
+                if (!i.data().toString().startsWith(QLatin1String("mem")))
+                    n +=
+                        window.kernelModel()->index(r, KernelStatsModel::Count).data().toLongLong();
+            }
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(kernel_count(), qint64(21000), 60000);
         QVERIFY(errors.isEmpty());
     }
 

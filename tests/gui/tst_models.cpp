@@ -127,6 +127,33 @@ class TestModels : public QObject {
         QCOMPARE(range[0].total_ns, std::int64_t(300));
         QCOMPARE(range[1].total_ns, std::int64_t(100));
         QCOMPARE(range[0].share, 0.75);
+        // Several runs together: counts and times add, min/max span, longest only from the first.
+        KernelStat other;
+        other.name = QStringLiteral("relu_kernel");
+        other.count = 3;
+        other.total_ns = 900;
+        other.min_ns = 50;
+        other.max_ns = 500;
+        other.longest = 7;
+        KernelStat only_other = other;
+        only_other.name = QStringLiteral("new_kernel");
+        const std::vector<KernelStat> second = {other, only_other};
+        const auto merged = mergeKernelStats({&stats, &second});
+        QCOMPARE(merged.size(), std::size_t(3));
+        const auto relu = std::find_if(merged.begin(), merged.end(), [](const KernelStat& k) {
+            return k.name == QLatin1String("relu_kernel");
+        });
+        QCOMPARE(relu->count, std::int64_t(4));
+        QCOMPARE(relu->total_ns, std::int64_t(1000));
+        QCOMPARE(relu->min_ns, std::int64_t(50));
+        QCOMPARE(relu->max_ns, std::int64_t(500));
+        QCOMPARE(relu->longest, stats[1].longest);
+        const auto fresh = std::find_if(merged.begin(), merged.end(), [](const KernelStat& k) {
+            return k.name == QLatin1String("new_kernel");
+        });
+        QCOMPARE(fresh->longest, kNoActivity);
+        QCOMPARE(merged[0].total_ns, std::int64_t(1000));
+        QCOMPARE(merged[0].share, 1000.0 / 2300.0);
 
         KernelStatsModel model;
         QAbstractItemModelTester tester(&model,
