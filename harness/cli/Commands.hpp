@@ -12,5 +12,11 @@ using CommandAction = std::function<int()>;
 CommandAction add_run_command(CLI::App& app);
 CommandAction add_report_command(CLI::App& app);
 CommandAction add_list_command(CLI::App& app);
+CommandAction add_import_command(CLI::App& app);
+CommandAction add_export_command(CLI::App& app);
+CommandAction add_analyze_command(CLI::App& app);
+CommandAction add_compare_command(CLI::App& app);
+// The hidden child side of cell isolation.
+CommandAction add_cell_command(CLI::App& app);
 
 }  // namespace trainscope::harness

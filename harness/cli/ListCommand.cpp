@@ -2,12 +2,15 @@
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <map>
 #include <memory>
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
+#include "workloads/models/ModelCatalog.hpp"
+#include "workloads/tensor/Shape.hpp"
 
 namespace trainscope::harness {
 
@@ -50,6 +53,26 @@ void list_devices() {
         std::printf("cuda  none: %s\n", inventory.status.c_str());
 }
 
+void list_models() {
+    for (const auto& model : workloads::model_catalog()) {
+        std::map<std::string, std::string> defaults;
+        std::string params;
+        for (const auto& p : model.parameters) {
+            defaults[p.name] = p.default_value;
+            params += fmt::format("\n      {} = {} ({})", p.name, p.default_value, p.allowed);
+        }
+        std::int64_t count = -1;
+        try {
+            count = workloads::parameter_count(model.name, defaults, workloads::Shape{1, 28, 28}, 10);
+        } catch (const std::exception&) {
+            // a model that cannot take 28x28 input shows no count
+        }
+        std::printf("%-10s %s\n      parameters for 1x28x28 input, 10 classes, defaults: %s%s\n",
+                    model.name.c_str(), model.description.c_str(),
+                    count >= 0 ? fmt::format("{}", count).c_str() : "n/a", params.c_str());
+    }
+}
+
 void list_datasets() {
     std::puts(
         "fashion-mnist  IDX files, default /usr/share/datasets/fashion-mnist (Debian's "
@@ -64,12 +87,12 @@ void list_datasets() {
 CommandAction add_list_command(CLI::App& app) {
     auto what = std::make_shared<std::string>();
     CLI::App* list = app.add_subcommand("list", "List what trainscope knows about.");
-    list->add_option("what", *what, "axes | precisions | strategies | devices | datasets")
+    list->add_option("what", *what, "models | axes | precisions | strategies | devices | datasets")
         ->required()
-        ->check(CLI::IsMember({"axes", "precisions", "strategies", "devices", "datasets"}));
+        ->check(CLI::IsMember({"models", "axes", "precisions", "strategies", "devices", "datasets"}));
     return [what]() {
-        if (*what == "axes")
-            list_axes(false);
+        if (*what == "models") list_models();
+        if (*what == "axes") list_axes(false);
         if (*what == "strategies")
             list_axes(true);
         if (*what == "precisions")

@@ -2,12 +2,17 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/UsageError.hpp"
-#include "reports/csv/RunsCsv.hpp"
+#include "reports/csv/MatrixPivot.hpp"
+#include "reports/csv/ReportTables.hpp"
+#include "reports/csv/TableRenderer.hpp"
+#include "reports/html/HtmlReportWriter.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 
@@ -18,29 +23,127 @@ namespace {
 struct ReportOptions {
     std::string database;
     std::string csv_dir;
+    std::string html_file;
+    std::string format;
+    std::string table = "runs";
     std::optional<std::int64_t> matrix;
     std::vector<std::int64_t> runs;
+    reports::PivotSpec pivot;
 };
 
-int execute(const ReportOptions& options) {
-    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
-    reports::RunQuery query{options.matrix, options.runs};
-    const auto runs = reports::load_runs(db, query, reports::RunParts{});
-    if (options.csv_dir.empty()) {
-        throw UsageError("trainscope report: say what to write, e.g. --csv DIR");
-    }
-    const std::filesystem::path dir(options.csv_dir);
+constexpr const char* kTables = "runs, kernels, steps, nvtx, matrix";
+
+bool wants(const ReportOptions& o, const char* table) {
+    return !o.csv_dir.empty() || (!o.format.empty() && o.table == table);
+}
+
+const reports::CsvTable& table_named(const reports::ReportTables& t, const std::string& name) {
+    if (name == "kernels")
+        return t.kernels;
+    if (name == "steps")
+        return t.steps;
+    if (name == "nvtx")
+        return t.nvtx;
+    if (name == "matrix")
+        return t.matrix;
+    return t.runs;
+}
+
+std::filesystem::path prepare_csv_dir(const std::string& csv_dir) {
+    const std::filesystem::path dir(csv_dir);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || !std::filesystem::is_directory(dir)) {
         throw UsageError(
-            fmt::format("cannot create the --csv folder '{}': {} (choose another "
-                        "folder)",
+            fmt::format("cannot create the --csv folder '{}': {} (choose another folder)",
                         dir.string(), ec ? ec.message() : "not a folder"));
     }
-    const auto runs_csv = dir / "runs.csv";
-    reports::write_runs_csv(runs, runs_csv);
-    std::printf("%s (%zu run%s)\n", runs_csv.c_str(), runs.size(), runs.size() == 1 ? "" : "s");
+    return dir;
+}
+
+int execute(const ReportOptions& options) {
+    if (options.csv_dir.empty() && options.html_file.empty() && options.format.empty()) {
+        throw UsageError(
+            "nothing to write: add --csv DIR, --html FILE or --format "
+            "csv|json|markdown|table");
+    }
+    std::optional<reports::TableFormat> format;
+    if (!options.format.empty()) {
+        format = reports::table_format_from_string(options.format);
+        if (!format) {
+            throw UsageError(fmt::format(
+                "unknown --format '{}'; choose csv, json, markdown or table", options.format));
+        }
+    }
+    const std::string tables = kTables;
+    if (options.table != "runs" && options.table != "kernels" && options.table != "steps" &&
+        options.table != "nvtx" && options.table != "matrix") {
+        throw UsageError(
+            fmt::format("unknown --table '{}'; choose one of: {}", options.table, tables));
+    }
+
+    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+    const reports::RunQuery query{options.matrix, options.runs};
+    reports::RunParts parts;
+    parts.steps = wants(options, "steps") || !options.html_file.empty();
+    auto runs = reports::load_runs(db, query, parts);
+    reports::ReportSelection selection;
+    selection.runs = wants(options, "runs");
+    selection.kernels = wants(options, "kernels");
+    selection.steps = wants(options, "steps");
+    selection.nvtx = wants(options, "nvtx");
+    selection.matrix = wants(options, "matrix") || !options.html_file.empty();
+    selection.breakdowns = !options.html_file.empty();
+    reports::ReportTables t;
+    try {
+        t = reports::build_report_tables(db, runs, selection, options.pivot);
+    } catch (const reports::PivotError& e) {
+        throw UsageError(e.what());
+    }
+
+    if (!options.csv_dir.empty()) {
+        const auto dir = prepare_csv_dir(options.csv_dir);
+        const std::pair<const char*, const reports::CsvTable*> files[] = {
+            {"runs.csv", &t.runs},
+            {"kernels.csv", &t.kernels},
+            {"steps.csv", &t.steps},
+            {"nvtx.csv", &t.nvtx},
+            {"matrix.csv", &t.matrix}};
+        for (const auto& [name, table] : files) {
+            try {
+                reports::write_csv_table(*table, dir / name);
+            } catch (const std::exception& e) {
+                throw UsageError(fmt::format("{} (choose another --csv folder)", e.what()));
+            }
+            std::fprintf(stderr, "%s (%zu row%s)\n", (dir / name).c_str(), table->size() - 1,
+                         table->size() == 2 ? "" : "s");
+        }
+    }
+    if (!options.html_file.empty()) {
+        reports::HtmlReportInput input;
+        input.title = std::filesystem::path(options.database).filename().string();
+        input.matrices = reports::list_matrices(db);
+        if (options.matrix) {
+            std::erase_if(input.matrices,
+                          [&](const reports::MatrixRow& m) { return m.id != *options.matrix; });
+        }
+        input.runs = std::move(runs);
+        input.kernels = std::move(t.breakdowns);
+        input.pivot = options.pivot;
+        try {
+            reports::write_html_report(input, options.html_file);
+        } catch (const reports::PivotError& e) {
+            throw UsageError(e.what());
+        } catch (const std::exception& e) {
+            throw UsageError(fmt::format("{} (choose another --html file)", e.what()));
+        }
+        std::fprintf(stderr, "%s (%zu run%s)\n", options.html_file.c_str(), input.runs.size(),
+                     input.runs.size() == 1 ? "" : "s");
+    }
+    if (format) {
+        reports::render_table(table_named(t, options.table), *format, std::cout);
+        std::cout.flush();
+    }
     return 0;
 }
 
@@ -48,13 +151,24 @@ int execute(const ReportOptions& options) {
 
 CommandAction add_report_command(CLI::App& app) {
     auto options = std::make_shared<ReportOptions>();
-    CLI::App* report =
-        app.add_subcommand("report", "Export runs of a results database as CSV files.");
+    CLI::App* report = app.add_subcommand(
+        "report", "Export runs of a results database as CSV files, tables or an HTML summary.");
     report->add_option("database", options->database, "results database (from trainscope run)")
         ->required();
     report->add_option("--csv", options->csv_dir,
-                       "folder to write runs.csv into (created if missing); columns in "
-                       "docs/formats.md");
+                       "folder to write runs.csv, kernels.csv, steps.csv, nvtx.csv and "
+                       "matrix.csv into (created if missing); columns in docs/formats.md");
+    report->add_option("--html", options->html_file,
+                       "write a self-contained HTML summary (inline SVG charts) to this file");
+    report->add_option("--format", options->format,
+                       "print one table to stdout as csv, json, markdown or table");
+    report->add_option("--table", options->table,
+                       "the table --format prints: runs (default), kernels, steps, nvtx, matrix");
+    report->add_option("--metric", options->pivot.metric,
+                       "metric of the matrix pivot (default images_per_s)");
+    report->add_option("--rows", options->pivot.rows, "axis of the pivot's rows (default batch)");
+    report->add_option("--cols", options->pivot.cols,
+                       "axis of the pivot's columns (default precision)");
     report->add_option("--matrix", options->matrix, "only the runs of this matrix id");
     report->add_option("--run", options->runs, "only these run ids")->delimiter(',');
     return [options]() { return execute(*options); };

@@ -32,7 +32,29 @@ int run_cli(int argc, char** argv) {
     add(add_run_command);
     add(add_report_command);
     add(add_list_command);
+    add(add_import_command);
+    add(add_export_command);
+    add(add_analyze_command);
+    add(add_compare_command);
+    add(add_cell_command);
 
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string known;
+        bool found = false;
+        for (const CLI::App* sub : app.get_subcommands({})) {
+            found = found || sub->get_name() == argv[1];
+            if (sub->get_group().empty())
+                continue;  // hidden
+            known += (known.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!found) {
+            std::fprintf(stderr,
+                         "trainscope: error: unknown command '%s': the commands are %s (see "
+                         "'trainscope --help')\n",
+                         argv[1], known.c_str());
+            return 2;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -19,7 +19,7 @@ const std::vector<AxisInfo>& axis_catalog() {
          "seed-cnn",
          {},
          K::Text},
-        {"depth", "--depth", "resnet depth, 6n+2", "8", {}, K::PositiveInteger},
+        {"depth", "--depth", "resnet depth, 6n+2", "20", {}, K::PositiveInteger},
         {"width", "--width", "resnet channels of the first stage", "16", {}, K::PositiveInteger},
         {"dataset",
          "--dataset",

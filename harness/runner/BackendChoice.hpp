@@ -19,8 +19,15 @@ struct BackendChoice {
     }
 };
 
-// Queries the devices. Throws UsageError when a cell asks for --backend cuda (or a
-// --device ordinal) that this machine cannot give, naming the reason and the fix.
+// Queries the devices.
 BackendChoice choose_backends(const std::vector<Cell>& cells);
+
+// Why this machine cannot run the cell's backend and device ("" when it can). A matrix
+// records such cells as skipped and runs the others.
+std::string backend_unavailable_reason(const BackendChoice& choice, const Cell& cell);
+
+// Throws UsageError (exit 2) when no cell at all can run here, e.g. `--backend cuda` on a
+// machine without a GPU, naming the reason and the fix.
+void require_some_runnable_cell(const BackendChoice& choice, const std::vector<Cell>& cells);
 
 }  // namespace trainscope::harness

@@ -4,6 +4,7 @@
 
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
+#include "workloads/models/ModelCatalog.hpp"
 
 namespace trainscope::harness {
 
@@ -11,7 +12,13 @@ namespace {
 constexpr const char* kNotApplicable = "n/a";
 
 bool model_takes(const std::string& model, const std::string& parameter) {
-    return model == "resnet" && (parameter == "depth" || parameter == "width");
+    for (const auto& info : workloads::model_catalog()) {
+        if (info.name != model) continue;
+        for (const auto& p : info.parameters) {
+            if (p.name == parameter) return true;
+        }
+    }
+    return false;
 }
 }  // namespace
 

@@ -4,10 +4,19 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <vector>
 #include <ctime>
 #include <exception>
 
 #include "harness/environment/HostEnvironment.hpp"
+#include "harness/capture/CellCapture.hpp"
+#include "harness/runner/MeasurementController.hpp"
+#include "harness/stats/SampleStatistics.hpp"
+#include "profiler/capture/TraceLevel.hpp"
+#include "reports/trace/TraceMetrics.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "workloads/training/ConfigError.hpp"
 #include "workloads/training/TrainingSession.hpp"
@@ -18,10 +27,35 @@ namespace {
 std::string utc_now() {
     return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
 }
+// Tracing costs time, so a traced cell also trains a short untraced run of the same
+// configuration and compares median step times: (traced - untraced) / untraced.
+std::optional<double> measure_tracing_overhead(const workloads::TrainingConfig& traced_config,
+                                               const workloads::TrainingResult& traced) {
+    std::vector<double> traced_ms;
+    for (const auto& s : traced.steps) {
+        if (!s.warmup) traced_ms.push_back(static_cast<double>(s.duration_ns));
+    }
+    if (traced_ms.size() < 5) return std::nullopt;
+    workloads::TrainingConfig probe = traced_config;
+    const auto measured = static_cast<std::int64_t>(std::min<std::size_t>(traced_ms.size(), 100));
+    probe.steps = probe.warmup_steps + measured;
+    probe.epochs = 0;
+    probe.eval_every_steps = 0;
+    const workloads::TrainingResult untraced = workloads::run_training(probe, nullptr);
+    std::vector<double> untraced_ms;
+    for (const auto& s : untraced.steps) {
+        if (!s.warmup) untraced_ms.push_back(static_cast<double>(s.duration_ns));
+    }
+    traced_ms.resize(static_cast<std::size_t>(measured));
+    const double base = quantile(untraced_ms, 0.5);
+    if (base <= 0) return std::nullopt;
+    return 100.0 * (quantile(traced_ms, 0.5) - base) / base;
+}
+
 }  // namespace
 
-reports::RunRecord run_cell(const Cell& cell, const RunLength& length,
-                            workloads::TrainingObserver* observer) {
+reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
+    const RunLength& length = options.length;
     reports::RunRecord record;
     record.cell_key = cell.key();
     record.axes = make_run_axes(cell, length);
@@ -32,21 +66,47 @@ reports::RunRecord run_cell(const Cell& cell, const RunLength& length,
         record.error = cell.skip_reason;
         return record;
     }
-    const workloads::TrainingConfig config = make_training_config(cell, length);
+    workloads::TrainingConfig config = make_training_config(cell, length);
+    if (!options.stopping.fixed_length) {
+        // The stopping rule ends training; the step count is only a backstop.
+        config.steps = std::numeric_limits<std::int32_t>::max();
+        config.epochs = 0;
+    }
+    MeasurementController controller(options.stopping, options.fault, record.cell_key,
+                                      options.progress);
+    const auto level = profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
-        const workloads::TrainingResult result = workloads::run_training(config, observer);
+        CellCapture capture(level, config.backend);
+        const workloads::TrainingResult result = workloads::run_training(config, &controller);
+        CapturedCell captured = capture.stop(static_cast<std::int64_t>(result.steps.size()));
         record.emulated = result.emulated;
         for (const auto& [key, value] : result.environment)
             record.environment[key] = value;
         record.metrics = compute_run_metrics(config, result);
         record.steps = to_step_rows(result);
-        record.evaluations = to_eval_rows(result);
-        for (const auto& s : result.steps) {
-            if (!std::isfinite(s.loss) && !s.skipped) {
-                record.status = reports::RunStatus::Failed;
-                record.error = fmt::format("diverged: the loss is {} at step {}", s.loss, s.index);
-                break;
+        for (auto& m : captured.telemetry_metrics) record.metrics.push_back(std::move(m));
+        for (std::size_t i = 0; i < captured.warnings.size(); ++i) {
+            record.environment["capture_warning_" + std::to_string(i + 1)] = captured.warnings[i];
+        }
+        if (captured.trace) {
+            for (auto& m : reports::compute_trace_metrics(*captured.trace)) {
+                if (m.name != "gpu_busy_pct" || config.backend == "cuda") record.metrics.push_back(std::move(m));
             }
+            record.trace = std::move(captured.trace);
+            if (controller.divergence().empty()) {
+                if (auto overhead = measure_tracing_overhead(config, result)) {
+                    record.metrics.push_back({"tracing_overhead_pct", *overhead, "%"});
+                }
+            }
+        }
+        record.evaluations = to_eval_rows(result);
+        if (!options.stopping.fixed_length) {
+            const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
+            record.metrics.push_back({"noise_target_met", met ? 1.0 : 0.0, ""});
+        }
+        if (!controller.divergence().empty()) {
+            record.status = reports::RunStatus::Failed;
+            record.error = controller.divergence();
         }
     } catch (const workloads::ConfigError&) {
         throw;

@@ -45,8 +45,10 @@ void ProgressReporter::on_eval(const workloads::EvalRecord& eval) {
     if (printed_bar_)
         std::fputs("\n", stderr);
     printed_bar_ = false;
-    std::fprintf(stderr, "[%d/%d] %s  epoch %d: test accuracy %.4f, test loss %.4f\n", cell_index_,
-                 cell_count_, label_.c_str(), eval.epoch + 1, eval.test_accuracy, eval.test_loss);
+    std::fprintf(stderr,
+                 "[%d/%d] %s  after step %lld (epoch %d): test accuracy %.4f, test loss %.4f\n",
+                 cell_index_, cell_count_, label_.c_str(), static_cast<long long>(eval.after_step),
+                 eval.epoch + 1, eval.test_accuracy, eval.test_loss);
 }
 
 void ProgressReporter::print(const workloads::StepRecord& step, bool final_line) {

@@ -39,7 +39,7 @@ class ProgressReporter : public workloads::TrainingObserver {
     std::int64_t measured_steps_ = 0;
     workloads::StepRecord last_{};
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point last_print_{};
+    std::chrono::steady_clock::time_point last_print_ = started_;
     bool printed_bar_ = false;
 };
 

@@ -24,6 +24,10 @@ struct Trace {
     std::vector<Activity> activities;
     std::vector<CounterSeries> counters;
     std::map<std::string, std::string> metadata;  // source format, devices, versions
+    // Imported traces: the source file's own timestamps are absolute time minus this
+    // (Kineto's "baseTimeNanoseconds"); 0 when the file stores absolute times. Lets an
+    // analysis reproduce numbers a tool computed from the file's raw values.
+    std::int64_t source_clock_offset_ns = 0;
 
     LaneId add_lane(Lane lane);
     // Finds or creates the lane with this identity.

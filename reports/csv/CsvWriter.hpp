@@ -32,6 +32,9 @@ class CsvCell {
     bool number_ = false;
 };
 
+// A table: the header row first, then one row per record.
+using CsvTable = std::vector<std::vector<CsvCell>>;
+
 // Quotes a field per RFC 4180 and defuses text that a spreadsheet would run as a
 // formula (leading = + - @, tab, carriage return) by prefixing an apostrophe. Numbers
 // are never altered, so "-1.5" stays a number.

@@ -145,6 +145,16 @@ std::vector<RunRecord> load_runs(const ResultsDatabase& db, const RunQuery& quer
     return runs;
 }
 
+std::vector<CellRunRow> cell_runs(const ResultsDatabase& db, std::int64_t matrix_id) {
+    auto s = db.prepare("SELECT id, cell_key, status FROM runs WHERE matrix_id = ?1 ORDER BY id");
+    s.bind(1, matrix_id);
+    std::vector<CellRunRow> rows;
+    while (s.step()) {
+        rows.push_back({s.column_int64(0), s.column_text(1), run_status_from_string(s.column_text(2))});
+    }
+    return rows;
+}
+
 std::set<std::string> ok_cell_keys(const ResultsDatabase& db, std::int64_t matrix_id) {
     auto s = db.prepare("SELECT cell_key FROM runs WHERE matrix_id = ?1 AND status = 'ok'");
     s.bind(1, matrix_id);

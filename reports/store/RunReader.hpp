@@ -39,6 +39,14 @@ std::vector<MatrixRow> list_matrices(const ResultsDatabase& db);
 std::vector<RunRecord> load_runs(const ResultsDatabase& db, const RunQuery& query,
                                  const RunParts& parts);
 RunRecord load_run(const ResultsDatabase& db, std::int64_t run_id, const RunParts& parts);
+struct CellRunRow {
+    std::int64_t run_id = 0;
+    std::string cell_key;
+    RunStatus status = RunStatus::Ok;
+};
+// Every run of a matrix, id order: what a resumed matrix has already done.
+std::vector<CellRunRow> cell_runs(const ResultsDatabase& db, std::int64_t matrix_id);
+
 // Cells of a matrix already recorded as ok: a resumed matrix skips them.
 std::set<std::string> ok_cell_keys(const ResultsDatabase& db, std::int64_t matrix_id);
 

@@ -50,6 +50,22 @@ void write_axes_row(const ResultsDatabase& db, const RunRecord& run) {
         .bind(26, run.emulated ? 1 : 0);
     insert.run();
 }
+// Trace rows carry no foreign key (they are bulk rows written without index upkeep), so
+// they are deleted by hand; the rest follows the run through ON DELETE CASCADE.
+void delete_run_rows(const ResultsDatabase& db, std::int64_t run_id) {
+    auto range = db.prepare("SELECT first_activity, last_activity FROM trace_info WHERE run_id = ?1");
+    range.bind(1, run_id);
+    if (range.step() && !range.is_null(0)) {
+        const auto first = range.column_int64(0);
+        const auto last = range.column_int64(1);
+        range.reset();
+        db.prepare("DELETE FROM activities WHERE rowid BETWEEN ?1 AND ?2").bind(1, first).bind(2, last).run();
+    } else {
+        range.reset();
+    }
+    db.prepare("DELETE FROM counters WHERE run_id = ?1").bind(1, run_id).run();
+    db.prepare("DELETE FROM runs WHERE id = ?1").bind(1, run_id).run();
+}
 }  // namespace
 
 std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
@@ -68,8 +84,12 @@ std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
     return matrix_id;
 }
 
-std::int64_t RunWriter::write(const RunRecord& run) {
+std::int64_t RunWriter::write(const RunRecord& run) { return replace(run, {}); }
+
+std::int64_t RunWriter::replace(const RunRecord& run,
+                                const std::vector<std::int64_t>& superseded_run_ids) {
     Transaction tx(db_);
+    for (const auto old_id : superseded_run_ids) delete_run_rows(db_, old_id);
     write_axes_row(db_, run);
     const std::int64_t run_id = db_.last_insert_rowid();
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunRecord.hpp"
@@ -24,6 +25,9 @@ class RunWriter {
     std::int64_t create_matrix(const MatrixInfo& info);
     // Returns the new run id.
     std::int64_t write(const RunRecord& run);
+    // Writes `run` and deletes the runs it supersedes (a resumed matrix re-running a
+    // failed cell) in one transaction.
+    std::int64_t replace(const RunRecord& run, const std::vector<std::int64_t>& superseded_run_ids);
 
   private:
     const ResultsDatabase& db_;

@@ -84,6 +84,7 @@ CREATE TABLE trace_info (
   capture_begin_ns INTEGER NOT NULL,
   capture_end_ns INTEGER NOT NULL,
   dropped_records INTEGER NOT NULL,
+  source_clock_offset_ns INTEGER NOT NULL DEFAULT 0,
   first_activity INTEGER,
   last_activity INTEGER,
   activity_count INTEGER NOT NULL

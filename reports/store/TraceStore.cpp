@@ -98,8 +98,8 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
 
     auto info = db.prepare(
         "INSERT INTO trace_info (run_id, base_ns, capture_begin_ns, capture_end_ns, "
-        "dropped_records, first_activity, last_activity, activity_count) VALUES (?1, ?2, ?3, ?4, "
-        "?5, ?6, ?7, ?8)");
+        "dropped_records, first_activity, last_activity, activity_count, source_clock_offset_ns) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     info.bind(1, run_id)
         .bind(2, trace.base_ns)
         .bind(3, trace.capture_begin_ns)
@@ -108,13 +108,14 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
         .bind(6, first_rowid)
         .bind(7, last_rowid)
         .bind(8, static_cast<std::int64_t>(trace.activities.size()))
+        .bind(9, trace.source_clock_offset_ns)
         .run();
 }
 
 std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) {
     auto info = db.prepare(
         "SELECT base_ns, capture_begin_ns, capture_end_ns, dropped_records, first_activity, "
-        "last_activity, activity_count FROM trace_info WHERE run_id = ?1");
+        "last_activity, activity_count, source_clock_offset_ns FROM trace_info WHERE run_id = ?1");
     info.bind(1, run_id);
     if (!info.step())
         return std::nullopt;
@@ -126,6 +127,8 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) 
     const auto first = info.column_int64(4);
     const auto last = info.column_int64(5);
     const auto count = info.column_int64(6);
+    trace.source_clock_offset_ns = info.column_int64(7);
+    info.reset();
 
     auto str = db.prepare("SELECT id, value FROM strings WHERE run_id = ?1 ORDER BY id");
     str.bind(1, run_id);

@@ -40,6 +40,7 @@ inline reports::RunRecord sample_run() {
     trace.base_ns = 1'000'000'000;
     trace.capture_end_ns = 10'000;
     trace.dropped_records = 3;
+    trace.source_clock_offset_ns = 1'700'000'000'000'000'000;
     trace.metadata["source"] = "test";
     const auto gpu = trace.add_lane({profiler::LaneKind::GpuStream, 0, 7, 1, "GPU 0 stream 7"});
     const auto host = trace.add_lane({profiler::LaneKind::HostThread, -1, 42, 1, "main"});

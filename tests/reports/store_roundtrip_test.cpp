@@ -52,6 +52,7 @@ TEST(ResultsStore, RoundTripsEveryPartOfARun) {
     const profiler::Trace& t = *back.trace;
     EXPECT_EQ(t.base_ns, 1'000'000'000);
     EXPECT_EQ(t.dropped_records, 3);
+    EXPECT_EQ(t.source_clock_offset_ns, 1'700'000'000'000'000'000);
     EXPECT_EQ(t.metadata.at("source"), "test");
     ASSERT_EQ(t.lanes.size(), 2u);
     EXPECT_EQ(t.lanes[0].stream_or_thread, 7);

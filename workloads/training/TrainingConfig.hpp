@@ -34,6 +34,8 @@ struct TrainingConfig {
     std::optional<double> target_accuracy;
     // Evaluate on the test set every this many steps (0: at the end of each epoch and of the run).
     std::int64_t eval_every_steps = 0;
+    // false: no test-set evaluation at all (throughput benchmarks); evaluations stay empty.
+    bool evaluate = true;
     // Memory strategy axes; "n/a" where the backend has none.
     std::string allocator = "device";
     std::string host_memory = "pageable";

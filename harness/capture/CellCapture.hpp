@@ -1,0 +1,49 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profiler/capture/TraceLevel.hpp"
+#include "profiler/trace/Trace.hpp"
+#include "reports/store/RunRecord.hpp"
+
+namespace trainscope::profiler {
+class HostTracer;
+class CuptiTracer;
+class NvmlSampler;
+}  // namespace trainscope::profiler
+
+namespace trainscope::harness {
+
+// Everything recorded around one cell's training: the trace (host NVTX ranges and ops;
+// on CUDA also CUPTI GPU activity) at the requested level, and on CUDA the NVML device
+// telemetry, which is sampled whatever the trace level because throttling invalidates
+// a measurement.
+struct CapturedCell {
+    std::optional<profiler::Trace> trace;  // nullopt at level off
+    std::vector<reports::Metric> telemetry_metrics;
+    std::vector<std::string> warnings;
+};
+
+// Starts the capture on construction; stop() ends it. The tracers are process-wide
+// singletons, which is fine: each cell runs in its own process.
+class CellCapture {
+public:
+    CellCapture(profiler::TraceLevel level, const std::string& backend);
+    ~CellCapture();
+    CellCapture(const CellCapture&) = delete;
+    CellCapture& operator=(const CellCapture&) = delete;
+
+    CapturedCell stop(std::int64_t measured_steps);
+
+private:
+    profiler::TraceLevel level_;
+    std::int64_t nvml_base_ns_ = 0;
+    std::unique_ptr<profiler::HostTracer> host_;
+    std::unique_ptr<profiler::CuptiTracer> cupti_;
+    std::unique_ptr<profiler::NvmlSampler> nvml_;
+};
+
+}  // namespace trainscope::harness

@@ -1,0 +1,183 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string_view>
+
+#include "harness/cli/Commands.hpp"
+#include "harness/cli/UsageError.hpp"
+#include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
+#include "profiler/analysis/GpuBusyAnalysis.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+#include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/TensorCoreAnalysis.hpp"
+#include "profiler/analysis/TraceHealthAnalysis.hpp"
+#include "profiler/analysis/TracelensTimeline.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::harness {
+
+namespace {
+
+struct AnalyzeOptions {
+    std::string database;
+    std::int64_t run = 0;
+    std::string mode = "default";
+    double gap_threshold_us = 10.0;
+    int top = 15;
+};
+
+std::string ms(std::int64_t ns) { return fmt::format("{:.3f} ms", static_cast<double>(ns) * 1e-6); }
+
+void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, const char* what) {
+    profiler::GpuBusyOptions busy_options;
+    busy_options.short_gap_threshold_ns = static_cast<std::int64_t>(options.gap_threshold_us * 1000.0);
+    std::printf("%s busy over the span of its work (union of %s intervals):\n", what,
+                std::string_view(what) == "GPU" ? "kernel" : "op");
+    const auto devices = profiler::analyze_gpu_busy(trace, busy_options);
+    if (devices.empty()) std::printf("  no kernels in this trace\n");
+    for (const auto& d : devices) {
+        std::printf("  %s: span %s, busy %s (%.2f %%), idle %s: %lld gaps < %.0f us (%s), "
+                    "%lld longer (%s)\n",
+                    d.device < 0 ? "CPU" : fmt::format("device {}", d.device).c_str(), ms(d.span_ns).c_str(), ms(d.busy_ns).c_str(), 100.0 * d.busy_fraction,
+                    ms(d.idle_ns).c_str(), static_cast<long long>(d.short_gap_count),
+                    options.gap_threshold_us, ms(d.short_gap_idle_ns).c_str(),
+                    static_cast<long long>(d.long_gap_count), ms(d.long_gap_idle_ns).c_str());
+    }
+}
+
+void print_breakdown(const profiler::Trace& trace, int top, const char* what) {
+    const auto breakdown = profiler::analyze_kernel_breakdown(trace);
+    std::printf("\n%s time by category (summed durations, %s in all):\n", what, ms(breakdown.total_ns).c_str());
+    for (const auto& c : breakdown.by_category) {
+        std::printf("  %-14s %8lld  %14s  %6.2f %%\n", std::string(profiler::to_string(c.category)).c_str(),
+                    static_cast<long long>(c.stats.count), ms(c.stats.total_ns).c_str(), 100.0 * c.stats.share);
+    }
+    std::printf("\nTop %s by total time:\n  %8s %14s %12s %12s %12s %7s  %-12s %s\n",
+                std::string_view(what) == "GPU" ? "kernels" : "ops", "count", "total", "mean", "min",
+                "max", "share", "category", "name");
+    int shown = 0;
+    for (const auto& k : breakdown.by_name) {
+        if (shown++ >= top) break;
+        std::string name = k.name;
+        if (name.size() > 90) name = name.substr(0, 87) + "...";
+        std::printf("  %8lld %14s %9.3f us %9.3f us %9.3f us %6.2f%%  %-12s %s\n",
+                    static_cast<long long>(k.stats.count), ms(k.stats.total_ns).c_str(),
+                    k.stats.mean_ns * 1e-3, static_cast<double>(k.stats.min_ns) * 1e-3,
+                    static_cast<double>(k.stats.max_ns) * 1e-3, 100.0 * k.stats.share,
+                    std::string(profiler::to_string(k.category)).c_str(), name.c_str());
+    }
+    if (breakdown.by_name.size() > static_cast<std::size_t>(top)) {
+        std::printf("  ... %zu more (--top N shows more)\n", breakdown.by_name.size() - static_cast<std::size_t>(top));
+    }
+}
+
+void print_overlap_and_tensor_cores(const profiler::Trace& trace) {
+    const auto overlap = profiler::analyze_copy_compute_overlap(trace);
+    std::printf("\nCopy/compute overlap:\n");
+    for (const auto& o : overlap) {
+        std::printf("  device %d: copies %s, of which under kernels %s (%.1f %%), exposed %s\n", o.device,
+                    ms(o.copy_ns).c_str(), ms(o.overlap_ns).c_str(), 100.0 * o.overlapped_copy_fraction,
+                    ms(o.exposed_copy_ns).c_str());
+    }
+    const auto tc = profiler::analyze_tensor_core_usage(trace);
+    std::printf("\nTensor cores: %lld of %lld kernels, %s of %s kernel time (%.1f %%)\n",
+                static_cast<long long>(tc.tensor_core_kernel_count), static_cast<long long>(tc.kernel_count),
+                ms(tc.tensor_core_ns).c_str(), ms(tc.kernel_ns).c_str(), 100.0 * tc.share);
+}
+
+void print_nvtx(const profiler::Trace& trace) {
+    const auto ranges = profiler::project_nvtx_ranges_to_gpu(trace);
+    if (ranges.empty()) return;
+    // Aggregate by name: a training run has thousands of "forward" ranges.
+    struct Total {
+        std::int64_t count = 0, host_ns = 0, kernel_ns = 0, busy_ns = 0;
+    };
+    std::map<std::string, Total> totals;
+    for (const auto& r : ranges) {
+        auto& t = totals[r.name];
+        ++t.count;
+        t.host_ns += r.host_end_ns - r.host_begin_ns;
+        t.kernel_ns += r.kernel_ns;
+        t.busy_ns += r.gpu_busy_ns;
+    }
+    std::printf("\nNVTX ranges -> GPU time of the work launched inside them:\n  %-28s %8s %14s %14s %14s\n",
+                "range", "count", "host time", "kernel time", "GPU busy");
+    for (const auto& [name, t] : totals) {
+        std::printf("  %-28s %8lld %14s %14s %14s\n", name.substr(0, 28).c_str(), static_cast<long long>(t.count),
+                    ms(t.host_ns).c_str(), ms(t.kernel_ns).c_str(), ms(t.busy_ns).c_str());
+    }
+}
+
+void print_health(const profiler::Trace& trace) {
+    const auto h = profiler::analyze_trace_health(trace);
+    std::printf("\nTrace health: %s\n", h.healthy() ? "ok" : "CHECK");
+    std::printf("  dropped records %lld; GPU work before its launch %lld (max skew %s); outside the "
+                "capture window %lld; zero duration %lld; negative duration %lld; GPU work without "
+                "launch %lld (CUDA-graph kernels %lld)\n",
+                static_cast<long long>(h.dropped_records), static_cast<long long>(h.gpu_work_before_launch),
+                ms(h.max_clock_skew_ns).c_str(), static_cast<long long>(h.outside_capture_window),
+                static_cast<long long>(h.zero_duration), static_cast<long long>(h.negative_duration),
+                static_cast<long long>(h.gpu_work_without_launch),
+                static_cast<long long>(h.graph_kernels_without_launch));
+}
+
+int execute(const AnalyzeOptions& options) {
+    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+    const auto trace = reports::load_trace(db, options.run);
+    if (!trace) {
+        throw UsageError(fmt::format("run {} in '{}' has no trace: record one with `trainscope run "
+                                     "--trace kernels|full`, or import one with `trainscope import`",
+                                     options.run, options.database));
+    }
+    std::printf("Run %lld: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
+                trace->activities.size(), trace->lanes.size());
+    if (options.mode == "tracelens") {
+        std::printf("GPU timeline (TraceLens definitions):\n  %-24s %22s %22s\n", "type", "time ms", "percent");
+        for (const auto& row : profiler::tracelens_gpu_timeline(*trace)) {
+            std::printf("  %-24s %22.15g %22.15g\n", row.type.c_str(), row.time_ms, row.percent);
+        }
+        return 0;
+    }
+    if (profiler::is_host_op_trace(*trace)) {
+        // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
+        std::printf("CPU backend trace: backend ops are analysed as the device's work (device -1 = CPU)\n\n");
+        const profiler::Trace ops = profiler::host_ops_as_device_work(*trace);
+        print_busy(ops, options, "CPU");
+        print_breakdown(ops, options.top, "CPU");
+    } else {
+        print_busy(*trace, options, "GPU");
+        print_breakdown(*trace, options.top, "GPU");
+        print_overlap_and_tensor_cores(*trace);
+    }
+    print_nvtx(*trace);
+    print_health(*trace);
+    return 0;
+}
+
+}  // namespace
+
+CommandAction add_analyze_command(CLI::App& app) {
+    auto options = std::make_shared<AnalyzeOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "analyze", "Where the time went in a run's trace: GPU busy and idle, kernels by name and "
+                   "category, copy/compute overlap, tensor cores, NVTX ranges, trace health.");
+    cmd->add_option("database", options->database, "results database")->required();
+    cmd->add_option("--run", options->run, "run id")->required();
+    cmd->add_option("--mode", options->mode,
+                    "default, or tracelens: TraceLens's GPU-timeline definitions (docs/profiler.md)")
+        ->check(CLI::IsMember({"default", "tracelens"}))
+        ->capture_default_str();
+    cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
+                    "idle gaps shorter than this count as launch latency")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cmd->add_option("--top", options->top, "kernels to list")->check(CLI::PositiveNumber)->capture_default_str();
+    return [options]() { return execute(*options); };
+}
+
+}  // namespace trainscope::harness

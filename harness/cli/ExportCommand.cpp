@@ -1,0 +1,51 @@
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "harness/cli/Commands.hpp"
+#include "harness/cli/UsageError.hpp"
+#include "profiler/formats/ChromeTraceWriter.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::harness {
+
+namespace {
+
+struct ExportOptions {
+    std::string database;
+    std::int64_t run = 0;
+    std::string format = "chrome";
+    std::string out;
+};
+
+int execute(const ExportOptions& options) {
+    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+    const auto trace = reports::load_trace(db, options.run);
+    if (!trace) {
+        throw UsageError(fmt::format("run {} in '{}' has no trace: record one with `trainscope run "
+                                     "--trace kernels|full`, or import one with `trainscope import`",
+                                     options.run, options.database));
+    }
+    profiler::write_chrome_trace(*trace, options.out);
+    std::printf("%s (%zu activities; open it in Perfetto, ui.perfetto.dev)\n", options.out.c_str(),
+                trace->activities.size());
+    return 0;
+}
+
+}  // namespace
+
+CommandAction add_export_command(CLI::App& app) {
+    auto options = std::make_shared<ExportOptions>();
+    CLI::App* cmd = app.add_subcommand("export", "Export a run's trace (Chrome trace JSON for Perfetto).");
+    cmd->add_option("database", options->database, "results database")->required();
+    cmd->add_option("--run", options->run, "run id")->required();
+    cmd->add_option("--format", options->format, "chrome")
+        ->check(CLI::IsMember({"chrome"}))
+        ->capture_default_str();
+    cmd->add_option("-o,--out", options->out, "file to write, e.g. trace.json")->required();
+    return [options]() { return execute(*options); };
+}
+
+}  // namespace trainscope::harness

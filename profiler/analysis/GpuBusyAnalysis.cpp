@@ -1,0 +1,42 @@
+#include "profiler/analysis/GpuBusyAnalysis.hpp"
+
+#include "profiler/analysis/GpuWork.hpp"
+
+namespace trainscope::profiler {
+
+std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options) {
+    const auto by_device =
+        options.include_copies
+            ? intervals_by_device(
+                  trace, {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset})
+            : intervals_by_device(trace, {ActivityKind::Kernel});
+    std::vector<GpuBusy> result;
+    for (const auto& [device, intervals] : by_device) {
+        const std::vector<Interval> merged = merge_intervals(intervals);
+        if (merged.empty())
+            continue;
+        GpuBusy b;
+        b.device = device;
+        b.span_begin_ns = merged.front().begin_ns;
+        b.span_end_ns = merged.back().end_ns;
+        b.span_ns = b.span_end_ns - b.span_begin_ns;
+        b.busy_ns = total_length_ns(merged);
+        b.idle_ns = b.span_ns - b.busy_ns;
+        for (std::size_t i = 1; i < merged.size(); ++i) {
+            const std::int64_t gap = merged[i].begin_ns - merged[i - 1].end_ns;
+            if (gap < options.short_gap_threshold_ns) {
+                b.short_gap_idle_ns += gap;
+                ++b.short_gap_count;
+            } else {
+                b.long_gap_idle_ns += gap;
+                ++b.long_gap_count;
+            }
+        }
+        b.busy_fraction =
+            b.span_ns > 0 ? static_cast<double>(b.busy_ns) / static_cast<double>(b.span_ns) : 0.0;
+        result.push_back(b);
+    }
+    return result;
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+struct GpuBusyOptions {
+    // Idle gaps shorter than this are launch latency (the GPU waits for the next
+    // kernel); longer ones mean the host, a sync or the input pipeline stalled it.
+    std::int64_t short_gap_threshold_ns = 10'000;
+    // Count memcpy/memset as busy too (default: kernels only).
+    bool include_copies = false;
+};
+
+// Busy and idle time of one device over its kernel span: from the first kernel's
+// start to the last kernel's end. busy = length of the union of kernel intervals, so
+// kernels overlapping on two streams count once.
+struct GpuBusy {
+    std::int32_t device = -1;
+    std::int64_t span_begin_ns = 0;
+    std::int64_t span_end_ns = 0;
+    std::int64_t span_ns = 0;
+    std::int64_t busy_ns = 0;
+    std::int64_t idle_ns = 0;  // span - busy = short + long gaps
+    std::int64_t short_gap_idle_ns = 0;
+    std::int64_t long_gap_idle_ns = 0;
+    std::int64_t short_gap_count = 0;
+    std::int64_t long_gap_count = 0;
+    double busy_fraction = 0.0;  // busy / span; 0 for an empty span
+};
+
+// One entry per device that ran at least one kernel, ordered by device.
+std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options = {});
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,71 @@
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "profiler/analysis/GpuWork.hpp"
+
+namespace trainscope::profiler {
+
+namespace {
+
+void add_sample(DurationStats& s, std::int64_t duration_ns) {
+    if (s.count == 0) {
+        s.min_ns = duration_ns;
+        s.max_ns = duration_ns;
+    } else {
+        s.min_ns = std::min(s.min_ns, duration_ns);
+        s.max_ns = std::max(s.max_ns, duration_ns);
+    }
+    ++s.count;
+    s.total_ns += duration_ns;
+}
+
+void finish(DurationStats& s, std::int64_t grand_total_ns) {
+    s.mean_ns = s.count > 0 ? static_cast<double>(s.total_ns) / static_cast<double>(s.count) : 0.0;
+    s.share = grand_total_ns > 0
+                  ? static_cast<double>(s.total_ns) / static_cast<double>(grand_total_ns)
+                  : 0.0;
+}
+
+}  // namespace
+
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace) {
+    KernelBreakdown result;
+    std::unordered_map<StringId, std::size_t> name_index;
+    std::array<DurationStats, kKernelCategoryCount> categories{};
+    for (const Activity& a : trace.activities) {
+        if (!is_gpu_work(a.kind))
+            continue;
+        auto [it, inserted] = name_index.emplace(a.name, result.by_name.size());
+        if (inserted) {
+            const std::string& name = trace.strings.at(a.name);
+            const KernelCategory category = a.kind == ActivityKind::Kernel
+                                                ? classify_kernel(name)
+                                                : KernelCategory::MemcpyMemset;
+            result.by_name.push_back(KernelNameStats{name, category, {}});
+        }
+        KernelNameStats& entry = result.by_name[it->second];
+        add_sample(entry.stats, a.duration_ns());
+        add_sample(categories[static_cast<std::size_t>(entry.category)], a.duration_ns());
+        result.total_ns += a.duration_ns();
+    }
+    for (auto& entry : result.by_name)
+        finish(entry.stats, result.total_ns);
+    for (std::size_t c = 0; c < categories.size(); ++c) {
+        if (categories[c].count == 0)
+            continue;
+        finish(categories[c], result.total_ns);
+        result.by_category.push_back({static_cast<KernelCategory>(c), categories[c]});
+    }
+    std::stable_sort(
+        result.by_name.begin(), result.by_name.end(),
+        [](const auto& a, const auto& b) { return a.stats.total_ns > b.stats.total_ns; });
+    std::stable_sort(
+        result.by_category.begin(), result.by_category.end(),
+        [](const auto& a, const auto& b) { return a.stats.total_ns > b.stats.total_ns; });
+    return result;
+}
+
+}  // namespace trainscope::profiler

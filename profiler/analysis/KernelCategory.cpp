@@ -1,0 +1,108 @@
+#include "profiler/analysis/KernelCategory.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+namespace trainscope::profiler {
+
+namespace {
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+template <std::size_t N>
+bool contains_any(const std::string& name, const std::array<std::string_view, N>& patterns) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](std::string_view p) { return name.find(p) != std::string::npos; });
+}
+
+// Order matters: cuDNN batch-norm kernels contain "cudnn" and must not be counted as
+// convolutions; implicit-GEMM convolutions contain "gemm" and must not count as GEMM.
+constexpr std::array<std::string_view, 3> kMemcpyMemset{"memcpy", "memset", "memory copy"};
+constexpr std::array<std::string_view, 9> kOptimizer{"adam",    "sgd",         "multi_tensor_apply",
+                                                     "lamb_",   "fused_optim", "momentum",
+                                                     "rmsprop", "adagrad",     "optimizer"};
+constexpr std::array<std::string_view, 11> kNormalization{
+    "batch_norm", "batchnorm", "bn_fw",         "bn_bw",    "layer_norm", "layernorm",
+    "group_norm", "groupnorm", "instance_norm", "rms_norm", "rmsnorm"};
+constexpr std::array<std::string_view, 9> kConvolution{
+    "conv", "cudnn", "fprop", "dgrad", "wgrad", "winograd", "im2col", "col2im", "implicit_gemm"};
+constexpr std::array<std::string_view, 11> kGemm{"gemm",    "gemv",   "matmul", "cublas",
+                                                 "cutlass", "xmma",   "wmma",   "gmma",
+                                                 "s1688",   "s16816", "h884"};
+constexpr std::array<std::string_view, 13> kReduction{
+    "reduce",   "softmax",       "sum_kernel", "mean", "argmax", "argmin",     "pool",
+    "nll_loss", "cross_entropy", "cumsum",     "scan", "topk",   "norm_kernel"};
+constexpr std::array<std::string_view, 16> kElementwise{
+    "elementwise", "pointwise", "vectorized", "unrolled", "fill", "dropout",
+    "relu",        "gelu",      "silu",       "sigmoid",  "tanh", "copy",
+    "transpose",   "cat_array", "catarray",   "index"};
+
+constexpr std::array<std::string_view, 16> kTensorCore{
+    "hmma",  "wgmma",  "gmma",  "xmma",   "tensorop", "wmma", "s1688", "s16816",
+    "h1688", "h16816", "i8816", "i16832", "h884",     "s884", "_tf32", "tf32_"};
+
+}  // namespace
+
+KernelCategory classify_kernel(std::string_view kernel_name) {
+    const std::string name = lowercase(kernel_name);
+    if (name.rfind("memcpy", 0) == 0 || name.rfind("memset", 0) == 0 ||
+        contains_any(name, kMemcpyMemset)) {
+        return KernelCategory::MemcpyMemset;
+    }
+    if (contains_any(name, kOptimizer))
+        return KernelCategory::Optimizer;
+    if (contains_any(name, kNormalization))
+        return KernelCategory::Normalization;
+    if (contains_any(name, kConvolution))
+        return KernelCategory::Convolution;
+    if (contains_any(name, kGemm))
+        return KernelCategory::Gemm;
+    if (contains_any(name, kReduction))
+        return KernelCategory::Reduction;
+    if (contains_any(name, kElementwise))
+        return KernelCategory::Elementwise;
+    return KernelCategory::Other;
+}
+
+std::string_view to_string(KernelCategory category) {
+    switch (category) {
+        case KernelCategory::Convolution:
+            return "convolution";
+        case KernelCategory::Gemm:
+            return "gemm";
+        case KernelCategory::Elementwise:
+            return "elementwise";
+        case KernelCategory::Reduction:
+            return "reduction";
+        case KernelCategory::Normalization:
+            return "normalization";
+        case KernelCategory::Optimizer:
+            return "optimizer";
+        case KernelCategory::MemcpyMemset:
+            return "memcpy/memset";
+        case KernelCategory::Other:
+            break;
+    }
+    return "other";
+}
+
+bool uses_tensor_cores(std::string_view kernel_name) {
+    const std::string name = lowercase(kernel_name);
+    if (contains_any(name, kTensorCore))
+        return true;
+    // CUTLASS kernels name their math: a reduced-precision CUTLASS kernel is a tensor-op one.
+    const bool cutlass = name.find("cutlass") != std::string::npos;
+    const bool reduced = name.find("_f16") != std::string::npos ||
+                         name.find("_bf16") != std::string::npos ||
+                         name.find("tf32") != std::string::npos;
+    return cutlass && reduced;
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,101 @@
+#include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "profiler/analysis/GpuWork.hpp"
+#include "profiler/analysis/IntervalSet.hpp"
+
+namespace trainscope::profiler {
+
+namespace {
+
+using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
+
+struct ApiCall {
+    std::int64_t start_ns = 0;
+    std::uint64_t correlation = 0;
+};
+
+}  // namespace
+
+std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
+    // API calls per host thread, sorted by start, to find those inside a range quickly.
+    std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
+    std::unordered_multimap<std::uint64_t, std::size_t> gpu_work_by_correlation;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
+        if (a.correlation == 0)
+            continue;
+        if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi) {
+            const Lane& lane = trace.lanes.at(a.lane);
+            calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
+                {a.start_ns, a.correlation});
+        } else if (is_gpu_work(a.kind)) {
+            gpu_work_by_correlation.emplace(a.correlation, i);
+        }
+    }
+    for (auto& [key, calls] : calls_by_thread) {
+        std::sort(calls.begin(), calls.end(),
+                  [](const ApiCall& x, const ApiCall& y) { return x.start_ns < y.start_ns; });
+    }
+
+    std::vector<NvtxRangeGpuTime> result;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& range = trace.activities[i];
+        if (range.kind != ActivityKind::NvtxRange)
+            continue;
+        const Lane& lane = trace.lanes.at(range.lane);
+        if (lane.kind != LaneKind::Nvtx || lane.device >= 0)
+            continue;
+
+        NvtxRangeGpuTime r;
+        r.range_index = i;
+        r.name = trace.strings.at(range.name);
+        r.depth = range.depth;
+        r.host_begin_ns = range.start_ns;
+        r.host_end_ns = range.end_ns;
+        std::vector<Interval> launched;
+        if (auto it = calls_by_thread.find({lane.process, lane.stream_or_thread});
+            it != calls_by_thread.end()) {
+            const auto& calls = it->second;
+            auto first =
+                std::lower_bound(calls.begin(), calls.end(), range.start_ns,
+                                 [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
+            // One launch can appear as several API records with the same correlation id
+            // (nsys stores cudaLaunchKernel and cudaLaunchKernel_v7000): count it once.
+            std::vector<std::uint64_t> correlations;
+            for (auto c = first; c != calls.end() && c->start_ns < range.end_ns; ++c) {
+                correlations.push_back(c->correlation);
+            }
+            std::sort(correlations.begin(), correlations.end());
+            correlations.erase(std::unique(correlations.begin(), correlations.end()),
+                               correlations.end());
+            for (const std::uint64_t correlation : correlations) {
+                auto [begin, end] = gpu_work_by_correlation.equal_range(correlation);
+                for (auto w = begin; w != end; ++w) {
+                    const Activity& work = trace.activities[w->second];
+                    if (work.kind == ActivityKind::Kernel) {
+                        ++r.kernel_count;
+                        r.kernel_ns += work.duration_ns();
+                    } else {
+                        ++r.copy_count;
+                        r.copy_ns += work.duration_ns();
+                    }
+                    launched.push_back({work.start_ns, work.end_ns});
+                }
+            }
+        }
+        const auto merged = merge_intervals(std::move(launched));
+        r.gpu_busy_ns = total_length_ns(merged);
+        if (!merged.empty()) {
+            r.gpu_begin_ns = merged.front().begin_ns;
+            r.gpu_end_ns = merged.back().end_ns;
+        }
+        result.push_back(std::move(r));
+    }
+    return result;
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+// The GPU work launched from inside one host NVTX range: every runtime/driver call on
+// the range's thread that begins within [range start, range end) is followed through
+// its correlation id to the kernels (and copies) it launched.
+struct NvtxRangeGpuTime {
+    std::size_t range_index = 0;  // index into trace.activities
+    std::string name;
+    std::uint16_t depth = 0;
+    std::int64_t host_begin_ns = 0;
+    std::int64_t host_end_ns = 0;
+    std::int64_t kernel_count = 0;
+    std::int64_t kernel_ns = 0;   // summed kernel durations
+    std::int64_t copy_count = 0;  // memcpy + memset
+    std::int64_t copy_ns = 0;
+    std::int64_t gpu_busy_ns = 0;   // union of the launched kernels and copies
+    std::int64_t gpu_begin_ns = 0;  // first launched GPU work starts (0 when none)
+    std::int64_t gpu_end_ns = 0;    // last launched GPU work ends
+};
+
+// One entry per NVTX range on a host NVTX lane (device -1), in trace order. Host
+// threads are matched by (process, thread) between the NVTX lane and the API lane.
+std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace);
+
+}  // namespace trainscope::profiler

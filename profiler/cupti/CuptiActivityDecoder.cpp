@@ -1,0 +1,315 @@
+#include "profiler/cupti/CuptiActivityDecoder.hpp"
+
+#include "profiler/cupti/CuptiError.hpp"
+#include "profiler/cupti/detail/KernelNameDemangler.hpp"
+#include "profiler/trace/TraceNesting.hpp"
+
+namespace trainscope::profiler {
+
+namespace {
+
+CopyKind copy_kind_of(std::uint8_t kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+            return CopyKind::HostToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+            return CopyKind::DeviceToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+            return CopyKind::DeviceToDevice;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+            return CopyKind::HostToHost;
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+            return CopyKind::PeerToPeer;
+        default:
+            return CopyKind::Unknown;
+    }
+}
+
+const char* overhead_name(CUpti_ActivityOverheadKind kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+            return "driver compiler";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+            return "CUPTI buffer flush";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+            return "CUPTI instrumentation";
+        case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+            return "CUPTI resource";
+        case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+            return "module loading";
+        case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+            return "lazy function loading";
+        case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+            return "command buffer full";
+        case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+            return "activity buffer request";
+        default:
+            return "overhead";
+    }
+}
+
+}  // namespace
+
+CuptiActivityDecoder::CuptiActivityDecoder(Trace& trace) : trace_(trace) {}
+
+std::int64_t CuptiActivityDecoder::relative(std::uint64_t timestamp_ns) const {
+    return static_cast<std::int64_t>(timestamp_ns) - trace_.base_ns;
+}
+
+LaneId CuptiActivityDecoder::gpu_lane(std::int32_t device, std::int64_t stream) {
+    const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
+    if (auto it = lanes_.find(key); it != lanes_.end())
+        return it->second;
+    std::string name("GPU ");
+    name += std::to_string(device);
+    name += " · stream ";
+    name += std::to_string(stream);
+    const LaneId id =
+        trace_.add_lane(Lane{LaneKind::GpuStream, device, stream, 0, std::move(name)});
+    lanes_.emplace(key, id);
+    return id;
+}
+
+LaneId CuptiActivityDecoder::host_lane(LaneKind kind, std::int64_t process, std::int64_t thread) {
+    const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
+    if (auto it = lanes_.find(key); it != lanes_.end())
+        return it->second;
+    std::string name(kind == LaneKind::Nvtx ? "NVTX · thread " : "thread ");
+    name += std::to_string(thread);
+    const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
+    lanes_.emplace(key, id);
+    return id;
+}
+
+std::size_t CuptiActivityDecoder::decode_buffer(std::uint8_t* buffer, std::size_t valid_bytes) {
+    std::size_t count = 0;
+    CUpti_Activity* record = nullptr;
+    for (;;) {
+        const CUptiResult status = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
+        if (status == CUPTI_ERROR_MAX_LIMIT_REACHED)
+            break;  // end of the buffer
+        if (status != CUPTI_SUCCESS) {
+            // An incomplete or invalid record ends the buffer; what follows is lost.
+            log_cupti_error(status, "cuptiActivityGetNextRecord", __FILE__, __LINE__);
+            ++unknown_records_;
+            break;
+        }
+        decode_record(*record);
+        ++count;
+    }
+    return count;
+}
+
+// Each case reinterprets the record as the struct its kind names: that is CUPTI's
+// contract (records are tagged unions keyed by `kind`).
+void CuptiActivityDecoder::decode_record(const CUpti_Activity& record) {
+    switch (record.kind) {
+        case CUPTI_ACTIVITY_KIND_KERNEL:
+        case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+            decode_kernel(reinterpret_cast<const CUpti_ActivityKernel10&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMCPY:
+            decode_memcpy(reinterpret_cast<const CUpti_ActivityMemcpy6&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_MEMSET:
+            decode_memset(reinterpret_cast<const CUpti_ActivityMemset4&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_RUNTIME:
+            decode_api(reinterpret_cast<const CUpti_ActivityAPI&>(record), false);
+            break;
+        case CUPTI_ACTIVITY_KIND_DRIVER:
+            decode_api(reinterpret_cast<const CUpti_ActivityAPI&>(record), true);
+            break;
+        case CUPTI_ACTIVITY_KIND_MARKER:
+            decode_marker(reinterpret_cast<const CUpti_ActivityMarker2&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_MARKER_DATA:
+            ++marker_data_records_;  // colour/category payloads: not part of the model
+            break;
+        case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+            decode_sync(reinterpret_cast<const CUpti_ActivitySynchronization2&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_OVERHEAD:
+            decode_overhead(reinterpret_cast<const CUpti_ActivityOverhead3&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_DEVICE:
+            decode_device(reinterpret_cast<const CUpti_ActivityDevice5&>(record));
+            break;
+        case CUPTI_ACTIVITY_KIND_CONTEXT:
+            decode_context(reinterpret_cast<const CUpti_ActivityContext3&>(record));
+            break;
+        default:
+            ++unknown_records_;
+            break;
+    }
+}
+
+void CuptiActivityDecoder::decode_kernel(const CUpti_ActivityKernel10& k) {
+    Activity a;
+    a.kind = ActivityKind::Kernel;
+    a.start_ns = relative(k.start);
+    a.end_ns = relative(k.end);
+    a.device = static_cast<std::int32_t>(k.deviceId);
+    a.lane = gpu_lane(a.device, k.streamId);
+    a.correlation = k.correlationId;
+    a.name = trace_.strings.intern(detail::demangle_kernel_name(k.name));
+    a.grid = {k.gridX, k.gridY, k.gridZ};
+    a.block = {k.blockX, k.blockY, k.blockZ};
+    a.registers_per_thread = k.registersPerThread;
+    a.shared_memory_bytes = k.staticSharedMemory + k.dynamicSharedMemory;
+    a.graph_id = k.graphId;
+    trace_.activities.push_back(a);
+}
+
+void CuptiActivityDecoder::decode_memcpy(const CUpti_ActivityMemcpy6& m) {
+    Activity a;
+    a.kind = ActivityKind::Memcpy;
+    a.start_ns = relative(m.start);
+    a.end_ns = relative(m.end);
+    a.device = static_cast<std::int32_t>(m.deviceId);
+    a.lane = gpu_lane(a.device, m.streamId);
+    a.correlation = m.correlationId;
+    a.bytes = static_cast<std::int64_t>(m.bytes);
+    a.copy_kind = copy_kind_of(m.copyKind);
+    a.graph_id = m.graphId;
+    std::string name("Memcpy ");
+    name += to_string(a.copy_kind);
+    a.name = trace_.strings.intern(name);
+    trace_.activities.push_back(a);
+}
+
+void CuptiActivityDecoder::decode_memset(const CUpti_ActivityMemset4& m) {
+    Activity a;
+    a.kind = ActivityKind::Memset;
+    a.start_ns = relative(m.start);
+    a.end_ns = relative(m.end);
+    a.device = static_cast<std::int32_t>(m.deviceId);
+    a.lane = gpu_lane(a.device, m.streamId);
+    a.correlation = m.correlationId;
+    a.bytes = static_cast<std::int64_t>(m.bytes);
+    a.graph_id = m.graphId;
+    a.name = trace_.strings.intern("Memset");
+    trace_.activities.push_back(a);
+}
+
+void CuptiActivityDecoder::decode_api(const CUpti_ActivityAPI& api, bool driver) {
+    auto& cache = api_names_[driver ? 1 : 0];
+    auto it = cache.find(api.cbid);
+    if (it == cache.end()) {
+        const char* name = nullptr;
+        const CUptiResult status = cuptiGetCallbackName(
+            driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API, api.cbid, &name);
+        std::string text =
+            status == CUPTI_SUCCESS && name != nullptr ? std::string(name) : std::string();
+        if (text.empty()) {
+            text = driver ? "driver cbid " : "runtime cbid ";
+            text += std::to_string(api.cbid);
+        }
+        it = cache.emplace(api.cbid, std::move(text)).first;
+    }
+    Activity a;
+    a.kind = driver ? ActivityKind::DriverApi : ActivityKind::RuntimeApi;
+    a.start_ns = relative(api.start);
+    a.end_ns = relative(api.end);
+    a.lane = host_lane(LaneKind::HostThread, api.processId, api.threadId);
+    a.correlation = api.correlationId;
+    a.name = trace_.strings.intern(it->second);
+    trace_.activities.push_back(a);
+}
+
+void CuptiActivityDecoder::decode_marker(const CUpti_ActivityMarker2& m) {
+    if ((m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0) {
+        std::int64_t process = 0;
+        std::int64_t thread = 0;
+        if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+            m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+            process = m.objectId.pt.processId;
+            thread = m.objectId.pt.threadId;
+        }
+        std::string name = m.name != nullptr ? std::string(m.name) : std::string();
+        if (m.domain != nullptr && *m.domain != '\0')
+            name = std::string(m.domain) + "::" + name;
+        open_markers_[m.id] = OpenMarker{relative(m.timestamp), trace_.strings.intern(name),
+                                         host_lane(LaneKind::Nvtx, process, thread)};
+        return;
+    }
+    if ((m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) != 0) {
+        auto it = open_markers_.find(m.id);
+        if (it == open_markers_.end()) {
+            ++unknown_records_;  // an end without its start (started before capture)
+            return;
+        }
+        Activity a;
+        a.kind = ActivityKind::NvtxRange;
+        a.start_ns = it->second.start_ns;
+        a.end_ns = relative(m.timestamp);
+        a.name = it->second.name;
+        a.lane = it->second.lane;
+        trace_.activities.push_back(a);
+        open_markers_.erase(it);
+    }
+    // Instantaneous markers (nvtxMark) have no duration: not ranges, not kept.
+}
+
+void CuptiActivityDecoder::decode_sync(const CUpti_ActivitySynchronization2& s) {
+    Activity a;
+    a.kind = ActivityKind::Synchronization;
+    a.start_ns = relative(s.start);
+    a.end_ns = relative(s.end);
+    a.correlation = s.correlationId;
+    const auto device = device_of_context_.find(s.contextId);
+    a.device = device != device_of_context_.end() ? device->second : -1;
+    const std::int64_t stream = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
+                                    ? -1
+                                    : static_cast<std::int64_t>(s.streamId);
+    a.lane = gpu_lane(a.device, stream);
+    a.name = trace_.strings.intern("Synchronization");
+    trace_.activities.push_back(a);
+}
+
+void CuptiActivityDecoder::decode_overhead(const CUpti_ActivityOverhead3& o) {
+    Activity a;
+    a.kind = ActivityKind::Overhead;
+    a.start_ns = relative(o.start);
+    a.end_ns = relative(o.end);
+    a.correlation = o.correlationId;
+    std::int64_t process = 0;
+    std::int64_t thread = 0;
+    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+        o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        process = o.objectId.pt.processId;
+        thread = o.objectId.pt.threadId;
+    }
+    a.lane = host_lane(LaneKind::HostThread, process, thread);
+    a.name = trace_.strings.intern(overhead_name(o.overheadKind));
+    trace_.activities.push_back(a);
+}
+
+void CuptiActivityDecoder::decode_device(const CUpti_ActivityDevice5& d) {
+    const std::string prefix = "device." + std::to_string(d.id) + ".";
+    trace_.metadata[prefix + "name"] = d.name != nullptr ? d.name : "";
+    trace_.metadata[prefix + "compute_capability"] =
+        std::to_string(d.computeCapabilityMajor) + "." + std::to_string(d.computeCapabilityMinor);
+    trace_.metadata[prefix + "multiprocessors"] = std::to_string(d.numMultiprocessors);
+    trace_.metadata[prefix + "global_memory_bytes"] = std::to_string(d.globalMemorySize);
+}
+
+void CuptiActivityDecoder::decode_context(const CUpti_ActivityContext3& c) {
+    device_of_context_[c.contextId] = static_cast<std::int32_t>(c.deviceId);
+}
+
+void CuptiActivityDecoder::finish(std::int64_t end_ns) {
+    for (const auto& [id, open] : open_markers_) {
+        Activity a;
+        a.kind = ActivityKind::NvtxRange;
+        a.start_ns = open.start_ns;
+        a.end_ns = end_ns - trace_.base_ns;
+        a.name = open.name;
+        a.lane = open.lane;
+        trace_.activities.push_back(a);
+    }
+    open_markers_.clear();
+    assign_nesting_depths(trace_);
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,205 @@
+#include "profiler/formats/ChromeTraceWriter.hpp"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "profiler/analysis/LaunchIndex.hpp"
+
+namespace trainscope::profiler {
+
+namespace {
+
+// GPU lanes live in synthetic processes so that they never mix with host pids.
+constexpr std::int64_t kGpuProcessBase = 1'000'000'000;
+
+// ns -> "µs.nnn" without floating point, so the file keeps every nanosecond.
+std::string microseconds_text(std::int64_t ns) {
+    const bool negative = ns < 0;
+    const std::uint64_t magnitude =
+        negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+    const std::string fraction = std::to_string(magnitude % 1000);
+    std::string text(negative ? "-" : "");
+    text += std::to_string(magnitude / 1000);
+    text += '.';
+    text.append(3 - fraction.size(), '0');
+    text += fraction;
+    return text;
+}
+
+std::string quoted(const std::string& text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+struct LaneIds {
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+};
+
+LaneIds ids_of(const Trace& trace, LaneId lane_id) {
+    const Lane& lane = trace.lanes.at(lane_id);
+    // Every lane gets its own thread id (lane index + 1): NVTX ranges and API calls of one
+    // OS thread stay on separate tracks, where each one nests cleanly.
+    const std::int64_t tid = static_cast<std::int64_t>(lane_id) + 1;
+    if (lane.device >= 0)
+        return {kGpuProcessBase + lane.device, tid};
+    return {lane.process, tid};
+}
+
+std::string_view category_of(ActivityKind kind) {
+    switch (kind) {
+        case ActivityKind::Kernel:
+            return "kernel";
+        case ActivityKind::Memcpy:
+            return "gpu_memcpy";
+        case ActivityKind::Memset:
+            return "gpu_memset";
+        case ActivityKind::Synchronization:
+            return "cuda_sync";
+        case ActivityKind::RuntimeApi:
+            return "cuda_runtime";
+        case ActivityKind::DriverApi:
+            return "cuda_driver";
+        case ActivityKind::NvtxRange:
+            return "user_annotation";
+        case ActivityKind::HostOp:
+            return "cpu_op";
+        case ActivityKind::Overhead:
+            return "overhead";
+    }
+    return "other";
+}
+
+void write_args(std::ostream& out, const Trace& trace, const Activity& a) {
+    const Lane& lane = trace.lanes.at(a.lane);
+    out << "\"args\":{";
+    bool first = true;
+    auto field = [&](const char* key, const std::string& value) {
+        out << (first ? "" : ",") << '"' << key << "\":" << value;
+        first = false;
+    };
+    if (a.correlation != 0)
+        field("correlation", std::to_string(a.correlation));
+    if (a.device >= 0) {
+        field("device", std::to_string(a.device));
+        field("stream", std::to_string(lane.stream_or_thread));
+    }
+    if (a.kind == ActivityKind::Kernel) {
+        auto triple = [](const std::array<std::int32_t, 3>& v) {
+            std::string text(1, '[');
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                if (i > 0)
+                    text += ',';
+                text += std::to_string(v[i]);
+            }
+            text += ']';
+            return text;
+        };
+        field("grid", triple(a.grid));
+        field("block", triple(a.block));
+        field("registers per thread", std::to_string(a.registers_per_thread));
+        field("shared memory", std::to_string(a.shared_memory_bytes));
+        if (a.graph_id != 0)
+            field("graph id", std::to_string(a.graph_id));
+    }
+    if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset) {
+        field("bytes", std::to_string(a.bytes));
+    }
+    if (a.kind == ActivityKind::Memcpy)
+        field("copy kind", quoted(std::string(to_string(a.copy_kind))));
+    if (lane.kind != LaneKind::GpuStream)
+        field("depth", std::to_string(a.depth));
+    out << '}';
+}
+
+}  // namespace
+
+void write_chrome_trace(const Trace& trace, std::ostream& out) {
+    out << "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_ns\":"
+        << trace.base_ns;
+    for (const auto& [key, value] : trace.metadata)
+        out << ',' << quoted(key) << ':' << quoted(value);
+    out << "},\n\"traceEvents\":[\n";
+    bool first = true;
+    auto begin_event = [&]() -> std::ostream& {
+        out << (first ? "" : ",\n");
+        first = false;
+        return out;
+    };
+
+    // Metadata: names and order of processes and threads (GPUs sort first).
+    std::map<std::int64_t, std::string> processes;
+    for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
+        const Lane& lane = trace.lanes[i];
+        const LaneIds ids = ids_of(trace, static_cast<LaneId>(i));
+        std::string process_name(lane.device >= 0 ? "GPU " : "process ");
+        process_name += std::to_string(lane.device >= 0 ? lane.device : lane.process);
+        processes.emplace(ids.pid, std::move(process_name));
+        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << ids.pid
+                      << ",\"tid\":" << ids.tid << ",\"args\":{\"name\":" << quoted(lane.name)
+                      << "}}";
+        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << ids.pid
+                      << ",\"tid\":" << ids.tid << ",\"args\":{\"sort_index\":" << i << "}}";
+    }
+    for (const auto& [pid, name] : processes) {
+        begin_event() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
+                      << ",\"tid\":0,\"args\":{\"name\":" << quoted(name) << "}}";
+        begin_event() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
+                      << ",\"tid\":0,\"args\":{\"sort_index\":"
+                      << (pid >= kGpuProcessBase ? pid - kGpuProcessBase : pid + 1000) << "}}";
+    }
+
+    for (const Activity& a : trace.activities) {
+        const LaneIds ids = ids_of(trace, a.lane);
+        begin_event() << "{\"ph\":\"X\",\"cat\":\"" << category_of(a.kind)
+                      << "\",\"name\":" << quoted(trace.strings.at(a.name))
+                      << ",\"pid\":" << ids.pid << ",\"tid\":" << ids.tid
+                      << ",\"ts\":" << microseconds_text(a.start_ns)
+                      << ",\"dur\":" << microseconds_text(a.duration_ns()) << ',';
+        write_args(out, trace, a);
+        out << '}';
+    }
+
+    // Flows from each launch to the GPU work it launched.
+    const LaunchIndex launches(trace);
+    std::uint64_t flow_id = 0;
+    for (const Activity& a : trace.activities) {
+        if (a.kind != ActivityKind::Kernel && a.kind != ActivityKind::Memcpy &&
+            a.kind != ActivityKind::Memset) {
+            continue;
+        }
+        const auto launch = launches.launch_of(a.correlation);
+        if (!launch)
+            continue;
+        const Activity& api = trace.activities[*launch];
+        const LaneIds from = ids_of(trace, api.lane);
+        const LaneIds to = ids_of(trace, a.lane);
+        ++flow_id;
+        begin_event() << "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" << flow_id
+                      << ",\"pid\":" << from.pid << ",\"tid\":" << from.tid
+                      << ",\"ts\":" << microseconds_text(api.start_ns) << '}';
+        begin_event() << "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":"
+                      << flow_id << ",\"pid\":" << to.pid << ",\"tid\":" << to.tid
+                      << ",\"ts\":" << microseconds_text(a.start_ns) << '}';
+    }
+    out << "\n]}\n";
+}
+
+void write_chrome_trace(const Trace& trace, const std::filesystem::path& file) {
+    std::filesystem::path temporary = file;
+    temporary += ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw std::runtime_error("cannot write " + temporary.string());
+        write_chrome_trace(trace, out);
+        out.flush();
+        if (!out)
+            throw std::runtime_error("error while writing " + temporary.string());
+    }
+    std::filesystem::rename(temporary, file);
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,267 @@
+#include "profiler/formats/NsysSqliteImporter.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "profiler/formats/TraceFormatError.hpp"
+#include "profiler/formats/detail/SqliteHandle.hpp"
+#include "profiler/trace/TraceNesting.hpp"
+
+namespace trainscope::profiler {
+
+namespace {
+
+using detail::SqliteQuery;
+
+// NVTX_EVENTS.eventType values for ranges (Nsight Systems export documentation).
+constexpr std::int64_t kNvtxPushPopRange = 59;
+constexpr std::int64_t kNvtxStartEndRange = 60;
+
+std::int64_t process_of(std::int64_t global_id) {
+    return (global_id >> 24) & 0xFFFFFF;
+}
+std::int64_t thread_of(std::int64_t global_id) {
+    return global_id & 0xFFFFFF;
+}
+
+// CUPTI's CUpti_ActivityMemcpyKind, which nsys stores as copyKind.
+CopyKind copy_kind_from_cupti(std::int64_t kind) {
+    switch (kind) {
+        case 1:
+            return CopyKind::HostToDevice;
+        case 2:
+            return CopyKind::DeviceToHost;
+        case 8:
+            return CopyKind::DeviceToDevice;
+        case 9:
+            return CopyKind::HostToHost;
+        case 10:
+            return CopyKind::PeerToPeer;
+        default:
+            return CopyKind::Unknown;
+    }
+}
+
+class NsysTraceReader {
+  public:
+    NsysTraceReader(sqlite3* db, Trace& trace) : db_(db), trace_(trace) {}
+
+    void read_all() {
+        read_kernels();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMCPY"))
+            read_memcpys();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMSET"))
+            read_memsets();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
+            read_syncs();
+        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+            read_runtime();
+        if (detail::sqlite_table_exists(db_, "NVTX_EVENTS"))
+            read_nvtx();
+        if (detail::sqlite_table_exists(db_, "TARGET_INFO_GPU"))
+            read_devices();
+        if (detail::sqlite_table_exists(db_, "TARGET_INFO_SESSION_START_TIME"))
+            read_session_start();
+    }
+
+  private:
+    LaneId gpu_lane(std::int32_t device, std::int64_t stream) {
+        const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
+        if (auto it = lanes_.find(key); it != lanes_.end())
+            return it->second;
+        const LaneId id = trace_.add_lane(
+            Lane{LaneKind::GpuStream, device, stream, 0,
+                 "GPU " + std::to_string(device) + " · stream " + std::to_string(stream)});
+        lanes_.emplace(key, id);
+        return id;
+    }
+
+    LaneId host_lane(LaneKind kind, std::int64_t global_tid) {
+        const std::int64_t process = process_of(global_tid);
+        const std::int64_t thread = thread_of(global_tid);
+        const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
+        if (auto it = lanes_.find(key); it != lanes_.end())
+            return it->second;
+        std::string name(kind == LaneKind::Nvtx ? "NVTX · " : "");
+        name.append("process " + std::to_string(process) + " · thread " + std::to_string(thread));
+        const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
+        lanes_.emplace(key, id);
+        return id;
+    }
+
+    void read_kernels() {
+        SqliteQuery q(
+            db_,
+            "SELECT k.start, k.end, k.deviceId, k.streamId, k.correlationId, s.value, "
+            "k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, "
+            "k.staticSharedMemory + k.dynamicSharedMemory "
+            "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.demangledName");
+        while (q.next_row()) {
+            Activity a = gpu_activity(q, ActivityKind::Kernel);
+            a.name = trace_.strings.intern(q.text(5));
+            for (int i = 0; i < 3; ++i) {
+                a.grid[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(q.int64(6 + i));
+                a.block[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(q.int64(9 + i));
+            }
+            a.registers_per_thread = static_cast<std::int32_t>(q.int64(12));
+            a.shared_memory_bytes = static_cast<std::int32_t>(q.int64(13));
+            trace_.activities.push_back(a);
+        }
+    }
+
+    void read_memcpys() {
+        SqliteQuery q(db_,
+                      "SELECT start, end, deviceId, streamId, correlationId, bytes, copyKind "
+                      "FROM CUPTI_ACTIVITY_KIND_MEMCPY");
+        while (q.next_row()) {
+            Activity a = gpu_activity(q, ActivityKind::Memcpy);
+            a.bytes = q.int64(5);
+            a.copy_kind = copy_kind_from_cupti(q.int64(6));
+            a.name = trace_.strings.intern("Memcpy " + std::string(to_string(a.copy_kind)));
+            trace_.activities.push_back(a);
+        }
+    }
+
+    void read_memsets() {
+        SqliteQuery q(db_,
+                      "SELECT start, end, deviceId, streamId, correlationId, bytes "
+                      "FROM CUPTI_ACTIVITY_KIND_MEMSET");
+        while (q.next_row()) {
+            Activity a = gpu_activity(q, ActivityKind::Memset);
+            a.bytes = q.int64(5);
+            a.name = trace_.strings.intern("Memset");
+            trace_.activities.push_back(a);
+        }
+    }
+
+    void read_syncs() {
+        SqliteQuery q(db_,
+                      "SELECT start, end, deviceId, streamId, correlationId "
+                      "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+        while (q.next_row()) {
+            Activity a = gpu_activity(q, ActivityKind::Synchronization);
+            a.name = trace_.strings.intern("Synchronization");
+            trace_.activities.push_back(a);
+        }
+    }
+
+    // Columns 0-4 of every GPU table: start, end, deviceId, streamId, correlationId.
+    Activity gpu_activity(const SqliteQuery& q, ActivityKind kind) {
+        Activity a;
+        a.kind = kind;
+        a.start_ns = q.int64(0);
+        a.end_ns = q.int64(1);
+        a.device = static_cast<std::int32_t>(q.int64(2));
+        a.lane = gpu_lane(a.device, q.int64(3));
+        a.correlation = q.is_null(4) ? 0 : static_cast<std::uint64_t>(q.int64(4));
+        return a;
+    }
+
+    void read_runtime() {
+        SqliteQuery q(
+            db_,
+            "SELECT r.start, r.end, r.globalTid, r.correlationId, s.value "
+            "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId");
+        while (q.next_row()) {
+            Activity a;
+            const std::string name = q.text(4);
+            const bool driver = name.starts_with("cu") && !name.starts_with("cuda");
+            a.kind = driver ? ActivityKind::DriverApi : ActivityKind::RuntimeApi;
+            a.start_ns = q.int64(0);
+            a.end_ns = q.int64(1);
+            a.lane = host_lane(LaneKind::HostThread, q.int64(2));
+            a.correlation = q.is_null(3) ? 0 : static_cast<std::uint64_t>(q.int64(3));
+            a.name = trace_.strings.intern(name);
+            trace_.activities.push_back(a);
+        }
+    }
+
+    void read_nvtx() {
+        SqliteQuery q(db_,
+                      "SELECT n.start, n.end, n.globalTid, COALESCE(n.text, s.value, '') "
+                      "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+                      "WHERE n.end IS NOT NULL AND n.eventType IN (" +
+                          std::to_string(kNvtxPushPopRange) + ", " +
+                          std::to_string(kNvtxStartEndRange) + ")");
+        while (q.next_row()) {
+            Activity a;
+            a.kind = ActivityKind::NvtxRange;
+            a.start_ns = q.int64(0);
+            a.end_ns = q.int64(1);
+            a.lane = host_lane(LaneKind::Nvtx, q.int64(2));
+            a.name = trace_.strings.intern(q.text(3));
+            trace_.activities.push_back(a);
+        }
+    }
+
+    void read_devices() {
+        SqliteQuery q(db_, "SELECT id, name FROM TARGET_INFO_GPU");
+        while (q.next_row()) {
+            trace_.metadata["device." + std::to_string(q.int64(0)) + ".name"] = q.text(1);
+        }
+    }
+
+    void read_session_start() {
+        SqliteQuery q(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+        if (q.next_row() && !q.is_null(0))
+            trace_.source_clock_offset_ns = q.int64(0);
+    }
+
+    sqlite3* db_;
+    Trace& trace_;
+    std::map<std::tuple<LaneKind, std::int32_t, std::int64_t, std::int64_t>, LaneId> lanes_;
+};
+
+void move_origin_to_first_event(Trace& trace, const std::filesystem::path& file) {
+    std::int64_t origin = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
+    for (const Activity& a : trace.activities) {
+        origin = std::min(origin, a.start_ns);
+        last_end = std::max(last_end, a.end_ns);
+    }
+    if (trace.activities.empty()) {
+        origin = 0;
+        last_end = 0;
+    }
+    for (Activity& a : trace.activities) {
+        if (__builtin_sub_overflow(a.start_ns, origin, &a.start_ns) ||
+            __builtin_sub_overflow(a.end_ns, origin, &a.end_ns)) {
+            throw TraceFormatError(file, "timestamps span more than int64 nanoseconds");
+        }
+    }
+    if (__builtin_add_overflow(origin, trace.source_clock_offset_ns, &trace.base_ns)) {
+        throw TraceFormatError(file, "session start + first timestamp overflows int64 nanoseconds");
+    }
+    trace.capture_begin_ns = 0;
+    trace.capture_end_ns = last_end - origin;
+}
+
+}  // namespace
+
+Trace import_nsys_sqlite(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) {
+        throw TraceFormatError(file, "no such file (or not a regular file)");
+    }
+    Trace trace;
+    try {
+        const detail::SqliteDatabase db = detail::open_sqlite_read_only(file);
+        if (!detail::sqlite_table_exists(db.get(), "CUPTI_ACTIVITY_KIND_KERNEL")) {
+            throw TraceFormatError(file,
+                                   "not an Nsight Systems SQLite export with CUDA trace: "
+                                   "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
+        }
+        NsysTraceReader(db.get(), trace).read_all();
+    } catch (const detail::SqliteError& e) {
+        throw TraceFormatError(file, std::string("cannot read as SQLite: ") + e.what());
+    }
+    move_origin_to_first_event(trace, file);
+    trace.metadata["source.format"] = "nsys-sqlite";
+    trace.metadata["source.file"] = file.string();
+    assign_nesting_depths(trace);
+    return trace;
+}
+
+}  // namespace trainscope::profiler

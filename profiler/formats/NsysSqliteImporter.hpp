@@ -1,0 +1,23 @@
+#pragma once
+
+#include <filesystem>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+// Imports the SQLite export of an Nsight Systems report (nsys export --type sqlite),
+// opened read-only. Reads, where the tables exist:
+//  CUPTI_ACTIVITY_KIND_KERNEL / _MEMCPY / _MEMSET  -> GPU lanes (deviceId, streamId)
+//  CUPTI_ACTIVITY_KIND_RUNTIME                      -> host lanes; names starting with
+//                                                      "cu" but not "cuda" are driver calls
+//  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION              -> Synchronization on the stream lane
+//  NVTX_EVENTS (push/pop and start/end ranges)      -> NvtxRange per thread, with depth
+//  StringIds, TARGET_INFO_GPU, TARGET_INFO_SESSION_START_TIME -> names, metadata, base
+// globalTid/globalPid are decoded as nsys documents them: pid = (id >> 24) & 0xFFFFFF,
+// tid = id & 0xFFFFFF. Times are already integer ns from the session start; base_ns is
+// utcEpochNs of the session plus the first event. A file without
+// CUPTI_ACTIVITY_KIND_KERNEL is rejected. Throws TraceFormatError naming the file.
+Trace import_nsys_sqlite(const std::filesystem::path& file);
+
+}  // namespace trainscope::profiler

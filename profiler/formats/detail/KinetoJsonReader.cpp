@@ -1,0 +1,178 @@
+#include "profiler/formats/detail/KinetoJsonReader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "profiler/formats/TraceFormatError.hpp"
+
+namespace trainscope::profiler::detail {
+
+const KinetoField* KinetoRawObject::find(std::string_view key) const {
+    for (const auto& f : fields) {
+        if (f.key == key)
+            return &f;
+    }
+    return nullptr;
+}
+
+std::string_view KinetoRawObject::text(std::string_view key) const {
+    const KinetoField* f = find(key);
+    return f ? std::string_view(f->text) : std::string_view();
+}
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Collected objects sit at depth 3 of the document: root object -> array -> object.
+constexpr std::size_t kCollectedDepth = 3;
+// Scalars deeper than object -> args -> array are not needed by the importer.
+constexpr std::size_t kMaxCollectedNesting = 2;
+
+enum class Collecting { None, Event, Device };
+
+struct Frame {
+    bool is_array = false;
+    std::size_t index = 0;  // next element index when is_array
+    std::string key;        // last key seen when an object
+};
+
+class KinetoSaxHandler {
+  public:
+    explicit KinetoSaxHandler(const KinetoJsonCallbacks& callbacks) : callbacks_(callbacks) {}
+
+    bool null() { return scalar("null", false); }
+    bool boolean(bool v) { return scalar(v ? "true" : "false", false); }
+    bool number_integer(Json::number_integer_t v) { return scalar(std::to_string(v), false); }
+    bool number_unsigned(Json::number_unsigned_t v) { return scalar(std::to_string(v), false); }
+    bool number_float(Json::number_float_t, const Json::string_t& text) {
+        return scalar(text, false);
+    }
+    bool string(Json::string_t& v) { return scalar(v, true); }
+    bool binary(Json::binary_t&) { return scalar("", false); }
+
+    bool start_object(std::size_t) {
+        frames_.push_back(Frame{false, 0, {}});
+        if (frames_.size() == kCollectedDepth && frames_[1].is_array) {
+            const std::string& array_key = frames_[0].key;
+            if (array_key == "traceEvents") {
+                collecting_ = Collecting::Event;
+            } else if (array_key == "deviceProperties") {
+                collecting_ = Collecting::Device;
+            }
+            object_.fields.clear();
+        }
+        return true;
+    }
+    bool end_object() {
+        if (frames_.size() == kCollectedDepth && collecting_ != Collecting::None) {
+            if (collecting_ == Collecting::Event) {
+                ++event_count_;
+                if (callbacks_.on_event)
+                    callbacks_.on_event(object_);
+            } else if (callbacks_.on_device) {
+                callbacks_.on_device(object_);
+            }
+            collecting_ = Collecting::None;
+        }
+        frames_.pop_back();
+        advance_parent();
+        return true;
+    }
+    bool start_array(std::size_t) {
+        if (frames_.size() == 1 && frames_[0].key == "traceEvents")
+            saw_trace_events_ = true;
+        frames_.push_back(Frame{true, 0, {}});
+        return true;
+    }
+    bool end_array() {
+        frames_.pop_back();
+        advance_parent();
+        return true;
+    }
+    bool key(Json::string_t& k) {
+        frames_.back().key = k;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) {
+        error_ = "malformed JSON at byte " + std::to_string(position) + ": " + ex.what();
+        return false;
+    }
+
+    [[nodiscard]] const std::string& error() const { return error_; }
+    [[nodiscard]] bool saw_trace_events() const { return saw_trace_events_; }
+    [[nodiscard]] bool root_is_object() const { return root_is_object_; }
+
+  private:
+    bool scalar(const std::string& text, bool is_string) {
+        if (frames_.empty()) {
+            root_is_object_ = false;  // a bare scalar document
+            return true;
+        }
+        if (frames_.size() == 1 && !frames_[0].is_array) {
+            if (callbacks_.on_top_level_scalar) {
+                callbacks_.on_top_level_scalar(frames_[0].key,
+                                               KinetoField{frames_[0].key, text, is_string});
+            }
+        } else if (collecting_ != Collecting::None && frames_.size() >= kCollectedDepth &&
+                   frames_.size() - kCollectedDepth <= kMaxCollectedNesting) {
+            object_.fields.push_back(KinetoField{relative_key(), text, is_string});
+        }
+        advance_parent();
+        return true;
+    }
+
+    // The key of the current value relative to the collected object: "args.grid[0]".
+    std::string relative_key() const {
+        std::string k;
+        for (std::size_t i = kCollectedDepth - 1; i < frames_.size(); ++i) {
+            const Frame& f = frames_[i];
+            if (f.is_array) {
+                k += '[' + std::to_string(f.index) + ']';
+            } else {
+                if (!k.empty())
+                    k += '.';
+                k += f.key;
+            }
+        }
+        return k;
+    }
+
+    void advance_parent() {
+        if (!frames_.empty() && frames_.back().is_array)
+            ++frames_.back().index;
+    }
+
+    const KinetoJsonCallbacks& callbacks_;
+    std::vector<Frame> frames_;
+    KinetoRawObject object_;
+    Collecting collecting_ = Collecting::None;
+    std::size_t event_count_ = 0;
+    bool saw_trace_events_ = false;
+    bool root_is_object_ = true;
+    std::string error_;
+};
+
+}  // namespace
+
+void read_kineto_json(const std::string& content, const std::filesystem::path& file,
+                      const KinetoJsonCallbacks& callbacks) {
+    if (content.empty())
+        throw TraceFormatError(file, "file is empty");
+    KinetoSaxHandler handler(callbacks);
+    bool ok = false;
+    try {
+        ok = Json::sax_parse(content, &handler);
+    } catch (const nlohmann::json::exception& ex) {
+        throw TraceFormatError(file, std::string("malformed JSON: ") + ex.what());
+    }
+    if (!ok) {
+        throw TraceFormatError(file, handler.error().empty() ? "malformed JSON" : handler.error());
+    }
+    if (!handler.root_is_object() || !handler.saw_trace_events()) {
+        throw TraceFormatError(file,
+                               "not a Kineto/Chrome trace: no top-level \"traceEvents\" array");
+    }
+}
+
+}  // namespace trainscope::profiler::detail

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace trainscope::profiler::detail {
+
+// One NVTX push/pop range that has ended, as the injection saw it.
+struct CompletedNvtxRange {
+    std::string domain;  // "" for NVTX's default domain
+    std::string message;
+    std::uint32_t category = 0;
+    std::int64_t process = 0;
+    std::int64_t thread = 0;    // OS thread id (gettid)
+    std::int64_t start_ns = 0;  // host_clock_now_ns()
+    std::int64_t end_ns = 0;
+    std::uint16_t depth = 0;  // ranges open in the same domain on this thread at push
+};
+
+// Process-wide switch and store between the NVTX injection (which runs on whatever
+// thread calls NVTX) and the HostTracer. Ranges are recorded only while recording.
+void begin_recording_nvtx_ranges();
+std::vector<CompletedNvtxRange> end_recording_nvtx_ranges();
+bool nvtx_injection_attached();
+
+}  // namespace trainscope::profiler::detail

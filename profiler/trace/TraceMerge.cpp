@@ -1,0 +1,46 @@
+#include "profiler/trace/TraceMerge.hpp"
+
+#include <algorithm>
+
+namespace trainscope::profiler {
+
+void merge_trace_into(Trace& into, const Trace& from) {
+    const std::int64_t shift_ns = from.base_ns - into.base_ns;
+    const bool into_was_empty =
+        into.activities.empty() && into.capture_end_ns == into.capture_begin_ns;
+    std::vector<LaneId> lane_map(from.lanes.size());
+    for (std::size_t i = 0; i < from.lanes.size(); ++i) {
+        const Lane& l = from.lanes[i];
+        lane_map[i] = into.lane_for(l.kind, l.device, l.stream_or_thread, l.process, l.name);
+    }
+    into.activities.reserve(into.activities.size() + from.activities.size());
+    for (const Activity& a : from.activities) {
+        Activity copy = a;
+        copy.start_ns += shift_ns;
+        copy.end_ns += shift_ns;
+        copy.lane = lane_map.at(a.lane);
+        copy.name = into.strings.intern(from.strings.at(a.name));
+        into.activities.push_back(copy);
+    }
+    for (const CounterSeries& series : from.counters) {
+        CounterSeries copy = series;
+        for (CounterSample& s : copy.samples)
+            s.t_ns += shift_ns;
+        into.counters.push_back(std::move(copy));
+    }
+    const std::int64_t begin = from.capture_begin_ns + shift_ns;
+    const std::int64_t end = from.capture_end_ns + shift_ns;
+    if (into_was_empty) {
+        into.capture_begin_ns = begin;
+        into.capture_end_ns = end;
+    } else if (end > begin) {
+        into.capture_begin_ns = std::min(into.capture_begin_ns, begin);
+        into.capture_end_ns = std::max(into.capture_end_ns, end);
+    }
+    into.dropped_records += from.dropped_records;
+    for (const auto& [key, value] : from.metadata)
+        into.metadata.emplace(key, value);
+    into.sort();
+}
+
+}  // namespace trainscope::profiler

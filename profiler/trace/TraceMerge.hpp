@@ -1,0 +1,15 @@
+#pragma once
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+// Adds `from` to `into`, for captures recorded side by side on the one host clock
+// (CuptiTracer + HostTracer + NvmlSampler counters): times move by
+// from.base_ns - into.base_ns, lanes with the same identity (kind, device,
+// stream/thread, process) are shared, strings re-interned, counters appended, dropped
+// records summed, the capture window becomes the union, metadata keys already in
+// `into` are kept. The result is sorted by lane and time.
+void merge_trace_into(Trace& into, const Trace& from);
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,85 @@
+#include "reports/csv/KernelsCsv.hpp"
+
+#include <iterator>
+#include <string>
+#include <unordered_map>
+
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+#include "profiler/analysis/KernelCategory.hpp"
+
+namespace trainscope::reports {
+
+namespace {
+
+double to_us(double ns) {
+    return ns / 1000.0;
+}
+
+}  // namespace
+
+std::vector<CsvCell> kernels_header() {
+    return {"matrix_id",       "run_id",        "kernel",
+            "category",        "tensor_cores",  "count",
+            "total_us",        "mean_us",       "min_us",
+            "max_us",          "gpu_share_pct", "grid_x",
+            "grid_y",          "grid_z",        "block_x",
+            "block_y",         "block_z",       "registers_per_thread",
+            "shared_mem_bytes"};
+}
+
+std::vector<std::vector<CsvCell>> kernel_rows(const RunRecord& run) {
+    std::vector<std::vector<CsvCell>> rows;
+    if (!run.trace)
+        return rows;
+    const profiler::Trace& trace = *run.trace;
+    // The longest instance of each kernel name: its launch configuration is reported.
+    std::unordered_map<std::string, const profiler::Activity*> longest;
+    for (const profiler::Activity& a : trace.activities) {
+        if (a.kind != profiler::ActivityKind::Kernel)
+            continue;
+        const profiler::Activity*& slot = longest[trace.strings.at(a.name)];
+        if (slot == nullptr || a.duration_ns() > slot->duration_ns())
+            slot = &a;
+    }
+    const profiler::KernelBreakdown breakdown = profiler::analyze_kernel_breakdown(trace);
+    for (const auto& entry : breakdown.by_name) {
+        const auto& s = entry.stats;
+        std::vector<CsvCell> row{run.matrix_id,
+                                 run.id,
+                                 entry.name,
+                                 std::string(profiler::to_string(entry.category)),
+                                 profiler::uses_tensor_cores(entry.name) ? "true" : "false",
+                                 s.count,
+                                 to_us(static_cast<double>(s.total_ns)),
+                                 to_us(s.mean_ns),
+                                 to_us(static_cast<double>(s.min_ns)),
+                                 to_us(static_cast<double>(s.max_ns)),
+                                 s.share * 100.0};
+        const auto it = longest.find(entry.name);
+        if (entry.category != profiler::KernelCategory::MemcpyMemset && it != longest.end()) {
+            const profiler::Activity& k = *it->second;
+            for (const std::int32_t v : k.grid)
+                row.emplace_back(v);
+            for (const std::int32_t v : k.block)
+                row.emplace_back(v);
+            row.emplace_back(k.registers_per_thread);
+            row.emplace_back(k.shared_memory_bytes);
+        } else {
+            row.resize(kernels_header().size());
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+CsvTable kernels_table(const std::vector<RunRecord>& runs) {
+    CsvTable table{kernels_header()};
+    for (const auto& run : runs) {
+        auto rows = kernel_rows(run);
+        table.insert(table.end(), std::make_move_iterator(rows.begin()),
+                     std::make_move_iterator(rows.end()));
+    }
+    return table;
+}
+
+}  // namespace trainscope::reports

@@ -1,0 +1,47 @@
+#include "reports/csv/ReportTables.hpp"
+
+#include "reports/csv/KernelsCsv.hpp"
+#include "reports/csv/NvtxCsv.hpp"
+#include "reports/csv/RunsCsv.hpp"
+#include "reports/csv/StepsCsv.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::reports {
+
+ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<RunRecord>& runs,
+                                 const ReportSelection& selection, const PivotSpec& pivot) {
+    ReportTables t;
+    if (selection.matrix)
+        t.matrix = matrix_pivot_table(runs, pivot);
+    if (selection.runs)
+        t.runs = runs_table(runs);
+    if (selection.steps)
+        t.steps = steps_table(runs);
+    if (selection.kernels)
+        t.kernels = {kernels_header()};
+    if (selection.nvtx)
+        t.nvtx = {nvtx_header()};
+    if (!selection.kernels && !selection.nvtx && !selection.breakdowns)
+        return t;
+    for (const auto& stored : runs) {
+        RunRecord run;  // identity only, plus its trace
+        run.id = stored.id;
+        run.matrix_id = stored.matrix_id;
+        run.trace = load_trace(db, stored.id);
+        if (!run.trace)
+            continue;
+        if (selection.kernels) {
+            for (auto& row : kernel_rows(run))
+                t.kernels.push_back(std::move(row));
+        }
+        if (selection.nvtx) {
+            for (auto& row : nvtx_rows(run))
+                t.nvtx.push_back(std::move(row));
+        }
+        if (selection.breakdowns)
+            t.breakdowns[run.id] = profiler::analyze_kernel_breakdown(*run.trace);
+    }
+    return t;
+}
+
+}  // namespace trainscope::reports

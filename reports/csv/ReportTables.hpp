@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+#include "reports/csv/CsvWriter.hpp"
+#include "reports/csv/MatrixPivot.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunRecord.hpp"
+
+namespace trainscope::reports {
+
+// Which tables to build. Kernels, nvtx and breakdowns need the runs' traces.
+struct ReportSelection {
+    bool runs = true;
+    bool kernels = true;
+    bool steps = true;
+    bool nvtx = true;
+    bool matrix = true;
+    bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
+};
+
+// Every export table of `trainscope report`, built in memory before anything is written.
+struct ReportTables {
+    CsvTable runs;
+    CsvTable kernels;
+    CsvTable steps;
+    CsvTable nvtx;
+    CsvTable matrix;
+    std::map<std::int64_t, profiler::KernelBreakdown> breakdowns;  // by run id
+};
+
+// Builds the selected tables from runs loaded with metrics and environment (and steps
+// for the steps table). Traces are loaded from db one run at a time and dropped after
+// use, so memory holds one trace at most. Throws PivotError for a bad pivot spec.
+ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<RunRecord>& runs,
+                                 const ReportSelection& selection, const PivotSpec& pivot);
+
+}  // namespace trainscope::reports

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "HandBuiltTrace.hpp"
+#include "TraceFixtures.hpp"
+#include "profiler/formats/ChromeTraceWriter.hpp"
+#include "profiler/formats/KinetoImporter.hpp"
+#include "profiler/trace/TraceNesting.hpp"
+
+namespace trainscope::profiler {
+namespace {
+
+using testing::HandBuiltTrace;
+using testing::totals_of;
+
+nlohmann::json export_and_parse(const Trace& trace) {
+    std::ostringstream out;
+    write_chrome_trace(trace, out);
+    return nlohmann::json::parse(out.str());
+}
+
+HandBuiltTrace launch_trace() {
+    HandBuiltTrace t;
+    t.nvtx_range(1, "step", 0, 10'000);
+    t.nvtx_range(1, "forward", 1'000, 5'000);
+    t.runtime_call(1, "cudaLaunchKernel", 1'500, 1'700, 42);
+    t.kernel(0, 7, "gemm_kernel", 2'001, 4'123, 42);
+    Activity& k = t.trace().activities.back();
+    k.grid = {64, 2, 1};
+    k.block = {256, 1, 1};
+    k.registers_per_thread = 96;
+    k.shared_memory_bytes = 49152;
+    t.runtime_call(1, "cudaMemcpyAsync", 6'000, 6'100, 43);
+    t.memcpy(0, 7, 6'200, 7'200, 1 << 20, 43);
+    assign_nesting_depths(t.trace());
+    return t;
+}
+
+TEST(ChromeTraceWriter, NamesLanesAndKeepsKernelArgsWithNanosecondTimes) {
+    auto t = launch_trace();
+    const auto doc = export_and_parse(t.trace());
+    std::map<std::string, int> thread_names;
+    const nlohmann::json* kernel = nullptr;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "thread_name")
+            ++thread_names[e["args"]["name"].get<std::string>()];
+        if (e["ph"] == "X" && e["cat"] == "kernel")
+            kernel = &e;
+    }
+    EXPECT_EQ(thread_names.size(), 3u);  // GPU stream, host thread, NVTX
+    ASSERT_NE(kernel, nullptr);
+    EXPECT_DOUBLE_EQ((*kernel)["ts"].get<double>(), 2.001);
+    EXPECT_DOUBLE_EQ((*kernel)["dur"].get<double>(), 2.122);
+    EXPECT_EQ((*kernel)["args"]["grid"], nlohmann::json::array({64, 2, 1}));
+    EXPECT_EQ((*kernel)["args"]["block"], nlohmann::json::array({256, 1, 1}));
+    EXPECT_EQ((*kernel)["args"]["registers per thread"], 96);
+    EXPECT_EQ((*kernel)["args"]["shared memory"], 49152);
+    EXPECT_EQ((*kernel)["args"]["correlation"], 42);
+}
+
+TEST(ChromeTraceWriter, NvtxRangesNestOnTheirTrack) {
+    auto t = launch_trace();
+    const auto doc = export_and_parse(t.trace());
+    std::map<std::string, nlohmann::json> ranges;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] == "X" && e["cat"] == "user_annotation")
+            ranges[e["name"].get<std::string>()] = e;
+    }
+    ASSERT_EQ(ranges.size(), 2u);
+    const auto& outer = ranges["step"];
+    const auto& inner = ranges["forward"];
+    EXPECT_EQ(outer["tid"], inner["tid"]);
+    EXPECT_EQ(outer["args"]["depth"], 0);
+    EXPECT_EQ(inner["args"]["depth"], 1);
+    EXPECT_LE(outer["ts"].get<double>(), inner["ts"].get<double>());
+    EXPECT_GE(outer["ts"].get<double>() + outer["dur"].get<double>(),
+              inner["ts"].get<double>() + inner["dur"].get<double>());
+}
+
+TEST(ChromeTraceWriter, FlowsGoFromTheLaunchToTheGpuWork) {
+    auto t = launch_trace();
+    const auto doc = export_and_parse(t.trace());
+    std::map<std::uint64_t, nlohmann::json> starts;
+    std::map<std::uint64_t, nlohmann::json> finishes;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::string> track_of_x;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] == "s")
+            starts[e["id"].get<std::uint64_t>()] = e;
+        if (e["ph"] == "f")
+            finishes[e["id"].get<std::uint64_t>()] = e;
+        if (e["ph"] == "X")
+            track_of_x[{e["pid"].get<std::int64_t>(), e["tid"].get<std::int64_t>()}] = e["cat"];
+    }
+    ASSERT_EQ(starts.size(), 2u);
+    ASSERT_EQ(finishes.size(), 2u);
+    for (const auto& [id, s] : starts) {
+        ASSERT_TRUE(finishes.count(id)) << id;
+        const auto& f = finishes[id];
+        EXPECT_EQ(f["bp"], "e");
+        const std::pair<std::int64_t, std::int64_t> source{s["pid"].get<std::int64_t>(),
+                                                           s["tid"].get<std::int64_t>()};
+        EXPECT_EQ(track_of_x[source], "cuda_runtime");
+        const std::string target =
+            track_of_x[{f["pid"].get<std::int64_t>(), f["tid"].get<std::int64_t>()}];
+        EXPECT_TRUE(target == "kernel" || target == "gpu_memcpy") << target;
+        EXPECT_LT(s["ts"].get<double>(), f["ts"].get<double>());
+    }
+}
+
+TEST(ChromeTraceWriter, RoundTripsThroughTheKinetoImporter) {
+    const Trace& original = testing::kineto_fixture("h100_bert_small_inference");
+    const auto path =
+        std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "bert_chrome.json";
+    std::filesystem::create_directories(path.parent_path());
+    write_chrome_trace(original, path);
+    EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+    const Trace copy = import_kineto_trace(path);
+    for (const ActivityKind kind :
+         {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::RuntimeApi,
+          ActivityKind::DriverApi, ActivityKind::NvtxRange, ActivityKind::HostOp}) {
+        const auto a = totals_of(original, kind);
+        const auto b = totals_of(copy, kind);
+        EXPECT_EQ(a.count, b.count) << to_string(kind);
+        EXPECT_EQ(a.duration_ns, b.duration_ns) << to_string(kind);
+        EXPECT_EQ(a.bytes, b.bytes) << to_string(kind);
+    }
+}
+
+}  // namespace
+}  // namespace trainscope::profiler

@@ -1,0 +1,67 @@
+#include "HandBuiltTrace.hpp"
+
+namespace trainscope::profiler::testing {
+
+Activity& HandBuiltTrace::add(Activity a) {
+    trace_.activities.push_back(a);
+    return trace_.activities.back();
+}
+
+Activity& HandBuiltTrace::kernel(std::int32_t device, std::int64_t stream, const std::string& name,
+                                 std::int64_t start_ns, std::int64_t end_ns,
+                                 std::uint64_t correlation) {
+    Activity a;
+    a.kind = ActivityKind::Kernel;
+    a.device = device;
+    a.lane =
+        trace_.lane_for(LaneKind::GpuStream, device, stream, 0, "stream " + std::to_string(stream));
+    a.name = trace_.strings.intern(name);
+    a.start_ns = start_ns;
+    a.end_ns = end_ns;
+    a.correlation = correlation;
+    return add(a);
+}
+
+Activity& HandBuiltTrace::memcpy(std::int32_t device, std::int64_t stream, std::int64_t start_ns,
+                                 std::int64_t end_ns, std::int64_t bytes,
+                                 std::uint64_t correlation) {
+    Activity& a =
+        kernel(device, stream, "Memcpy HtoD (Pinned -> Device)", start_ns, end_ns, correlation);
+    a.kind = ActivityKind::Memcpy;
+    a.copy_kind = CopyKind::HostToDevice;
+    a.bytes = bytes;
+    return a;
+}
+
+Activity& HandBuiltTrace::memset(std::int32_t device, std::int64_t stream, std::int64_t start_ns,
+                                 std::int64_t end_ns, std::uint64_t correlation) {
+    Activity& a = kernel(device, stream, "Memset (Device)", start_ns, end_ns, correlation);
+    a.kind = ActivityKind::Memset;
+    return a;
+}
+
+Activity& HandBuiltTrace::runtime_call(std::int64_t thread, const std::string& name,
+                                       std::int64_t start_ns, std::int64_t end_ns,
+                                       std::uint64_t correlation) {
+    Activity a;
+    a.kind = ActivityKind::RuntimeApi;
+    a.lane = trace_.lane_for(LaneKind::HostThread, -1, thread, 1, "thread");
+    a.name = trace_.strings.intern(name);
+    a.start_ns = start_ns;
+    a.end_ns = end_ns;
+    a.correlation = correlation;
+    return add(a);
+}
+
+Activity& HandBuiltTrace::nvtx_range(std::int64_t thread, const std::string& name,
+                                     std::int64_t start_ns, std::int64_t end_ns) {
+    Activity a;
+    a.kind = ActivityKind::NvtxRange;
+    a.lane = trace_.lane_for(LaneKind::Nvtx, -1, thread, 1, "nvtx");
+    a.name = trace_.strings.intern(name);
+    a.start_ns = start_ns;
+    a.end_ns = end_ns;
+    return add(a);
+}
+
+}  // namespace trainscope::profiler::testing

@@ -1,0 +1,74 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <thread>
+
+#include "profiler/nvml/NvmlSampler.hpp"
+
+namespace trainscope::profiler {
+namespace {
+
+TEST(NvmlSampler, AbsentLibraryIsAWarningAndNoCounters) {
+    NvmlSamplerOptions options;
+    options.library = "libtrainscope-no-such-nvml.so.1";
+    NvmlSampler sampler(options);
+    EXPECT_FALSE(sampler.available());
+    EXPECT_NE(sampler.warning().find("libtrainscope-no-such-nvml.so.1"), std::string::npos)
+        << sampler.warning();
+    sampler.start();
+    EXPECT_TRUE(sampler.stop().empty());
+}
+
+TEST(NvmlSampler, LibraryWithoutNvmlSymbolsIsRejected) {
+    NvmlSamplerOptions options;
+    options.library = "libz.so.1";  // loads, but is not NVML
+    NvmlSampler sampler(options);
+    EXPECT_FALSE(sampler.available());
+    EXPECT_NE(sampler.warning().find("nvmlInit_v2"), std::string::npos) << sampler.warning();
+}
+
+TEST(NvmlSampler, DefaultLibraryNeverThrows) {
+    // On a machine without the driver this is the "absent" path; with one, it samples.
+    NvmlSampler sampler;
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto series = sampler.stop();
+    if (!sampler.available()) {
+        EXPECT_TRUE(series.empty());
+    }
+}
+
+TEST(NvmlSampler, SamplesEveryMetricOfEveryDeviceWithUnits) {
+    NvmlSamplerOptions options;
+    options.library = TRAINSCOPE_FAKE_NVML_PATH;
+    options.period = std::chrono::milliseconds(2);
+    NvmlSampler sampler(options);
+    ASSERT_TRUE(sampler.available()) << sampler.warning();
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    const auto series = sampler.stop();
+    std::map<std::pair<std::int32_t, std::string>, const CounterSeries*> by_key;
+    for (const auto& s : series)
+        by_key[{s.device, s.name}] = &s;
+    auto first = [&](std::int32_t device, const std::string& name) {
+        return by_key.at({device, name})->samples.front().value;
+    };
+    EXPECT_EQ(series.size(), 17u);  // 9 metrics on device 0, power missing on device 1
+    ASSERT_EQ(by_key.count({0, "power"}), 1u);
+    EXPECT_EQ(by_key.count({1, "power"}), 0u);
+    const CounterSeries& power = *by_key.at({0, "power"});
+    EXPECT_EQ(power.unit, "W");
+    EXPECT_GE(power.samples.size(), 3u);
+    EXPECT_DOUBLE_EQ(power.samples.front().value, 250.5);
+    EXPECT_DOUBLE_EQ(first(1, "gpu_utilization"), 42.0);
+    EXPECT_DOUBLE_EQ(first(0, "memory_used"), static_cast<double>(1ull << 30));
+    EXPECT_DOUBLE_EQ(first(0, "sm_clock"), 1410.0);
+    EXPECT_DOUBLE_EQ(first(0, "energy"), 123.456);
+    EXPECT_DOUBLE_EQ(first(0, "clocks_throttle_reasons"), 4.0);
+    for (std::size_t i = 1; i < power.samples.size(); ++i) {
+        EXPECT_GT(power.samples[i].t_ns, power.samples[i - 1].t_ns);
+    }
+}
+
+}  // namespace
+}  // namespace trainscope::profiler

@@ -1,0 +1,107 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "workloads/backends/cuda/GpuCheck.hpp"
+
+namespace trainscope::workloads::cuda {
+namespace {
+
+cudaError_t invalid_value_call() {
+    return cudaErrorInvalidValue;
+}
+cudaError_t succeeding_call() {
+    return cudaSuccess;
+}
+cudnnStatus_t bad_param_call() {
+    return CUDNN_STATUS_BAD_PARAM;
+}
+cublasStatus_t not_initialized_call() {
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+// Expects `message` to name the call, this file and line, the library's text and the code.
+void expect_describes(const std::string& message, const std::string& call, int line,
+                      const std::string& library_text, int code) {
+    EXPECT_NE(message.find("`" + call + "`"), std::string::npos) << message;
+    EXPECT_NE(message.find(std::string("gpu_error_test.cpp:") + std::to_string(line)),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find(library_text), std::string::npos) << message;
+    EXPECT_NE(message.find("(code " + std::to_string(code) + ")"), std::string::npos) << message;
+}
+
+TEST(GpuCheck, CudaFailureThrowsCudaErrorDescribingTheCall) {
+    int line = 0;
+    try {
+        line = __LINE__ + 1;
+        TS_CUDA_CHECK(invalid_value_call());
+        FAIL() << "no exception";
+    } catch (const CudaError& error) {
+        EXPECT_EQ(error.code(), static_cast<int>(cudaErrorInvalidValue));
+        expect_describes(error.what(), "invalid_value_call()", line,
+                         cudaGetErrorString(cudaErrorInvalidValue),
+                         static_cast<int>(cudaErrorInvalidValue));
+    }
+}
+
+TEST(GpuCheck, RealRuntimeFailureIsCaughtAsTheCommonBase) {
+    // Device -1 never exists, with or without a driver.
+    EXPECT_THROW(TS_CUDA_CHECK(cudaSetDevice(-1)), GpuError);
+    cudaGetLastError();
+}
+
+TEST(GpuCheck, SuccessDoesNotThrowAndEvaluatesOnce) {
+    int calls = 0;
+    TS_CUDA_CHECK((++calls, succeeding_call()));
+    EXPECT_EQ(calls, 1);
+}
+
+TEST(GpuCheck, CudnnFailureThrowsCudnnError) {
+    int line = 0;
+    try {
+        line = __LINE__ + 1;
+        TS_CUDNN_CHECK(bad_param_call());
+        FAIL() << "no exception";
+    } catch (const CudnnError& error) {
+        EXPECT_EQ(error.code(), static_cast<int>(CUDNN_STATUS_BAD_PARAM));
+        expect_describes(error.what(), "bad_param_call()", line,
+                         cudnnGetErrorString(CUDNN_STATUS_BAD_PARAM),
+                         static_cast<int>(CUDNN_STATUS_BAD_PARAM));
+    }
+}
+
+TEST(GpuCheck, CublasFailureThrowsCublasError) {
+    int line = 0;
+    try {
+        line = __LINE__ + 1;
+        TS_CUBLAS_CHECK(not_initialized_call());
+        FAIL() << "no exception";
+    } catch (const CublasError& error) {
+        EXPECT_EQ(error.code(), static_cast<int>(CUBLAS_STATUS_NOT_INITIALIZED));
+        expect_describes(error.what(), "not_initialized_call()", line,
+                         cublasGetStatusString(CUBLAS_STATUS_NOT_INITIALIZED),
+                         static_cast<int>(CUBLAS_STATUS_NOT_INITIALIZED));
+    }
+}
+
+TEST(GpuCheck, ErrorsShareOneBase) {
+    EXPECT_THROW(TS_CUDNN_CHECK(bad_param_call()), GpuError);
+    EXPECT_THROW(TS_CUBLAS_CHECK(not_initialized_call()), GpuError);
+    EXPECT_THROW(TS_CUDA_CHECK(invalid_value_call()), std::runtime_error);
+}
+
+TEST(GpuCheck, NoexceptTwinsLogInsteadOfThrowing) {
+    testing::internal::CaptureStderr();
+    TS_CUDA_CHECK_NOEXCEPT(invalid_value_call());
+    TS_CUDNN_CHECK_NOEXCEPT(bad_param_call());
+    TS_CUBLAS_CHECK_NOEXCEPT(not_initialized_call());
+    const std::string log = testing::internal::GetCapturedStderr();
+    EXPECT_NE(log.find("invalid_value_call()"), std::string::npos) << log;
+    EXPECT_NE(log.find("bad_param_call()"), std::string::npos) << log;
+    EXPECT_NE(log.find("not_initialized_call()"), std::string::npos) << log;
+    EXPECT_NE(log.find(cudnnGetErrorString(CUDNN_STATUS_BAD_PARAM)), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace trainscope::workloads::cuda

@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include "workloads/backends/cuda/CudaRunOptions.hpp"
+#include "workloads/training/ConfigError.hpp"
+
+namespace trainscope::workloads::cuda {
+namespace {
+
+TEST(CudaRunOptions, DefaultsAreDeviceAllocationPageableSync) {
+    const CudaRunOptions parsed = parse_cuda_run_options(BackendOptions{});
+    EXPECT_EQ(parsed.allocation, DeviceAllocation::device);
+    EXPECT_EQ(parsed.host_memory, HostMemory::pageable);
+    EXPECT_EQ(parsed.transfer, TransferMode::sync);
+    EXPECT_FALSE(parsed.exhaustive_algorithms);
+    EXPECT_EQ(parsed.workspace_limit_bytes, std::size_t{256} << 20);
+}
+
+TEST(CudaRunOptions, EveryAllocatorParses) {
+    BackendOptions options;
+    for (const auto& [text, expected] :
+         {std::pair{"device", DeviceAllocation::device}, std::pair{"pool", DeviceAllocation::pool},
+          std::pair{"async", DeviceAllocation::async},
+          std::pair{"managed", DeviceAllocation::managed}}) {
+        options.allocator = text;
+        EXPECT_EQ(parse_cuda_run_options(options).allocation, expected) << text;
+        EXPECT_EQ(to_string(expected), text);
+    }
+}
+
+TEST(CudaRunOptions, PinnedOverlapAndExhaustiveParse) {
+    BackendOptions options;
+    options.host_memory = "pinned";
+    options.transfer = "overlap";
+    options.cudnn_algo = "exhaustive";
+    options.cudnn_workspace_bytes = 1 << 20;
+    options.device = 3;
+    const CudaRunOptions parsed = parse_cuda_run_options(options);
+    EXPECT_EQ(parsed.host_memory, HostMemory::pinned);
+    EXPECT_EQ(parsed.transfer, TransferMode::overlap);
+    EXPECT_TRUE(parsed.exhaustive_algorithms);
+    EXPECT_EQ(parsed.workspace_limit_bytes, std::size_t{1} << 20);
+    EXPECT_EQ(parsed.device, 3);
+}
+
+void expect_config_error_naming(const BackendOptions& options, const std::string& parameter) {
+    try {
+        parse_cuda_run_options(options);
+        FAIL() << "accepted an invalid " << parameter;
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(std::string(error.what()).rfind(parameter + ":", 0), 0u) << error.what();
+    }
+}
+
+TEST(CudaRunOptions, InvalidValuesNameTheirParameter) {
+    BackendOptions options;
+    options.allocator = "slab";
+    expect_config_error_naming(options, "allocator");
+    options = {};
+    options.host_memory = "locked";
+    expect_config_error_naming(options, "host_memory");
+    options = {};
+    options.transfer = "async";
+    expect_config_error_naming(options, "transfer");
+    options = {};
+    options.cudnn_algo = "fastest";
+    expect_config_error_naming(options, "cudnn_algo");
+    options = {};
+    options.cudnn_workspace_bytes = -1;
+    expect_config_error_naming(options, "cudnn_workspace_bytes");
+    options = {};
+    options.device = -1;
+    expect_config_error_naming(options, "device");
+}
+
+TEST(CudaRunOptions, OverlapNeedsPinnedMemory) {
+    BackendOptions options;
+    options.transfer = "overlap";
+    expect_config_error_naming(options, "transfer");
+}
+
+TEST(CudaRunOptions, UnimplementedAxesAreRefusedWithTheReason) {
+    BackendOptions options;
+    options.placement = "resident";
+    expect_config_error_naming(options, "placement");
+    options = {};
+    options.cuda_graph = true;
+    expect_config_error_naming(options, "cuda_graph");
+}
+
+}  // namespace
+}  // namespace trainscope::workloads::cuda

@@ -1,0 +1,110 @@
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include "workloads/backend/OpGeometry.hpp"
+#include "workloads/memory/RawAllocator.hpp"
+#include "workloads/numerics/Precision.hpp"
+#include "workloads/tensor/Tensor.hpp"
+
+namespace trainscope::workloads {
+
+// Everything the training loop asks of a compute device. Tensors are handles to this
+// backend's memory (made by a TensorAllocator over raw_allocator(), possibly through a
+// pool); contents cross to and from the host only through copy_from_host/copy_to_host.
+// Float tensors are all f32 or all f64 within one call; labels are i32. Outputs are
+// written, never accumulated into, unless an operation says so. Layouts are NCHW and
+// row-major. A CUDA backend implements the same calls with cuDNN/cuBLAS and kernels.
+class Backend {
+  public:
+    virtual ~Backend() = default;
+
+    virtual std::string name() const = 0;
+    virtual RawAllocator& raw_allocator() = 0;
+    // Library versions, device, threads... for the run's environment.
+    virtual std::map<std::string, std::string> environment() const = 0;
+    // Returns once all queued work is done (step timing reads the clock after this).
+    virtual void synchronize() = 0;
+    // tf32 makes convolutions and GEMMs round their inputs to tf32 and accumulate in fp32.
+    virtual void set_math_mode(MathMode mode) = 0;
+
+    // Memory.
+    virtual void copy_from_host(const void* host, Tensor& destination) = 0;
+    virtual void copy_to_host(const Tensor& source, void* host) = 0;
+    virtual void copy(const Tensor& source, Tensor& destination) = 0;
+    virtual void fill(Tensor& tensor, double value) = 0;
+
+    // Convolution: x [N,C,H,W], w [K,C,R,S], y [N,K,P,Q]; bias [K] optional (may be empty).
+    virtual void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                                const Conv2dGeometry& geometry) = 0;
+    virtual void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                      const Conv2dGeometry& geometry) = 0;
+    // dbias may be empty when the convolution has no bias.
+    virtual void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                        Tensor& dbias, const Conv2dGeometry& geometry) = 0;
+
+    // c = alpha * op(a) * op(b) + beta * c on the 2-D views [dim0, rest] of the tensors.
+    virtual void gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                      const Tensor& b, double beta, Tensor& c) = 0;
+    // y[n, c, ...] += bias[c]; bias_backward: dbias[c] = sum over n and space of dy.
+    virtual void add_bias(Tensor& y, const Tensor& bias) = 0;
+    virtual void bias_backward(const Tensor& dy, Tensor& dbias) = 0;
+
+    virtual void relu_forward(const Tensor& x, Tensor& y) = 0;
+    // dx = dy where y > 0, else 0.
+    virtual void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) = 0;
+
+    virtual void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) = 0;
+    // The gradient of each window goes to its first maximum in x.
+    virtual void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+                                   const Pool2dGeometry& geometry) = 0;
+    // Padding counts as zeros in the average (count_include_pad).
+    virtual void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) = 0;
+    virtual void avg_pool_backward(const Tensor& dy, Tensor& dx,
+                                   const Pool2dGeometry& geometry) = 0;
+    // x [N,C,H,W] -> y [N,C].
+    virtual void global_avg_pool_forward(const Tensor& x, Tensor& y) = 0;
+    virtual void global_avg_pool_backward(const Tensor& dy, Tensor& dx) = 0;
+
+    // Batch normalization per channel over N,H,W. Training mode normalizes with the batch
+    // statistics, saves mean and 1/sqrt(var + eps) for backward, and blends them into the
+    // running statistics when update_running is set (not while recomputing).
+    virtual void batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                             const Tensor& beta, Tensor& y, Tensor& running_mean,
+                                             Tensor& running_var, Tensor& saved_mean,
+                                             Tensor& saved_inv_std,
+                                             const BatchNormSettings& settings,
+                                             bool update_running) = 0;
+    virtual void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                              const Tensor& beta, const Tensor& running_mean,
+                                              const Tensor& running_var, Tensor& y,
+                                              const BatchNormSettings& settings) = 0;
+    virtual void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                     const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta) = 0;
+
+    // y = a + b (residual joins, gradient fan-in).
+    virtual void add(const Tensor& a, const Tensor& b, Tensor& y) = 0;
+
+    // Mean softmax cross-entropy of logits [N, classes] against labels [N] (i32). When
+    // dlogits is not empty it receives d(loss * loss_scale)/dlogits. Adds to totals.
+    virtual void softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                       double loss_scale, Tensor& dlogits,
+                                       CrossEntropyTotals& totals) = 0;
+
+    // Optimizer updates on master parameters; gradients are multiplied by grad_factor
+    // first (1 / loss scale). PyTorch's update rules.
+    virtual void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                            const SgdSettings& settings, double grad_factor) = 0;
+    virtual void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                             Tensor& second_moment, const AdamSettings& settings,
+                             double grad_factor) = 0;
+
+    // Reduced-precision emulation: round every element to fp16/bf16 (f32 tensors only).
+    virtual void round_storage(Tensor& tensor, StorageRounding rounding) = 0;
+    virtual bool all_finite(const Tensor& tensor) = 0;
+};
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,415 @@
+#include "workloads/backends/cpu/CpuBackend.hpp"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backends/cpu/detail/ConvKernels.hpp"
+#include "workloads/backends/cpu/detail/ElementwiseKernels.hpp"
+#include "workloads/backends/cpu/detail/GemmKernel.hpp"
+#include "workloads/backends/cpu/detail/LossKernels.hpp"
+#include "workloads/backends/cpu/detail/NormalizationKernels.hpp"
+#include "workloads/backends/cpu/detail/OptimizerKernels.hpp"
+#include "workloads/backends/cpu/detail/PoolingKernels.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+int resolve_threads(int threads) {
+    if (threads > 0) {
+        return threads;
+    }
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// Runs body with a value of the tensor's float type (float or double).
+template <typename Body>
+void with_float_type(const Tensor& tensor, const char* op, const Body& body) {
+    switch (tensor.dtype()) {
+        case DType::f32:
+            body(float{});
+            return;
+        case DType::f64:
+            body(double{});
+            return;
+        case DType::i32:
+        case DType::f16:
+        case DType::bf16:
+            break;
+    }
+    throw std::logic_error(std::string("cpu backend: ") + op +
+                           " needs an f32 or f64 tensor (f16/bf16 are emulated in f32 storage)");
+}
+
+void require(bool condition, const char* op, const char* what) {
+    if (!condition) {
+        throw std::logic_error(std::string("cpu backend: ") + op + ": " + what);
+    }
+}
+
+std::int64_t spatial(const Tensor& t) {
+    return t.shape().rank() == 4 ? t.shape()[2] * t.shape()[3] : 1;
+}
+
+std::string cpu_model_name() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                return line.substr(line.find_first_not_of(' ', colon + 1));
+            }
+        }
+    }
+    return "unknown";
+}
+
+}  // namespace
+
+CpuBackend::CpuBackend(int threads)
+    : pool_(resolve_threads(threads)), worker_scratch_(static_cast<std::size_t>(pool_.size())) {
+    // Parallelism comes from this backend's workers; BLAS threads would compete with them.
+    openblas_set_num_threads(1);
+}
+
+std::map<std::string, std::string> CpuBackend::environment() const {
+    return {
+        {"backend", "cpu"},
+        {"cpu_model", cpu_model_name()},
+        {"blas", openblas_get_config()},
+        {"blas_threads_per_call", "1"},
+        {"threads", std::to_string(pool_.size())},
+        {"hardware_threads", std::to_string(std::thread::hardware_concurrency())},
+    };
+}
+
+void CpuBackend::copy_from_host(const void* host, Tensor& destination) {
+    OpRange range("copy_h2d");
+    std::memcpy(destination.raw(), host, destination.bytes());
+}
+
+void CpuBackend::copy_to_host(const Tensor& source, void* host) {
+    OpRange range("copy_d2h");
+    std::memcpy(host, source.raw(), source.bytes());
+}
+
+void CpuBackend::copy(const Tensor& source, Tensor& destination) {
+    OpRange range("copy");
+    require(source.bytes() == destination.bytes(), "copy", "sizes differ");
+    std::memcpy(destination.raw(), source.raw(), source.bytes());
+}
+
+void CpuBackend::fill(Tensor& tensor, double value) {
+    OpRange range("fill");
+    if (tensor.dtype() == DType::i32) {
+        std::fill_n(tensor.data<std::int32_t>(), tensor.elements(),
+                    static_cast<std::int32_t>(value));
+        return;
+    }
+    with_float_type(tensor, "fill", [&](auto zero) {
+        using T = decltype(zero);
+        std::fill_n(tensor.data<T>(), tensor.elements(), static_cast<T>(value));
+    });
+}
+
+namespace {
+
+cpu::ConvDims conv_dims(const Tensor& x, const Tensor& w, const Tensor& y,
+                        const Conv2dGeometry& g) {
+    const Shape& xs = x.shape();
+    const Shape& ws = w.shape();
+    const Shape& ys = y.shape();
+    require(xs.rank() == 4 && ws.rank() == 4 && ys.rank() == 4, "conv2d", "needs rank-4 tensors");
+    require(xs[1] == ws[1] && ys[1] == ws[0] && xs[0] == ys[0], "conv2d", "shapes do not match");
+    require(ys[2] == conv_output_extent(xs[2], ws[2], g.stride, g.padding) &&
+                ys[3] == conv_output_extent(xs[3], ws[3], g.stride, g.padding),
+            "conv2d", "output extent does not match the geometry");
+    return {xs[0], xs[1], xs[2], xs[3], ws[0], ws[2], ws[3], ys[2], ys[3], g.stride, g.padding};
+}
+
+cpu::PoolDims pool_dims(const Tensor& x, const Tensor& y, const Pool2dGeometry& g) {
+    const Shape& xs = x.shape();
+    const Shape& ys = y.shape();
+    require(xs.rank() == 4 && ys.rank() == 4 && xs[0] == ys[0] && xs[1] == ys[1], "pool",
+            "shapes do not match");
+    return {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], g.window, g.stride, g.padding};
+}
+
+}  // namespace
+
+cpu::KernelContext CpuBackend::kernel_context() {
+    return cpu::KernelContext{pool_, worker_scratch_, shared_scratch_, shared_scratch_2_, math_};
+}
+
+void CpuBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                                const Conv2dGeometry& geometry) {
+    OpRange range("conv_fwd");
+    cpu::KernelContext context = kernel_context();
+    const cpu::ConvDims dims = conv_dims(x, w, y, geometry);
+    with_float_type(x, "conv2d_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::conv_forward<T>(context, dims, x.data<T>(), w.data<T>(),
+                             bias.empty() ? nullptr : bias.data<T>(), y.data<T>());
+    });
+}
+
+void CpuBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                      const Conv2dGeometry& geometry) {
+    OpRange range("conv_bwd_data");
+    cpu::KernelContext context = kernel_context();
+    const cpu::ConvDims dims = conv_dims(dx, w, dy, geometry);
+    with_float_type(dy, "conv2d_backward_data", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::conv_backward_data<T>(context, dims, dy.data<T>(), w.data<T>(), dx.data<T>());
+    });
+}
+
+void CpuBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                        Tensor& dbias, const Conv2dGeometry& geometry) {
+    OpRange range("conv_bwd_filter");
+    cpu::KernelContext context = kernel_context();
+    const cpu::ConvDims dims = conv_dims(x, dw, dy, geometry);
+    with_float_type(x, "conv2d_backward_filter", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::conv_backward_filter<T>(context, dims, x.data<T>(), dy.data<T>(), dw.data<T>(),
+                                     dbias.empty() ? nullptr : dbias.data<T>());
+    });
+}
+
+void CpuBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                      const Tensor& b, double beta, Tensor& c) {
+    OpRange range("gemm");
+    cpu::KernelContext context = kernel_context();
+    const std::int64_t a_rows = a.shape()[0];
+    const std::int64_t a_cols = a.shape().inner_elements();
+    const std::int64_t b_rows = b.shape()[0];
+    const std::int64_t b_cols = b.shape().inner_elements();
+    const std::int64_t m = transpose_a ? a_cols : a_rows;
+    const std::int64_t k = transpose_a ? a_rows : a_cols;
+    const std::int64_t n = transpose_b ? b_rows : b_cols;
+    require((transpose_b ? b_cols : b_rows) == k, "gemm", "inner dimensions differ");
+    require(c.shape()[0] == m && c.shape().inner_elements() == n, "gemm", "output shape");
+    with_float_type(a, "gemm", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::gemm<T>(context, transpose_a, transpose_b, m, n, k, static_cast<T>(alpha), a.data<T>(),
+                     b.data<T>(), static_cast<T>(beta), c.data<T>());
+    });
+}
+
+void CpuBackend::add_bias(Tensor& y, const Tensor& bias) {
+    OpRange range("add_bias");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(y, "add_bias", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::add_bias<T>(context, y.shape()[0], y.shape()[1], spatial(y), y.data<T>(),
+                         bias.data<T>());
+    });
+}
+
+void CpuBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
+    OpRange range("bias_bwd");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(dy, "bias_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::bias_backward<T>(context, dy.shape()[0], dy.shape()[1], spatial(dy), dy.data<T>(),
+                              dbias.data<T>());
+    });
+}
+
+void CpuBackend::relu_forward(const Tensor& x, Tensor& y) {
+    OpRange range("relu_fwd");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(x, "relu_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::relu_forward<T>(context, x.elements(), x.data<T>(), y.data<T>());
+    });
+}
+
+void CpuBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
+    OpRange range("relu_bwd");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(y, "relu_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::relu_backward<T>(context, y.elements(), y.data<T>(), dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CpuBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+    OpRange range("max_pool_fwd");
+    cpu::KernelContext context = kernel_context();
+    const cpu::PoolDims dims = pool_dims(x, y, geometry);
+    with_float_type(x, "max_pool_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::max_pool_forward<T>(context, dims, x.data<T>(), y.data<T>());
+    });
+}
+
+void CpuBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+                                   const Pool2dGeometry& geometry) {
+    OpRange range("max_pool_bwd");
+    cpu::KernelContext context = kernel_context();
+    const cpu::PoolDims dims = pool_dims(x, dy, geometry);
+    with_float_type(x, "max_pool_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::max_pool_backward<T>(context, dims, x.data<T>(), dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CpuBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+    OpRange range("avg_pool_fwd");
+    cpu::KernelContext context = kernel_context();
+    const cpu::PoolDims dims = pool_dims(x, y, geometry);
+    with_float_type(x, "avg_pool_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::avg_pool_forward<T>(context, dims, x.data<T>(), y.data<T>());
+    });
+}
+
+void CpuBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) {
+    OpRange range("avg_pool_bwd");
+    cpu::KernelContext context = kernel_context();
+    const cpu::PoolDims dims = pool_dims(dx, dy, geometry);
+    with_float_type(dy, "avg_pool_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::avg_pool_backward<T>(context, dims, dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CpuBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
+    OpRange range("global_avg_pool_fwd");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(x, "global_avg_pool_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::global_avg_pool_forward<T>(context, x.shape()[0] * x.shape()[1], spatial(x),
+                                        x.data<T>(), y.data<T>());
+    });
+}
+
+void CpuBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
+    OpRange range("global_avg_pool_bwd");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(dy, "global_avg_pool_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::global_avg_pool_backward<T>(context, dx.shape()[0] * dx.shape()[1], spatial(dx),
+                                         dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CpuBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                             const Tensor& beta, Tensor& y, Tensor& running_mean,
+                                             Tensor& running_var, Tensor& saved_mean,
+                                             Tensor& saved_inv_std,
+                                             const BatchNormSettings& settings,
+                                             bool update_running) {
+    OpRange range("batch_norm_fwd_train");
+    cpu::KernelContext context = kernel_context();
+    const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
+    with_float_type(x, "batch_norm_forward_training", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::batch_norm_forward_training<T>(context, dims, x.data<T>(), gamma.data<T>(),
+                                            beta.data<T>(), y.data<T>(), running_mean.data<T>(),
+                                            running_var.data<T>(), saved_mean.data<T>(),
+                                            saved_inv_std.data<T>(), settings, update_running);
+    });
+}
+
+void CpuBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                              const Tensor& beta, const Tensor& running_mean,
+                                              const Tensor& running_var, Tensor& y,
+                                              const BatchNormSettings& settings) {
+    OpRange range("batch_norm_fwd_infer");
+    cpu::KernelContext context = kernel_context();
+    const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
+    with_float_type(x, "batch_norm_forward_inference", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::batch_norm_forward_inference<T>(context, dims, x.data<T>(), gamma.data<T>(),
+                                             beta.data<T>(), running_mean.data<T>(),
+                                             running_var.data<T>(), y.data<T>(), settings);
+    });
+}
+
+void CpuBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                     const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
+    OpRange range("batch_norm_bwd");
+    cpu::KernelContext context = kernel_context();
+    const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
+    with_float_type(x, "batch_norm_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::batch_norm_backward<T>(context, dims, x.data<T>(), dy.data<T>(), gamma.data<T>(),
+                                    saved_mean.data<T>(), saved_inv_std.data<T>(), dx.data<T>(),
+                                    dgamma.data<T>(), dbeta.data<T>());
+    });
+}
+
+void CpuBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
+    OpRange range("add");
+    cpu::KernelContext context = kernel_context();
+    require(a.elements() == b.elements() && a.elements() == y.elements(), "add", "sizes differ");
+    with_float_type(a, "add", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::add<T>(context, a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
+    });
+}
+
+void CpuBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                       double loss_scale, Tensor& dlogits,
+                                       CrossEntropyTotals& totals) {
+    OpRange range("softmax_cross_entropy");
+    require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
+    with_float_type(logits, "softmax_cross_entropy", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::softmax_cross_entropy<T>(logits.shape()[0], logits.shape().inner_elements(),
+                                      logits.data<T>(), labels.data<std::int32_t>(), loss_scale,
+                                      dlogits.empty() ? nullptr : dlogits.data<T>(), totals);
+    });
+}
+
+void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                            const SgdSettings& settings, double grad_factor) {
+    OpRange range("sgd_update");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(parameter, "sgd_update", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::sgd_update<T>(context, parameter.elements(), parameter.data<T>(), gradient.data<T>(),
+                           velocity.data<T>(), settings, grad_factor);
+    });
+}
+
+void CpuBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                             Tensor& second_moment, const AdamSettings& settings,
+                             double grad_factor) {
+    OpRange range("adam_update");
+    cpu::KernelContext context = kernel_context();
+    with_float_type(parameter, "adam_update", [&](auto zero) {
+        using T = decltype(zero);
+        cpu::adam_update<T>(context, parameter.elements(), parameter.data<T>(), gradient.data<T>(),
+                            first_moment.data<T>(), second_moment.data<T>(), settings, grad_factor);
+    });
+}
+
+void CpuBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+    OpRange range("round_storage");
+    cpu::KernelContext context = kernel_context();
+    require(tensor.dtype() == DType::f32, "round_storage", "emulated storage is f32");
+    cpu::round_storage(context, tensor.elements(), tensor.data<float>(), rounding);
+}
+
+bool CpuBackend::all_finite(const Tensor& tensor) {
+    OpRange range("all_finite");
+    cpu::KernelContext context = kernel_context();
+    bool finite = true;
+    with_float_type(tensor, "all_finite", [&](auto zero) {
+        using T = decltype(zero);
+        finite = cpu::all_finite<T>(context, tensor.elements(), tensor.data<T>());
+    });
+    return finite;
+}
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <vector>
+
+#include "workloads/backend/Backend.hpp"
+#include "workloads/backends/cpu/AlignedBuffer.hpp"
+#include "workloads/backends/cpu/HostRawAllocator.hpp"
+#include "workloads/backends/cpu/ThreadPool.hpp"
+#include "workloads/backends/cpu/detail/CpuKernelContext.hpp"
+
+namespace trainscope::workloads {
+
+// The CPU backend: OpenBLAS GEMM (single-threaded per call) under im2col convolutions,
+// with this backend's own workers splitting each operation over images, channels or
+// elements. fp32 and fp64 natively; tf32 by rounding GEMM inputs; fp16/bf16 by the
+// training loop's calls to round_storage.
+class CpuBackend final : public Backend {
+  public:
+    // threads 0: all cores.
+    explicit CpuBackend(int threads);
+
+    std::string name() const override { return "cpu"; }
+    RawAllocator& raw_allocator() override { return allocator_; }
+    std::map<std::string, std::string> environment() const override;
+    void synchronize() override {}
+    void set_math_mode(MathMode mode) override { math_ = mode; }
+    int threads() const { return pool_.size(); }
+
+    void copy_from_host(const void* host, Tensor& destination) override;
+    void copy_to_host(const Tensor& source, void* host) override;
+    void copy(const Tensor& source, Tensor& destination) override;
+    void fill(Tensor& tensor, double value) override;
+
+    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                        const Conv2dGeometry& geometry) override;
+    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                              const Conv2dGeometry& geometry) override;
+    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                const Conv2dGeometry& geometry) override;
+    void gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a, const Tensor& b,
+              double beta, Tensor& c) override;
+    void add_bias(Tensor& y, const Tensor& bias) override;
+    void bias_backward(const Tensor& dy, Tensor& dbias) override;
+    void relu_forward(const Tensor& x, Tensor& y) override;
+    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override;
+    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
+    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+                           const Pool2dGeometry& geometry) override;
+    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
+    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) override;
+    void global_avg_pool_forward(const Tensor& x, Tensor& y) override;
+    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override;
+    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                     Tensor& saved_mean, Tensor& saved_inv_std,
+                                     const BatchNormSettings& settings,
+                                     bool update_running) override;
+    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                      const Tensor& running_mean, const Tensor& running_var,
+                                      Tensor& y, const BatchNormSettings& settings) override;
+    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                             Tensor& dgamma, Tensor& dbeta) override;
+    void add(const Tensor& a, const Tensor& b, Tensor& y) override;
+    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                               Tensor& dlogits, CrossEntropyTotals& totals) override;
+    void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                    const SgdSettings& settings, double grad_factor) override;
+    void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                     Tensor& second_moment, const AdamSettings& settings,
+                     double grad_factor) override;
+    void round_storage(Tensor& tensor, StorageRounding rounding) override;
+    bool all_finite(const Tensor& tensor) override;
+
+  private:
+    cpu::KernelContext kernel_context();
+
+    HostRawAllocator allocator_;
+    ThreadPool pool_;
+    std::vector<AlignedBuffer> worker_scratch_;
+    AlignedBuffer shared_scratch_;
+    AlignedBuffer shared_scratch_2_;
+    MathMode math_ = MathMode::native;
+};
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,482 @@
+#include "workloads/backends/cuda/CudaBackend.hpp"
+
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backends/cuda/CublasGemm.hpp"
+#include "workloads/backends/cuda/PrecisionSelection.hpp"
+#include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
+#include "workloads/backends/cuda/kernels/LossKernels.hpp"
+#include "workloads/backends/cuda/kernels/OptimizerKernels.hpp"
+#include "workloads/backends/cuda/kernels/PoolingKernels.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+using cuda::CudaRunOptions;
+using cuda::DeviceAllocation;
+
+// The async pool keeps freed blocks up to this many bytes across synchronizations.
+constexpr std::uint64_t kAsyncPoolReleaseThresholdBytes = std::numeric_limits<std::uint64_t>::max();
+
+void require(bool condition, const char* op, const char* what) {
+    if (!condition) {
+        throw std::logic_error(std::string("cuda backend: ") + op + ": " + what);
+    }
+}
+
+template <typename Body>
+void with_float_type(const Tensor& tensor, const char* op, const Body& body) {
+    switch (tensor.dtype()) {
+        case DType::f32:
+            body(float{});
+            return;
+        case DType::f64:
+            body(double{});
+            return;
+        case DType::i32:
+        case DType::f16:  // the engine keeps fp32 tensors and rounds them (docs/cuda-backend.md)
+        case DType::bf16:
+            break;
+    }
+    throw std::logic_error(std::string("cuda backend: ") + op + " needs a float tensor");
+}
+
+std::int64_t spatial(const Tensor& t) {
+    return t.shape().rank() == 4 ? t.shape()[2] * t.shape()[3] : 1;
+}
+
+int as_int(std::int64_t value, const char* op) {
+    require(value >= 0 && value <= std::numeric_limits<int>::max(), op,
+            "dimension exceeds cuDNN's int range");
+    return static_cast<int>(value);
+}
+
+cudnnDataType_t cudnn_type(const Tensor& t, const char* op) {
+    switch (t.dtype()) {
+        case DType::f32:
+            return CUDNN_DATA_FLOAT;
+        case DType::f64:
+            return CUDNN_DATA_DOUBLE;
+        case DType::f16:
+            return CUDNN_DATA_HALF;
+        case DType::bf16:
+            return CUDNN_DATA_BFLOAT16;
+        case DType::i32:
+            break;
+    }
+    throw std::logic_error(std::string("cuda backend: ") + op + " needs a float tensor");
+}
+
+cuda::ConvProblem conv_problem(const Tensor& x, const Tensor& w, const Tensor& y,
+                               const Conv2dGeometry& g, MathMode math) {
+    const Shape& xs = x.shape();
+    const Shape& ws = w.shape();
+    const Shape& ys = y.shape();
+    require(xs.rank() == 4 && ws.rank() == 4 && ys.rank() == 4, "conv2d", "needs rank-4 tensors");
+    require(xs[1] == ws[1] && ys[1] == ws[0] && xs[0] == ys[0], "conv2d", "shapes do not match");
+    require(ys[2] == conv_output_extent(xs[2], ws[2], g.stride, g.padding) &&
+                ys[3] == conv_output_extent(xs[3], ws[3], g.stride, g.padding),
+            "conv2d", "output extent does not match the geometry");
+    const cuda::LibraryMath library = cuda::library_math_for(x.dtype(), math);
+    return {as_int(xs[0], "conv2d"),
+            as_int(xs[1], "conv2d"),
+            as_int(xs[2], "conv2d"),
+            as_int(xs[3], "conv2d"),
+            as_int(ws[0], "conv2d"),
+            as_int(ws[2], "conv2d"),
+            as_int(ws[3], "conv2d"),
+            as_int(ys[2], "conv2d"),
+            as_int(ys[3], "conv2d"),
+            g.stride,
+            g.padding,
+            library.cudnn_data_type,
+            library.cudnn_math};
+}
+
+cuda::math::PoolPlane pool_plane(const Tensor& x, const Tensor& y, const Pool2dGeometry& g) {
+    const Shape& xs = x.shape();
+    const Shape& ys = y.shape();
+    require(xs.rank() == 4 && ys.rank() == 4 && xs[0] == ys[0] && xs[1] == ys[1], "pool",
+            "shapes do not match");
+    return {xs[2], xs[3], ys[2], ys[3], g.window, g.stride, g.padding};
+}
+
+cuda::BatchNormProblem batch_norm_problem(const Tensor& x) {
+    const Shape& s = x.shape();
+    const bool image = s.rank() == 4;
+    return {as_int(s[0], "batch_norm"), as_int(s[1], "batch_norm"),
+            image ? as_int(s[2], "batch_norm") : 1, image ? as_int(s[3], "batch_norm") : 1,
+            cudnn_type(x, "batch_norm")};
+}
+
+std::unique_ptr<cuda::CountingRawAllocator> make_allocator(const CudaRunOptions& options,
+                                                           cudaStream_t stream) {
+    switch (options.allocation) {
+        case DeviceAllocation::device:
+        case DeviceAllocation::pool:  // the engine's CachingPool sits on cudaMalloc
+            return std::make_unique<cuda::CudaMallocAllocator>();
+        case DeviceAllocation::async:
+            return std::make_unique<cuda::CudaAsyncAllocator>(options.device, stream,
+                                                              kAsyncPoolReleaseThresholdBytes);
+        case DeviceAllocation::managed:
+            return std::make_unique<cuda::CudaManagedAllocator>(options.device, stream);
+    }
+    throw std::logic_error("cuda backend: unknown allocation strategy");
+}
+
+cuda::CudaStream make_stream_on(int device) {
+    TS_CUDA_CHECK(cudaSetDevice(device));
+    return cuda::make_stream();
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(const CudaRunOptions& options)
+    : options_(options),
+      stream_(make_stream_on(options.device)),
+      cudnn_(cuda::make_cudnn_handle()),
+      cublas_(cuda::make_cublas_handle()),
+      allocator_(make_allocator(options, stream_.get())),
+      h2d_(options.host_memory, options.transfer, stream_.get()),
+      convolutions_(cudnn_.get(), workspace_,
+                    {options.exhaustive_algorithms, options.workspace_limit_bytes}) {
+    TS_CUDNN_CHECK(cudnnSetStream(cudnn_.get(), stream_.get()));
+    TS_CUBLAS_CHECK(cublasSetStream(cublas_.get(), stream_.get()));
+    sample_device_memory();
+}
+
+CudaBackend::~CudaBackend() {
+    // Queued kernels may still read scratch buffers that die with this object.
+    TS_CUDA_CHECK_NOEXCEPT(cudaStreamSynchronize(stream_.get()));
+}
+
+void CudaBackend::sample_device_memory() {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    TS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    peak_device_used_bytes_ =
+        std::max(peak_device_used_bytes_, static_cast<std::int64_t>(total_bytes - free_bytes));
+}
+
+void CudaBackend::synchronize() {
+    step_timer_.mark(stream());
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
+    step_timer_.collect();
+    h2d_.collect();
+    sample_device_memory();
+}
+
+void CudaBackend::copy_from_host(const void* host, Tensor& destination) {
+    OpRange range("copy_h2d");
+    h2d_.copy(host, destination.raw(), destination.bytes());
+}
+
+void CudaBackend::copy_to_host(const Tensor& source, void* host) {
+    OpRange range("copy_d2h");
+    TS_CUDA_CHECK(
+        cudaMemcpyAsync(host, source.raw(), source.bytes(), cudaMemcpyDeviceToHost, stream()));
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
+    d2h_bytes_ += static_cast<std::int64_t>(source.bytes());
+}
+
+void CudaBackend::copy(const Tensor& source, Tensor& destination) {
+    OpRange range("copy");
+    require(source.bytes() == destination.bytes(), "copy", "sizes differ");
+    TS_CUDA_CHECK(cudaMemcpyAsync(destination.raw(), source.raw(), source.bytes(),
+                                  cudaMemcpyDeviceToDevice, stream()));
+}
+
+void CudaBackend::fill(Tensor& tensor, double value) {
+    OpRange range("fill");
+    if (tensor.dtype() == DType::i32) {
+        cuda::kernels::fill<std::int32_t>(stream(), tensor.elements(),
+                                          static_cast<std::int32_t>(value),
+                                          tensor.data<std::int32_t>());
+        return;
+    }
+    with_float_type(tensor, "fill", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::fill<T>(stream(), tensor.elements(), static_cast<T>(value),
+                               tensor.data<T>());
+    });
+}
+
+void CudaBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                                 const Conv2dGeometry& geometry) {
+    OpRange range("conv_fwd");
+    convolutions_.forward(conv_problem(x, w, y, geometry, math_), x.raw(), w.raw(), y.raw());
+    if (!bias.empty()) {
+        add_bias(y, bias);
+    }
+}
+
+void CudaBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                       const Conv2dGeometry& geometry) {
+    OpRange range("conv_bwd_data");
+    convolutions_.backward_data(conv_problem(dx, w, dy, geometry, math_), dy.raw(), w.raw(),
+                                dx.raw());
+}
+
+void CudaBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                         Tensor& dbias, const Conv2dGeometry& geometry) {
+    OpRange range("conv_bwd_filter");
+    convolutions_.backward_filter(conv_problem(x, dw, dy, geometry, math_), x.raw(), dy.raw(),
+                                  dw.raw());
+    if (!dbias.empty()) {
+        bias_backward(dy, dbias);
+    }
+}
+
+void CudaBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                       const Tensor& b, double beta, Tensor& c) {
+    OpRange range("gemm");
+    const std::int64_t a_rows = a.shape()[0];
+    const std::int64_t a_cols = a.shape().inner_elements();
+    const std::int64_t b_rows = b.shape()[0];
+    const std::int64_t b_cols = b.shape().inner_elements();
+    cuda::RowMajorGemm shape;
+    shape.transpose_a = transpose_a;
+    shape.transpose_b = transpose_b;
+    shape.m = transpose_a ? a_cols : a_rows;
+    shape.k = transpose_a ? a_rows : a_cols;
+    shape.n = transpose_b ? b_rows : b_cols;
+    require((transpose_b ? b_cols : b_rows) == shape.k, "gemm", "inner dimensions differ");
+    require(c.shape()[0] == shape.m && c.shape().inner_elements() == shape.n, "gemm",
+            "output shape");
+    require(a.dtype() == b.dtype() && a.dtype() == c.dtype(), "gemm", "mixed element types");
+    const cuda::LibraryMath math = cuda::library_math_for(a.dtype(), math_);
+    if (a.dtype() == DType::f64) {
+        cuda::cublas_row_major_gemm(cublas_.get(), shape, math, &alpha, a.raw(), b.raw(), &beta,
+                                    c.raw());
+    } else {
+        const float alpha_f = static_cast<float>(alpha);
+        const float beta_f = static_cast<float>(beta);
+        cuda::cublas_row_major_gemm(cublas_.get(), shape, math, &alpha_f, a.raw(), b.raw(), &beta_f,
+                                    c.raw());
+    }
+}
+
+void CudaBackend::add_bias(Tensor& y, const Tensor& bias) {
+    OpRange range("add_bias");
+    with_float_type(y, "add_bias", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::add_bias<T>(stream(), y.shape()[0], y.shape()[1], spatial(y), y.data<T>(),
+                                   bias.data<T>());
+    });
+}
+
+void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
+    OpRange range("bias_bwd");
+    with_float_type(dy, "bias_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::bias_backward<T>(stream(), dy.shape()[0], dy.shape()[1], spatial(dy),
+                                        dy.data<T>(), dbias.data<T>());
+    });
+}
+
+void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
+    OpRange range("relu_fwd");
+    with_float_type(x, "relu_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::relu_forward<T>(stream(), x.elements(), x.data<T>(), y.data<T>());
+    });
+}
+
+void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
+    OpRange range("relu_bwd");
+    with_float_type(y, "relu_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::relu_backward<T>(stream(), y.elements(), y.data<T>(), dy.data<T>(),
+                                        dx.data<T>());
+    });
+}
+
+void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+    OpRange range("max_pool_fwd");
+    const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
+    with_float_type(x, "max_pool_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::max_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
+                                           x.data<T>(), y.data<T>());
+    });
+}
+
+void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+                                    const Pool2dGeometry& geometry) {
+    OpRange range("max_pool_bwd");
+    const cuda::math::PoolPlane plane = pool_plane(x, dy, geometry);
+    with_float_type(x, "max_pool_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::max_pool_backward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
+                                            x.data<T>(), dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+    OpRange range("avg_pool_fwd");
+    const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
+    with_float_type(x, "avg_pool_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
+                                           x.data<T>(), y.data<T>());
+    });
+}
+
+void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) {
+    OpRange range("avg_pool_bwd");
+    const cuda::math::PoolPlane plane = pool_plane(dx, dy, geometry);
+    with_float_type(dy, "avg_pool_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1], plane,
+                                            dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
+    OpRange range("global_avg_pool_fwd");
+    with_float_type(x, "global_avg_pool_forward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::global_avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], spatial(x),
+                                                  x.data<T>(), y.data<T>());
+    });
+}
+
+void CudaBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
+    OpRange range("global_avg_pool_bwd");
+    with_float_type(dy, "global_avg_pool_backward", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::global_avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1],
+                                                   spatial(dx), dy.data<T>(), dx.data<T>());
+    });
+}
+
+void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                              const Tensor& beta, Tensor& y, Tensor& running_mean,
+                                              Tensor& running_var, Tensor& saved_mean,
+                                              Tensor& saved_inv_std,
+                                              const BatchNormSettings& settings,
+                                              bool update_running) {
+    OpRange range("batch_norm_fwd_train");
+    void* mean_out = running_mean.raw();
+    void* var_out = running_var.raw();
+    if (!update_running) {
+        // cuDNN always blends into the running statistics; while recomputing they must not
+        // change, so it blends into scratch that is thrown away.
+        std::byte* scratch = static_cast<std::byte*>(
+            discarded_running_stats_.reserve(running_mean.bytes() + running_var.bytes()));
+        mean_out = scratch;
+        var_out = scratch + running_mean.bytes();
+    }
+    cuda::cudnn_batch_norm_forward_training(cudnn_.get(), batch_norm_problem(x), x.raw(),
+                                            gamma.raw(), beta.raw(), y.raw(), settings.momentum,
+                                            mean_out, var_out, settings.epsilon, saved_mean.raw(),
+                                            saved_inv_std.raw());
+}
+
+void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                               const Tensor& beta, const Tensor& running_mean,
+                                               const Tensor& running_var, Tensor& y,
+                                               const BatchNormSettings& settings) {
+    OpRange range("batch_norm_fwd_infer");
+    cuda::cudnn_batch_norm_forward_inference(cudnn_.get(), batch_norm_problem(x), x.raw(),
+                                             gamma.raw(), beta.raw(), running_mean.raw(),
+                                             running_var.raw(), y.raw(), settings.epsilon);
+}
+
+void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                      const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                      Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
+    OpRange range("batch_norm_bwd");
+    // With the saved mean and inverse std given, cuDNN does not use epsilon; the interface
+    // carries none, so the default is passed for the parameter's validity check.
+    cuda::cudnn_batch_norm_backward(
+        cudnn_.get(), batch_norm_problem(x), x.raw(), dy.raw(), gamma.raw(), dx.raw(), dgamma.raw(),
+        dbeta.raw(), BatchNormSettings{}.epsilon, saved_mean.raw(), saved_inv_std.raw());
+}
+
+void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
+    OpRange range("add");
+    require(a.elements() == b.elements() && a.elements() == y.elements(), "add", "sizes differ");
+    with_float_type(a, "add", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::add<T>(stream(), a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
+    });
+}
+
+void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits,
+                                        CrossEntropyTotals& totals) {
+    OpRange range("softmax_cross_entropy");
+    require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
+    const std::int64_t rows = logits.shape()[0];
+    const std::int64_t classes = logits.shape().inner_elements();
+    auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(
+        loss_rows_.reserve(static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow)));
+    with_float_type(logits, "softmax_cross_entropy", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::softmax_cross_entropy<T>(
+            stream(), rows, classes, logits.data<T>(), labels.data<std::int32_t>(),
+            loss_scale / static_cast<double>(rows), dlogits.empty() ? nullptr : dlogits.data<T>(),
+            rows_out);
+    });
+    std::vector<cuda::math::CrossEntropyRow> host_rows(static_cast<std::size_t>(rows));
+    TS_CUDA_CHECK(cudaMemcpyAsync(host_rows.data(), rows_out,
+                                  host_rows.size() * sizeof(cuda::math::CrossEntropyRow),
+                                  cudaMemcpyDeviceToHost, stream()));
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
+    for (const cuda::math::CrossEntropyRow& row : host_rows) {
+        totals.loss_sum += row.loss;
+        totals.correct += row.correct;
+    }
+    totals.count += rows;
+}
+
+void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                             const SgdSettings& settings, double grad_factor) {
+    OpRange range("sgd_update");
+    with_float_type(parameter, "sgd_update", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::sgd_update<T>(stream(), parameter.elements(),
+                                     cuda::math::sgd_constants<T>(settings, grad_factor),
+                                     parameter.data<T>(), gradient.data<T>(), velocity.data<T>());
+    });
+}
+
+void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                              Tensor& second_moment, const AdamSettings& settings,
+                              double grad_factor) {
+    OpRange range("adam_update");
+    with_float_type(parameter, "adam_update", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::adam_update<T>(stream(), parameter.elements(),
+                                      cuda::math::adam_constants<T>(settings, grad_factor),
+                                      parameter.data<T>(), gradient.data<T>(),
+                                      first_moment.data<T>(), second_moment.data<T>());
+    });
+}
+
+void CudaBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+    OpRange range("round_storage");
+    require(tensor.dtype() == DType::f32, "round_storage", "emulated storage is f32");
+    cuda::kernels::round_storage(stream(), tensor.elements(), tensor.data<float>(), rounding);
+}
+
+bool CudaBackend::all_finite(const Tensor& tensor) {
+    OpRange range("all_finite");
+    int* flag = static_cast<int*>(flag_.reserve(sizeof(int)));
+    TS_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), stream()));
+    with_float_type(tensor, "all_finite", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(), flag);
+    });
+    int non_finite = 0;
+    TS_CUDA_CHECK(
+        cudaMemcpyAsync(&non_finite, flag, sizeof(int), cudaMemcpyDeviceToHost, stream()));
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
+    return non_finite == 0;
+}
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <memory>
+
+#include "workloads/backend/Backend.hpp"
+#include "workloads/backends/cuda/CublasResources.hpp"
+#include "workloads/backends/cuda/CudaRawAllocators.hpp"
+#include "workloads/backends/cuda/CudaResources.hpp"
+#include "workloads/backends/cuda/CudaRunOptions.hpp"
+#include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
+#include "workloads/backends/cuda/CudnnResources.hpp"
+#include "workloads/backends/cuda/HostToDeviceCopier.hpp"
+#include "workloads/backends/cuda/StreamIntervalTimer.hpp"
+
+namespace trainscope::workloads {
+
+// The CUDA backend: cuDNN convolutions and batch norm, cuBLAS GEMMs, this backend's own
+// kernels for the rest, all queued on one compute stream of the chosen device. Tensors
+// are f32/f64 like the CPU backend's; fp16/bf16 runs are the engine's round_storage
+// emulation on f32 (see docs/cuda-backend.md).
+class CudaBackend final : public Backend {
+  public:
+    explicit CudaBackend(const cuda::CudaRunOptions& options);
+    ~CudaBackend() override;
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
+
+    std::string name() const override { return "cuda"; }
+    RawAllocator& raw_allocator() override { return *allocator_; }
+    std::map<std::string, std::string> environment() const override;
+    void synchronize() override;
+    void set_math_mode(MathMode mode) override { math_ = mode; }
+
+    void copy_from_host(const void* host, Tensor& destination) override;
+    void copy_to_host(const Tensor& source, void* host) override;
+    void copy(const Tensor& source, Tensor& destination) override;
+    void fill(Tensor& tensor, double value) override;
+
+    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                        const Conv2dGeometry& geometry) override;
+    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                              const Conv2dGeometry& geometry) override;
+    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                const Conv2dGeometry& geometry) override;
+    void gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a, const Tensor& b,
+              double beta, Tensor& c) override;
+    void add_bias(Tensor& y, const Tensor& bias) override;
+    void bias_backward(const Tensor& dy, Tensor& dbias) override;
+    void relu_forward(const Tensor& x, Tensor& y) override;
+    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override;
+    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
+    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+                           const Pool2dGeometry& geometry) override;
+    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
+    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) override;
+    void global_avg_pool_forward(const Tensor& x, Tensor& y) override;
+    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override;
+    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                     Tensor& saved_mean, Tensor& saved_inv_std,
+                                     const BatchNormSettings& settings,
+                                     bool update_running) override;
+    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                      const Tensor& running_mean, const Tensor& running_var,
+                                      Tensor& y, const BatchNormSettings& settings) override;
+    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                             Tensor& dgamma, Tensor& dbeta) override;
+    void add(const Tensor& a, const Tensor& b, Tensor& y) override;
+    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                               Tensor& dlogits, CrossEntropyTotals& totals) override;
+    void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                    const SgdSettings& settings, double grad_factor) override;
+    void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                     Tensor& second_moment, const AdamSettings& settings,
+                     double grad_factor) override;
+    void round_storage(Tensor& tensor, StorageRounding rounding) override;
+    bool all_finite(const Tensor& tensor) override;
+
+  private:
+    cudaStream_t stream() const { return stream_.get(); }
+    void sample_device_memory();
+
+    cuda::CudaRunOptions options_;
+    cuda::CudaStream stream_;
+    cuda::CudnnHandle cudnn_;
+    cuda::CublasHandle cublas_;
+    cuda::DeviceScratch workspace_;
+    cuda::DeviceScratch loss_rows_;
+    cuda::DeviceScratch flag_;
+    cuda::DeviceScratch discarded_running_stats_;
+    std::unique_ptr<cuda::CountingRawAllocator> allocator_;
+    cuda::HostToDeviceCopier h2d_;
+    cuda::CudnnConvolutions convolutions_;
+    cuda::StreamIntervalTimer step_timer_;
+    MathMode math_ = MathMode::native;
+    std::int64_t d2h_bytes_ = 0;
+    std::int64_t peak_device_used_bytes_ = 0;
+};
+
+}  // namespace trainscope::workloads

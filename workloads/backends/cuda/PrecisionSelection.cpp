@@ -1,0 +1,77 @@
+#include "workloads/backends/cuda/PrecisionSelection.hpp"
+
+#include <stdexcept>
+
+namespace trainscope::workloads::cuda {
+
+LibraryMath library_math_for(Precision precision) {
+    switch (precision) {
+        case Precision::fp32:
+            return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDNN_DATA_FLOAT};
+        case Precision::tf32:
+            // TENSOR_OP lets fp32 data run on tf32 tensor cores; ALLOW_CONVERSION would also
+            // let cuDNN down-convert fp32 inputs to fp16, which is not what "tf32" promises.
+            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
+                    CUDNN_DATA_FLOAT};
+        case Precision::fp16:
+            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16F, CUDNN_DATA_HALF};
+        case Precision::bf16:
+            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16BF, CUDNN_DATA_BFLOAT16};
+        case Precision::fp64:
+            // Double has no tensor-core path in cuDNN; DEFAULT is what PyTorch passes for it.
+            return {CUDNN_DEFAULT_MATH, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDNN_DATA_DOUBLE};
+    }
+    throw std::logic_error("library_math_for: unknown precision");
+}
+
+LibraryMath library_math_for(DType dtype, MathMode mode) {
+    switch (dtype) {
+        case DType::f64:
+            return library_math_for(Precision::fp64);
+        case DType::f32:
+            return library_math_for(mode == MathMode::tf32 ? Precision::tf32 : Precision::fp32);
+        case DType::f16:
+            return library_math_for(Precision::fp16);
+        case DType::bf16:
+            return library_math_for(Precision::bf16);
+        case DType::i32:
+            break;
+    }
+    throw std::logic_error("library_math_for: convolution and GEMM need float tensors");
+}
+
+std::string cudnn_math_name(cudnnMathType_t math) {
+    switch (math) {
+        case CUDNN_DEFAULT_MATH:
+            return "CUDNN_DEFAULT_MATH";
+        case CUDNN_TENSOR_OP_MATH:
+            return "CUDNN_TENSOR_OP_MATH";
+        case CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION:
+            return "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION";
+        case CUDNN_FMA_MATH:
+            return "CUDNN_FMA_MATH";
+    }
+    return "cudnnMathType_t(" + std::to_string(static_cast<int>(math)) + ")";
+}
+
+std::string cublas_compute_name(cublasComputeType_t compute) {
+    switch (compute) {
+        case CUBLAS_COMPUTE_32F_PEDANTIC:
+            return "CUBLAS_COMPUTE_32F_PEDANTIC";
+        case CUBLAS_COMPUTE_32F:
+            return "CUBLAS_COMPUTE_32F";
+        case CUBLAS_COMPUTE_32F_FAST_TF32:
+            return "CUBLAS_COMPUTE_32F_FAST_TF32";
+        case CUBLAS_COMPUTE_32F_FAST_16F:
+            return "CUBLAS_COMPUTE_32F_FAST_16F";
+        case CUBLAS_COMPUTE_32F_FAST_16BF:
+            return "CUBLAS_COMPUTE_32F_FAST_16BF";
+        case CUBLAS_COMPUTE_64F:
+            return "CUBLAS_COMPUTE_64F";
+        default:
+            break;
+    }
+    return "cublasComputeType_t(" + std::to_string(static_cast<int>(compute)) + ")";
+}
+
+}  // namespace trainscope::workloads::cuda

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cublas_api.h>
+#include <cudnn_graph.h>
+#include <library_types.h>
+
+#include <string>
+
+#include "workloads/numerics/Precision.hpp"
+#include "workloads/tensor/DType.hpp"
+
+// Which cuDNN math type and cuBLAS compute type each precision runs with. Pure
+// functions, so the choice is unit-tested on a machine without a GPU.
+namespace trainscope::workloads::cuda {
+
+// What the library call computes with, for one precision of the vocabulary.
+struct LibraryMath {
+    cudnnMathType_t cudnn_math = CUDNN_FMA_MATH;
+    cublasComputeType_t cublas_compute = CUBLAS_COMPUTE_32F_PEDANTIC;
+    cudaDataType_t data_type = CUDA_R_32F;  // GEMM operand/convolution data type
+    cudnnDataType_t cudnn_data_type = CUDNN_DATA_FLOAT;
+};
+
+// fp32: no tensor cores (FMA math, pedantic cuBLAS); tf32: tf32 tensor cores on fp32
+// data (TENSOR_OP, not ALLOW_CONVERSION, which permits fp16 down-conversion);
+// fp16/bf16: tensor-core math on 16-bit data with fp32 accumulation; fp64: fp64.
+LibraryMath library_math_for(Precision precision);
+
+// What the backend runs for a call on tensors of `dtype` under the engine's math mode:
+// the engine keeps fp16/bf16 runs in f32 tensors rounded by round_storage, so those
+// arrive here as f32 with MathMode::native.
+LibraryMath library_math_for(DType dtype, MathMode mode);
+
+std::string cudnn_math_name(cudnnMathType_t math);
+std::string cublas_compute_name(cublasComputeType_t compute);
+
+}  // namespace trainscope::workloads::cuda

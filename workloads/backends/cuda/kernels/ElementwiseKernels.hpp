@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "workloads/numerics/Precision.hpp"
+
+// Launchers of this backend's own element-wise kernels, queued on `stream`. Counts are
+// elements; [outer, channels, inner] describes NCHW (inner = H*W) or [N, C] (inner = 1).
+namespace trainscope::workloads::cuda::kernels {
+
+template <typename T>
+void fill(cudaStream_t stream, std::int64_t count, T value, T* y);
+template <typename T>
+void relu_forward(cudaStream_t stream, std::int64_t count, const T* x, T* y);
+template <typename T>
+void relu_backward(cudaStream_t stream, std::int64_t count, const T* y, const T* dy, T* dx);
+template <typename T>
+void add(cudaStream_t stream, std::int64_t count, const T* a, const T* b, T* y);
+template <typename T>
+void add_bias(cudaStream_t stream, std::int64_t outer, std::int64_t channels, std::int64_t inner,
+              T* y, const T* bias);
+template <typename T>
+void bias_backward(cudaStream_t stream, std::int64_t outer, std::int64_t channels,
+                   std::int64_t inner, const T* dy, T* dbias);
+template <typename T>
+void global_avg_pool_forward(cudaStream_t stream, std::int64_t planes, std::int64_t area,
+                             const T* x, T* y);
+template <typename T>
+void global_avg_pool_backward(cudaStream_t stream, std::int64_t planes, std::int64_t area,
+                              const T* dy, T* dx);
+void round_storage(cudaStream_t stream, std::int64_t count, float* values,
+                   StorageRounding rounding);
+// Sets *non_finite_flag to 1 when an element is NaN or infinite (the flag is not cleared).
+template <typename T>
+void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values,
+                     int* non_finite_flag);
+
+}  // namespace trainscope::workloads::cuda::kernels

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "workloads/memory/RawAllocator.hpp"
+#include "workloads/tensor/Tensor.hpp"
+
+namespace trainscope::workloads {
+
+// Makes tensors from a raw allocator (the backend's own or a pool over it) and keeps
+// the live and peak bytes of tensor memory, the figure runs report as peak tensor bytes.
+// Must outlive every tensor it made.
+class TensorAllocator {
+  public:
+    explicit TensorAllocator(RawAllocator& source) : source_(&source) {}
+    TensorAllocator(const TensorAllocator&) = delete;
+    TensorAllocator& operator=(const TensorAllocator&) = delete;
+
+    Tensor allocate(const Shape& shape, DType dtype);
+    void release(void* data, std::size_t bytes) noexcept;
+
+    std::int64_t live_bytes() const { return live_bytes_; }
+    std::int64_t peak_bytes() const { return peak_bytes_; }
+    std::int64_t allocations() const { return allocations_; }
+    void reset_peak() { peak_bytes_ = live_bytes_; }
+
+  private:
+    RawAllocator* source_;
+    std::int64_t live_bytes_ = 0;
+    std::int64_t peak_bytes_ = 0;
+    std::int64_t allocations_ = 0;
+};
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workloads/layers/Layer.hpp"
+
+namespace trainscope::workloads {
+
+// A network as a chain of layers, with optional checkpointing: with recompute on, the
+// chain is cut into about sqrt(L) segments; forward keeps only each segment's input and
+// backward runs a segment's forward again just before its backward. Operations are
+// deterministic, so recomputed activations and therefore gradients are bit-identical
+// to keeping them.
+class Model {
+  public:
+    Model(std::string name, const Shape& input_shape, std::vector<std::unique_ptr<Layer>> layers);
+
+    const std::string& name() const { return name_; }
+    const Shape& input_shape() const { return input_shape_; }
+    const Shape& output_shape() const { return layers_.back()->output_shape(); }
+    const std::vector<std::unique_ptr<Layer>>& layers() const { return layers_; }
+    // Collected once at construction: the training loop walks them every step.
+    const std::vector<Parameter*>& parameters() const { return parameters_; }
+    const std::vector<StateBuffer*>& buffers() const { return buffers_; }
+    std::int64_t parameter_count() const;
+
+    // Allocates parameters, gradients, compute copies (mixed precision) and buffers,
+    // and initializes them from `seed` in layer order.
+    void materialize(StepContext& context, std::uint64_t seed);
+    // Copies masters into the fp16/bf16 compute copies (after every optimizer update).
+    void refresh_compute_copies(StepContext& context);
+
+    void set_recompute(bool recompute);
+    bool recompute() const { return recompute_; }
+
+    // In training mode keeps what backward needs; in evaluation keeps nothing.
+    Tensor forward(StepContext& context, const Tensor& x);
+    // Gradients of all parameters from the gradient of the loss with respect to the output.
+    void backward(StepContext& context, const Tensor& doutput);
+
+  private:
+    struct Segment {
+        std::size_t begin = 0;
+        std::size_t end = 0;
+        bool checkpointed = false;
+        Tensor input;
+    };
+
+    void plan_segments();
+
+    std::string name_;
+    Shape input_shape_;
+    std::vector<std::unique_ptr<Layer>> layers_;
+    std::vector<Parameter*> parameters_;
+    std::vector<StateBuffer*> buffers_;
+    bool recompute_ = false;
+    std::vector<Segment> segments_;
+};
+
+}  // namespace trainscope::workloads

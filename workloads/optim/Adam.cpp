@@ -1,0 +1,24 @@
+#include "workloads/optim/Adam.hpp"
+
+namespace trainscope::workloads {
+
+Adam::Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSettings settings)
+    : parameters_(std::move(parameters)), settings_(settings) {
+    settings_.step = 0;
+    for (Parameter* p : parameters_) {
+        first_moments_.push_back(context.make(p->shape));
+        second_moments_.push_back(context.make(p->shape));
+        context.backend.fill(first_moments_.back(), 0.0);
+        context.backend.fill(second_moments_.back(), 0.0);
+    }
+}
+
+void Adam::step(StepContext& context, double grad_factor) {
+    ++settings_.step;
+    for (std::size_t i = 0; i < parameters_.size(); ++i) {
+        context.backend.adam_update(parameters_[i]->value, parameters_[i]->gradient,
+                                    first_moments_[i], second_moments_[i], settings_, grad_factor);
+    }
+}
+
+}  // namespace trainscope::workloads

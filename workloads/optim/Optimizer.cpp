@@ -1,0 +1,33 @@
+#include "workloads/optim/Optimizer.hpp"
+
+#include "workloads/optim/Adam.hpp"
+#include "workloads/optim/Sgd.hpp"
+#include "workloads/training/ConfigError.hpp"
+#include "workloads/training/TrainingConfig.hpp"
+
+namespace trainscope::workloads {
+
+std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& config,
+                                          std::vector<Parameter*> parameters,
+                                          StepContext& context) {
+    if (!(config.learning_rate > 0.0)) {
+        throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
+                          " must be positive");
+    }
+    if (config.optimizer == "adam") {
+        AdamSettings settings;
+        settings.learning_rate = config.learning_rate;
+        return std::make_unique<Adam>(std::move(parameters), context, settings);
+    }
+    if (config.optimizer == "sgd") {
+        SgdSettings settings;
+        settings.learning_rate = config.learning_rate;
+        settings.momentum = config.momentum;
+        settings.weight_decay = config.weight_decay;
+        return std::make_unique<Sgd>(std::move(parameters), context, settings);
+    }
+    throw ConfigError("optimizer: unknown value '" + config.optimizer +
+                      "'; valid values are adam, sgd");
+}
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "workloads/optim/Optimizer.hpp"
+
+namespace trainscope::workloads {
+
+class Sgd final : public Optimizer {
+  public:
+    Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings settings);
+    void step(StepContext& context, double grad_factor) override;
+
+  private:
+    std::vector<Parameter*> parameters_;
+    std::vector<Tensor> velocities_;
+    SgdSettings settings_;
+};
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,89 @@
+#include "workloads/training/ConfigValidation.hpp"
+
+#include <initializer_list>
+#include <string>
+
+#include "workloads/training/ConfigError.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+void require_positive(std::int64_t value, const char* name) {
+    if (value < 1) {
+        throw ConfigError(std::string(name) + ": " + std::to_string(value) + " must be at least 1");
+    }
+}
+
+void require_non_negative(std::int64_t value, const char* name) {
+    if (value < 0) {
+        throw ConfigError(std::string(name) + ": " + std::to_string(value) + " must be >= 0");
+    }
+}
+
+bool one_of(const std::string& value, std::initializer_list<const char*> valid) {
+    for (const char* v : valid) {
+        if (value == v) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A GPU-only memory axis on the CPU backend: the harness marks it n/a; its default is
+// accepted too, since it describes what the CPU does anyway.
+void require_cpu_axis(const std::string& value, const char* name, const char* cpu_default) {
+    if (value != "n/a" && value != cpu_default) {
+        throw ConfigError(std::string(name) + ": '" + value +
+                          "' is a CUDA memory strategy; the cpu backend has none (use n/a or " +
+                          cpu_default + ")");
+    }
+}
+
+}  // namespace
+
+void validate_run_parameters(const TrainingConfig& config) {
+    require_positive(config.batch, "batch");
+    require_non_negative(config.steps, "steps");
+    if (config.steps == 0) {
+        require_positive(config.epochs, "epochs");
+    }
+    require_non_negative(config.warmup_steps, "warmup_steps");
+    require_non_negative(config.threads, "threads");
+    require_non_negative(config.eval_every_steps, "eval_every_steps");
+    if (config.target_accuracy &&
+        (*config.target_accuracy <= 0.0 || *config.target_accuracy > 1.0)) {
+        throw ConfigError("target_accuracy: " + std::to_string(*config.target_accuracy) +
+                          " must be in (0, 1]");
+    }
+    if (!one_of(config.optimizer, {"adam", "sgd"})) {
+        throw ConfigError("optimizer: unknown value '" + config.optimizer +
+                          "'; valid values are adam, sgd");
+    }
+    if (!(config.learning_rate > 0.0)) {
+        throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
+                          " must be positive");
+    }
+    if (!one_of(config.activations, {"keep", "recompute"})) {
+        throw ConfigError("activations: unknown value '" + config.activations +
+                          "'; valid values are keep, recompute");
+    }
+    if (config.backend != "cpu") {
+        return;  // the GPU backend validates its own memory axes
+    }
+    if (one_of(config.allocator, {"async", "managed"})) {
+        throw ConfigError("allocator: '" + config.allocator +
+                          "' needs the CUDA backend; on backend cpu use device or pool");
+    }
+    if (!one_of(config.allocator, {"device", "pool", "n/a"})) {
+        throw ConfigError("allocator: unknown value '" + config.allocator +
+                          "'; valid values are device, pool (cpu) and async, managed (cuda)");
+    }
+    require_cpu_axis(config.host_memory, "host_memory", "pageable");
+    require_cpu_axis(config.transfer, "transfer", "sync");
+    require_cpu_axis(config.placement, "placement", "stream");
+    if (config.cuda_graph) {
+        throw ConfigError("cuda_graph: true needs the CUDA backend; use false on backend cpu");
+    }
+}
+
+}  // namespace trainscope::workloads

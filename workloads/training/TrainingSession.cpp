@@ -1,0 +1,257 @@
+#include "workloads/training/TrainingSession.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/BackendRegistry.hpp"
+#include "workloads/datasets/BatchLoader.hpp"
+#include "workloads/datasets/DatasetSelection.hpp"
+#include "workloads/memory/CachingPool.hpp"
+#include "workloads/memory/TensorAllocator.hpp"
+#include "workloads/models/ModelCatalog.hpp"
+#include "workloads/numerics/LossScaler.hpp"
+#include "workloads/optim/Optimizer.hpp"
+#include "workloads/training/ConfigValidation.hpp"
+#include "workloads/training/Evaluation.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t elapsed_ns(Clock::time_point since) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count();
+}
+
+bool gradients_finite(Backend& backend, const std::vector<Parameter*>& parameters) {
+    for (const Parameter* p : parameters) {
+        if (!backend.all_finite(p->gradient)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The objects of one run, declared so that tensors die before the allocators they
+// came from and those before the backend.
+class TrainingRun {
+  public:
+    TrainingRun(const TrainingConfig& config, TrainingObserver* observer);
+    TrainingResult run();
+
+  private:
+    // Returns false when the observer asked to stop.
+    bool train_step(std::int64_t batch_index, int epoch);
+    void record_evaluation(int epoch);
+
+    const TrainingConfig& config_;
+    TrainingObserver* observer_;
+    PrecisionPolicy policy_;
+    TrainingData data_;
+    std::unique_ptr<Backend> backend_;
+    std::unique_ptr<CachingPool> pool_;
+    std::unique_ptr<TensorAllocator> tensors_;
+    std::optional<StepContext> context_;
+    std::unique_ptr<Model> model_;
+    std::unique_ptr<Optimizer> optimizer_;
+    std::unique_ptr<BatchLoader> train_loader_;
+    std::unique_ptr<BatchLoader> test_loader_;
+    std::optional<LossScaler> loss_scaler_;
+    TrainingResult result_;
+    std::int64_t steps_done_ = 0;
+    std::int64_t last_evaluated_step_ = -1;
+};
+
+TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observer)
+    : config_(config), observer_(observer) {
+    validate_run_parameters(config);
+    policy_ = policy_for(parse_precision(config.precision));
+    BackendOptions options;
+    options.threads = config.threads;
+    options.device = config.device;
+    options.allocator = config.allocator;
+    options.host_memory = config.host_memory;
+    options.transfer = config.transfer;
+    options.placement = config.placement;
+    options.cuda_graph = config.cuda_graph;
+    options.cudnn_algo = config.cudnn_algo;
+    options.cudnn_workspace_bytes = config.cudnn_workspace_bytes;
+    backend_ = create_backend(config.backend, options);
+    // The model first: its checks need only the sample shape (an IDX header), so a bad
+    // model parameter fails before the dataset is read.
+    model_ = build_model(config.model, config.model_params, dataset_sample_shape(config),
+                         dataset_classes(config));
+    model_->set_recompute(config.activations == "recompute");
+    data_ = load_training_data(config);
+    if (config.batch > data_.train->size()) {
+        throw ConfigError("batch: " + std::to_string(config.batch) +
+                          " is larger than the training set (" +
+                          std::to_string(data_.train->size()) + " images of " + data_.description +
+                          "); use batch <= " + std::to_string(data_.train->size()));
+    }
+    if (!(data_.train->image_shape() == model_->input_shape())) {
+        throw ConfigError("dataset: images are " + data_.train->image_shape().to_string() +
+                          " but the header said " + model_->input_shape().to_string());
+    }
+
+    if (config.allocator == "pool") {
+        pool_ = std::make_unique<CachingPool>(backend_->raw_allocator());
+        tensors_ = std::make_unique<TensorAllocator>(*pool_);
+    } else {
+        tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator());
+    }
+    backend_->set_math_mode(policy_.math);
+    context_.emplace(StepContext{*backend_, *tensors_, policy_,
+                                 policy_.storage_is_fp64 ? DType::f64 : DType::f32, true, false});
+    model_->materialize(*context_, config.seed);
+    optimizer_ = make_optimizer(config, model_->parameters(), *context_);
+    train_loader_ = std::make_unique<BatchLoader>(*data_.train, config.batch, true, config.seed);
+    test_loader_ = std::make_unique<BatchLoader>(*data_.test, config.batch, false, config.seed);
+    if (policy_.loss_scaling) {
+        loss_scaler_.emplace();
+    }
+}
+
+bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
+    PhaseRange step_range("step");
+    StepContext& context = *context_;
+    const Clock::time_point start = Clock::now();
+    Batch batch;
+    {
+        PhaseRange range("data load");
+        batch = train_loader_->load(context, batch_index);
+        context.round_result(batch.images);
+    }
+    const double loss_scale = loss_scaler_ ? loss_scaler_->scale() : 1.0;
+    CrossEntropyTotals totals;
+    Tensor dlogits;
+    {
+        PhaseRange range("forward");
+        const Tensor logits = model_->forward(context, batch.images);
+        dlogits = context.make(logits.shape());
+        backend_->softmax_cross_entropy(logits, batch.labels, loss_scale, dlogits, totals);
+        context.round_result(dlogits);
+    }
+    {
+        PhaseRange range("backward");
+        model_->backward(context, dlogits);
+        dlogits = Tensor();
+    }
+    bool applied = true;
+    {
+        PhaseRange range("optimizer");
+        if (loss_scaler_) {
+            applied = loss_scaler_->update(gradients_finite(*backend_, model_->parameters()));
+        }
+        if (applied) {
+            optimizer_->step(context, 1.0 / loss_scale);
+            model_->refresh_compute_copies(context);
+        }
+    }
+    backend_->synchronize();
+    StepRecord record;
+    record.duration_ns = elapsed_ns(start);
+    record.index = steps_done_;
+    record.epoch = epoch;
+    record.loss = totals.loss_sum / static_cast<double>(totals.count);
+    record.loss_scale = loss_scale;
+    record.skipped = !applied;
+    record.warmup = steps_done_ < config_.warmup_steps;
+    result_.steps.push_back(record);
+    result_.train_time_ns += record.duration_ns;
+    result_.images_trained += batch.images.shape()[0];
+    ++steps_done_;
+    return observer_ == nullptr || observer_->on_step(record);
+}
+
+void TrainingRun::record_evaluation(int epoch) {
+    if (!config_.evaluate || last_evaluated_step_ == steps_done_) {
+        return;
+    }
+    last_evaluated_step_ = steps_done_;
+    const EvaluationScore score = evaluate(*model_, *test_loader_, *context_);
+    EvalRecord record;
+    record.epoch = epoch;
+    record.after_step = steps_done_;
+    record.train_time_ns = result_.train_time_ns;
+    record.test_accuracy = score.accuracy;
+    record.test_loss = score.loss;
+    result_.evaluations.push_back(record);
+    if (config_.target_accuracy && score.accuracy >= *config_.target_accuracy &&
+        result_.extra_metrics.count("time_to_target_s") == 0) {
+        result_.extra_metrics["time_to_target_s"] =
+            static_cast<double>(record.train_time_ns) * 1e-9;
+        result_.extra_metrics["steps_to_target"] = static_cast<double>(record.after_step);
+    }
+    if (observer_ != nullptr) {
+        observer_->on_eval(record);
+    }
+}
+
+TrainingResult TrainingRun::run() {
+    const std::int64_t per_epoch = train_loader_->batches_per_epoch();
+    const std::int64_t total_steps =
+        config_.steps > 0 ? config_.steps : per_epoch * static_cast<std::int64_t>(config_.epochs);
+    // An observer-stopped run passes a huge backstop as the step count: reserve sanely.
+    result_.steps.reserve(static_cast<std::size_t>(std::min<std::int64_t>(total_steps, 1 << 16)));
+    bool running = true;
+    int epoch = 0;
+    while (running && steps_done_ < total_steps) {
+        PhaseRange epoch_range("epoch");
+        train_loader_->start_epoch();
+        for (std::int64_t b = 0; b < per_epoch && steps_done_ < total_steps; ++b) {
+            running = train_step(b, epoch);
+            if (config_.eval_every_steps > 0 && steps_done_ % config_.eval_every_steps == 0) {
+                record_evaluation(epoch);
+            }
+            if (!running) {
+                break;
+            }
+        }
+        if (running && steps_done_ % per_epoch == 0) {
+            record_evaluation(epoch);  // a full epoch ended
+        }
+        ++epoch;
+    }
+    record_evaluation(std::max(0, epoch - 1));
+
+    result_.peak_tensor_bytes = tensors_->peak_bytes();
+    result_.parameter_count = model_->parameter_count();
+    result_.emulated = policy_.emulated_on_cpu && backend_->name() == "cpu";
+    result_.environment = backend_->environment();
+    result_.environment["precision"] = config_.precision;
+    result_.environment["dataset"] = data_.description;
+    // A backend with memory axes of its own (cuda) reports them; emplace keeps those.
+    result_.environment.emplace("allocator", pool_ ? "pool" : "device");
+    result_.environment["activations"] = config_.activations;
+    result_.environment.emplace("host_memory", "n/a");
+    result_.environment.emplace("transfer", "n/a");
+    result_.environment.emplace("placement", "n/a");
+    std::int64_t skipped = 0;
+    for (const StepRecord& step : result_.steps) {
+        skipped += step.skipped ? 1 : 0;
+    }
+    result_.extra_metrics["skipped_steps"] = static_cast<double>(skipped);
+    result_.extra_metrics["steps_per_epoch"] = static_cast<double>(per_epoch);
+    result_.extra_metrics["tensor_allocations"] = static_cast<double>(tensors_->allocations());
+    if (pool_) {
+        result_.extra_metrics["pool_high_water_bytes"] =
+            static_cast<double>(pool_->high_water_bytes());
+        result_.extra_metrics["pool_reused_blocks"] = static_cast<double>(pool_->reused_blocks());
+        result_.extra_metrics["pool_upstream_allocations"] =
+            static_cast<double>(pool_->upstream_allocations());
+    }
+    return std::move(result_);
+}
+
+}  // namespace
+
+TrainingResult run_training(const TrainingConfig& config, TrainingObserver* observer) {
+    TrainingRun run(config, observer);
+    return run.run();
+}
+
+}  // namespace trainscope::workloads
