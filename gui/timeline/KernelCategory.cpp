@@ -1,52 +1,29 @@
 #include "gui/timeline/KernelCategory.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cctype>
-#include <string>
+#include "profiler/analysis/KernelCategory.hpp"
 
 namespace trainscope::gui {
 
-namespace {
-bool contains(std::string_view haystack, std::string_view needle) {
-    return haystack.find(needle) != std::string_view::npos;
-}
-}  // namespace
-
-Category classify_kernel_name(std::string_view raw) {
-    std::string name(raw);
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    // Order matters: optimizer kernels are often elementwise templates, and cuDNN
-    // convolutions are implemented as implicit GEMMs.
-    static constexpr std::array<std::string_view, 6> kOptimizer = {
-        "adam", "sgd", "optimizer", "multi_tensor_apply", "momentum", "lamb"};
-    static constexpr std::array<std::string_view, 7> kConv = {
-        "conv", "fprop", "dgrad", "wgrad", "implicit_gemm", "winograd", "im2col"};
-    static constexpr std::array<std::string_view, 5> kNorm = {"batch_norm", "bn_fw", "bn_bw",
-                                                              "layer_norm", "batchnorm"};
-    static constexpr std::array<std::string_view, 5> kGemm = {"gemm", "gemv", "matmul", "cublas",
-                                                              "cutlass"};
-    static constexpr std::array<std::string_view, 6> kReduce = {"reduce",     "softmax",  "argmax",
-                                                                "sum_kernel", "nll_loss", "pool"};
-    static constexpr std::array<std::string_view, 6> kElementwise = {
-        "elementwise", "relu", "add", "mul", "copy_kernel", "fill"};
-    auto any = [&](const auto& list) {
-        return std::any_of(list.begin(), list.end(),
-                           [&](std::string_view needle) { return contains(name, needle); });
-    };
-    if (any(kOptimizer))
-        return Category::Optimizer;
-    if (any(kConv))
-        return Category::Conv;
-    if (any(kNorm))
-        return Category::Normalization;
-    if (any(kGemm))
-        return Category::Gemm;
-    if (any(kReduce))
-        return Category::Reduction;
-    if (any(kElementwise))
-        return Category::Elementwise;
+Category classify_kernel_name(std::string_view name) {
+    // The profiler library's classifier (the same categories the reports use).
+    switch (profiler::classify_kernel(name)) {
+        case profiler::KernelCategory::Convolution:
+            return Category::Conv;
+        case profiler::KernelCategory::Gemm:
+            return Category::Gemm;
+        case profiler::KernelCategory::Elementwise:
+            return Category::Elementwise;
+        case profiler::KernelCategory::Reduction:
+            return Category::Reduction;
+        case profiler::KernelCategory::Normalization:
+            return Category::Normalization;
+        case profiler::KernelCategory::Optimizer:
+            return Category::Optimizer;
+        case profiler::KernelCategory::MemcpyMemset:
+            return Category::Memcpy;
+        case profiler::KernelCategory::Other:
+            return Category::OtherKernel;
+    }
     return Category::OtherKernel;
 }
 

@@ -9,8 +9,8 @@
 namespace trainscope::gui {
 
 // What an activity is, for colouring and statistics. Kernels are classified by name
-// (conv, gemm, ...); everything else by its kind. The kernel-name classifier is a
-// stand-in until the profiler library provides one: it lives in KernelCategory.cpp only.
+// with the profiler library's classifier (profiler/analysis/KernelCategory.hpp);
+// everything else by its kind.
 enum class Category : std::uint8_t {
     Conv,
     Gemm,
