@@ -1,0 +1,576 @@
+#include "gui/app/MainWindow.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <stdexcept>
+
+#include "gui/app/CsvExport.hpp"
+#include "gui/app/Theme.hpp"
+#include "gui/charts/LineChart.hpp"
+#include "gui/compare/CompareView.hpp"
+#include "gui/kernels/KernelStatsModel.hpp"
+#include "gui/kernels/KernelStatsView.hpp"
+#include "gui/runs/RunsTableModel.hpp"
+#include "gui/runs/RunsView.hpp"
+#include "gui/timeline/TimeFormat.hpp"
+#include "gui/timeline/TimelineView.hpp"
+#include "gui/utilization/UtilizationView.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+
+namespace trainscope::gui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+// Host lanes with deeper stacks start collapsed (click the lane's label to expand).
+constexpr int kCollapseLanesDeeperThan = 12;
+}  // namespace
+
+std::optional<MainWindow::View> MainWindow::viewFromName(const QString& name) {
+    if (name == QLatin1String("runs"))
+        return View::Runs;
+    if (name == QLatin1String("timeline"))
+        return View::Timeline;
+    if (name == QLatin1String("utilization"))
+        return View::Utilization;
+    if (name == QLatin1String("kernels"))
+        return View::Kernels;
+    if (name == QLatin1String("compare"))
+        return View::Compare;
+    return std::nullopt;
+}
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      runs_model_(new RunsTableModel(this)),
+      kernel_model_(new KernelStatsModel(this)),
+      tabs_(new QTabWidget),
+      runs_view_(new RunsView(runs_model_)),
+      timeline_page_(new QWidget),
+      timeline_split_(new QSplitter(Qt::Vertical)),
+      timeline_(new TimelineView),
+      utilization_(new UtilizationView),
+      search_(new QLineEdit),
+      range_label_(new QLabel),
+      kernels_view_(new KernelStatsView(kernel_model_)),
+      compare_(new CompareView(runs_model_)),
+      progress_(new QProgressBar),
+      cancel_(new QToolButton) {
+    setWindowTitle(QStringLiteral("trainscope"));
+    error_sink_ = [this](const QString& message) {
+        QMessageBox::critical(this, tr("trainscope"), message);
+    };
+
+    // Timeline page: search bar, timeline, utilization on the same time axis.
+    auto* bar = new QHBoxLayout;
+    search_->setPlaceholderText(
+        tr("Find kernel by name (Ctrl+F), Enter / F3 next, Shift+F3 previous"));
+    search_->setClearButtonEnabled(true);
+    auto* prev = new QPushButton(tr("◀ Previous"));
+    auto* next = new QPushButton(tr("Next ▶"));
+    auto* fit = new QPushButton(tr("Fit (Home)"));
+    bar->addWidget(search_, 2);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(fit);
+    bar->addWidget(range_label_, 3);
+    range_label_->setText(tr("Shift+drag selects a time range."));
+    timeline_split_->addWidget(timeline_);
+    timeline_split_->addWidget(utilization_);
+    timeline_split_->setStretchFactor(0, 4);
+    timeline_split_->setStretchFactor(1, 1);
+    auto* page_layout = new QVBoxLayout(timeline_page_);
+    page_layout->setContentsMargins(4, 4, 4, 4);
+    page_layout->addLayout(bar);
+    page_layout->addWidget(timeline_split_, 1);
+    connect(search_, &QLineEdit::textChanged, timeline_, &TimelineView::setSearchText);
+    connect(search_, &QLineEdit::returnPressed, timeline_, &TimelineView::findNext);
+    connect(next, &QPushButton::clicked, timeline_, &TimelineView::findNext);
+    connect(prev, &QPushButton::clicked, timeline_, &TimelineView::findPrevious);
+    connect(fit, &QPushButton::clicked, timeline_, &TimelineView::zoomToFit);
+    connect(timeline_, &TimelineView::mappingChanged, utilization_, &UtilizationView::setMapping);
+    connect(utilization_, &UtilizationView::wheelZoom, this, [this](double f, double x) {
+        timeline_->setMapping(timeline_->state().mapping.zoomed(f, std::max(x, 0.0)));
+    });
+    connect(timeline_, &TimelineView::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(timeline_, &TimelineView::rangeSelected, this, [this](double t0, double t1) {
+        range_label_->setText(timeline_->rangeSummary(t0, t1));
+        if (!trace_)
+            return;
+        // The Kernels tab follows the range until "Show the whole run".
+        kernel_model_->setStats(computeKernelStats(*trace_->timeline, t0, t1));
+        const double base = static_cast<double>(trace_->timeline->beginNs());
+        kernels_view_->setScope(tr("Run %1, range %2 – %3")
+                                    .arg(trace_->run_id)
+                                    .arg(formatDuration(t0 - base), formatDuration(t1 - base)),
+                                true);
+    });
+    connect(kernels_view_, &KernelStatsView::wholeRunRequested, this,
+            [this] { showKernelStats(); });
+
+    tabs_->addTab(runs_view_, tr("Runs"));
+    tabs_->addTab(timeline_page_, tr("Timeline"));
+    tabs_->addTab(kernels_view_, tr("Kernels"));
+    tabs_->addTab(compare_, tr("Compare"));
+    setCentralWidget(tabs_);
+    connect(runs_view_, &RunsView::selectionChanged, this, &MainWindow::selectionChanged);
+    connect(kernels_view_, &KernelStatsView::jumpToActivity, this, [this](std::uint32_t a) {
+        tabs_->setCurrentWidget(timeline_page_);
+        timeline_->zoomToActivity(a);
+    });
+
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(220);
+    progress_->hide();
+    cancel_->setText(tr("Cancel"));
+    cancel_->hide();
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    connect(cancel_, &QToolButton::clicked, &loader_, &TraceLoader::cancel);
+    connect(&loader_, &TraceLoader::progress, progress_, &QProgressBar::setValue);
+    connect(&loader_, &TraceLoader::ready, this, &MainWindow::traceReady);
+    connect(&loader_, &TraceLoader::failed, this, &MainWindow::loadFailed);
+    connect(&loader_, &TraceLoader::cancelled, this, [this] {
+        progress_->hide();
+        cancel_->hide();
+        statusBar()->showMessage(tr("Loading cancelled."), 4000);
+    });
+
+    createMenus();
+    QSettings settings;
+    dark_ = settings.value(QStringLiteral("dark"), true).toBool();
+    setDark(dark_);
+    resize(1500, 950);
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    timeline_split_->restoreState(settings.value(QStringLiteral("timelineSplit")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("timelineSplit"), timeline_split_->saveState());
+    settings.setValue(QStringLiteral("dark"), dark_);
+    loader_.cancel();
+    event->accept();
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open results database…"), QKeySequence::Open, this,
+                    &MainWindow::openDialog);
+    recent_menu_ = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("Export table as &CSV…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    &MainWindow::exportCsv);
+    file->addAction(tr("Export view as &PNG…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                    this, &MainWindow::exportPng);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList names = {tr("&Runs"), tr("&Timeline"), tr("&Kernels"), tr("&Compare")};
+    for (int i = 0; i < names.size(); ++i) {
+        view->addAction(names[i], QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)),
+                        this, [this, i] { tabs_->setCurrentIndex(i); });
+    }
+    view->addSeparator();
+    auto* group = new QActionGroup(this);
+    QAction* dark = view->addAction(tr("&Dark palette"));
+    QAction* light = view->addAction(tr("&Light palette"));
+    for (QAction* a : {dark, light}) {
+        a->setCheckable(true);
+        group->addAction(a);
+    }
+    dark->setChecked(true);
+    connect(dark, &QAction::triggered, this, [this] { setDark(true); });
+    connect(light, &QAction::triggered, this, [this] { setDark(false); });
+    auto* find = new QAction(this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, this, [this] {
+        tabs_->setCurrentWidget(timeline_page_);
+        search_->setFocus();
+        search_->selectAll();
+    });
+    addAction(find);
+    auto* next = new QAction(this);
+    next->setShortcut(QKeySequence(Qt::Key_F3));
+    connect(next, &QAction::triggered, timeline_, &TimelineView::findNext);
+    addAction(next);
+    auto* prev = new QAction(this);
+    prev->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+    connect(prev, &QAction::triggered, timeline_, &TimelineView::findPrevious);
+    addAction(prev);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
+                    &MainWindow::showShortcuts);
+    help->addAction(tr("&About"), this, [this] {
+        QMessageBox::about(this, tr("About trainscope"),
+                           tr("trainscope-gui explores trainscope results databases: runs, "
+                              "kernel timelines, utilization, kernel statistics, comparisons."));
+    });
+}
+
+void MainWindow::showShortcuts() {
+    QMessageBox::information(
+        this, tr("Keyboard shortcuts"),
+        tr("<table>"
+           "<tr><td><b>Ctrl+O</b></td><td>open a results database</td></tr>"
+           "<tr><td><b>Ctrl+1…4</b></td><td>Runs, Timeline, Kernels, Compare</td></tr>"
+           "<tr><td><b>Ctrl+E / Ctrl+Shift+E</b></td><td>export table as CSV / view as "
+           "PNG</td></tr>"
+           "<tr><td colspan=2><br><b>Timeline</b></td></tr>"
+           "<tr><td><b>Wheel</b></td><td>zoom around the cursor (Shift+wheel scrolls "
+           "lanes)</td></tr>"
+           "<tr><td><b>Drag</b></td><td>pan</td></tr>"
+           "<tr><td><b>Shift+drag</b></td><td>select a range: duration and the GPU work in "
+           "it</td></tr>"
+           "<tr><td><b>W / S, + / −</b></td><td>zoom in / out</td></tr>"
+           "<tr><td><b>A / D, ← / →</b></td><td>pan left / right</td></tr>"
+           "<tr><td><b>↑ / ↓, PgUp / PgDn</b></td><td>scroll lanes</td></tr>"
+           "<tr><td><b>Home</b></td><td>show the whole trace</td></tr>"
+           "<tr><td><b>Click</b></td><td>select; on an API call or kernel: flow arrow to its "
+           "partner; on a folded block: zoom into it</td></tr>"
+           "<tr><td><b>Ctrl+F, F3 / Shift+F3</b></td><td>find kernel, next / previous</td></tr>"
+           "<tr><td><b>Esc</b></td><td>clear selection and range</td></tr>"
+           "<tr><td colspan=2><br><b>Kernels</b></td></tr>"
+           "<tr><td><b>Double-click</b></td><td>show the longest instance on the timeline</td></tr>"
+           "</table>"));
+}
+
+void MainWindow::setDark(bool dark) {
+    dark_ = dark;
+    applyPalette(dark);
+    timeline_->setDark(dark);
+    utilization_->setDark(dark);
+    runs_view_->setDark(dark);
+}
+
+void MainWindow::reportError(const QString& message) {
+    if (error_sink_)
+        error_sink_(message);
+}
+
+bool MainWindow::openDatabase(const QString& path) {
+    std::vector<reports::RunRecord> runs;
+    try {
+        if (!QFileInfo::exists(path))
+            throw std::runtime_error("no such file: " + path.toStdString());
+        reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::ReadOnly);
+        reports::RunParts parts;
+        parts.metrics = true;
+        parts.environment = true;
+        runs = reports::load_runs(db, {}, parts);
+    } catch (const std::exception& e) {
+        reportError(tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
+        return false;
+    }
+    loader_.cancel();
+    for (auto& l : extra_loaders_)
+        l->cancel();
+    extra_loaders_.clear();
+    extra_stats_.clear();
+    kernel_runs_.clear();
+    path_ = path;
+    trace_.reset();
+    requested_run_ = -1;
+    timeline_->setData(nullptr);
+    utilization_->setData(nullptr);
+    kernel_model_->setStats({});
+    compare_->setDatabasePath(path);
+    runs_model_->setRuns(std::move(runs));
+    setWindowTitle(QStringLiteral("trainscope — %1").arg(QFileInfo(path).fileName()));
+    if (remember_recent_)
+        addRecent(QFileInfo(path).absoluteFilePath());
+    statusBar()->showMessage(tr("%1 runs in %2").arg(runs_model_->rowCount()).arg(path), 5000);
+    return true;
+}
+
+void MainWindow::openDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open results database"), QString(),
+                                     tr("Results databases (*.db *.sqlite);;All files (*)"));
+    if (!path.isEmpty())
+        openDatabase(path);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!recent_menu_)
+        return;
+    recent_menu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& path : recent)
+        recent_menu_->addAction(path, this, [this, path] { openDatabase(path); });
+    recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::selectionChanged(const std::vector<std::int64_t>& ids) {
+    if (ids.size() >= 2)
+        compare_->setRuns(ids[0], ids[1]);
+    if (ids.empty() || path_.isEmpty())
+        return;
+    loadExtraKernelStats(ids);
+    const std::int64_t id = ids.front();
+    if (id == requested_run_)
+        return;
+    const auto* run = runs_model_->runById(id);
+    if (!run || run->status != reports::RunStatus::Ok) {
+        statusBar()->showMessage(tr("Run %1 has no results: %2")
+                                     .arg(id)
+                                     .arg(run ? QString::fromStdString(run->error) : QString()),
+                                 6000);
+        return;
+    }
+    requested_run_ = id;
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    statusBar()->showMessage(tr("Loading the trace of run %1…").arg(id));
+    loader_.start(path_, id);
+}
+
+void MainWindow::traceReady(const LoadedTracePtr& trace) {
+    progress_->hide();
+    cancel_->hide();
+    setTrace(trace);
+}
+
+void MainWindow::loadFailed(const QString& message) {
+    progress_->hide();
+    cancel_->hide();
+    requested_run_ = -1;
+    statusBar()->showMessage(message, 8000);
+    if (!message.contains(QLatin1String("has no trace")))
+        reportError(message);
+}
+
+void MainWindow::setTrace(const LoadedTracePtr& trace) {
+    trace_ = trace;
+    timeline_->setData(trace ? trace->timeline : nullptr);
+    timeline_->collapseDeepLanes(kCollapseLanesDeeperThan);
+    utilization_->setData(trace ? trace->timeline : nullptr);
+    utilization_->setMapping(timeline_->state().mapping);
+    showKernelStats();
+    if (trace) {
+        statusBar()->showMessage(tr("Run %1: %2 activities, %3 kernels, %4 lanes")
+                                     .arg(trace->run_id)
+                                     .arg(trace->timeline->trace().activities.size())
+                                     .arg(trace->timeline->kernelCount())
+                                     .arg(trace->timeline->trace().lanes.size()),
+                                 8000);
+    }
+}
+
+void MainWindow::loadExtraKernelStats(const std::vector<std::int64_t>& ids) {
+    // The first selected run is on the timeline; the others (ok runs, at most 8) load
+    // in the background for their kernel statistics only.
+    constexpr std::size_t kMaxExtra = 8;
+    std::vector<std::int64_t> extra;
+    for (std::size_t i = 1; i < ids.size() && extra.size() < kMaxExtra; ++i) {
+        const auto* run = runs_model_->runById(ids[i]);
+        if (run && run->status == reports::RunStatus::Ok)
+            extra.push_back(ids[i]);
+    }
+    std::vector<std::int64_t> wanted = {ids.front()};
+    wanted.insert(wanted.end(), extra.begin(), extra.end());
+    if (wanted == kernel_runs_)
+        return;
+    kernel_runs_ = wanted;
+    for (auto& l : extra_loaders_)
+        l->cancel();
+    extra_loaders_.clear();
+    for (auto it = extra_stats_.begin(); it != extra_stats_.end();) {
+        if (std::find(extra.begin(), extra.end(), it->first) == extra.end())
+            it = extra_stats_.erase(it);
+        else
+            ++it;
+    }
+    for (const std::int64_t id : extra) {
+        if (extra_stats_.count(id) != 0)
+            continue;
+        auto loader = std::make_unique<TraceLoader>();
+        connect(loader.get(), &TraceLoader::ready, this, [this](const LoadedTracePtr& t) {
+            if (!t)
+                return;
+            extra_stats_[t->run_id] = t->kernel_stats;
+            showKernelStats();
+        });
+        loader->start(path_, id);
+        extra_loaders_.push_back(std::move(loader));
+    }
+    showKernelStats();
+}
+
+void MainWindow::showKernelStats() {
+    if (!trace_) {
+        kernel_model_->setStats({});
+        kernels_view_->setScope(QString(), false);
+        return;
+    }
+    std::vector<const std::vector<KernelStat>*> parts = {&trace_->kernel_stats};
+    QStringList runs = {QString::number(trace_->run_id)};
+    for (std::size_t i = 1; i < kernel_runs_.size(); ++i) {
+        const auto it = extra_stats_.find(kernel_runs_[i]);
+        if (it != extra_stats_.end() && kernel_runs_.front() == trace_->run_id) {
+            parts.push_back(&it->second);
+            runs << QString::number(it->first);
+        }
+    }
+    if (parts.size() == 1) {
+        kernel_model_->setStats(trace_->kernel_stats);
+        kernels_view_->setScope(tr("Run %1, whole trace").arg(trace_->run_id), false);
+        return;
+    }
+    kernel_model_->setStats(mergeKernelStats(parts));
+    kernels_view_->setScope(tr("Runs %1 together").arg(runs.join(QStringLiteral(", "))), false);
+}
+
+bool MainWindow::loadTraceNow(std::int64_t run_id) {
+    try {
+        auto trace = TraceLoader::loadNow(path_, run_id);
+        requested_run_ = run_id;
+        setTrace(trace);
+        return true;
+    } catch (const std::exception& e) {
+        reportError(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+std::optional<std::int64_t> MainWindow::loadFirstTraceNow() {
+    for (const auto& run : runs_model_->runs()) {
+        if (run.status != reports::RunStatus::Ok)
+            continue;
+        try {
+            auto trace = TraceLoader::loadNow(path_, run.id);
+            requested_run_ = run.id;
+            setTrace(trace);
+            return run.id;
+        } catch (const std::exception&) {
+            continue;  // no trace in this run: try the next
+        }
+    }
+    return std::nullopt;
+}
+
+void MainWindow::showView(View view) {
+    switch (view) {
+        case View::Runs:
+            tabs_->setCurrentWidget(runs_view_);
+            break;
+        case View::Timeline:
+        case View::Utilization:
+            tabs_->setCurrentWidget(timeline_page_);
+            break;
+        case View::Kernels:
+            tabs_->setCurrentWidget(kernels_view_);
+            break;
+        case View::Compare:
+            tabs_->setCurrentWidget(compare_);
+            break;
+    }
+}
+
+QImage MainWindow::renderView(View view, QSize size, double zoom) {
+    showView(view);
+    resize(size);
+    QApplication::processEvents();
+    if (zoom < 1.0)
+        timeline_->zoomToFraction(zoom);
+    if (view == View::Utilization) {
+        const int h = std::max(utilization_->sizeHint().height(), 200);
+        UtilizationView standalone;
+        standalone.setData(trace_ ? trace_->timeline : nullptr);
+        standalone.setDark(dark_);
+        standalone.setMapping(
+            timeline_->state().mapping.withWidth(std::max(size.width() - 210, 1)));
+        return standalone.renderImage(QSize(size.width(), h));
+    }
+    if (view == View::Timeline) {
+        const int util_h = std::min(utilization_->sizeHint().height(), size.height() * 2 / 5);
+        timeline_split_->setSizes({size.height() - util_h, util_h});
+        QApplication::processEvents();
+        if (zoom < 1.0)
+            timeline_->zoomToFraction(zoom);
+    }
+    return grab().toImage();
+}
+
+void MainWindow::exportCsv() {
+    QTableView* table = nullptr;
+    QWidget* current = tabs_->currentWidget();
+    if (current == runs_view_)
+        table = runs_view_->table();
+    else if (current == kernels_view_)
+        table = kernels_view_->table();
+    else if (current == compare_)
+        table = compare_->kernelTable()->hasFocus() ? compare_->kernelTable()
+                                                    : compare_->metricsTable();
+    if (!table) {
+        reportError(tr("The current view has no table: use Runs, Kernels or Compare."));
+        return;
+    }
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export table as CSV"), QString(), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const QString error = writeCsv(*table->model(), path);
+    if (!error.isEmpty())
+        reportError(tr("Cannot write %1: %2").arg(path, error));
+}
+
+void MainWindow::exportPng() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view as PNG"), QString(),
+                                                      tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    QWidget* current = tabs_->currentWidget();
+    QImage image;
+    if (current == runs_view_)
+        image = runs_view_->chart()->renderImage(runs_view_->chart()->size() * devicePixelRatio());
+    else if (current == timeline_page_)
+        image = timeline_split_->grab().toImage();
+    else
+        image = current->grab().toImage();
+    if (!image.save(path, "PNG"))
+        reportError(tr("Cannot write %1").arg(path));
+}
+
+}  // namespace trainscope::gui

@@ -1,0 +1,115 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QString>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "gui/loading/TraceLoader.hpp"
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QSplitter;
+class QTabWidget;
+class QToolButton;
+
+namespace trainscope::gui {
+
+class CompareView;
+class KernelStatsModel;
+class KernelStatsView;
+class RunsTableModel;
+class RunsView;
+class TimelineView;
+class UtilizationView;
+
+// The application window: Runs, Timeline (with utilization below), Kernels, Compare.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    enum class View { Runs, Timeline, Utilization, Kernels, Compare };
+    static std::optional<View> viewFromName(const QString& name);
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Errors go here (default: a message box); tests and --screenshot replace it.
+    void setErrorSink(std::function<void(const QString&)> sink) { error_sink_ = std::move(sink); }
+    // Reads the runs table (fast, on this thread). False, with the error reported, when
+    // the file is not a readable results database.
+    bool openDatabase(const QString& path);
+    // Loads a run's trace on this thread (screenshots, tests).
+    bool loadTraceNow(std::int64_t run_id);
+    // The first ok run that has a trace, loaded on this thread.
+    std::optional<std::int64_t> loadFirstTraceNow();
+    void showView(View view);
+    // zoom: the fraction of the trace the timeline shows, centred (1: all of it).
+    [[nodiscard]] QImage renderView(View view, QSize size, double zoom = 1.0);
+    void setDark(bool dark);
+    // Screenshots and tests leave the user's recent-files list alone.
+    void setRememberRecent(bool remember) { remember_recent_ = remember; }
+
+    [[nodiscard]] RunsTableModel* runsModel() const { return runs_model_; }
+    [[nodiscard]] KernelStatsModel* kernelModel() const { return kernel_model_; }
+    [[nodiscard]] TimelineView* timeline() const { return timeline_; }
+    [[nodiscard]] UtilizationView* utilization() const { return utilization_; }
+    [[nodiscard]] RunsView* runsView() const { return runs_view_; }
+    [[nodiscard]] CompareView* compareView() const { return compare_; }
+    [[nodiscard]] const QString& databasePath() const { return path_; }
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private slots:
+    void openDialog();
+    void exportCsv();
+    void exportPng();
+    void showShortcuts();
+    void selectionChanged(const std::vector<std::int64_t>& ids);
+    void traceReady(const trainscope::gui::LoadedTracePtr& trace);
+    void loadFailed(const QString& message);
+
+  private:
+    void createMenus();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void setTrace(const LoadedTracePtr& trace);
+    void reportError(const QString& message);
+
+    QString path_;
+    std::function<void(const QString&)> error_sink_;
+    RunsTableModel* runs_model_;
+    KernelStatsModel* kernel_model_;
+    QTabWidget* tabs_;
+    RunsView* runs_view_;
+    QWidget* timeline_page_;
+    QSplitter* timeline_split_;
+    TimelineView* timeline_;
+    UtilizationView* utilization_;
+    QLineEdit* search_;
+    QLabel* range_label_;
+    KernelStatsView* kernels_view_;
+    CompareView* compare_;
+    QProgressBar* progress_;
+    QToolButton* cancel_;
+    QMenu* recent_menu_ = nullptr;
+    TraceLoader loader_;
+    LoadedTracePtr trace_;
+    // Further selected runs: their kernel statistics join the Kernels tab.
+    std::vector<std::int64_t> kernel_runs_;
+    std::vector<std::unique_ptr<TraceLoader>> extra_loaders_;
+    std::map<std::int64_t, std::vector<KernelStat>> extra_stats_;
+    void loadExtraKernelStats(const std::vector<std::int64_t>& ids);
+    void showKernelStats();
+    std::int64_t requested_run_ = -1;
+    bool dark_ = true;
+    bool remember_recent_ = true;
+};
+
+}  // namespace trainscope::gui

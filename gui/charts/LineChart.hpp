@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QColor>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace trainscope::gui {
+
+struct ChartPoint {
+    int x = 0;  // index into ChartData::x_labels
+    double y = 0.0;
+    std::optional<double> low;  // confidence interval, if known
+    std::optional<double> high;
+};
+
+struct ChartSeries {
+    QString label;
+    std::vector<ChartPoint> points;  // sorted by x
+};
+
+// A line chart over categorical x positions (axis values sorted), one line per group,
+// with confidence intervals as error bars and a band.
+struct ChartData {
+    QString title;
+    QString x_title;
+    QString y_title;
+    QStringList x_labels;
+    std::vector<ChartSeries> series;
+};
+
+QColor seriesColor(int index);
+
+class LineChart : public QWidget {
+    Q_OBJECT
+  public:
+    explicit LineChart(QWidget* parent = nullptr);
+    void setData(ChartData chart);
+    [[nodiscard]] const ChartData& chartData() const { return data_; }
+    void setDark(bool dark);
+    // A painted point, for tooltips.
+    struct PointHit {
+        QPointF pos;
+        QString text;
+    };
+    static void paint(QPainter& painter, const QRect& rect, const ChartData& chart, bool dark,
+                      std::vector<PointHit>* hits = nullptr);
+    // The tooltip of the point within 8 px of pos ("" when none).
+    [[nodiscard]] QString pointTextAt(QPointF pos) const;
+    [[nodiscard]] const std::vector<PointHit>& pointHits() const { return hits_; }
+    [[nodiscard]] QImage renderImage(QSize size) const;
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+
+  private:
+    ChartData data_;
+    bool dark_ = true;
+    std::vector<PointHit> hits_;
+};
+
+}  // namespace trainscope::gui

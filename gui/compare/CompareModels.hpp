@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gui/kernels/KernelStats.hpp"
+#include "reports/store/RunRecord.hpp"
+
+namespace trainscope::gui {
+
+enum class Verdict { NoInterval, WithinNoise, Significant };
+// Non-overlapping confidence intervals: significant; overlapping: within noise.
+Verdict compareIntervals(std::optional<std::pair<double, double>> a,
+                         std::optional<std::pair<double, double>> b);
+
+// Metrics of two runs side by side: A, B, B - A, relative change, verdict.
+class CompareMetricsModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column { Metric, A, B, Diff, Relative, VerdictColumn, ColumnCount };
+    enum Roles { SortRole = Qt::UserRole + 1, VerdictRole };
+
+    explicit CompareMetricsModel(QObject* parent = nullptr);
+    void setRuns(const reports::RunRecord* a, const reports::RunRecord* b);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+  private:
+    struct Row {
+        std::string name;
+        std::string unit;
+        std::optional<double> a;
+        std::optional<double> b;
+        Verdict verdict = Verdict::NoInterval;
+    };
+    std::vector<Row> rows_;
+};
+
+// Kernel time of two runs by kernel name: time gained or lost per kernel. Traces of
+// different lengths compare per training step when both know their step count.
+class KernelDiffModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column { Name, CountA, CountB, TotalA, TotalB, Diff, Relative, ColumnCount };
+    enum Roles { SortRole = Qt::UserRole + 1 };
+
+    explicit KernelDiffModel(QObject* parent = nullptr);
+    // steps_a, steps_b > 0: times are divided by them (per step); otherwise totals.
+    void setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b,
+                  std::int64_t steps_a = 0, std::int64_t steps_b = 0);
+    [[nodiscard]] bool perStep() const { return per_step_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+  private:
+    struct Row {
+        QString name;
+        std::int64_t count_a = 0;
+        std::int64_t count_b = 0;
+        double total_a = 0;  // ns, per step when per_step_
+        double total_b = 0;
+    };
+    std::vector<Row> rows_;
+    bool per_step_ = false;
+};
+
+}  // namespace trainscope::gui

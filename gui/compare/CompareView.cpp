@@ -1,0 +1,172 @@
+#include "gui/compare/CompareView.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "gui/compare/CompareModels.hpp"
+#include "gui/runs/RunsTableModel.hpp"
+#include "gui/timeline/TimeFormat.hpp"
+
+namespace trainscope::gui {
+
+namespace {
+QTableView* make_table(QAbstractItemModel* model, int sort_role, int sort_column,
+                       Qt::SortOrder order, QObject* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(sort_role);
+    auto* view = new QTableView;
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(sort_column, order);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    return view;
+}
+}  // namespace
+
+CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
+    : QWidget(parent),
+      runs_(runs),
+      a_(new QComboBox),
+      b_(new QComboBox),
+      note_(new QLabel),
+      metrics_(new CompareMetricsModel(this)),
+      kernels_(new KernelDiffModel(this)) {
+    metrics_view_ =
+        make_table(metrics_, CompareMetricsModel::SortRole, 0, Qt::AscendingOrder, this);
+    kernels_view_ = make_table(kernels_, KernelDiffModel::SortRole, KernelDiffModel::Diff,
+                               Qt::DescendingOrder, this);
+    kernels_view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::Name,
+                                                            QHeaderView::Stretch);
+    metrics_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Run A")));
+    controls->addWidget(a_, 1);
+    controls->addWidget(new QLabel(tr("Run B")));
+    controls->addWidget(b_, 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(metrics_view_);
+    split->addWidget(kernels_view_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(note_);
+    layout->addWidget(split, 1);
+    note_->setText(tr("Select two runs in the Runs view (Ctrl+click) or pick them here."));
+    connect(runs_, &QAbstractItemModel::modelReset, this, &CompareView::runsChanged);
+    connect(a_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
+    connect(b_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
+    connect(&loader_a_, &TraceLoader::ready, this,
+            [this](const LoadedTracePtr& t) { traceReady(0, t); });
+    connect(&loader_b_, &TraceLoader::ready, this,
+            [this](const LoadedTracePtr& t) { traceReady(1, t); });
+    connect(&loader_a_, &TraceLoader::failed, note_, &QLabel::setText);
+    connect(&loader_b_, &TraceLoader::failed, note_, &QLabel::setText);
+}
+
+void CompareView::runsChanged() {
+    const QSignalBlocker ba(a_);
+    const QSignalBlocker bb(b_);
+    a_->clear();
+    b_->clear();
+    for (const auto& r : runs_->runs()) {
+        QString label =
+            QStringLiteral("#%1 %2 %3 batch %4")
+                .arg(r.id)
+                .arg(QString::fromStdString(r.axes.model), QString::fromStdString(r.axes.precision))
+                .arg(r.axes.batch.value_or(0));
+        if (r.status != reports::RunStatus::Ok)
+            label += QStringLiteral(" (%1)").arg(
+                QString::fromLatin1(reports::to_string(r.status).data()));
+        a_->addItem(label, QVariant::fromValue<qint64>(r.id));
+        b_->addItem(label, QVariant::fromValue<qint64>(r.id));
+    }
+    if (b_->count() > 1)
+        b_->setCurrentIndex(1);
+    refresh();
+}
+
+void CompareView::setRuns(std::int64_t a, std::int64_t b) {
+    const int ia = a_->findData(QVariant::fromValue<qint64>(a));
+    const int ib = b_->findData(QVariant::fromValue<qint64>(b));
+    const QSignalBlocker ba(a_);
+    const QSignalBlocker bb(b_);
+    if (ia >= 0)
+        a_->setCurrentIndex(ia);
+    if (ib >= 0)
+        b_->setCurrentIndex(ib);
+    refresh();
+}
+
+void CompareView::refresh() {
+    const auto* ra = runs_->runById(a_->currentData().toLongLong());
+    const auto* rb = runs_->runById(b_->currentData().toLongLong());
+    metrics_->setRuns(ra, rb);
+    stats_a_.clear();
+    stats_b_.clear();
+    steps_a_ = steps_b_ = 0;
+    loaded_ = 0;
+    kernels_->setStats(stats_a_, stats_b_);
+    if (!ra || !rb || path_.isEmpty())
+        return;
+    note_->setText(tr("Loading the kernel tables of runs %1 and %2…").arg(ra->id).arg(rb->id));
+    loader_a_.start(path_, ra->id);
+    loader_b_.start(path_, rb->id);
+}
+
+void CompareView::loadKernelDiffNow() {
+    const auto ida = a_->currentData().toLongLong();
+    const auto idb = b_->currentData().toLongLong();
+    loader_a_.cancel();
+    loader_b_.cancel();
+    try {
+        auto ta = TraceLoader::loadNow(path_, ida);
+        auto tb = TraceLoader::loadNow(path_, idb);
+        traceReady(0, ta);
+        traceReady(1, tb);
+    } catch (const std::exception& e) {
+        note_->setText(QString::fromStdString(e.what()));
+    }
+}
+
+void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
+    if (!trace)
+        return;
+    (side == 0 ? stats_a_ : stats_b_) = trace->kernel_stats;
+    (side == 0 ? steps_a_ : steps_b_) = trace->steps;
+    loaded_ |= 1 << side;
+    if (loaded_ != 3)
+        return;
+    kernels_->setStats(stats_a_, stats_b_, steps_a_, steps_b_);
+    double ta = 0;
+    double tb = 0;
+    for (const auto& s : stats_a_)
+        ta += static_cast<double>(s.total_ns);
+    for (const auto& s : stats_b_)
+        tb += static_cast<double>(s.total_ns);
+    if (kernels_->perStep()) {
+        ta /= static_cast<double>(steps_a_);
+        tb /= static_cast<double>(steps_b_);
+        note_->setText(tr("GPU time per training step (NVTX \"step\" ranges; A: %1 steps, B: %2): "
+                          "A %3, B %4, B − A %5. Red: B slower, green: B faster.")
+                           .arg(steps_a_)
+                           .arg(steps_b_)
+                           .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
+    } else {
+        note_->setText(tr("Total GPU time (the traces have no NVTX steps): A %1, B %2, B − A %3.")
+                           .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
+    }
+}
+
+}  // namespace trainscope::gui

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <cstdint>
+#include <vector>
+
+#include "gui/loading/TraceLoader.hpp"
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace trainscope::gui {
+
+class CompareMetricsModel;
+class KernelDiffModel;
+class RunsTableModel;
+
+// Two runs side by side: metrics with differences and a noise verdict, and the kernel
+// time gained or lost per kernel (both traces load off the GUI thread).
+class CompareView : public QWidget {
+    Q_OBJECT
+  public:
+    CompareView(RunsTableModel* runs, QWidget* parent = nullptr);
+    void setDatabasePath(const QString& path) { path_ = path; }
+    void setRuns(std::int64_t a, std::int64_t b);
+    [[nodiscard]] QTableView* metricsTable() const { return metrics_view_; }
+    [[nodiscard]] QTableView* kernelTable() const { return kernels_view_; }
+    // Synchronous variant (screenshots, tests).
+    void loadKernelDiffNow();
+
+  private slots:
+    void runsChanged();
+    void refresh();
+
+  private:
+    void traceReady(int side, const LoadedTracePtr& trace);
+
+    RunsTableModel* runs_;
+    QString path_;
+    QComboBox* a_;
+    QComboBox* b_;
+    QLabel* note_;
+    CompareMetricsModel* metrics_;
+    KernelDiffModel* kernels_;
+    QTableView* metrics_view_;
+    QTableView* kernels_view_;
+    TraceLoader loader_a_;
+    TraceLoader loader_b_;
+    std::vector<KernelStat> stats_a_;
+    std::vector<KernelStat> stats_b_;
+    std::int64_t steps_a_ = 0;
+    std::int64_t steps_b_ = 0;
+    int loaded_ = 0;
+};
+
+}  // namespace trainscope::gui

@@ -1,0 +1,151 @@
+#include "gui/runs/RunsTableModel.hpp"
+
+#include <QBrush>
+#include <QColor>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace trainscope::gui {
+
+RunsTableModel::RunsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunsTableModel::setRuns(std::vector<reports::RunRecord> runs) {
+    beginResetModel();
+    runs_ = std::move(runs);
+    axes_.clear();
+    metrics_.clear();
+    columns_.clear();
+    columns_.push_back({ColumnKind::Id, "run", ""});
+    columns_.push_back({ColumnKind::Status, "status", ""});
+    // Axes with at least one meaningful value; those that vary come first.
+    std::vector<std::string> constant;
+    for (const std::string& axis : reports::axis_names()) {
+        std::set<std::string> values;
+        for (const auto& r : runs_)
+            values.insert(reports::axis_value(r.axes, axis));
+        values.erase("");
+        values.erase("n/a");
+        if (values.empty())
+            continue;
+        axes_.push_back(axis);
+        if (values.size() > 1)
+            columns_.push_back({ColumnKind::Axis, axis, ""});
+        else
+            constant.push_back(axis);
+    }
+    std::map<std::string, std::string> units;
+    for (const auto& r : runs_) {
+        for (const auto& m : r.metrics)
+            units.emplace(m.name, m.unit);
+    }
+    for (const auto& [name, unit] : units) {
+        metrics_.push_back(name);
+        columns_.push_back({ColumnKind::Metric, name, unit});
+    }
+    for (const auto& axis : constant)
+        columns_.push_back({ColumnKind::Axis, axis, ""});
+    const bool any_error = std::any_of(
+        runs_.begin(), runs_.end(), [](const reports::RunRecord& r) { return !r.error.empty(); });
+    if (any_error)
+        columns_.push_back({ColumnKind::Error, "error", ""});
+    endResetModel();
+}
+
+const reports::RunRecord* RunsTableModel::runById(std::int64_t id) const {
+    for (const auto& r : runs_) {
+        if (r.id == id)
+            return &r;
+    }
+    return nullptr;
+}
+
+int RunsTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(runs_.size());
+}
+
+int RunsTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(columns_.size());
+}
+
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const auto& run = runs_[static_cast<std::size_t>(index.row())];
+    const Column& col = columns_[static_cast<std::size_t>(index.column())];
+    const bool failed = run.status == reports::RunStatus::Failed;
+    switch (role) {
+        case RunIdRole:
+            return QVariant::fromValue<qint64>(run.id);
+        case StatusRole:
+            return QString::fromLatin1(reports::to_string(run.status).data());
+        case ErrorRole:
+            return QString::fromStdString(run.error);
+        case Qt::ForegroundRole:
+            if (failed)
+                return QBrush(QColor(0xe0, 0x40, 0x40));
+            if (run.status == reports::RunStatus::Skipped)
+                return QBrush(QColor(0x90, 0x90, 0x90));
+            return {};
+        case Qt::ToolTipRole:
+            if (!run.error.empty())
+                return QString::fromStdString(run.error);
+            return {};
+        case Qt::TextAlignmentRole:
+            if (col.kind == ColumnKind::Metric || col.kind == ColumnKind::Id)
+                return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+            return {};
+        case Qt::DisplayRole:
+        case SortRole:
+            break;
+        default:
+            return {};
+    }
+    switch (col.kind) {
+        case ColumnKind::Id:
+            return QVariant::fromValue<qint64>(run.id);
+        case ColumnKind::Status:
+            return QString::fromLatin1(reports::to_string(run.status).data());
+        case ColumnKind::Error:
+            return QString::fromStdString(run.error);
+        case ColumnKind::Axis: {
+            const std::string v = reports::axis_value(run.axes, col.name);
+            if (role == SortRole) {
+                bool ok = false;
+                const double d = QString::fromStdString(v).toDouble(&ok);
+                if (ok)
+                    return d;
+            }
+            return QString::fromStdString(v);
+        }
+        case ColumnKind::Metric:
+            break;
+    }
+    const reports::Metric* m = run.find_metric(col.name);
+    if (!m)
+        return role == SortRole ? QVariant(std::numeric_limits<double>::lowest()) : QVariant();
+    if (role == SortRole)
+        return m->value;
+    const double a = std::abs(m->value);
+    const int decimals = a >= 1000 || a == std::floor(a) ? 0 : (a >= 10 ? 2 : 3);
+    return QString::number(m->value, 'f', decimals);
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    const Column& col = columns_[static_cast<std::size_t>(section)];
+    if (role == MetricNameRole)
+        return col.kind == ColumnKind::Metric ? QVariant(QString::fromStdString(col.name))
+                                              : QVariant();
+    if (role != Qt::DisplayRole)
+        return {};
+    QString h = QString::fromStdString(col.name);
+    if (!col.unit.empty())
+        h += QStringLiteral(" [%1]").arg(QString::fromStdString(col.unit));
+    return h;
+}
+
+}  // namespace trainscope::gui

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QString>
+#include <cstdint>
+
+namespace trainscope::gui {
+
+// "12.5 ms", "840 ns", "3.20 s": three significant digits in the fitting unit.
+QString formatDuration(double ns);
+// A tick label for time t with ticks `step` apart: enough decimals to tell ticks apart.
+QString formatTick(double t_ns, double step_ns);
+QString formatBytes(double bytes);
+// The 1-2-5 step at least min_ns long.
+double niceStep(double min_ns);
+
+}  // namespace trainscope::gui

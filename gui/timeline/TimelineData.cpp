@@ -1,0 +1,273 @@
+#include "gui/timeline/TimelineData.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+namespace trainscope::gui {
+
+using profiler::Activity;
+using profiler::Lane;
+using profiler::LaneKind;
+
+std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) const {
+    // First event whose running max end lies after t0: everything before ended earlier.
+    const auto first =
+        std::upper_bound(max_end.begin(), max_end.end(), t0,
+                         [](double t, std::int64_t e) { return t < static_cast<double>(e); });
+    const auto f = static_cast<std::size_t>(first - max_end.begin());
+    const auto last = std::lower_bound(
+        events.begin() + static_cast<std::ptrdiff_t>(f), events.end(), t1,
+        [](const TimelineEvent& e, double t) { return static_cast<double>(e.start) < t; });
+    return {f, static_cast<std::size_t>(last - events.begin())};
+}
+
+double DeviceBusy::busyBefore(double t) const {
+    // Intervals ending at or before t count whole; the one containing t counts in part.
+    const auto it = std::upper_bound(ends.begin(), ends.end(), t, [](double v, std::int64_t e) {
+        return v < static_cast<double>(e);
+    });
+    const auto i = static_cast<std::size_t>(it - ends.begin());
+    if (i == ends.size())
+        return before.empty() ? 0.0
+                              : static_cast<double>(before.back() + (ends.back() - starts.back()));
+    const double partial = std::max(0.0, t - static_cast<double>(starts[i]));
+    return static_cast<double>(before[i]) + partial;
+}
+
+double DeviceBusy::busyNs(double t0, double t1) const {
+    return t1 <= t0 ? 0.0 : busyBefore(t1) - busyBefore(t0);
+}
+
+std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::uint64_t correlation) const {
+    const auto it = gpu_by_correlation_.find(correlation);
+    if (correlation == 0 || it == gpu_by_correlation_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::optional<std::uint32_t> TimelineData::apiCallFor(std::uint64_t correlation) const {
+    const auto it = api_by_correlation_.find(correlation);
+    if (correlation == 0 || it == api_by_correlation_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+namespace {
+
+bool stopped(const std::atomic<bool>* stop) {
+    return stop != nullptr && stop->load(std::memory_order_relaxed);
+}
+
+QString default_lane_name(const Lane& lane) {
+    switch (lane.kind) {
+        case LaneKind::GpuStream:
+            return QStringLiteral("GPU %1 · stream %2").arg(lane.device).arg(lane.stream_or_thread);
+        case LaneKind::HostThread:
+            return QStringLiteral("thread %1").arg(lane.stream_or_thread);
+        case LaneKind::Nvtx:
+            return QStringLiteral("NVTX · thread %1").arg(lane.stream_or_thread);
+    }
+    return QStringLiteral("lane");
+}
+
+// Display order: the GPUs first (the centrepiece: a deep Python stack must not push the
+// kernels out of view), each device's annotation lanes then its streams by id; then the
+// host, thread by thread, NVTX ranges above the thread's API calls and ops.
+auto lane_order_key(const Lane& lane) {
+    const bool gpu = lane.kind == LaneKind::GpuStream || lane.device >= 0;
+    const int within = lane.kind == LaneKind::Nvtx ? 0 : 1;
+    if (gpu)
+        return std::make_tuple(0, lane.device, within, std::int64_t{0}, lane.stream_or_thread);
+    return std::make_tuple(1, 0, 0, lane.process, lane.stream_or_thread * 2 + within);
+}
+
+}  // namespace
+
+std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
+                                                        const std::atomic<bool>* stop,
+                                                        const Progress& progress) {
+    auto report = [&](int p) {
+        if (progress)
+            progress(p);
+    };
+    auto data = std::make_shared<TimelineData>();
+    trace.sort();
+    report(40);
+    if (stopped(stop))
+        return nullptr;
+    data->trace_ = std::move(trace);
+    const profiler::Trace& t = data->trace_;
+    const auto n = t.activities.size();
+
+    data->names_.reserve(t.strings.size());
+    for (std::size_t i = 0; i < t.strings.size(); ++i)
+        data->names_.push_back(
+            QString::fromStdString(t.strings.at(static_cast<profiler::StringId>(i))));
+
+    // Classify each distinct (kind, name) once.
+    std::map<std::pair<int, profiler::StringId>, Category> memo;
+    data->categories_.resize(n);
+    data->row_of_activity_.assign(n, -1);
+    std::int64_t begin = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Activity& a = t.activities[i];
+        const auto key = std::make_pair(static_cast<int>(a.kind), a.name);
+        auto it = memo.find(key);
+        if (it == memo.end())
+            it = memo.emplace(key, classify(a.kind, t.strings.at(a.name))).first;
+        data->categories_[i] = it->second;
+        begin = std::min(begin, a.start_ns);
+        end = std::max(end, a.end_ns);
+        if (a.kind == profiler::ActivityKind::Kernel)
+            ++data->kernel_count_;
+    }
+    if (n == 0) {
+        begin = 0;
+        end = 1;
+    }
+    // Times should be relative to base_ns; a trace with absolute clock values (~1e18 ns)
+    // would lose precision in the double maths of the axis: rebase it, keeping meaning.
+    constexpr std::int64_t kRebaseAbove = std::int64_t(1) << 42;  // about 73 minutes
+    if (begin > kRebaseAbove) {
+        for (Activity& a : data->trace_.activities) {
+            a.start_ns -= begin;
+            a.end_ns -= begin;
+        }
+        for (auto& series : data->trace_.counters) {
+            for (auto& sample : series.samples)
+                sample.t_ns -= begin;
+        }
+        data->trace_.base_ns += begin;
+        data->trace_.capture_begin_ns -= begin;
+        data->trace_.capture_end_ns -= begin;
+        end -= begin;
+        begin = 0;
+    }
+    data->begin_ns_ = begin;
+    data->end_ns_ = std::max(end, begin + 1);
+    report(55);
+    if (stopped(stop))
+        return nullptr;
+
+    // Lanes in display order; each lane's slice of the sorted activities.
+    std::vector<std::size_t> lane_begin(t.lanes.size() + 1, n);
+    for (std::size_t i = n; i-- > 0;)
+        lane_begin[t.activities[i].lane] = i;
+    std::vector<profiler::LaneId> order(t.lanes.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<profiler::LaneId>(i);
+    std::stable_sort(order.begin(), order.end(), [&](profiler::LaneId a, profiler::LaneId b) {
+        return lane_order_key(t.lanes[a]) < lane_order_key(t.lanes[b]);
+    });
+
+    int y = 0;
+    for (const profiler::LaneId lane_id : order) {
+        const Lane& lane = t.lanes[lane_id];
+        const std::size_t first = lane_begin[lane_id];
+        std::size_t last = first;
+        while (last < n && t.activities[last].lane == lane_id)
+            ++last;
+        if (first == last)
+            continue;
+        const std::size_t row0 = data->rows_.size();
+        const bool nests = lane.kind != LaneKind::GpuStream;
+        std::vector<std::int64_t> open_ends;  // nesting stack
+        for (std::size_t i = first; i < last; ++i) {
+            const Activity& a = t.activities[i];
+            std::size_t depth = 0;
+            if (nests) {
+                while (!open_ends.empty() && open_ends.back() <= a.start_ns)
+                    open_ends.pop_back();
+                // Partial overlaps (bad data) could stack without end: cap the rows;
+                // a capped row may overlap, which max_end copes with.
+                depth = std::min<std::size_t>(open_ends.size(), kMaxDepth);
+                open_ends.push_back(a.end_ns);
+            }
+            while (data->rows_.size() <= row0 + depth) {
+                TimelineRow row;
+                row.lane = lane_id;
+                row.lane_kind = lane.kind;
+                row.device = lane.device;
+                row.depth = static_cast<int>(data->rows_.size() - row0);
+                row.first_of_lane = row.depth == 0;
+                row.label =
+                    lane.name.empty() ? default_lane_name(lane) : QString::fromStdString(lane.name);
+                data->rows_.push_back(std::move(row));
+            }
+            TimelineRow& row = data->rows_[row0 + depth];
+            row.events.push_back(TimelineEvent{a.start_ns, a.end_ns, static_cast<std::uint32_t>(i),
+                                               a.name, data->categories_[i]});
+            data->row_of_activity_[i] = static_cast<std::int32_t>(row0 + depth);
+        }
+        for (std::size_t r = row0; r < data->rows_.size(); ++r) {
+            TimelineRow& row = data->rows_[r];
+            row.max_end.resize(row.events.size());
+            std::int64_t m = std::numeric_limits<std::int64_t>::min();
+            for (std::size_t i = 0; i < row.events.size(); ++i) {
+                m = std::max(m, row.events[i].end);
+                row.max_end[i] = m;
+            }
+            if (r == row0)
+                y += kLaneGap;
+            row.top = y;
+            y += kRowHeight;
+        }
+        if (stopped(stop))
+            return nullptr;
+    }
+    data->content_height_ = y + kLaneGap;
+    report(75);
+
+    // Correlation indexes and GPU work by start time.
+    data->gpu_by_correlation_.reserve(data->kernel_count_);
+    data->api_by_correlation_.reserve(data->kernel_count_);
+    std::map<std::int32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> per_device;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Activity& a = t.activities[i];
+        const auto idx = static_cast<std::uint32_t>(i);
+        if (is_gpu_work(data->categories_[i])) {
+            data->gpu_by_start_.push_back(idx);
+            if (a.correlation != 0)
+                data->gpu_by_correlation_.emplace(a.correlation, idx);
+            per_device[std::max(a.device, t.lanes[a.lane].device)].emplace_back(a.start_ns,
+                                                                                a.end_ns);
+        } else if (a.correlation != 0 && data->categories_[i] == Category::RuntimeApi) {
+            data->api_by_correlation_.emplace(a.correlation, idx);
+        }
+    }
+    std::sort(data->gpu_by_start_.begin(), data->gpu_by_start_.end(),
+              [&](std::uint32_t a, std::uint32_t b) {
+                  return t.activities[a].start_ns < t.activities[b].start_ns;
+              });
+    report(90);
+    if (stopped(stop))
+        return nullptr;
+    for (auto& [device, intervals] : per_device) {
+        std::sort(intervals.begin(), intervals.end());
+        DeviceBusy busy;
+        busy.device = device;
+        std::int64_t total = 0;
+        for (const auto& [s, e] : intervals) {
+            if (!busy.ends.empty() && s <= busy.ends.back()) {
+                if (e > busy.ends.back()) {
+                    total += e - busy.ends.back();
+                    busy.ends.back() = e;
+                }
+                continue;
+            }
+            busy.before.push_back(total);
+            busy.starts.push_back(s);
+            busy.ends.push_back(e);
+            total += e - s;
+        }
+        data->busy_.push_back(std::move(busy));
+    }
+    report(100);
+    return data;
+}
+
+}  // namespace trainscope::gui

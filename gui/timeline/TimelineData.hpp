@@ -1,0 +1,107 @@
+#pragma once
+
+#include <QString>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "gui/timeline/KernelCategory.hpp"
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::gui {
+
+// A compact copy of one activity for painting: 32 bytes, time-sorted per row.
+struct TimelineEvent {
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    std::uint32_t activity = 0;  // index into Trace::activities
+    std::uint32_t name = 0;      // StringId
+    Category category = Category::OtherKernel;
+};
+
+// One painted row: a lane at one nesting depth. Events never start before the previous
+// one; max_end[i] is the largest end among events 0..i, so the first event that can be
+// visible from time t is found by one lower_bound even if a row holds overlaps.
+struct TimelineRow {
+    QString label;  // lane name, shown on the lane's first row
+    profiler::LaneKind lane_kind = profiler::LaneKind::GpuStream;
+    profiler::LaneId lane = 0;
+    std::int32_t device = -1;
+    int depth = 0;
+    bool first_of_lane = true;
+    int top = 0;  // y of the row's top edge in content coordinates (below the ruler)
+    std::vector<TimelineEvent> events;
+    std::vector<std::int64_t> max_end;
+
+    // [first, last) indexes of events that may intersect [t0, t1).
+    [[nodiscard]] std::pair<std::size_t, std::size_t> window(double t0, double t1) const;
+};
+
+// Busy time of one device: the union of its kernels, copies and sets, as sorted
+// disjoint intervals with a running sum, so busy time in any window costs two searches.
+struct DeviceBusy {
+    std::int32_t device = 0;
+    std::vector<std::int64_t> starts;
+    std::vector<std::int64_t> ends;
+    std::vector<std::int64_t> before;  // busy ns before interval i
+
+    [[nodiscard]] double busyNs(double t0, double t1) const;
+    [[nodiscard]] double busyBefore(double t) const;
+};
+
+// The timeline's read-only model of a trace: built once off the GUI thread, shared by
+// the timeline, utilization and kernel views.
+class TimelineData {
+  public:
+    static constexpr int kRowHeight = 18;
+    static constexpr int kLaneGap = 6;
+    static constexpr std::size_t kMaxDepth = 63;  // deepest nesting row per lane
+
+    using Progress = std::function<void(int percent)>;
+    // Sorts and indexes the trace. Returns nullptr when *stop becomes true.
+    static std::shared_ptr<const TimelineData> build(profiler::Trace trace,
+                                                     const std::atomic<bool>* stop = nullptr,
+                                                     const Progress& progress = {});
+
+    [[nodiscard]] const profiler::Trace& trace() const { return trace_; }
+    [[nodiscard]] const std::vector<TimelineRow>& rows() const { return rows_; }
+    [[nodiscard]] const QString& name(std::uint32_t id) const { return names_[id]; }
+    [[nodiscard]] std::size_t nameCount() const { return names_.size(); }
+    [[nodiscard]] std::int64_t beginNs() const { return begin_ns_; }
+    [[nodiscard]] std::int64_t endNs() const { return end_ns_; }
+    [[nodiscard]] int contentHeight() const { return content_height_; }
+    [[nodiscard]] const profiler::Activity& activity(std::uint32_t index) const {
+        return trace_.activities[index];
+    }
+    [[nodiscard]] Category category(std::uint32_t index) const { return categories_[index]; }
+    [[nodiscard]] int rowOf(std::uint32_t activity) const { return row_of_activity_[activity]; }
+    // The GPU work launched by an API call and the call that launched a GPU activity.
+    [[nodiscard]] std::optional<std::uint32_t> gpuWorkFor(std::uint64_t correlation) const;
+    [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::uint64_t correlation) const;
+    // GPU work (kernels, copies, sets) of all devices sorted by start time.
+    [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const { return gpu_by_start_; }
+    [[nodiscard]] const std::vector<DeviceBusy>& deviceBusy() const { return busy_; }
+    [[nodiscard]] std::size_t kernelCount() const { return kernel_count_; }
+
+  private:
+    profiler::Trace trace_;
+    std::vector<TimelineRow> rows_;
+    std::vector<QString> names_;
+    std::vector<Category> categories_;
+    std::vector<std::int32_t> row_of_activity_;
+    std::unordered_map<std::uint64_t, std::uint32_t> gpu_by_correlation_;
+    std::unordered_map<std::uint64_t, std::uint32_t> api_by_correlation_;
+    std::vector<std::uint32_t> gpu_by_start_;
+    std::vector<DeviceBusy> busy_;
+    std::int64_t begin_ns_ = 0;
+    std::int64_t end_ns_ = 1;
+    int content_height_ = 0;
+    std::size_t kernel_count_ = 0;
+};
+
+}  // namespace trainscope::gui

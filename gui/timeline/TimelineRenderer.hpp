@@ -1,0 +1,103 @@
+#pragma once
+
+#include <QColor>
+#include <QSize>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "gui/timeline/KernelCategory.hpp"
+#include "gui/timeline/TimeAxisMapping.hpp"
+#include "gui/timeline/TimelineData.hpp"
+
+class QPainter;
+class QPoint;
+
+namespace trainscope::gui {
+
+// Everything the timeline shows besides the data: a value the view owns and the
+// renderer reads, so tests and benchmarks paint exactly what the widget paints.
+struct TimelineViewState {
+    TimeAxisMapping mapping;                         // x = 0 at the left edge of the data area
+    int scroll_y = 0;                                // content pixels scrolled out at the top
+    std::optional<std::uint32_t> selected;           // activity index
+    std::optional<std::uint32_t> flow_from;          // API call of a flow arrow
+    std::optional<std::uint32_t> flow_to;            // the GPU work it launched
+    std::optional<std::pair<double, double>> range;  // shift-drag selection, ns
+    std::vector<bool> name_matches;                  // by StringId; empty: no search
+    bool dark = true;
+    // Row layout when lanes are collapsed: content y of each row, -1 for a hidden row.
+    // Empty: every row at TimelineRow::top.
+    std::vector<int> row_tops;
+    int content_height = -1;
+};
+
+enum class DrawKind : std::uint8_t { Event, Fold };
+
+// One entry of the draw list: a visible event, or a run of sub-pixel events folded
+// into one block (count > 1).
+struct DrawItem {
+    int row = 0;
+    float x = 0;  // data-area pixels
+    float w = 0;
+    DrawKind kind = DrawKind::Event;
+    std::uint32_t first = 0;  // index into the row's events
+    std::uint32_t count = 1;
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    Category category = Category::OtherKernel;
+};
+
+struct TimelineTheme {
+    QColor background, lane_alt, label_background, text, dim_text, grid, ruler, separator,
+        highlight, selection;
+    static TimelineTheme make(bool dark);
+};
+
+class TimelineRenderer {
+  public:
+    static constexpr int kLabelWidth = 210;
+    static constexpr int kRulerHeight = 30;
+    static constexpr int kLegendHeight = 24;
+    static constexpr double kMinPx = 3.0;       // narrower events fold
+    static constexpr double kFoldMaxPx = 12.0;  // a fold stops growing here
+
+    static int dataWidth(int widget_width) { return std::max(widget_width - kLabelWidth, 1); }
+    static int rowTop(const TimelineRow& row, int scroll_y) {
+        return kRulerHeight + row.top - scroll_y;
+    }
+    // Content y of row r in the state's layout; -1 when the row is hidden (collapsed lane).
+    static int contentTop(const TimelineData& data, const TimelineViewState& state, std::size_t r) {
+        return state.row_tops.empty() ? data.rows()[r].top : state.row_tops[r];
+    }
+    static int contentHeight(const TimelineData& data, const TimelineViewState& state) {
+        return state.content_height >= 0 ? state.content_height : data.contentHeight();
+    }
+    // The layout with the lanes in `collapsed` (by LaneId) reduced to their first row.
+    static void layoutRows(const TimelineData& data, const std::vector<bool>& collapsed,
+                           TimelineViewState& state);
+    static int viewportHeight(int widget_height) {
+        return std::max(widget_height - kRulerHeight - kLegendHeight, 1);
+    }
+
+    // Appends the visible items of one row: two searches find the window, runs of
+    // sub-pixel events are folded by jumping with lower_bound, never by visiting them.
+    static void appendRow(const TimelineRow& row, int row_index, const TimeAxisMapping& mapping,
+                          std::vector<DrawItem>& out);
+    // The draw list of all rows inside the viewport.
+    static void buildDrawList(const TimelineData& data, const TimelineViewState& state, QSize size,
+                              std::vector<DrawItem>& out);
+    // Paints the whole widget area (ruler, labels, lanes, overlays, legend) and leaves the
+    // draw list in `list` for hit-testing.
+    static void paint(QPainter& painter, const TimelineData& data, const TimelineViewState& state,
+                      QSize size, std::vector<DrawItem>& list);
+    // The item under a widget position, if any.
+    static const DrawItem* hitTest(const std::vector<DrawItem>& list, const TimelineData& data,
+                                   const TimelineViewState& state, QPoint pos);
+    // The row under a widget y, or -1.
+    static int rowAt(const TimelineData& data, const TimelineViewState& state, int y);
+    static QColor eventColor(const TimelineData& data, const TimelineEvent& e);
+};
+
+}  // namespace trainscope::gui

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <QPoint>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "gui/timeline/TimelineData.hpp"
+#include "gui/timeline/TimelineRenderer.hpp"
+
+class QScrollBar;
+
+namespace trainscope::gui {
+
+// The kernel timeline: lanes per host thread (NVTX by depth, API calls) and per GPU
+// stream. Wheel zooms around the cursor, drag pans, shift-drag selects a range,
+// W/S zoom, A/D pan, +/- zoom, Home shows everything.
+class TimelineView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    void setData(std::shared_ptr<const TimelineData> timeline);
+    [[nodiscard]] const std::shared_ptr<const TimelineData>& data() const { return data_; }
+    [[nodiscard]] const TimelineViewState& state() const { return state_; }
+    [[nodiscard]] QImage renderImage(QSize size) const;
+    [[nodiscard]] QString describe(const DrawItem& item) const;
+    // Summary of the GPU work that starts inside [t0, t1).
+    [[nodiscard]] QString rangeSummary(double t0, double t1) const;
+
+  public slots:
+    void setMapping(const trainscope::gui::TimeAxisMapping& mapping);
+    void zoomToFit();
+    // Shows `fraction` of the trace around its middle (screenshots, benchmarks).
+    void zoomToFraction(double fraction);
+    void zoomBy(double factor);
+    void panBy(double fraction);
+    void zoomToActivity(std::uint32_t activity);
+    void setSearchText(const QString& text);
+    void findNext();
+    void findPrevious();
+    void setDark(bool dark);
+    void clearSelection();
+    // Shows only the first row of a lane with nested rows (NVTX, host stacks), or all.
+    void setLaneCollapsed(profiler::LaneId lane, bool collapsed);
+    // Collapses every host lane deeper than max_rows rows (a readable first view).
+    void collapseDeepLanes(int max_rows);
+
+  signals:
+    void mappingChanged(const trainscope::gui::TimeAxisMapping& mapping);
+    void rangeSelected(double t0_ns, double t1_ns);
+    void activitySelected(std::uint32_t activity);
+    void statusMessage(const QString& text);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+  private:
+    void setMappingInternal(const TimeAxisMapping& mapping);
+    void select(std::uint32_t activity);
+    void find(bool forward);
+    void updateScrollBar();
+    [[nodiscard]] QSize paintSize() const;
+    [[nodiscard]] double anchorX() const;
+
+    std::shared_ptr<const TimelineData> data_;
+    TimelineViewState state_;
+    std::vector<DrawItem> draw_list_;
+    QScrollBar* scroll_ = nullptr;
+    enum class Drag { None, Pan, Range } drag_ = Drag::None;
+    QPoint press_pos_;
+    QPoint last_pos_;
+    bool moved_ = false;
+    bool fitted_ = true;  // showing everything: a resize refits
+    double range_anchor_ns_ = 0;
+    QString search_;
+    std::vector<bool> collapsed_;  // by LaneId
+    void relayout();
+};
+
+}  // namespace trainscope::gui

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "gui/timeline/TimeAxisMapping.hpp"
+#include "gui/timeline/TimelineData.hpp"
+
+namespace trainscope::gui {
+
+// GPU busy % per device (computed from the trace at the zoom's resolution: one bucket
+// per 2 px) and the NVML-like counters (utilization, memory, power), on the timeline's
+// time axis: same label column, same mapping.
+class UtilizationView : public QWidget {
+    Q_OBJECT
+  public:
+    static constexpr int kTrackHeight = 58;
+    static constexpr int kBucketPx = 2;
+    static constexpr int kAxisHeight = 22;  // time axis below the tracks
+
+    explicit UtilizationView(QWidget* parent = nullptr);
+    void setData(std::shared_ptr<const TimelineData> timeline);
+    [[nodiscard]] const TimeAxisMapping& mapping() const { return mapping_; }
+    [[nodiscard]] int trackCount() const;
+    static void paint(QPainter& painter, const TimelineData& timeline,
+                      const TimeAxisMapping& mapping, QSize size, bool dark);
+    [[nodiscard]] QImage renderImage(QSize size) const;
+    QSize sizeHint() const override;
+
+  public slots:
+    void setMapping(const trainscope::gui::TimeAxisMapping& mapping);
+    void setDark(bool dark);
+
+  signals:
+    void wheelZoom(double factor, double anchor_x);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+  private:
+    std::shared_ptr<const TimelineData> data_;
+    TimeAxisMapping mapping_;
+    bool dark_ = true;
+};
+
+}  // namespace trainscope::gui

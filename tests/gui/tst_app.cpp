@@ -1,0 +1,255 @@
+// The application: corrupt files are reported (never a crash), screenshots of every
+// view on a generated database are not blank, the loader works off the GUI thread.
+#include <QFile>
+#include <QImage>
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui/app/CsvExport.hpp"
+#include "gui/app/MainWindow.hpp"
+#include "gui/app/Screenshot.hpp"
+#include "gui/compare/CompareView.hpp"
+#include "gui/kernels/KernelStatsModel.hpp"
+#include "gui/loading/TraceLoader.hpp"
+#include "gui/runs/RunsTableModel.hpp"
+#include "gui/runs/RunsView.hpp"
+#include "gui/timeline/TimelineView.hpp"
+#include "tests/gui/GuiTestUtil.hpp"
+#include "tests/gui/TraceDbGenerator.hpp"
+
+using namespace trainscope;
+using namespace trainscope::gui;
+
+class TestApp : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString db_;
+    std::int64_t main_run_ = 0;
+
+    QString writeFile(const QString& name, const QByteArray& bytes) {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        f.open(QIODevice::WriteOnly);
+        f.write(bytes);
+        return path;
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath(QStringLiteral("results.db"));
+        QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
+        main_run_ = testing::writeDatabase(db_.toStdString(), {20000, 1000, 3});
+        QVERIFY(main_run_ > 0);
+    }
+
+    void corruptDatabaseShowsAnError_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("garbage") << QByteArray(4096, 'x')
+                                 << QStringLiteral("not an SQLite database");
+        QTest::newRow("empty file")
+            << QByteArray() << QStringLiteral("not a trainscope results database");
+        QByteArray truncated_header("SQLite format 3\0", 16);
+        truncated_header += QByteArray(200, '\xff');
+        QTest::newRow("damaged header") << truncated_header << QString();
+    }
+    void corruptDatabaseShowsAnError() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, expected);
+        const QString path = writeFile(QStringLiteral("bad-%1.db")
+                                           .arg(QTest::currentDataTag())
+                                           .replace(QLatin1Char(' '), QLatin1Char('_')),
+                                       bytes);
+        MainWindow window;
+        QStringList errors;
+        window.setErrorSink([&](const QString& m) { errors << m; });
+        QVERIFY(!window.openDatabase(path));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.front().contains(path), qPrintable(errors.front()));
+        if (!expected.isEmpty())
+            QVERIFY2(errors.front().contains(expected), qPrintable(errors.front()));
+        // Still usable afterwards.
+        QVERIFY(window.openDatabase(db_));
+        QCOMPARE(window.runsModel()->rowCount(), 16);
+    }
+
+    void missingFileIsReported() {
+        MainWindow window;
+        QString error;
+        window.setErrorSink([&](const QString& m) { error = m; });
+        QVERIFY(!window.openDatabase(dir_.filePath(QStringLiteral("nope.db"))));
+        QVERIFY(error.contains(QLatin1String("no such file")));
+    }
+
+    void screenshotOfEachViewIsNotBlank_data() {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("minColours");
+        QTest::newRow("timeline") << "timeline" << 200;
+        QTest::newRow("runs") << "runs" << 100;
+        QTest::newRow("utilization") << "utilization" << 8;
+        QTest::newRow("kernels") << "kernels" << 50;
+        QTest::newRow("compare") << "compare" << 50;
+    }
+    void screenshotOfEachViewIsNotBlank() {
+        QFETCH(QString, view);
+        QFETCH(int, minColours);
+        ScreenshotRequest request;
+        request.database = db_;
+        request.output = dir_.filePath(view + QStringLiteral(".png"));
+        request.view = view;
+        QString error;
+        QCOMPARE(takeScreenshot(request, &error), 0);
+        QImage image(request.output);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() >= 1000);
+        const int colours = testing::distinctColours(image);
+        QVERIFY2(colours >= minColours, qPrintable(QStringLiteral("%1 colours").arg(colours)));
+    }
+
+    void screenshotOfABadFileExitsWithTwo() {
+        ScreenshotRequest request;
+        request.database = writeFile(QStringLiteral("junk.db"), QByteArray(1000, 'j'));
+        request.output = dir_.filePath(QStringLiteral("junk.png"));
+        QString error;
+        QCOMPARE(takeScreenshot(request, &error), 2);
+        QVERIFY(error.contains(QLatin1String("junk.db")));
+        QVERIFY(!QFile::exists(request.output));
+        request.database = db_;
+        request.view = QStringLiteral("nonsense");
+        QCOMPARE(takeScreenshot(request, &error), 2);
+        request.view = QStringLiteral("timeline");
+        request.run = 999;
+        QCOMPARE(takeScreenshot(request, &error), 2);
+    }
+
+    void loaderDeliversOffTheGuiThread() {
+        TraceLoader loader;
+        QSignalSpy ready(&loader, &TraceLoader::ready);
+        QSignalSpy progress(&loader, &TraceLoader::progress);
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        loader.start(db_, main_run_);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, 60000);
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(progress.count() >= 2);
+        const auto trace = ready.front().front().value<LoadedTracePtr>();
+        QVERIFY(trace);
+        QCOMPARE(trace->run_id, main_run_);
+        QCOMPARE(trace->timeline->kernelCount(), std::size_t(20000));
+        QVERIFY(!trace->kernel_stats.empty());
+    }
+
+    void loaderReportsFailures() {
+        TraceLoader loader;
+        QSignalSpy failed(&loader, &TraceLoader::failed);
+        loader.start(db_, 12345);
+        // The spy records in the worker thread: count, do not wait for a new emission.
+        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
+        QVERIFY(!failed.front().front().toString().isEmpty());
+        loader.start(writeFile(QStringLiteral("junk2.db"), QByteArray(1000, 'j')), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 2, 30000);
+    }
+
+    void cancelledLoadDeliversNothing() {
+        TraceLoader loader;
+        QSignalSpy ready(&loader, &TraceLoader::ready);
+        QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+        loader.start(db_, main_run_);
+        loader.cancel();
+        QCOMPARE(cancelled.count(), 1);
+        QTest::qWait(1500);
+        QCOMPARE(ready.count(), 0);
+        // Cancelling when nothing runs is quiet.
+        loader.cancel();
+        QCOMPARE(cancelled.count(), 1);
+    }
+
+    void selectingARunLoadsItsTraceInTheBackground() {
+        MainWindow window;
+        QStringList errors;
+        window.setErrorSink([&](const QString& m) { errors << m; });
+        QVERIFY(window.openDatabase(db_));
+        QVERIFY(!window.timeline()->data());
+        window.runsView()->selectRun(main_run_);
+        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 30000);
+        QCOMPARE(window.timeline()->data()->kernelCount(), std::size_t(20000));
+        QVERIFY(window.kernelModel()->rowCount() > 5);
+        QVERIFY(errors.isEmpty());
+    }
+
+    void selectingTwoRunsFillsTheComparison() {
+        MainWindow window;
+        QStringList errors;
+        window.setErrorSink([&](const QString& m) { errors << m; });
+        QVERIFY(window.openDatabase(db_));
+        QTableView* table = window.runsView()->table();
+        table->selectionModel()->select(table->model()->index(0, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        table->selectionModel()->select(table->model()->index(1, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(window.runsView()->selectedRunIds(), (std::vector<std::int64_t>{1, 2}));
+        QVERIFY(window.compareView()->metricsTable()->model()->rowCount() >= 8);
+        QTRY_VERIFY_WITH_TIMEOUT(window.compareView()->kernelTable()->model()->rowCount() > 5,
+                                 60000);
+        const auto* diff = window.compareView()->kernelTable()->model();
+        QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
+        // The Kernels tab sums both runs: 20,000 kernels of run 1 plus run 2's.
+        auto kernel_count = [&] {
+            qint64 n = 0;
+            for (int r = 0; r < window.kernelModel()->rowCount(); ++r) {
+                const QModelIndex i =
+                    window.kernelModel()->index(r, KernelStatsModel::CategoryColumn);
+                if (!i.data().toString().startsWith(QLatin1String("mem")))
+                    n +=
+                        window.kernelModel()->index(r, KernelStatsModel::Count).data().toLongLong();
+            }
+            return n;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(kernel_count(), qint64(21000), 60000);
+        QVERIFY(errors.isEmpty());
+    }
+
+    void rangeSelectionScopesTheKernelTable() {
+        MainWindow window;
+        QVERIFY(window.openDatabase(db_));
+        QVERIFY(window.loadTraceNow(main_run_));
+        auto total_count = [&] {
+            qint64 n = 0;
+            for (int r = 0; r < window.kernelModel()->rowCount(); ++r)
+                n += window.kernelModel()->index(r, KernelStatsModel::Count).data().toLongLong();
+            return n;
+        };
+        const qint64 all = total_count();
+        const auto& d = *window.timeline()->data();
+        const double mid = static_cast<double>(d.beginNs() + d.endNs()) / 2;
+        emit window.timeline()->rangeSelected(mid, mid + 5e6);  // 5 ms
+        const qint64 in_range = total_count();
+        QVERIFY(in_range > 0);
+        QVERIFY(in_range < all / 10);
+    }
+
+    void csvQuotesFields() {
+        RunsTableModel model;
+        reports::RunRecord r;
+        r.id = 1;
+        r.status = reports::RunStatus::Failed;
+        r.error = "bad \"thing\", really";
+        model.setRuns({r});
+        const QString csv = toCsv(model);
+        QVERIFY2(csv.startsWith(QLatin1String("run,status,error\r\n")), qPrintable(csv));
+        QVERIFY2(csv.contains(QLatin1String("1,failed,\"bad \"\"thing\"\", really\"\r\n")),
+                 qPrintable(csv));
+        const QString path = dir_.filePath(QStringLiteral("runs.csv"));
+        QCOMPARE(writeCsv(model, path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), csv);
+    }
+};
+
+QTEST_MAIN(TestApp)
+#include "tst_app.moc"
