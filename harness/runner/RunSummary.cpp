@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace trainscope::harness {
@@ -48,6 +49,14 @@ void print_run_result(const reports::RunRecord& run) {
                  metric_text(run, "step_ms_ci_high", "{:.3f}").c_str(),
                  metric_text(run, "final_loss", "{:.4f}").c_str(),
                  metric_text(run, "test_accuracy", "{:.4f}").c_str());
+    // A throttled GPU measured something other than its speed: say so where it is seen.
+    if (const reports::Metric* throttled = run.find_metric("throttled_sample_pct");
+        throttled != nullptr && throttled->value > 0.0) {
+        const reports::Metric* reasons = run.find_metric("throttle_reasons_seen");
+        const auto bits = reasons != nullptr ? static_cast<std::uint64_t>(reasons->value) : 0;
+        std::fprintf(stderr, "  WARNING: the GPU throttled during %.1f %% of the NVML samples (reasons bitmask %s)\n",
+                     throttled->value, fmt::format("{:#x}", bits).c_str());
+    }
 }
 
 void print_summary_table(const std::vector<reports::RunRecord>& runs,
@@ -76,7 +85,9 @@ void print_summary_table(const std::vector<reports::RunRecord>& runs,
         row.push_back(peak != nullptr ? fmt::format("{:.1f}", peak->value / (1024.0 * 1024.0))
                                       : "-");
         row.push_back(metric_text(run, "test_accuracy", "{:.4f}"));
-        row.emplace_back(to_string(run.status));
+        const reports::Metric* throttled = run.find_metric("throttled_sample_pct");
+        row.push_back(std::string(to_string(run.status)) +
+                      (throttled != nullptr && throttled->value > 0.0 ? " (throttled)" : ""));
         rows.push_back(std::move(row));
     }
     std::vector<std::size_t> widths(header.size(), 0);

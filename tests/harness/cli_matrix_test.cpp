@@ -215,3 +215,45 @@ TEST(MatrixStopping, TimeCapEndsAnUnreachableTarget) {
 
 }  // namespace
 }  // namespace trainscope
+
+namespace trainscope {
+namespace {
+
+TEST(MatrixInterrupt, CtrlCStopsCleanlyAndResumeFinishes) {
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const std::string args = "run --batch 8,16,24,32 --steps 40 --warmup 1 -q --out " + db.string();
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", (std::string("exec ") + TRAINSCOPE_CLI + " " + args).c_str(), nullptr);
+        _exit(127);
+    }
+    bool interrupted = false;
+    for (int i = 0; i < 1200 && !interrupted; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        if (!std::filesystem::exists(db)) continue;
+        try {
+            const auto runs = runs_in(db);
+            if (!runs.empty() && runs.size() < 4) {
+                kill(pid, SIGINT);  // what Ctrl-C sends to the parent
+                interrupted = true;
+            }
+        } catch (const std::exception&) {
+        }
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(interrupted);
+    ASSERT_TRUE(WIFEXITED(status)) << "the parent must exit by itself, not die of the signal";
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const auto recorded = runs_in(db);
+    EXPECT_LT(recorded.size(), 4u);
+    for (const auto& r : recorded) EXPECT_EQ(r.status, reports::RunStatus::Ok) << "an interrupted cell is not recorded as failed";
+    const auto resumed = run_trainscope(args + " --resume");
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+    EXPECT_EQ(runs_in(db).size(), 4u);
+}
+
+}  // namespace
+}  // namespace trainscope
