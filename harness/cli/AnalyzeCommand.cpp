@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
@@ -16,8 +18,6 @@
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
-#include "reports/store/ResultsDatabase.hpp"
-#include "reports/store/TraceStore.hpp"
 
 namespace trainscope::harness {
 
@@ -144,39 +144,32 @@ void print_health(const profiler::Trace& trace) {
 }
 
 int execute(const AnalyzeOptions& options) {
-    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
-    const auto trace = reports::load_trace(db, options.run);
-    if (!trace) {
-        throw UsageError(
-            fmt::format("run {} in '{}' has no trace: record one with `trainscope run "
-                        "--trace kernels|full`, or import one with `trainscope import`",
-                        options.run, options.database));
-    }
+    const profiler::Trace trace = load_run_trace(options.database, options.run);
     std::printf("Run %lld: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
-                trace->activities.size(), trace->lanes.size());
+                trace.activities.size(), trace.lanes.size());
     if (options.mode == "tracelens") {
         std::printf("GPU timeline (TraceLens definitions):\n  %-24s %22s %22s\n", "type", "time ms",
                     "percent");
-        for (const auto& row : profiler::tracelens_gpu_timeline(*trace)) {
+        for (const auto& row : profiler::tracelens_gpu_timeline(trace)) {
             std::printf("  %-24s %22.15g %22.15g\n", row.type.c_str(), row.time_ms, row.percent);
         }
         return 0;
     }
-    if (profiler::is_host_op_trace(*trace)) {
+    if (profiler::is_host_op_trace(trace)) {
         // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
         std::printf(
             "CPU backend trace: backend ops are analysed as the device's work (device -1 = "
             "CPU)\n\n");
-        const profiler::Trace ops = profiler::host_ops_as_device_work(*trace);
+        const profiler::Trace ops = profiler::host_ops_as_device_work(trace);
         print_busy(ops, options, "CPU");
         print_breakdown(ops, options.top, "CPU");
     } else {
-        print_busy(*trace, options, "GPU");
-        print_breakdown(*trace, options.top, "GPU");
-        print_overlap_and_tensor_cores(*trace);
+        print_busy(trace, options, "GPU");
+        print_breakdown(trace, options.top, "GPU");
+        print_overlap_and_tensor_cores(trace);
     }
-    print_nvtx(*trace);
-    print_health(*trace);
+    print_nvtx(trace);
+    print_health(trace);
     return 0;
 }
 

@@ -2,12 +2,12 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/formats/ChromeTraceWriter.hpp"
-#include "reports/store/ResultsDatabase.hpp"
-#include "reports/store/TraceStore.hpp"
 
 namespace trainscope::harness {
 
@@ -21,17 +21,10 @@ struct ExportOptions {
 };
 
 int execute(const ExportOptions& options) {
-    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
-    const auto trace = reports::load_trace(db, options.run);
-    if (!trace) {
-        throw UsageError(
-            fmt::format("run {} in '{}' has no trace: record one with `trainscope run "
-                        "--trace kernels|full`, or import one with `trainscope import`",
-                        options.run, options.database));
-    }
-    profiler::write_chrome_trace(*trace, options.out);
+    const profiler::Trace trace = load_run_trace(options.database, options.run);
+    profiler::write_chrome_trace(trace, options.out);
     std::printf("%s (%zu activities; open it in Perfetto, ui.perfetto.dev)\n", options.out.c_str(),
-                trace->activities.size());
+                trace.activities.size());
     return 0;
 }
 

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::harness {
+
+// The trace of one run of a results database, for the commands that work on traces.
+// Throws StoreError for a missing file or run, UsageError for a run without a trace
+// (naming how to record or import one).
+profiler::Trace load_run_trace(const std::string& database, std::int64_t run_id);
+
+}  // namespace trainscope::harness
