@@ -104,8 +104,7 @@ TEST(WorkloadsGatherRows, RefusesMismatchedTensorsAndBadIndices) {
     EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0}), destination),
                  std::logic_error);
     Tensor wider = h.context.make(Shape{2, 3});
-    EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, 1}), wider),
-                 std::logic_error);
+    EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, 1}), wider), std::logic_error);
     Tensor other_dtype = h.tensors.allocate(Shape{2, 2}, DType::f64);
     EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, 1}), other_dtype),
                  std::logic_error);
@@ -158,9 +157,10 @@ TEST(WorkloadsResidentPlacement, KeepsTheWholeDatasetOnTheBackendOnce) {
     BatchLoader resident(source, 4, true, 9, BatchPlacement::resident);
     resident.start_epoch();
     const std::int64_t before = h.tensors.live_bytes();
-    { const Batch first = resident.load(h.context, 0); }
-    // 23 images of 25 f32 values plus 23 i32 labels stay allocated after the batch died.
+    resident.prepare(h.context);
+    // 23 images of 25 f32 values plus 23 i32 labels, before any batch is loaded.
     EXPECT_EQ(h.tensors.live_bytes() - before, 23 * 25 * 4 + 23 * 4);
+    { const Batch first = resident.load(h.context, 0); }
     const std::int64_t resident_bytes = h.tensors.live_bytes();
     { const Batch second = resident.load(h.context, 1); }
     EXPECT_EQ(h.tensors.live_bytes(), resident_bytes);  // uploaded once

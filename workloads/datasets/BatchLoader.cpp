@@ -91,10 +91,14 @@ void BatchLoader::make_resident(StepContext& context) {
     staged_labels_ = {};
 }
 
-Batch BatchLoader::load_resident(StepContext& context, std::span<const std::int64_t> samples) {
-    if (!resident_.images.raw()) {
+void BatchLoader::prepare(StepContext& context) {
+    if (placement_ == BatchPlacement::resident && !resident_.images.raw()) {
         make_resident(context);
     }
+}
+
+Batch BatchLoader::load_resident(StepContext& context, std::span<const std::int64_t> samples) {
+    prepare(context);
     const auto count = static_cast<std::int64_t>(samples.size());
     staged_indices_.resize(samples.size());
     for (std::size_t i = 0; i < samples.size(); ++i) {

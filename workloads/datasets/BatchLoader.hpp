@@ -36,6 +36,9 @@ class BatchLoader {
 
     std::int64_t batches_per_epoch() const;
     void start_epoch();
+    // placement=resident: uploads the dataset now rather than at the first load, so the
+    // upload is not timed as part of a training step; stream: nothing to do.
+    void prepare(StepContext& context);
     Batch load(StepContext& context, std::int64_t batch_index);
 
   private:

@@ -109,6 +109,8 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         std::make_unique<BatchLoader>(*data_.train, config.batch, true, config.seed, placement);
     test_loader_ =
         std::make_unique<BatchLoader>(*data_.test, config.batch, false, config.seed, placement);
+    train_loader_->prepare(*context_);
+    test_loader_->prepare(*context_);
     if (policy_.loss_scaling) {
         loss_scaler_.emplace();
     }
