@@ -10,6 +10,7 @@
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseMath.hpp"
+#include "workloads/backends/cuda/kernels/GatherMath.hpp"
 #include "workloads/backends/cuda/kernels/LossMath.hpp"
 #include "workloads/backends/cuda/kernels/OptimizerMath.hpp"
 #include "workloads/backends/cuda/kernels/PoolingMath.hpp"
@@ -226,6 +227,35 @@ TEST_F(KernelMathTest, AdamBiasCorrectionUsesTheStep) {
     const auto tenth = math::adam_constants<double>(settings, 0.5);
     EXPECT_DOUBLE_EQ(tenth.step_size, 0.1 / (1.0 - std::pow(0.9, 10.0)));
     EXPECT_DOUBLE_EQ(tenth.grad_factor, 0.5);
+}
+
+// The gather kernel's word walk, run on the host, against the CPU backend's gather_rows:
+// rows of 3 floats (12 bytes: 4-byte words), with a repeated and a reversed row.
+TEST_F(KernelMathTest, GatherWordWalkMatchesTheCpuBackend) {
+    const std::vector<float> values = random_values(5 * 3, -1.0f, 1.0f);
+    const Tensor source = tensor(Shape{5, 3}, values);
+    const std::vector<std::int32_t> rows{4, 0, 4, 2};
+    Tensor indices = tensors_.allocate(Shape{4}, DType::i32);
+    backend_.copy_from_host(rows.data(), indices);
+    Tensor expected = zeros(Shape{4, 3});
+    backend_.gather_rows(source, indices, expected);
+
+    const long long row_bytes = 3 * sizeof(float);
+    ASSERT_EQ(math::gather_word_bytes(row_bytes), 4);
+    const long long row_words = row_bytes / 4;
+    std::vector<float> actual(rows.size() * 3);
+    for (long long i = 0; i < static_cast<long long>(actual.size()); ++i) {
+        actual[static_cast<std::size_t>(i)] =
+            values[static_cast<std::size_t>(math::gather_source_word(i, row_words, rows.data()))];
+    }
+    EXPECT_EQ(actual, read(expected));
+}
+
+TEST_F(KernelMathTest, GatherUsesTheWidestWordThatDividesARow) {
+    EXPECT_EQ(math::gather_word_bytes(784 * 4), 8);
+    EXPECT_EQ(math::gather_word_bytes(100), 4);
+    EXPECT_EQ(math::gather_word_bytes(6), 2);
+    EXPECT_EQ(math::gather_word_bytes(3), 1);
 }
 
 }  // namespace

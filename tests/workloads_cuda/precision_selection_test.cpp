@@ -6,6 +6,15 @@
 namespace trainscope::workloads::cuda {
 namespace {
 
+// TrainingResult::emulated on this backend: only the precisions stored as rounded f32.
+TEST(PrecisionSelection, OnlyHalfPrecisionsAreEmulated) {
+    EXPECT_FALSE(precision_is_emulated(Precision::fp32));
+    EXPECT_FALSE(precision_is_emulated(Precision::tf32));  // real tensor-core math
+    EXPECT_FALSE(precision_is_emulated(Precision::fp64));
+    EXPECT_TRUE(precision_is_emulated(Precision::fp16));
+    EXPECT_TRUE(precision_is_emulated(Precision::bf16));
+}
+
 TEST(PrecisionSelection, Fp32RunsWithoutTensorCores) {
     const LibraryMath math = library_math_for(Precision::fp32);
     EXPECT_EQ(math.cudnn_math, CUDNN_FMA_MATH);

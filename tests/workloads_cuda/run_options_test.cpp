@@ -78,11 +78,18 @@ TEST(CudaRunOptions, OverlapNeedsPinnedMemory) {
     expect_config_error_naming(options, "transfer");
 }
 
+TEST(CudaRunOptions, PlacementResidentIsAcceptedAndUnknownPlacementsAreNot) {
+    BackendOptions options;
+    EXPECT_EQ(parse_cuda_run_options(options).placement, DataPlacement::stream);
+    options.placement = "resident";
+    EXPECT_EQ(parse_cuda_run_options(options).placement, DataPlacement::resident);
+    EXPECT_EQ(to_string(DataPlacement::resident), "resident");
+    options.placement = "host";
+    expect_config_error_naming(options, "placement");
+}
+
 TEST(CudaRunOptions, UnimplementedAxesAreRefusedWithTheReason) {
     BackendOptions options;
-    options.placement = "resident";
-    expect_config_error_naming(options, "placement");
-    options = {};
     options.cuda_graph = true;
     expect_config_error_naming(options, "cuda_graph");
 }

@@ -2,9 +2,11 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "workloads/backend/OpGeometry.hpp"
+#include "workloads/backend/StepTimer.hpp"
 #include "workloads/memory/RawAllocator.hpp"
 #include "workloads/numerics/Precision.hpp"
 #include "workloads/tensor/Tensor.hpp"
@@ -29,12 +31,22 @@ class Backend {
     virtual void synchronize() = 0;
     // tf32 makes convolutions and GEMMs round their inputs to tf32 and accumulate in fp32.
     virtual void set_math_mode(MathMode mode) = 0;
+    // Starts timing a training step on this backend's clock (see StepTimer).
+    virtual std::unique_ptr<StepTimer> start_step_timer() = 0;
+    // True when `precision` runs here as an emulation (values rounded to its format at the
+    // storage points, arithmetic in a wider native type) rather than in its own hardware
+    // format; results carry it as TrainingResult::emulated.
+    virtual bool emulates(Precision precision) const = 0;
 
     // Memory.
     virtual void copy_from_host(const void* host, Tensor& destination) = 0;
     virtual void copy_to_host(const Tensor& source, void* host) = 0;
     virtual void copy(const Tensor& source, Tensor& destination) = 0;
     virtual void fill(Tensor& tensor, double value) = 0;
+    // destination[r, ...] = source[indices[r], ...] along dimension 0, bit for bit, for any
+    // dtype; indices is i32 [rows of destination], each in [0, rows of source). Gathers a
+    // batch from a dataset kept in this backend's memory (placement=resident).
+    virtual void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) = 0;
 
     // Convolution: x [N,C,H,W], w [K,C,R,S], y [N,K,P,Q]; bias [K] optional (may be empty).
     virtual void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,

@@ -1,19 +1,30 @@
 #include "workloads/datasets/BatchLoader.hpp"
 
+#include <limits>
 #include <numeric>
+#include <string>
+
+#include "workloads/training/ConfigError.hpp"
 
 namespace trainscope::workloads {
 
 BatchLoader::BatchLoader(const ImageSource& source, std::int64_t batch, bool shuffle,
-                         std::uint64_t seed)
+                         std::uint64_t seed, BatchPlacement placement)
     : source_(source),
       batch_(batch),
       shuffle_(shuffle),
+      placement_(placement),
       engine_(seed ^ 0xda7a5e7ULL),
       order_(static_cast<std::size_t>(source.size())) {
     std::iota(order_.begin(), order_.end(), std::int64_t{0});
     for (std::size_t v = 0; v < scale_.size(); ++v) {
         scale_[v] = static_cast<double>(v) / 255.0;
+    }
+    // gather_rows takes i32 sample indices.
+    if (placement_ == BatchPlacement::resident &&
+        source.size() > std::numeric_limits<std::int32_t>::max()) {
+        throw ConfigError("placement: resident supports at most 2^31-1 samples; the dataset has " +
+                          std::to_string(source.size()) + "; use placement=stream");
     }
 }
 
@@ -34,39 +45,82 @@ void BatchLoader::start_epoch() {
 }
 
 template <typename T>
-void BatchLoader::stage_images(std::int64_t first, std::int64_t count, T* out) {
+void BatchLoader::stage_images(std::span<const std::int64_t> samples, T* out) {
     const auto pixels = static_cast<std::size_t>(source_.image_shape().elements());
     pixels_.resize(pixels);
-    for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t sample = order_[static_cast<std::size_t>(first + i)];
-        source_.read_pixels(sample, pixels_.data());
-        T* image = out + static_cast<std::size_t>(i) * pixels;
+    staged_labels_.resize(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        source_.read_pixels(samples[i], pixels_.data());
+        T* image = out + i * pixels;
         for (std::size_t p = 0; p < pixels; ++p) {
             image[p] = static_cast<T>(scale_[pixels_[p]]);
         }
-        staged_labels_[static_cast<std::size_t>(i)] = source_.label(sample);
+        staged_labels_[i] = source_.label(samples[i]);
     }
+}
+
+template <typename T>
+void BatchLoader::upload_images(StepContext& context, std::span<const std::int64_t> samples,
+                                std::vector<T>& staging, Tensor& images) {
+    staging.resize(static_cast<std::size_t>(images.elements()));
+    stage_images(samples, staging.data());
+    context.backend.copy_from_host(staging.data(), images);
+}
+
+Batch BatchLoader::load_streamed(StepContext& context, std::span<const std::int64_t> samples) {
+    const auto count = static_cast<std::int64_t>(samples.size());
+    Batch batch;
+    batch.images = context.make(source_.image_shape().with_batch(count));
+    if (context.dtype == DType::f64) {
+        upload_images(context, samples, staged_f64_, batch.images);
+    } else {
+        upload_images(context, samples, staged_f32_, batch.images);
+    }
+    batch.labels = context.tensors.allocate(Shape{count}, DType::i32);
+    context.backend.copy_from_host(staged_labels_.data(), batch.labels);
+    return batch;
+}
+
+void BatchLoader::make_resident(StepContext& context) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(source_.size()));
+    std::iota(all.begin(), all.end(), std::int64_t{0});
+    resident_ = load_streamed(context, all);
+    // The host copy of the whole dataset is not needed again: give its memory back.
+    staged_f32_ = {};
+    staged_f64_ = {};
+    staged_labels_ = {};
+}
+
+void BatchLoader::prepare(StepContext& context) {
+    if (placement_ == BatchPlacement::resident && !resident_.images.raw()) {
+        make_resident(context);
+    }
+}
+
+Batch BatchLoader::load_resident(StepContext& context, std::span<const std::int64_t> samples) {
+    prepare(context);
+    const auto count = static_cast<std::int64_t>(samples.size());
+    staged_indices_.resize(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        staged_indices_[i] = static_cast<std::int32_t>(samples[i]);  // < 2^31, see constructor
+    }
+    Tensor indices = context.tensors.allocate(Shape{count}, DType::i32);
+    context.backend.copy_from_host(staged_indices_.data(), indices);
+    Batch batch;
+    batch.images = context.make(source_.image_shape().with_batch(count));
+    context.backend.gather_rows(resident_.images, indices, batch.images);
+    batch.labels = context.tensors.allocate(Shape{count}, DType::i32);
+    context.backend.gather_rows(resident_.labels, indices, batch.labels);
+    return batch;
 }
 
 Batch BatchLoader::load(StepContext& context, std::int64_t batch_index) {
     const std::int64_t first = batch_index * batch_;
     const std::int64_t count = std::min(batch_, source_.size() - first);
-    const Shape shape = source_.image_shape().with_batch(count);
-    staged_labels_.resize(static_cast<std::size_t>(count));
-    Batch batch;
-    batch.images = context.make(shape);
-    if (context.dtype == DType::f64) {
-        staged_f64_.resize(static_cast<std::size_t>(shape.elements()));
-        stage_images(first, count, staged_f64_.data());
-        context.backend.copy_from_host(staged_f64_.data(), batch.images);
-    } else {
-        staged_f32_.resize(static_cast<std::size_t>(shape.elements()));
-        stage_images(first, count, staged_f32_.data());
-        context.backend.copy_from_host(staged_f32_.data(), batch.images);
-    }
-    batch.labels = context.tensors.allocate(Shape{count}, DType::i32);
-    context.backend.copy_from_host(staged_labels_.data(), batch.labels);
-    return batch;
+    const std::span<const std::int64_t> samples(order_.data() + first,
+                                                static_cast<std::size_t>(count));
+    return placement_ == BatchPlacement::resident ? load_resident(context, samples)
+                                                  : load_streamed(context, samples);
 }
 
 }  // namespace trainscope::workloads

@@ -32,7 +32,7 @@ struct TrainingResult {
     std::int64_t train_time_ns = 0;  // sum of step durations, warm-up included
     std::int64_t peak_tensor_bytes = 0;
     std::int64_t parameter_count = 0;
-    bool emulated = false;  // precision emulated by rounding on the CPU
+    bool emulated = false;  // precision emulated by rounding (Backend::emulates)
     // Backend facts and choices (device name, library versions, chosen algorithms...).
     std::map<std::string, std::string> environment;
     // Extra numbers a backend measures (e.g. h2d_bytes), name -> value.

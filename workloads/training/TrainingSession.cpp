@@ -1,7 +1,6 @@
 #include "workloads/training/TrainingSession.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -19,12 +18,6 @@
 
 namespace trainscope::workloads {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-std::int64_t elapsed_ns(Clock::time_point since) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count();
-}
 
 bool gradients_finite(Backend& backend, const std::vector<Parameter*>& parameters) {
     for (const Parameter* p : parameters) {
@@ -108,8 +101,16 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
                                  policy_.storage_is_fp64 ? DType::f64 : DType::f32, true, false});
     model_->materialize(*context_, config.seed);
     optimizer_ = make_optimizer(config, model_->parameters(), *context_);
-    train_loader_ = std::make_unique<BatchLoader>(*data_.train, config.batch, true, config.seed);
-    test_loader_ = std::make_unique<BatchLoader>(*data_.test, config.batch, false, config.seed);
+    // resident keeps both sets on the backend; the CPU backend's validation admits only
+    // stream, GPU backends implement gather_rows for it.
+    const BatchPlacement placement =
+        config.placement == "resident" ? BatchPlacement::resident : BatchPlacement::stream;
+    train_loader_ =
+        std::make_unique<BatchLoader>(*data_.train, config.batch, true, config.seed, placement);
+    test_loader_ =
+        std::make_unique<BatchLoader>(*data_.test, config.batch, false, config.seed, placement);
+    train_loader_->prepare(*context_);
+    test_loader_->prepare(*context_);
     if (policy_.loss_scaling) {
         loss_scaler_.emplace();
     }
@@ -118,7 +119,8 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
 bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     PhaseRange step_range("step");
     StepContext& context = *context_;
-    const Clock::time_point start = Clock::now();
+    // Started before the batch is loaded: a step's time includes its input copy.
+    const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
     Batch batch;
     {
         PhaseRange range("data load");
@@ -151,9 +153,12 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
             model_->refresh_compute_copies(context);
         }
     }
+    // Stopped as soon as the last operation is queued: stop_ns() waits for the work, so a
+    // device timer's stop mark is not delayed by the host's wait in synchronize().
+    const std::int64_t duration_ns = timer->stop_ns();
     backend_->synchronize();
     StepRecord record;
-    record.duration_ns = elapsed_ns(start);
+    record.duration_ns = duration_ns;
     record.index = steps_done_;
     record.epoch = epoch;
     record.loss = totals.loss_sum / static_cast<double>(totals.count);
@@ -220,7 +225,7 @@ TrainingResult TrainingRun::run() {
 
     result_.peak_tensor_bytes = tensors_->peak_bytes();
     result_.parameter_count = model_->parameter_count();
-    result_.emulated = policy_.emulated_on_cpu && backend_->name() == "cpu";
+    result_.emulated = backend_->emulates(policy_.precision);
     result_.environment = backend_->environment();
     result_.environment["precision"] = config_.precision;
     result_.environment["dataset"] = data_.description;

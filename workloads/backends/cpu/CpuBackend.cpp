@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/GatherLayout.hpp"
 #include "workloads/backends/cpu/detail/ConvKernels.hpp"
 #include "workloads/backends/cpu/detail/ElementwiseKernels.hpp"
 #include "workloads/backends/cpu/detail/GemmKernel.hpp"
@@ -78,6 +79,10 @@ CpuBackend::CpuBackend(int threads)
     openblas_set_num_threads(1);
 }
 
+bool CpuBackend::emulates(Precision precision) const {
+    return policy_for(precision).emulated_on_cpu;
+}
+
 std::map<std::string, std::string> CpuBackend::environment() const {
     return {
         {"backend", "cpu"},
@@ -103,6 +108,19 @@ void CpuBackend::copy(const Tensor& source, Tensor& destination) {
     OpRange range("copy");
     require(source.bytes() == destination.bytes(), "copy", "sizes differ");
     std::memcpy(destination.raw(), source.raw(), source.bytes());
+}
+
+void CpuBackend::gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
+    OpRange range("gather_rows");
+    const GatherLayout layout = gather_layout(source, indices, destination);
+    const auto* from = static_cast<const unsigned char*>(source.raw());
+    auto* to = static_cast<unsigned char*>(destination.raw());
+    const std::int32_t* rows = indices.data<std::int32_t>();
+    for (std::int64_t r = 0; r < layout.rows; ++r) {
+        require(rows[r] >= 0 && rows[r] < layout.source_rows, "gather_rows", "index out of range");
+        std::memcpy(to + static_cast<std::size_t>(r) * layout.row_bytes,
+                    from + static_cast<std::size_t>(rows[r]) * layout.row_bytes, layout.row_bytes);
+    }
 }
 
 void CpuBackend::fill(Tensor& tensor, double value) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "workloads/backend/Backend.hpp"
@@ -24,12 +25,19 @@ class CpuBackend final : public Backend {
     std::map<std::string, std::string> environment() const override;
     void synchronize() override {}
     void set_math_mode(MathMode mode) override { math_ = mode; }
+    // Operations finish before they return: the host clock times a step exactly.
+    std::unique_ptr<StepTimer> start_step_timer() override {
+        return std::make_unique<SteadyClockStepTimer>();
+    }
+    // tf32, fp16 and bf16 are rounding emulations on fp32 arithmetic here.
+    bool emulates(Precision precision) const override;
     int threads() const { return pool_.size(); }
 
     void copy_from_host(const void* host, Tensor& destination) override;
     void copy_to_host(const Tensor& source, void* host) override;
     void copy(const Tensor& source, Tensor& destination) override;
     void fill(Tensor& tensor, double value) override;
+    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override;
 
     void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
                         const Conv2dGeometry& geometry) override;

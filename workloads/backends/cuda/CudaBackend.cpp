@@ -5,9 +5,12 @@
 #include <vector>
 
 #include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/GatherLayout.hpp"
 #include "workloads/backends/cuda/CublasGemm.hpp"
+#include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
+#include "workloads/backends/cuda/kernels/GatherKernels.hpp"
 #include "workloads/backends/cuda/kernels/LossKernels.hpp"
 #include "workloads/backends/cuda/kernels/OptimizerKernels.hpp"
 #include "workloads/backends/cuda/kernels/PoolingKernels.hpp"
@@ -169,6 +172,14 @@ void CudaBackend::synchronize() {
     sample_device_memory();
 }
 
+std::unique_ptr<StepTimer> CudaBackend::start_step_timer() {
+    return std::make_unique<cuda::CudaEventStepTimer>(stream());
+}
+
+bool CudaBackend::emulates(Precision precision) const {
+    return cuda::precision_is_emulated(precision);
+}
+
 void CudaBackend::copy_from_host(const void* host, Tensor& destination) {
     OpRange range("copy_h2d");
     h2d_.copy(host, destination.raw(), destination.bytes());
@@ -187,6 +198,13 @@ void CudaBackend::copy(const Tensor& source, Tensor& destination) {
     require(source.bytes() == destination.bytes(), "copy", "sizes differ");
     TS_CUDA_CHECK(cudaMemcpyAsync(destination.raw(), source.raw(), source.bytes(),
                                   cudaMemcpyDeviceToDevice, stream()));
+}
+
+void CudaBackend::gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
+    OpRange range("gather_rows");
+    const GatherLayout layout = gather_layout(source, indices, destination);
+    cuda::kernels::gather_rows(stream(), layout.rows, layout.row_bytes,
+                               indices.data<std::int32_t>(), source.raw(), destination.raw());
 }
 
 void CudaBackend::fill(Tensor& tensor, double value) {

@@ -30,11 +30,14 @@ class CudaBackend final : public Backend {
     std::map<std::string, std::string> environment() const override;
     void synchronize() override;
     void set_math_mode(MathMode mode) override { math_ = mode; }
+    std::unique_ptr<StepTimer> start_step_timer() override;
+    bool emulates(Precision precision) const override;
 
     void copy_from_host(const void* host, Tensor& destination) override;
     void copy_to_host(const Tensor& source, void* host) override;
     void copy(const Tensor& source, Tensor& destination) override;
     void fill(Tensor& tensor, double value) override;
+    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override;
 
     void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
                         const Conv2dGeometry& geometry) override;

@@ -76,7 +76,7 @@ std::map<std::string, std::string> CudaBackend::environment() const {
     env["raw_allocator"] = allocator_->name();
     env["host_memory"] = cuda::to_string(options_.host_memory);
     env["transfer"] = cuda::to_string(options_.transfer);
-    env["placement"] = "stream";
+    env["placement"] = cuda::to_string(options_.placement);
     env["cuda_graph"] = "off";
     env["allocator_peak_bytes"] = std::to_string(allocator_->counter().peak_bytes());
     env["allocator_calls"] = std::to_string(allocator_->counter().allocations());

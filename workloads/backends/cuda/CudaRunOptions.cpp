@@ -43,13 +43,11 @@ CudaRunOptions parse_cuda_run_options(const BackendOptions& options) {
             "transfer: overlap needs host_memory pinned (a copy from pageable memory cannot "
             "run asynchronously to the host); use host_memory=pinned or transfer=sync");
     }
-    if (options.placement == "resident") {
-        throw ConfigError(
-            "placement: resident is not implemented on backend cuda yet (the data loader "
-            "copies each batch through copy_from_host; keeping the dataset on the device "
-            "needs a loader hook); use placement=stream");
-    }
-    if (options.placement != "stream" && options.placement != "n/a") {
+    if (options.placement == "stream" || options.placement == "n/a") {
+        parsed.placement = DataPlacement::stream;
+    } else if (options.placement == "resident") {
+        parsed.placement = DataPlacement::resident;
+    } else {
         throw ConfigError("placement: unknown value '" + options.placement +
                           "'; valid values are stream, resident");
     }
@@ -87,6 +85,10 @@ std::string to_string(DeviceAllocation allocation) {
             return "managed";
     }
     return "?";
+}
+
+std::string to_string(DataPlacement placement) {
+    return placement == DataPlacement::resident ? "resident" : "stream";
 }
 
 std::string to_string(HostMemory host_memory) {

@@ -12,6 +12,9 @@ namespace trainscope::workloads::cuda {
 enum class DeviceAllocation { device, pool, async, managed };
 enum class HostMemory { pageable, pinned };
 enum class TransferMode { sync, overlap };
+// resident: the engine's BatchLoader uploads the dataset once and gathers batches with
+// gather_rows; the backend only validates and records it.
+enum class DataPlacement { stream, resident };
 
 // The CUDA backend's run options, validated: the engine leaves the memory axes of a
 // non-CPU backend to the backend.
@@ -20,16 +23,18 @@ struct CudaRunOptions {
     DeviceAllocation allocation = DeviceAllocation::device;
     HostMemory host_memory = HostMemory::pageable;
     TransferMode transfer = TransferMode::sync;
+    DataPlacement placement = DataPlacement::stream;
     bool exhaustive_algorithms = false;
     std::size_t workspace_limit_bytes = 256u << 20;
 };
 
 // Throws ConfigError naming the parameter and its valid values for anything this
-// backend does not run (placement resident and cuda_graph on say why).
+// backend does not run (cuda_graph on says why).
 CudaRunOptions parse_cuda_run_options(const BackendOptions& options);
 
 std::string to_string(DeviceAllocation allocation);
 std::string to_string(HostMemory host_memory);
 std::string to_string(TransferMode transfer);
+std::string to_string(DataPlacement placement);
 
 }  // namespace trainscope::workloads::cuda

@@ -24,6 +24,19 @@ LibraryMath library_math_for(Precision precision) {
     throw std::logic_error("library_math_for: unknown precision");
 }
 
+bool precision_is_emulated(Precision precision) {
+    switch (precision) {
+        case Precision::fp16:
+        case Precision::bf16:
+            return true;
+        case Precision::fp32:
+        case Precision::tf32:
+        case Precision::fp64:
+            return false;
+    }
+    throw std::logic_error("precision_is_emulated: unknown precision");
+}
+
 LibraryMath library_math_for(DType dtype, MathMode mode) {
     switch (dtype) {
         case DType::f64:

@@ -31,6 +31,11 @@ LibraryMath library_math_for(Precision precision);
 // arrive here as f32 with MathMode::native.
 LibraryMath library_math_for(DType dtype, MathMode mode);
 
+// True for the precisions this backend runs as an emulation: fp16 and bf16 live in f32
+// tensors rounded by round_storage and compute like fp32. tf32 is real tensor-core math
+// and fp32/fp64 are native, so those are not emulated.
+bool precision_is_emulated(Precision precision);
+
 std::string cudnn_math_name(cudnnMathType_t math);
 std::string cublas_compute_name(cublasComputeType_t compute);
 

@@ -1,0 +1,20 @@
+#include "workloads/backends/cuda/CudaEventStepTimer.hpp"
+
+#include <cmath>
+
+namespace trainscope::workloads::cuda {
+
+CudaEventStepTimer::CudaEventStepTimer(cudaStream_t stream)
+    : stream_(stream), start_(make_event(true)), stop_(make_event(true)) {
+    TS_CUDA_CHECK(cudaEventRecord(start_.get(), stream_));
+}
+
+std::int64_t CudaEventStepTimer::stop_ns() {
+    TS_CUDA_CHECK(cudaEventRecord(stop_.get(), stream_));
+    TS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    float elapsed_ms = 0.0f;
+    TS_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start_.get(), stop_.get()));
+    return std::llround(static_cast<double>(elapsed_ms) * 1e6);
+}
+
+}  // namespace trainscope::workloads::cuda

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "workloads/backend/StepTimer.hpp"
+#include "workloads/backends/cuda/CudaResources.hpp"
+
+namespace trainscope::workloads::cuda {
+
+// A step timed on the device's clock: timing events recorded on the compute stream
+// when the step starts and when it stops. The stream is idle when a step starts (the
+// previous one ended in synchronize()), so the start event completes at once and the
+// elapsed time covers the step up to its last queued operation, idle gaps included,
+// without the host's wake-up after it. Work on other streams counts where the compute
+// stream waits for it (the overlap copier makes it wait for each input copy).
+class CudaEventStepTimer final : public StepTimer {
+  public:
+    explicit CudaEventStepTimer(cudaStream_t stream);
+    // Records the stop event, waits for it and returns the elapsed time (the events'
+    // resolution is about half a microsecond).
+    std::int64_t stop_ns() override;
+
+  private:
+    cudaStream_t stream_;
+    CudaEvent start_;
+    CudaEvent stop_;
+};
+
+}  // namespace trainscope::workloads::cuda
