@@ -41,8 +41,12 @@ class CellCapture {
   private:
     profiler::TraceLevel level_;
     std::int64_t nvml_base_ns_ = 0;
+#if defined(TRAINSCOPE_HAS_HOST_TRACER)
     std::unique_ptr<profiler::HostTracer> host_;
+#endif
+#if defined(TRAINSCOPE_HAS_CUPTI)  // a CPU-only build has no CUPTI tracer to own
     std::unique_ptr<profiler::CuptiTracer> cupti_;
+#endif
     std::unique_ptr<profiler::NvmlSampler> nvml_;
 };
 
