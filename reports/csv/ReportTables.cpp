@@ -1,5 +1,6 @@
 #include "reports/csv/ReportTables.hpp"
 
+#include "profiler/analysis/HostOpsAsWork.hpp"
 #include "reports/csv/KernelsCsv.hpp"
 #include "reports/csv/NvtxCsv.hpp"
 #include "reports/csv/RunsCsv.hpp"
@@ -30,8 +31,18 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
         run.trace = load_trace(db, stored.id);
         if (!run.trace)
             continue;
+        // A CPU-backend run has no kernels: its backend ops stand in for them, as in
+        // `trainscope analyze`.
+        RunRecord work_run;
+        const RunRecord* work = &run;
+        if (profiler::is_host_op_trace(*run.trace)) {
+            work_run.id = run.id;
+            work_run.matrix_id = run.matrix_id;
+            work_run.trace = profiler::host_ops_as_device_work(*run.trace);
+            work = &work_run;
+        }
         if (selection.kernels) {
-            for (auto& row : kernel_rows(run))
+            for (auto& row : kernel_rows(*work))
                 t.kernels.push_back(std::move(row));
         }
         if (selection.nvtx) {
@@ -39,7 +50,7 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
                 t.nvtx.push_back(std::move(row));
         }
         if (selection.breakdowns)
-            t.breakdowns[run.id] = profiler::analyze_kernel_breakdown(*run.trace);
+            t.breakdowns[run.id] = profiler::analyze_kernel_breakdown(*work->trace);
     }
     return t;
 }
