@@ -51,6 +51,15 @@ TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
     ASSERT_NE(run.find_metric("cpu_op_busy_pct"), nullptr);
     EXPECT_GT(run.find_metric("cpu_op_busy_pct")->value, 10.0);
 
+    const auto report = run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());
+    ASSERT_EQ(report.exit_code, 0) << report.output;
+    std::ifstream kernels_csv(dir / "csv" / "kernels.csv");
+    bool found = false;
+    for (std::string line; std::getline(kernels_csv, line);) {
+        found = found || line.rfind("1,1,conv_bwd_filter,convolution,false," + std::to_string(kSteps) + ",", 0) == 0;
+    }
+    EXPECT_TRUE(found) << "kernels.csv lists the CPU run's ops with their counts";
+
     const auto json_path = dir / "trace.json";
     const auto exported =
         run_trainscope("export " + db_path.string() + " --run 1 -o " + json_path.string());
