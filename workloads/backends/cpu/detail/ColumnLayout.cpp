@@ -64,13 +64,13 @@ TS_KEEP_LOOPS void zero_edges(const ConvDims& d, T* block, BlockRows rows, std::
 }
 
 template <typename T>
-TS_KEEP_LOOPS void im2col_same(const ConvDims& d, const T* image, T* columns) {
+TS_KEEP_LOOPS void im2col_same(const ConvDims& d, const T* image, T* columns, std::int64_t ld) {
     const std::int64_t pq = d.p * d.q;
     for (std::int64_t c = 0; c < d.c; ++c) {
         const T* plane = image + c * pq;
         for (std::int64_t kr = 0; kr < d.r; ++kr) {
             for (std::int64_t ks = 0; ks < d.s; ++ks) {
-                T* block = columns + ((c * d.r + kr) * d.s + ks) * pq;
+                T* block = columns + ((c * d.r + kr) * d.s + ks) * ld;
                 const std::int64_t row_shift = kr - d.padding;
                 const std::int64_t col_shift = ks - d.padding;
                 const BlockRows rows = block_rows(d, row_shift);
@@ -128,17 +128,17 @@ TS_KEEP_LOOPS void col2im_same(const ConvDims& d, T* columns, T* image) {
 
 // columns [c*r*s, p*q] of one image.
 template <typename T>
-TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
+TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf32,
+                          std::int64_t ld) {
     if (is_same_stride1(d) && !tf32) {
-        im2col_same(d, image, columns);
+        im2col_same(d, image, columns, ld);
         return;
     }
-    const std::int64_t pq = d.p * d.q;
     for (std::int64_t c = 0; c < d.c; ++c) {
         const T* plane = image + c * d.h * d.w;
         for (std::int64_t kr = 0; kr < d.r; ++kr) {
             for (std::int64_t ks = 0; ks < d.s; ++ks) {
-                T* row = columns + ((c * d.r + kr) * d.s + ks) * pq;
+                T* row = columns + ((c * d.r + kr) * d.s + ks) * ld;
                 std::int64_t q_first = 0;
                 std::int64_t q_last = 0;
                 valid_columns(d, ks, q_first, q_last);
@@ -172,6 +172,11 @@ TS_KEEP_LOOPS void im2col(const ConvDims& d, const T* image, T* columns, bool tf
             }
         }
     }
+}
+
+template <typename T>
+void im2col(const ConvDims& d, const T* image, T* columns, bool tf32) {
+    im2col(d, image, columns, tf32, d.p * d.q);
 }
 
 // Adds columns back onto one image (the adjoint of im2col).
@@ -215,6 +220,8 @@ TS_KEEP_LOOPS void col2im(const ConvDims& d, T* columns, T* image) {
 
 template void im2col<float>(const ConvDims&, const float*, float*, bool);
 template void im2col<double>(const ConvDims&, const double*, double*, bool);
+template void im2col<float>(const ConvDims&, const float*, float*, bool, std::int64_t);
+template void im2col<double>(const ConvDims&, const double*, double*, bool, std::int64_t);
 template void col2im<float>(const ConvDims&, float*, float*);
 template void col2im<double>(const ConvDims&, double*, double*);
 

@@ -31,6 +31,17 @@ bool use_tf32(const KernelContext& context) {
 
 }  // namespace
 
+// Small output planes make one GEMM per image too narrow for the BLAS kernels; images
+// then go in blocks whose columns sit side by side, one GEMM per block. The blocks depend
+// only on the shapes, so results are the same from run to run.
+inline std::int64_t images_per_gemm(std::int64_t pq, std::int64_t n) {
+    constexpr std::int64_t kTargetColumns = 512;
+    if (pq >= kTargetColumns) {
+        return 1;
+    }
+    return std::max<std::int64_t>(1, std::min<std::int64_t>(n, kTargetColumns / pq));
+}
+
 template <typename T>
 void conv_forward(KernelContext& context, const ConvDims& d, const T* x, const T* w, const T* bias,
                   T* y) {
@@ -39,14 +50,43 @@ void conv_forward(KernelContext& context, const ConvDims& d, const T* x, const T
     const std::int64_t pq = d.p * d.q;
     const T* weights = tf32_weights(context, w, d.k * kdim, tf32);
     const bool direct = is_pointwise(d) && !tf32;
+    const std::int64_t group = direct ? 1 : images_per_gemm(pq, d.n);
     if (!direct) {
+        const std::int64_t out_elements = group > 1 ? d.k * group * pq : 0;
         for (AlignedBuffer& scratch : context.worker_scratch) {
-            scratch.reserve(static_cast<std::size_t>(kdim * pq) * sizeof(T));
+            scratch.reserve(static_cast<std::size_t>(kdim * group * pq + out_elements) *
+                            sizeof(T));
         }
     }
-    context.pool.parallel_for(d.n, [&](std::int64_t begin, std::int64_t end, int worker) {
+    const std::int64_t blocks = (d.n + group - 1) / group;
+    context.pool.parallel_for(blocks, [&](std::int64_t begin, std::int64_t end, int worker) {
         T* columns = context.worker_scratch[static_cast<std::size_t>(worker)].template as<T>();
-        for (std::int64_t i = begin; i < end; ++i) {
+        for (std::int64_t block = begin; block < end; ++block) {
+            const std::int64_t first = block * group;
+            const std::int64_t count = std::min(group, d.n - first);
+            if (group > 1) {
+                const std::int64_t ld = count * pq;
+                T* result = columns + kdim * ld;
+                for (std::int64_t i = 0; i < count; ++i) {
+                    im2col(d, x + (first + i) * d.c * d.h * d.w, columns + i * pq, tf32, ld);
+                }
+                blas_gemm(false, false, static_cast<int>(d.k), static_cast<int>(ld),
+                          static_cast<int>(kdim), T(1), weights, static_cast<int>(kdim), columns,
+                          static_cast<int>(ld), T(0), result, static_cast<int>(ld));
+                for (std::int64_t i = 0; i < count; ++i) {
+                    T* out = y + (first + i) * d.k * pq;
+                    for (std::int64_t k = 0; k < d.k; ++k) {
+                        const T* __restrict source = result + k * ld + i * pq;
+                        T* __restrict target = out + k * pq;
+                        const T value = bias != nullptr ? bias[k] : T(0);
+                        for (std::int64_t j = 0; j < pq; ++j) {
+                            target[j] = source[j] + value;
+                        }
+                    }
+                }
+                continue;
+            }
+            const std::int64_t i = first;
             const T* image = x + i * d.c * d.h * d.w;
             const T* b = image;
             if (!direct) {
