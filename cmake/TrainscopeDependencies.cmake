@@ -8,6 +8,8 @@ find_package(nlohmann_json 3 REQUIRED)    # Kineto/Chrome trace JSON, --json out
 find_package(tomlplusplus 3 REQUIRED)     # matrix files
 find_package(ZLIB REQUIRED)               # gzip IDX datasets and .json.gz traces
 find_package(OpenBLAS CONFIG REQUIRED)    # CPU GEMM
+find_package(dnnl 2.6 CONFIG REQUIRED)    # CPU fp32 convolutions (oneDNN's JIT kernels)
+find_package(OpenMP REQUIRED COMPONENTS CXX)  # the CPU backend's workers, shared with oneDNN
 if(NOT TARGET OpenBLAS::OpenBLAS)
   add_library(OpenBLAS::OpenBLAS INTERFACE IMPORTED)
   set_target_properties(OpenBLAS::OpenBLAS PROPERTIES

@@ -1,5 +1,7 @@
 // Google Benchmark microbenchmarks of the CPU backend's convolution and GEMM at the
-// shapes of the seed CNN and a ResNet stage.
+// shapes of the seed CNN and every convolution of ResNet-8 width 16 on 28x28 inputs.
+// The last argument is the backend's thread count: with 1 the CPU time column is the
+// op's own cost, which stays comparable on a busy machine.
 #include <benchmark/benchmark.h>
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
@@ -10,7 +12,8 @@ namespace {
 using namespace trainscope::workloads;
 
 struct Fixture {
-    CpuBackend backend{0};
+    explicit Fixture(int threads) : backend(threads) {}
+    CpuBackend backend;
     TensorAllocator tensors{backend.raw_allocator()};
 
     Tensor make(const Shape& shape, double value) {
@@ -20,20 +23,44 @@ struct Fixture {
     }
 };
 
-// args: batch, in channels, height/width, out channels, kernel, padding
+// args: batch, in channels, height/width, out channels, kernel, padding, stride, threads
 void conv_shapes(benchmark::internal::Benchmark* b) {
-    b->Args({64, 1, 28, 32, 3, 0});   // seed-cnn
-    b->Args({64, 16, 28, 16, 3, 1});  // resnet width 16, first stage
-    b->Args({64, 32, 14, 32, 3, 1});  // second stage
+    for (const std::int64_t threads : {1, 0}) {
+        b->Args({64, 1, 28, 32, 3, 0, 1, threads});   // seed-cnn
+        b->Args({64, 1, 28, 16, 3, 1, 1, threads});   // resnet stem
+        b->Args({64, 16, 28, 16, 3, 1, 1, threads});  // resnet first stage
+        b->Args({64, 16, 28, 32, 3, 1, 2, threads});  // second stage, down-sampling
+        b->Args({64, 16, 28, 32, 1, 0, 2, threads});  // second stage, shortcut
+        b->Args({64, 32, 14, 32, 3, 1, 1, threads});  // second stage
+        b->Args({64, 32, 14, 64, 3, 1, 2, threads});  // third stage, down-sampling
+        b->Args({64, 32, 14, 64, 1, 0, 2, threads});  // third stage, shortcut
+        b->Args({64, 64, 7, 64, 3, 1, 1, threads});   // third stage
+    }
+}
+
+struct ConvCase {
+    std::int64_t n, c, hw, k, r;
+    Conv2dGeometry geometry;
+    std::int64_t out;
+    int threads;
+};
+
+ConvCase conv_case(const benchmark::State& state) {
+    ConvCase c{state.range(0),
+               state.range(1),
+               state.range(2),
+               state.range(3),
+               state.range(4),
+               Conv2dGeometry{static_cast<int>(state.range(6)), static_cast<int>(state.range(5))},
+               0,
+               static_cast<int>(state.range(7))};
+    c.out = conv_output_extent(c.hw, c.r, c.geometry.stride, c.geometry.padding);
+    return c;
 }
 
 void BM_cpu_conv_forward(benchmark::State& state) {
-    Fixture f;
-    const auto [n, c, hw, k, r, pad] =
-        std::array{state.range(0), state.range(1), state.range(2), state.range(3),
-                   state.range(4), state.range(5)};
-    const Conv2dGeometry g{1, static_cast<int>(pad)};
-    const std::int64_t out = conv_output_extent(hw, r, 1, static_cast<int>(pad));
+    const auto [n, c, hw, k, r, g, out, threads] = conv_case(state);
+    Fixture f(threads);
     Tensor x = f.make(Shape{n, c, hw, hw}, 0.5);
     Tensor w = f.make(Shape{k, c, r, r}, 0.1);
     Tensor bias;
@@ -47,12 +74,8 @@ void BM_cpu_conv_forward(benchmark::State& state) {
 BENCHMARK(BM_cpu_conv_forward)->Apply(conv_shapes)->Unit(benchmark::kMicrosecond);
 
 void BM_cpu_conv_backward_filter(benchmark::State& state) {
-    Fixture f;
-    const auto [n, c, hw, k, r, pad] =
-        std::array{state.range(0), state.range(1), state.range(2), state.range(3),
-                   state.range(4), state.range(5)};
-    const Conv2dGeometry g{1, static_cast<int>(pad)};
-    const std::int64_t out = conv_output_extent(hw, r, 1, static_cast<int>(pad));
+    const auto [n, c, hw, k, r, g, out, threads] = conv_case(state);
+    Fixture f(threads);
     Tensor x = f.make(Shape{n, c, hw, hw}, 0.5);
     Tensor dy = f.make(Shape{n, k, out, out}, 0.1);
     Tensor dw = f.make(Shape{k, c, r, r}, 0.0);
@@ -66,12 +89,8 @@ void BM_cpu_conv_backward_filter(benchmark::State& state) {
 BENCHMARK(BM_cpu_conv_backward_filter)->Apply(conv_shapes)->Unit(benchmark::kMicrosecond);
 
 void BM_cpu_conv_backward_data(benchmark::State& state) {
-    Fixture f;
-    const auto [n, c, hw, k, r, pad] =
-        std::array{state.range(0), state.range(1), state.range(2), state.range(3),
-                   state.range(4), state.range(5)};
-    const Conv2dGeometry g{1, static_cast<int>(pad)};
-    const std::int64_t out = conv_output_extent(hw, r, 1, static_cast<int>(pad));
+    const auto [n, c, hw, k, r, g, out, threads] = conv_case(state);
+    Fixture f(threads);
     Tensor dx = f.make(Shape{n, c, hw, hw}, 0.0);
     Tensor w = f.make(Shape{k, c, r, r}, 0.1);
     Tensor dy = f.make(Shape{n, k, out, out}, 0.1);
@@ -85,7 +104,7 @@ BENCHMARK(BM_cpu_conv_backward_data)->Apply(conv_shapes)->Unit(benchmark::kMicro
 
 // The seed CNN's dense layer: [batch, 5408] x [10, 5408]^T.
 void BM_cpu_gemm_dense(benchmark::State& state) {
-    Fixture f;
+    Fixture f(0);
     const std::int64_t batch = state.range(0);
     Tensor x = f.make(Shape{batch, 5408}, 0.5);
     Tensor w = f.make(Shape{10, 5408}, 0.1);

@@ -8,13 +8,15 @@
 #include "workloads/backends/cpu/HostRawAllocator.hpp"
 #include "workloads/backends/cpu/ThreadPool.hpp"
 #include "workloads/backends/cpu/detail/CpuKernelContext.hpp"
+#include "workloads/backends/cpu/detail/OnednnConvolution.hpp"
 
 namespace trainscope::workloads {
 
-// The CPU backend: OpenBLAS GEMM (single-threaded per call) under im2col convolutions,
-// with this backend's own workers splitting each operation over images, channels or
-// elements. fp32 and fp64 natively; tf32 by rounding GEMM inputs; fp16/bf16 by the
-// training loop's calls to round_storage.
+// The CPU backend: oneDNN's direct kernels for fp32 convolutions, OpenBLAS GEMM
+// (single-threaded per call) for GEMMs and under im2col convolutions in fp64 and tf32,
+// with this backend's own workers (an OpenMP team shared with oneDNN) splitting each
+// other operation over images, channels or elements. fp32 and fp64 natively; tf32 by rounding GEMM
+// inputs; fp16/bf16 by the training loop's calls to round_storage.
 class CpuBackend final : public Backend {
   public:
     // threads 0: all cores.
@@ -82,6 +84,8 @@ class CpuBackend final : public Backend {
 
   private:
     cpu::KernelContext kernel_context();
+    enum class ConvolutionPass { forward, backward_data, backward_filter };
+    bool uses_onednn(const Tensor& x, std::int64_t input_channels, ConvolutionPass pass) const;
 
     HostRawAllocator allocator_;
     ThreadPool pool_;
@@ -89,6 +93,7 @@ class CpuBackend final : public Backend {
     AlignedBuffer shared_scratch_;
     AlignedBuffer shared_scratch_2_;
     MathMode math_ = MathMode::native;
+    cpu::OnednnConvolutions onednn_;
 };
 
 }  // namespace trainscope::workloads

@@ -1,21 +1,19 @@
 #pragma once
 
-#include <condition_variable>
+#include <algorithm>
 #include <cstdint>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace trainscope::workloads {
 
-// A fixed set of worker threads for the CPU kernels. parallel_for splits [0, count)
-// into one contiguous chunk per worker; the split depends only on count and the number
-// of workers, so results that reduce per chunk are the same from run to run. Calls from
-// one thread at a time; the calling thread works on chunk 0.
+// The CPU kernels' workers: an OpenMP team of `threads`, the same team oneDNN's
+// convolutions run on, so the two never compete for cores (idle OpenMP workers spin for a
+// while before they sleep; a second pool of threads would fight them for every core).
+// parallel_for splits [0, count) into one contiguous chunk per worker; the split depends
+// only on count and the number of workers, so results that reduce per chunk are the same
+// from run to run. Calls from one thread at a time; the calling thread works on chunk 0.
 class ThreadPool {
   public:
-    explicit ThreadPool(int threads);
-    ~ThreadPool();
+    explicit ThreadPool(int threads) : threads_(std::max(1, threads)) {}
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
 
@@ -49,20 +47,8 @@ class ThreadPool {
     }
 
     void run(std::int64_t count, int workers, Trampoline trampoline, const void* body);
-    void worker_loop(int worker);
 
     int threads_;
-    std::vector<std::thread> threads_running_;
-    std::mutex mutex_;
-    std::condition_variable work_ready_;
-    std::condition_variable work_done_;
-    std::uint64_t generation_ = 0;
-    int pending_ = 0;
-    bool stopping_ = false;
-    std::int64_t count_ = 0;
-    int workers_ = 0;
-    Trampoline trampoline_ = nullptr;
-    const void* body_ = nullptr;
 };
 
 }  // namespace trainscope::workloads
