@@ -118,3 +118,55 @@ void BM_cpu_gemm_dense(benchmark::State& state) {
 BENCHMARK(BM_cpu_gemm_dense)->Arg(32)->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
+
+namespace {
+
+// Batch norm at ResNet-8's activation shapes; args: batch, channels, height/width, threads.
+void BM_cpu_batch_norm_backward(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(3)));
+    const Shape shape{state.range(0), state.range(1), state.range(2), state.range(2)};
+    const Shape channels{state.range(1)};
+    Tensor x = f.make(shape, 0.5);
+    Tensor dy = f.make(shape, 0.1);
+    Tensor dx = f.make(shape, 0.0);
+    Tensor gamma = f.make(channels, 1.0);
+    Tensor mean = f.make(channels, 0.4);
+    Tensor inv_std = f.make(channels, 2.0);
+    Tensor dgamma = f.make(channels, 0.0);
+    Tensor dbeta = f.make(channels, 0.0);
+    for (auto _ : state) {
+        f.backend.batch_norm_backward(x, dy, gamma, mean, inv_std, dx, dgamma, dbeta);
+        benchmark::DoNotOptimize(dx.raw());
+    }
+    state.SetBytesProcessed(state.iterations() * 3 * x.bytes());
+}
+BENCHMARK(BM_cpu_batch_norm_backward)
+    ->Args({64, 16, 28, 1})
+    ->Args({64, 64, 7, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_cpu_batch_norm_forward_training(benchmark::State& state) {
+    Fixture f(static_cast<int>(state.range(3)));
+    const Shape shape{state.range(0), state.range(1), state.range(2), state.range(2)};
+    const Shape channels{state.range(1)};
+    Tensor x = f.make(shape, 0.5);
+    Tensor y = f.make(shape, 0.0);
+    Tensor gamma = f.make(channels, 1.0);
+    Tensor beta = f.make(channels, 0.0);
+    Tensor running_mean = f.make(channels, 0.0);
+    Tensor running_var = f.make(channels, 1.0);
+    Tensor saved_mean = f.make(channels, 0.0);
+    Tensor saved_inv_std = f.make(channels, 0.0);
+    for (auto _ : state) {
+        f.backend.batch_norm_forward_training(x, gamma, beta, y, running_mean, running_var,
+                                              saved_mean, saved_inv_std, BatchNormSettings{}, true);
+        benchmark::DoNotOptimize(y.raw());
+    }
+    state.SetBytesProcessed(state.iterations() * 2 * x.bytes());
+}
+BENCHMARK(BM_cpu_batch_norm_forward_training)
+    ->Args({64, 16, 28, 1})
+    ->Args({64, 64, 7, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
