@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Training step time of trainscope's CUDA backend against PyTorch on the same GPU.
+
+For each model and precision, `trainscope run --backend cuda` and a PyTorch program train
+the same network (same layers, Adam lr 1e-3, batch drawn from host memory and copied to
+the device each step, as trainscope's default placement=stream does) and report the
+median step time after warm-up, both timed with CUDA events from the batch copy to the
+optimizer step. The two run alternately `--rounds` times; the medians of their medians
+are compared. Target (issue 4): trainscope within 1.2x of PyTorch's step time.
+
+PyTorch's precisions: fp32 with TF32 off (cudnn and matmul), tf32 with TF32 on, fp16
+with autocast(float16) + GradScaler, bf16 with autocast(bfloat16), fp64 with a double
+model. cudnn.benchmark stays off, as trainscope's default cudnn_algo=heuristic.
+
+Data are synthetic 1x28x28 images in 10 classes on both sides (the GPU machines have no
+Debian datasets; step time does not depend on the pixel values).
+
+    tests/bench/compare_gpu_with_pytorch.py --trainscope build/bin/trainscope --batch 256
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TARGET_RATIO = 1.2
+
+
+def build_model(torch, nn, model_name, depth, width):
+    if model_name == "seed-cnn":
+        return nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
+                             nn.Linear(32 * 13 * 13, 10))
+
+    class BasicBlock(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.short = None
+            if stride != 1 or cin != cout:
+                self.short = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                           nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = torch.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return torch.relu(y + (x if self.short is None else self.short(x)))
+
+    blocks = (depth - 2) // 6
+    layers = [nn.Conv2d(1, width, 3, 1, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU()]
+    cin = width
+    for stage in range(3):
+        cout = width << stage
+        for block in range(blocks):
+            layers.append(BasicBlock(cin, cout, 2 if stage > 0 and block == 0 else 1))
+            cin = cout
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 10)]
+    return nn.Sequential(*layers)
+
+
+def torch_worker(model_name, depth, width, batch, precision, steps, warmup, device):
+    import torch
+    from torch import nn
+
+    torch.manual_seed(1)
+    dev = torch.device("cuda", device)
+    tf32 = precision == "tf32"
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    torch.backends.cudnn.benchmark = False
+    dtype = torch.float64 if precision == "fp64" else torch.float32
+    model = build_model(torch, nn, model_name, depth, width).to(dev, dtype)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+    autocast = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
+    scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16")
+    generator = torch.Generator().manual_seed(1)
+    images = torch.rand(60000, 1, 28, 28, generator=generator, dtype=dtype)
+    labels = torch.randint(0, 10, (60000,), generator=generator)
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    times = []
+    for step in range(steps):
+        index = torch.randint(0, images.shape[0], (batch,), generator=generator)
+        host_x, host_y = images[index], labels[index]
+        start.record()
+        x, y = host_x.to(dev), host_y.to(dev)
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=autocast or torch.float32, enabled=autocast is not None):
+            loss = loss_fn(model(x), y)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    measured = sorted(times[warmup:])
+    print(f"median_step_ms={measured[len(measured) // 2]:.4f}")
+
+
+def run_torch(model, depth, width, batch, precision, steps, warmup, device):
+    out = subprocess.run([sys.executable, __file__, "--torch-worker", model, str(depth),
+                          str(width), str(batch), precision, str(steps), str(warmup),
+                          str(device)], check=True, capture_output=True, text=True).stdout
+    for token in out.split():
+        if token.startswith("median_step_ms="):
+            return float(token.split("=")[1])
+    raise RuntimeError(f"no median_step_ms in: {out}")
+
+
+def run_ours(trainscope, model, depth, width, batch, precision, steps, warmup, device):
+    with tempfile.TemporaryDirectory() as folder:
+        command = [trainscope, "run", "--backend", "cuda", "--device", str(device), "--model",
+                   model, "--precision", precision, "--batch", str(batch), "--steps",
+                   str(steps), "--warmup", str(warmup), "--dataset", "synthetic", "--input",
+                   "1x28x28", "--classes", "10", "--eval-every", "0", "--out",
+                   os.path.join(folder, "results.db"), "--json", "-q"]
+        if model == "resnet":
+            command += ["--depth", str(depth), "--width", str(width)]
+        out = subprocess.run(command, capture_output=True, text=True)
+        if out.returncode != 0 and not out.stdout.strip():
+            raise RuntimeError(f"trainscope failed ({out.returncode}): {out.stderr.strip()}")
+        run = json.loads(out.stdout)["runs"][0]
+        if run.get("error"):
+            raise RuntimeError(f"trainscope cell failed: {run['error']}")
+        return float(run["metrics"]["step_ms_median"])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trainscope", default="build/bin/trainscope")
+    parser.add_argument("--models", default="seed-cnn,resnet")
+    parser.add_argument("--precisions", default="fp32,tf32,fp16,bf16,fp64")
+    parser.add_argument("--depth", type=int, default=20, help="resnet depth, 6n+2")
+    parser.add_argument("--width", type=int, default=16, help="resnet width")
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--steps", type=int, default=110)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--device", type=int, default=0)
+    parser.add_argument("--torch-worker", nargs=8, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.torch_worker:
+        m, d, w, b, p, s, wu, dev = args.torch_worker
+        torch_worker(m, int(d), int(w), int(b), p, int(s), int(wu), int(dev))
+        return 0
+    failed = False
+    print(f"{'model':10} {'prec':>5} {'batch':>5} {'trainscope ms':>14} {'pytorch ms':>11} "
+          f"{'ratio':>6} {'target':>6}")
+    for model in args.models.split(","):
+        for precision in args.precisions.split(","):
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                ours.append(run_ours(args.trainscope, model, args.depth, args.width, args.batch,
+                                     precision, args.steps, args.warmup, args.device))
+                theirs.append(run_torch(model, args.depth, args.width, args.batch, precision,
+                                        args.steps, args.warmup, args.device))
+            a, b = statistics.median(ours), statistics.median(theirs)
+            failed |= a / b > TARGET_RATIO
+            print(f"{model:10} {precision:>5} {args.batch:5} {a:14.3f} {b:11.3f} {a / b:6.2f} "
+                  f"{TARGET_RATIO:6.1f}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
