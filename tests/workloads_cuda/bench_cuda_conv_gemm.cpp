@@ -1,5 +1,6 @@
 // Convolution and GEMM throughput of the CUDA backend at each precision it runs (fp32
-// without tensor cores, tf32, fp64), as TFLOP/s. Skips with an error without a device.
+// without tensor cores, tf32, fp64, and fp16/bf16 on 16-bit tensors with fp32
+// accumulation), as TFLOP/s. Skips with an error without a device.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
@@ -23,13 +24,28 @@ BenchPrecision precision_of(std::int64_t index) {
             return {DType::f32, MathMode::tf32};
         case 2:
             return {DType::f64, MathMode::native};
+        case 3:
+            return {DType::f16, MathMode::native};
+        case 4:
+            return {DType::bf16, MathMode::native};
         default:
             return {DType::f32, MathMode::native};
     }
 }
 
 const char* precision_label(std::int64_t index) {
-    return index == 1 ? "tf32" : index == 2 ? "fp64" : "fp32";
+    switch (index) {
+        case 1:
+            return "tf32";
+        case 2:
+            return "fp64";
+        case 3:
+            return "fp16";
+        case 4:
+            return "bf16";
+        default:
+            return "fp32";
+    }
 }
 
 std::string missing_device() {
@@ -103,9 +119,9 @@ void BM_CudaConvForward(benchmark::State& state) {
     state.SetLabel(precision_label(state.range(1)));
 }
 
-// Second argument: 0 fp32, 1 tf32, 2 fp64.
-BENCHMARK(BM_CudaGemm)->ArgsProduct({{1024, 4096}, {0, 1, 2}})->UseRealTime();
-BENCHMARK(BM_CudaConvForward)->ArgsProduct({{64, 256}, {0, 1, 2}})->UseRealTime();
+// Second argument: 0 fp32, 1 tf32, 2 fp64, 3 fp16, 4 bf16.
+BENCHMARK(BM_CudaGemm)->ArgsProduct({{1024, 4096}, {0, 1, 2, 3, 4}})->UseRealTime();
+BENCHMARK(BM_CudaConvForward)->ArgsProduct({{64, 256}, {0, 1, 2, 3, 4}})->UseRealTime();
 
 }  // namespace
 }  // namespace trainscope::workloads

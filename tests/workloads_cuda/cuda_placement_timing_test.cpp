@@ -106,15 +106,17 @@ TEST(CudaStepTimer, StepDurationsAreDeviceTimeWithinTheHostWallTime) {
     EXPECT_LT(sum_ns, wall_ns);
 }
 
-TEST(CudaEmulation, ResultsSayEmulatedOnlyForHalfPrecisions) {
+// fp16/bf16 store real 16-bit tensors here: nothing is an emulation.
+TEST(CudaEmulation, NoPrecisionIsEmulatedAndHalfStorageIsNative) {
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     for (const char* precision : {"fp32", "tf32", "fp16", "bf16", "fp64"}) {
         TrainingConfig config = ten_steps();
         config.steps = 1;
         config.evaluate = false;
         config.precision = precision;
-        const bool half = std::string(precision) == "fp16" || std::string(precision) == "bf16";
-        EXPECT_EQ(run_training(config, nullptr).emulated, half) << precision;
+        const TrainingResult result = run_training(config, nullptr);
+        EXPECT_FALSE(result.emulated) << precision;
+        EXPECT_EQ(result.environment.at("half_precision_storage").rfind("native", 0), 0u);
     }
 }
 

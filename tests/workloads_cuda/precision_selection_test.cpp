@@ -6,13 +6,24 @@
 namespace trainscope::workloads::cuda {
 namespace {
 
-// TrainingResult::emulated on this backend: only the precisions stored as rounded f32.
-TEST(PrecisionSelection, OnlyHalfPrecisionsAreEmulated) {
+// TrainingResult::emulated on this backend: nothing, since fp16/bf16 store real 16-bit
+// tensors (storage_dtype) and tf32 is real tensor-core math.
+TEST(PrecisionSelection, NoPrecisionIsEmulated) {
     EXPECT_FALSE(precision_is_emulated(Precision::fp32));
-    EXPECT_FALSE(precision_is_emulated(Precision::tf32));  // real tensor-core math
+    EXPECT_FALSE(precision_is_emulated(Precision::tf32));
     EXPECT_FALSE(precision_is_emulated(Precision::fp64));
-    EXPECT_TRUE(precision_is_emulated(Precision::fp16));
-    EXPECT_TRUE(precision_is_emulated(Precision::bf16));
+    EXPECT_FALSE(precision_is_emulated(Precision::fp16));
+    EXPECT_FALSE(precision_is_emulated(Precision::bf16));
+}
+
+// Backend::storage_dtype: what the engine allocates activations, gradients and weight
+// compute copies in.
+TEST(PrecisionSelection, HalfPrecisionsStoreSixteenBitTensors) {
+    EXPECT_EQ(storage_dtype_for(Precision::fp16), DType::f16);
+    EXPECT_EQ(storage_dtype_for(Precision::bf16), DType::bf16);
+    EXPECT_EQ(storage_dtype_for(Precision::fp32), DType::f32);
+    EXPECT_EQ(storage_dtype_for(Precision::tf32), DType::f32);
+    EXPECT_EQ(storage_dtype_for(Precision::fp64), DType::f64);
 }
 
 TEST(PrecisionSelection, Fp32RunsWithoutTensorCores) {
@@ -42,6 +53,10 @@ TEST(PrecisionSelection, HalfPrecisionsUseTensorCoresWithFp32Accumulation) {
     EXPECT_EQ(bf16.cublas_compute, CUBLAS_COMPUTE_32F);
     EXPECT_EQ(bf16.data_type, CUDA_R_16BF);
     EXPECT_EQ(bf16.cudnn_data_type, CUDNN_DATA_BFLOAT16);
+    // The convolution descriptor computes in float for 16-bit data (PSEUDO_HALF_CONFIG,
+    // PSEUDO_BFLOAT16_CONFIG), not in half (TRUE_HALF_CONFIG would accumulate in fp16).
+    EXPECT_EQ(fp16.cudnn_compute_type, CUDNN_DATA_FLOAT);
+    EXPECT_EQ(bf16.cudnn_compute_type, CUDNN_DATA_FLOAT);
 }
 
 TEST(PrecisionSelection, Fp64IsDoubleThroughout) {
@@ -50,6 +65,7 @@ TEST(PrecisionSelection, Fp64IsDoubleThroughout) {
     EXPECT_EQ(math.cublas_compute, CUBLAS_COMPUTE_64F);
     EXPECT_EQ(math.data_type, CUDA_R_64F);
     EXPECT_EQ(math.cudnn_data_type, CUDNN_DATA_DOUBLE);
+    EXPECT_EQ(math.cudnn_compute_type, CUDNN_DATA_DOUBLE);
 }
 
 TEST(PrecisionSelection, EngineTensorsMapToTheirPrecision) {
@@ -58,6 +74,9 @@ TEST(PrecisionSelection, EngineTensorsMapToTheirPrecision) {
               CUBLAS_COMPUTE_32F_FAST_TF32);
     // fp64 has no tf32 mode: the math mode does not change it.
     EXPECT_EQ(library_math_for(DType::f64, MathMode::tf32).cublas_compute, CUBLAS_COMPUTE_64F);
+    // 16-bit tensors take their own precision's choice whatever the math mode.
+    EXPECT_EQ(library_math_for(DType::f16, MathMode::native).data_type, CUDA_R_16F);
+    EXPECT_EQ(library_math_for(DType::bf16, MathMode::native).cudnn_data_type, CUDNN_DATA_BFLOAT16);
     EXPECT_THROW(library_math_for(DType::i32, MathMode::native), std::logic_error);
 }
 

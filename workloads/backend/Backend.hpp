@@ -16,7 +16,11 @@ namespace trainscope::workloads {
 // Everything the training loop asks of a compute device. Tensors are handles to this
 // backend's memory (made by a TensorAllocator over raw_allocator(), possibly through a
 // pool); contents cross to and from the host only through copy_from_host/copy_to_host.
-// Float tensors are all f32 or all f64 within one call; labels are i32. Outputs are
+// Float tensors are all f32 or all f64 within one call, except on a backend that stores
+// mixed precision natively (storage_dtype is f16/bf16): there activations, their
+// gradients, weight compute copies and weight gradients are 16-bit while master weights,
+// optimizer state and batch-norm scale/shift/statistics (and their gradients) stay f32,
+// as the operations below say; labels are i32. Outputs are
 // written, never accumulated into, unless an operation says so. Layouts are NCHW and
 // row-major. A CUDA backend implements the same calls with cuDNN/cuBLAS and kernels.
 class Backend {
@@ -37,12 +41,22 @@ class Backend {
     // storage points, arithmetic in a wider native type) rather than in its own hardware
     // format; results carry it as TrainingResult::emulated.
     virtual bool emulates(Precision precision) const = 0;
+    // The dtype in which this backend stores activations, their gradients, the compute
+    // copies of weights and the weights' gradients for `precision`: f16/bf16 where it runs
+    // those precisions natively, otherwise the master dtype (f32; f64 for fp64), which the
+    // engine then rounds with round_storage where the precision stores reduced values.
+    virtual DType storage_dtype(Precision precision) const = 0;
 
     // Memory.
     virtual void copy_from_host(const void* host, Tensor& destination) = 0;
     virtual void copy_to_host(const Tensor& source, void* host) = 0;
     virtual void copy(const Tensor& source, Tensor& destination) = 0;
     virtual void fill(Tensor& tensor, double value) = 0;
+    // destination = source converted element by element (round to nearest even), same
+    // element count. The engine converts master weights into 16-bit compute copies after
+    // every update and f32 input batches into the storage dtype; a backend supports at
+    // least f32/f64 and its own storage dtypes to and from f32.
+    virtual void convert(const Tensor& source, Tensor& destination) = 0;
     // destination[r, ...] = source[indices[r], ...] along dimension 0, bit for bit, for any
     // dtype; indices is i32 [rows of destination], each in [0, rows of source). Gathers a
     // batch from a dataset kept in this backend's memory (placement=resident).
@@ -82,7 +96,9 @@ class Backend {
 
     // Batch normalization per channel over N,H,W. Training mode normalizes with the batch
     // statistics, saves mean and 1/sqrt(var + eps) for backward, and blends them into the
-    // running statistics when update_running is set (not while recomputing).
+    // running statistics when update_running is set (not while recomputing). x, y, dy, dx
+    // are in the storage dtype; gamma, beta, the statistics, dgamma and dbeta in the
+    // master dtype (cuDNN's rule for 16-bit data: float parameters).
     virtual void batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
                                              const Tensor& beta, Tensor& y, Tensor& running_mean,
                                              Tensor& running_var, Tensor& saved_mean,
@@ -107,7 +123,8 @@ class Backend {
                                        CrossEntropyTotals& totals) = 0;
 
     // Optimizer updates on master parameters; gradients are multiplied by grad_factor
-    // first (1 / loss scale). PyTorch's update rules.
+    // first (1 / loss scale). PyTorch's update rules. The gradient may be in the storage
+    // dtype (f16/bf16) while parameter and state are f32.
     virtual void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                             const SgdSettings& settings, double grad_factor) = 0;
     virtual void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
@@ -116,6 +133,7 @@ class Backend {
 
     // Reduced-precision emulation: round every element to fp16/bf16 (f32 tensors only).
     virtual void round_storage(Tensor& tensor, StorageRounding rounding) = 0;
+    // Any float dtype this backend stores (f16 gradients under dynamic loss scaling).
     virtual bool all_finite(const Tensor& tensor) = 0;
 };
 

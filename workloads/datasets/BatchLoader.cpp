@@ -70,8 +70,8 @@ void BatchLoader::upload_images(StepContext& context, std::span<const std::int64
 Batch BatchLoader::load_streamed(StepContext& context, std::span<const std::int64_t> samples) {
     const auto count = static_cast<std::int64_t>(samples.size());
     Batch batch;
-    batch.images = context.make(source_.image_shape().with_batch(count));
-    if (context.dtype == DType::f64) {
+    batch.images = context.make_master(source_.image_shape().with_batch(count));
+    if (batch.images.dtype() == DType::f64) {
         upload_images(context, samples, staged_f64_, batch.images);
     } else {
         upload_images(context, samples, staged_f32_, batch.images);
@@ -107,7 +107,7 @@ Batch BatchLoader::load_resident(StepContext& context, std::span<const std::int6
     Tensor indices = context.tensors.allocate(Shape{count}, DType::i32);
     context.backend.copy_from_host(staged_indices_.data(), indices);
     Batch batch;
-    batch.images = context.make(source_.image_shape().with_batch(count));
+    batch.images = context.make_master(source_.image_shape().with_batch(count));
     context.backend.gather_rows(resident_.images, indices, batch.images);
     batch.labels = context.tensors.allocate(Shape{count}, DType::i32);
     context.backend.gather_rows(resident_.labels, indices, batch.labels);

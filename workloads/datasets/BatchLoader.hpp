@@ -12,7 +12,7 @@
 namespace trainscope::workloads {
 
 struct Batch {
-    Tensor images;  // [n, C, H, W] in [0, 1]
+    Tensor images;  // [n, C, H, W] in [0, 1], master dtype (StepContext::to_storage converts)
     Tensor labels;  // [n] i32
 };
 

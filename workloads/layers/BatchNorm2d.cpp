@@ -33,8 +33,9 @@ BatchNorm2d::BatchNorm2d(const Shape& input_shape) : Layer(checked(input_shape),
 Tensor BatchNorm2d::forward(StepContext& context, const Tensor& x) {
     Tensor y = context.make(x.shape());
     if (context.training) {
-        saved_mean_ = context.make(gamma_.shape);
-        saved_inv_std_ = context.make(gamma_.shape);
+        // Statistics stay in the master dtype next to 16-bit data (cuDNN's rule).
+        saved_mean_ = context.make_master(gamma_.shape);
+        saved_inv_std_ = context.make_master(gamma_.shape);
         context.backend.batch_norm_forward_training(
             x, gamma_.value, beta_.value, y, running_mean_.value, running_var_.value, saved_mean_,
             saved_inv_std_, settings_, !context.recomputing);

@@ -68,16 +68,19 @@ void Model::materialize(StepContext& context, std::uint64_t seed) {
             case ParameterInit::zeros:
                 break;
         }
-        p->value = context.make(p->shape);
+        p->value = context.make_master(p->shape);
         upload(context, values, p->value);
-        p->gradient = context.make(p->shape);
+        // A parameter computing with its master (batch norm's) gets a master-dtype gradient,
+        // as cuDNN writes it; the others get theirs in the storage dtype, like activations.
+        p->gradient =
+            p->keep_master_precision ? context.make_master(p->shape) : context.make(p->shape);
         context.backend.fill(p->gradient, 0.0);
         if (mixed && !p->keep_master_precision) {
             p->compute_copy = context.make(p->shape);
         }
     }
     for (StateBuffer* b : buffers()) {
-        b->value = context.make(b->shape);
+        b->value = context.make_master(b->shape);
         context.backend.fill(b->value, b->initial_value);
     }
     refresh_compute_copies(context);
@@ -85,9 +88,14 @@ void Model::materialize(StepContext& context, std::uint64_t seed) {
 
 void Model::refresh_compute_copies(StepContext& context) {
     for (Parameter* p : parameters()) {
-        if (!p->compute_copy.empty()) {
+        if (p->compute_copy.empty()) {
+            continue;
+        }
+        if (p->compute_copy.dtype() == p->value.dtype()) {
             context.backend.copy(p->value, p->compute_copy);
             context.round_result(p->compute_copy);
+        } else {
+            context.backend.convert(p->value, p->compute_copy);  // f32 master -> f16/bf16
         }
     }
 }

@@ -30,7 +30,8 @@ class Model {
     // Allocates parameters, gradients, compute copies (mixed precision) and buffers,
     // and initializes them from `seed` in layer order.
     void materialize(StepContext& context, std::uint64_t seed);
-    // Copies masters into the fp16/bf16 compute copies (after every optimizer update).
+    // Copies masters into the fp16/bf16 compute copies (after every optimizer update):
+    // a copy rounded in place when emulating, a conversion to 16-bit when stored natively.
     void refresh_compute_copies(StepContext& context);
 
     void set_recompute(bool recompute);

@@ -6,8 +6,8 @@ Adam::Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSetting
     : parameters_(std::move(parameters)), settings_(settings) {
     settings_.step = 0;
     for (Parameter* p : parameters_) {
-        first_moments_.push_back(context.make(p->shape));
-        second_moments_.push_back(context.make(p->shape));
+        first_moments_.push_back(context.make_master(p->shape));
+        second_moments_.push_back(context.make_master(p->shape));
         context.backend.fill(first_moments_.back(), 0.0);
         context.backend.fill(second_moments_.back(), 0.0);
     }

@@ -5,7 +5,7 @@ namespace trainscope::workloads {
 Sgd::Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings settings)
     : parameters_(std::move(parameters)), settings_(settings) {
     for (Parameter* p : parameters_) {
-        velocities_.push_back(context.make(p->shape));
+        velocities_.push_back(context.make_master(p->shape));
         context.backend.fill(velocities_.back(), 0.0);
     }
 }

@@ -1,5 +1,7 @@
 #include "workloads/training/Evaluation.hpp"
 
+#include <utility>
+
 #include "workloads/annotation/NvtxRange.hpp"
 
 namespace trainscope::workloads {
@@ -12,8 +14,8 @@ EvaluationScore evaluate(Model& model, BatchLoader& loader, StepContext& context
     Tensor no_gradient;
     for (std::int64_t b = 0; b < loader.batches_per_epoch(); ++b) {
         Batch batch = loader.load(context, b);
-        context.round_result(batch.images);
-        const Tensor logits = model.forward(context, batch.images);
+        const Tensor images = context.to_storage(std::move(batch.images));
+        const Tensor logits = model.forward(context, images);
         context.backend.softmax_cross_entropy(logits, batch.labels, 1.0, no_gradient, totals);
     }
     context.training = was_training;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "workloads/annotation/NvtxRange.hpp"
 #include "workloads/backend/BackendRegistry.hpp"
@@ -97,8 +98,10 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator());
     }
     backend_->set_math_mode(policy_.math);
+    // The backend decides where activations live: f16/bf16 on a backend that stores mixed
+    // precision natively, else the master dtype with round_storage emulating them.
     context_.emplace(StepContext{*backend_, *tensors_, policy_,
-                                 policy_.storage_is_fp64 ? DType::f64 : DType::f32, true, false});
+                                 backend_->storage_dtype(policy_.precision), true, false});
     model_->materialize(*context_, config.seed);
     optimizer_ = make_optimizer(config, model_->parameters(), *context_);
     // resident keeps both sets on the backend; the CPU backend's validation admits only
@@ -125,7 +128,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     {
         PhaseRange range("data load");
         batch = train_loader_->load(context, batch_index);
-        context.round_result(batch.images);
+        batch.images = context.to_storage(std::move(batch.images));
     }
     const double loss_scale = loss_scaler_ ? loss_scaler_->scale() : 1.0;
     CrossEntropyTotals totals;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/FloatTypeDispatch.hpp"
 #include "workloads/backend/GatherLayout.hpp"
 #include "workloads/backends/cpu/detail/ConvKernels.hpp"
 #include "workloads/backends/cpu/detail/ElementwiseKernels.hpp"
@@ -23,30 +24,14 @@
 namespace trainscope::workloads {
 namespace {
 
+// f16/bf16 never reach this backend: it emulates them in f32 storage.
+constexpr const char* kBackend = "cpu backend";
+
 int resolve_threads(int threads) {
     if (threads > 0) {
         return threads;
     }
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
-// Runs body with a value of the tensor's float type (float or double).
-template <typename Body>
-void with_float_type(const Tensor& tensor, const char* op, const Body& body) {
-    switch (tensor.dtype()) {
-        case DType::f32:
-            body(float{});
-            return;
-        case DType::f64:
-            body(double{});
-            return;
-        case DType::i32:
-        case DType::f16:
-        case DType::bf16:
-            break;
-    }
-    throw std::logic_error(std::string("cpu backend: ") + op +
-                           " needs an f32 or f64 tensor (f16/bf16 are emulated in f32 storage)");
 }
 
 void require(bool condition, const char* op, const char* what) {
@@ -85,6 +70,10 @@ CpuBackend::CpuBackend(int threads)
 
 bool CpuBackend::emulates(Precision precision) const {
     return policy_for(precision).emulated_on_cpu;
+}
+
+DType CpuBackend::storage_dtype(Precision precision) const {
+    return policy_for(precision).storage_is_fp64 ? DType::f64 : DType::f32;
 }
 
 std::map<std::string, std::string> CpuBackend::environment() const {
@@ -162,9 +151,22 @@ void CpuBackend::fill(Tensor& tensor, double value) {
                     static_cast<std::int32_t>(value));
         return;
     }
-    with_float_type(tensor, "fill", [&](auto zero) {
+    with_float_type(tensor.dtype(), kBackend, "fill", [&](auto zero) {
         using T = decltype(zero);
         std::fill_n(tensor.data<T>(), tensor.elements(), static_cast<T>(value));
+    });
+}
+
+void CpuBackend::convert(const Tensor& source, Tensor& destination) {
+    OpRange range("convert");
+    require(source.elements() == destination.elements(), "convert", "element counts differ");
+    with_float_type(source.dtype(), kBackend, "convert", [&](auto from_zero) {
+        using From = decltype(from_zero);
+        with_float_type(destination.dtype(), kBackend, "convert", [&](auto to_zero) {
+            using To = decltype(to_zero);
+            std::transform(source.data<From>(), source.data<From>() + source.elements(),
+                           destination.data<To>(), [](From v) { return static_cast<To>(v); });
+        });
     });
 }
 
@@ -207,7 +209,7 @@ void CpuBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& 
                         bias.empty() ? nullptr : bias.data<float>(), y.data<float>());
         return;
     }
-    with_float_type(x, "conv2d_forward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "conv2d_forward", [&](auto zero) {
         using T = decltype(zero);
         cpu::conv_forward<T>(context, dims, x.data<T>(), w.data<T>(),
                              bias.empty() ? nullptr : bias.data<T>(), y.data<T>());
@@ -223,7 +225,7 @@ void CpuBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor&
         onednn_.backward_data(dims, dy.data<float>(), w.data<float>(), dx.data<float>());
         return;
     }
-    with_float_type(dy, "conv2d_backward_data", [&](auto zero) {
+    with_float_type(dy.dtype(), kBackend, "conv2d_backward_data", [&](auto zero) {
         using T = decltype(zero);
         cpu::conv_backward_data<T>(context, dims, dy.data<T>(), w.data<T>(), dx.data<T>());
     });
@@ -239,7 +241,7 @@ void CpuBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tenso
                                 dbias.empty() ? nullptr : dbias.data<float>());
         return;
     }
-    with_float_type(x, "conv2d_backward_filter", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "conv2d_backward_filter", [&](auto zero) {
         using T = decltype(zero);
         cpu::conv_backward_filter<T>(context, dims, x.data<T>(), dy.data<T>(), dw.data<T>(),
                                      dbias.empty() ? nullptr : dbias.data<T>());
@@ -259,7 +261,7 @@ void CpuBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Te
     const std::int64_t n = transpose_b ? b_rows : b_cols;
     require((transpose_b ? b_cols : b_rows) == k, "gemm", "inner dimensions differ");
     require(c.shape()[0] == m && c.shape().inner_elements() == n, "gemm", "output shape");
-    with_float_type(a, "gemm", [&](auto zero) {
+    with_float_type(a.dtype(), kBackend, "gemm", [&](auto zero) {
         using T = decltype(zero);
         cpu::gemm<T>(context, transpose_a, transpose_b, m, n, k, static_cast<T>(alpha), a.data<T>(),
                      b.data<T>(), static_cast<T>(beta), c.data<T>());
@@ -269,7 +271,7 @@ void CpuBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Te
 void CpuBackend::add_bias(Tensor& y, const Tensor& bias) {
     OpRange range("add_bias");
     cpu::KernelContext context = kernel_context();
-    with_float_type(y, "add_bias", [&](auto zero) {
+    with_float_type(y.dtype(), kBackend, "add_bias", [&](auto zero) {
         using T = decltype(zero);
         cpu::add_bias<T>(context, y.shape()[0], y.shape()[1], spatial(y), y.data<T>(),
                          bias.data<T>());
@@ -279,7 +281,7 @@ void CpuBackend::add_bias(Tensor& y, const Tensor& bias) {
 void CpuBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
     OpRange range("bias_bwd");
     cpu::KernelContext context = kernel_context();
-    with_float_type(dy, "bias_backward", [&](auto zero) {
+    with_float_type(dy.dtype(), kBackend, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
         cpu::bias_backward<T>(context, dy.shape()[0], dy.shape()[1], spatial(dy), dy.data<T>(),
                               dbias.data<T>());
@@ -289,7 +291,7 @@ void CpuBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
 void CpuBackend::relu_forward(const Tensor& x, Tensor& y) {
     OpRange range("relu_fwd");
     cpu::KernelContext context = kernel_context();
-    with_float_type(x, "relu_forward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "relu_forward", [&](auto zero) {
         using T = decltype(zero);
         cpu::relu_forward<T>(context, x.elements(), x.data<T>(), y.data<T>());
     });
@@ -298,7 +300,7 @@ void CpuBackend::relu_forward(const Tensor& x, Tensor& y) {
 void CpuBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     OpRange range("relu_bwd");
     cpu::KernelContext context = kernel_context();
-    with_float_type(y, "relu_backward", [&](auto zero) {
+    with_float_type(y.dtype(), kBackend, "relu_backward", [&](auto zero) {
         using T = decltype(zero);
         cpu::relu_backward<T>(context, y.elements(), y.data<T>(), dy.data<T>(), dx.data<T>());
     });
@@ -308,7 +310,7 @@ void CpuBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeomet
     OpRange range("max_pool_fwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, y, geometry);
-    with_float_type(x, "max_pool_forward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "max_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cpu::max_pool_forward<T>(context, dims, x.data<T>(), y.data<T>());
     });
@@ -319,7 +321,7 @@ void CpuBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx
     OpRange range("max_pool_bwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, dy, geometry);
-    with_float_type(x, "max_pool_backward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "max_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cpu::max_pool_backward<T>(context, dims, x.data<T>(), dy.data<T>(), dx.data<T>());
     });
@@ -329,7 +331,7 @@ void CpuBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeomet
     OpRange range("avg_pool_fwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, y, geometry);
-    with_float_type(x, "avg_pool_forward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cpu::avg_pool_forward<T>(context, dims, x.data<T>(), y.data<T>());
     });
@@ -339,7 +341,7 @@ void CpuBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeo
     OpRange range("avg_pool_bwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(dx, dy, geometry);
-    with_float_type(dy, "avg_pool_backward", [&](auto zero) {
+    with_float_type(dy.dtype(), kBackend, "avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cpu::avg_pool_backward<T>(context, dims, dy.data<T>(), dx.data<T>());
     });
@@ -348,7 +350,7 @@ void CpuBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeo
 void CpuBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
     OpRange range("global_avg_pool_fwd");
     cpu::KernelContext context = kernel_context();
-    with_float_type(x, "global_avg_pool_forward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "global_avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cpu::global_avg_pool_forward<T>(context, x.shape()[0] * x.shape()[1], spatial(x),
                                         x.data<T>(), y.data<T>());
@@ -358,7 +360,7 @@ void CpuBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
 void CpuBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     OpRange range("global_avg_pool_bwd");
     cpu::KernelContext context = kernel_context();
-    with_float_type(dy, "global_avg_pool_backward", [&](auto zero) {
+    with_float_type(dy.dtype(), kBackend, "global_avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cpu::global_avg_pool_backward<T>(context, dx.shape()[0] * dx.shape()[1], spatial(dx),
                                          dy.data<T>(), dx.data<T>());
@@ -374,7 +376,7 @@ void CpuBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamm
     OpRange range("batch_norm_fwd_train");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
-    with_float_type(x, "batch_norm_forward_training", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "batch_norm_forward_training", [&](auto zero) {
         using T = decltype(zero);
         cpu::batch_norm_forward_training<T>(context, dims, x.data<T>(), gamma.data<T>(),
                                             beta.data<T>(), y.data<T>(), running_mean.data<T>(),
@@ -390,7 +392,7 @@ void CpuBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gam
     OpRange range("batch_norm_fwd_infer");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
-    with_float_type(x, "batch_norm_forward_inference", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "batch_norm_forward_inference", [&](auto zero) {
         using T = decltype(zero);
         cpu::batch_norm_forward_inference<T>(context, dims, x.data<T>(), gamma.data<T>(),
                                              beta.data<T>(), running_mean.data<T>(),
@@ -404,7 +406,7 @@ void CpuBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Te
     OpRange range("batch_norm_bwd");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
-    with_float_type(x, "batch_norm_backward", [&](auto zero) {
+    with_float_type(x.dtype(), kBackend, "batch_norm_backward", [&](auto zero) {
         using T = decltype(zero);
         cpu::batch_norm_backward<T>(context, dims, x.data<T>(), dy.data<T>(), gamma.data<T>(),
                                     saved_mean.data<T>(), saved_inv_std.data<T>(), dx.data<T>(),
@@ -416,7 +418,7 @@ void CpuBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
     OpRange range("add");
     cpu::KernelContext context = kernel_context();
     require(a.elements() == b.elements() && a.elements() == y.elements(), "add", "sizes differ");
-    with_float_type(a, "add", [&](auto zero) {
+    with_float_type(a.dtype(), kBackend, "add", [&](auto zero) {
         using T = decltype(zero);
         cpu::add<T>(context, a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
     });
@@ -427,7 +429,7 @@ void CpuBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& label
                                        CrossEntropyTotals& totals) {
     OpRange range("softmax_cross_entropy");
     require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
-    with_float_type(logits, "softmax_cross_entropy", [&](auto zero) {
+    with_float_type(logits.dtype(), kBackend, "softmax_cross_entropy", [&](auto zero) {
         using T = decltype(zero);
         cpu::softmax_cross_entropy<T>(logits.shape()[0], logits.shape().inner_elements(),
                                       logits.data<T>(), labels.data<std::int32_t>(), loss_scale,
@@ -439,7 +441,7 @@ void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& v
                             const SgdSettings& settings, double grad_factor) {
     OpRange range("sgd_update");
     cpu::KernelContext context = kernel_context();
-    with_float_type(parameter, "sgd_update", [&](auto zero) {
+    with_float_type(parameter.dtype(), kBackend, "sgd_update", [&](auto zero) {
         using T = decltype(zero);
         cpu::sgd_update<T>(context, parameter.elements(), parameter.data<T>(), gradient.data<T>(),
                            velocity.data<T>(), settings, grad_factor);
@@ -451,7 +453,7 @@ void CpuBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& 
                              double grad_factor) {
     OpRange range("adam_update");
     cpu::KernelContext context = kernel_context();
-    with_float_type(parameter, "adam_update", [&](auto zero) {
+    with_float_type(parameter.dtype(), kBackend, "adam_update", [&](auto zero) {
         using T = decltype(zero);
         cpu::adam_update<T>(context, parameter.elements(), parameter.data<T>(), gradient.data<T>(),
                             first_moment.data<T>(), second_moment.data<T>(), settings, grad_factor);
@@ -469,7 +471,7 @@ bool CpuBackend::all_finite(const Tensor& tensor) {
     OpRange range("all_finite");
     cpu::KernelContext context = kernel_context();
     bool finite = true;
-    with_float_type(tensor, "all_finite", [&](auto zero) {
+    with_float_type(tensor.dtype(), kBackend, "all_finite", [&](auto zero) {
         using T = decltype(zero);
         finite = cpu::all_finite<T>(context, tensor.elements(), tensor.data<T>());
     });

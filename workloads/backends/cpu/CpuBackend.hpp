@@ -33,12 +33,16 @@ class CpuBackend final : public Backend {
     }
     // tf32, fp16 and bf16 are rounding emulations on fp32 arithmetic here.
     bool emulates(Precision precision) const override;
+    // Always the master dtype: fp16/bf16 live in f32 storage rounded by round_storage.
+    DType storage_dtype(Precision precision) const override;
     int threads() const { return pool_.size(); }
 
     void copy_from_host(const void* host, Tensor& destination) override;
     void copy_to_host(const Tensor& source, void* host) override;
     void copy(const Tensor& source, Tensor& destination) override;
     void fill(Tensor& tensor, double value) override;
+    // Between f32 and f64 (the only dtypes this backend stores).
+    void convert(const Tensor& source, Tensor& destination) override;
     void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override;
 
     void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,

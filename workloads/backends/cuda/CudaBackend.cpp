@@ -2,18 +2,22 @@
 
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/FloatTypeDispatch.hpp"
 #include "workloads/backend/GatherLayout.hpp"
 #include "workloads/backends/cuda/CublasGemm.hpp"
 #include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
+#include "workloads/backends/cuda/kernels/CastKernels.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
 #include "workloads/backends/cuda/kernels/GatherKernels.hpp"
 #include "workloads/backends/cuda/kernels/LossKernels.hpp"
 #include "workloads/backends/cuda/kernels/OptimizerKernels.hpp"
 #include "workloads/backends/cuda/kernels/PoolingKernels.hpp"
+#include "workloads/backends/cuda/kernels/StorageMath.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -30,21 +34,19 @@ void require(bool condition, const char* op, const char* what) {
     }
 }
 
+constexpr const char* kBackend = "cuda backend";
+
+// Runs body with the tensor's storage type: float, double, or the 16-bit storage structs
+// (fp16/bf16 runs keep activations, gradients and weight copies in 16 bits).
 template <typename Body>
-void with_float_type(const Tensor& tensor, const char* op, const Body& body) {
-    switch (tensor.dtype()) {
-        case DType::f32:
-            body(float{});
-            return;
-        case DType::f64:
-            body(double{});
-            return;
-        case DType::i32:
-        case DType::f16:  // the engine keeps fp32 tensors and rounds them (docs/cuda-backend.md)
-        case DType::bf16:
-            break;
-    }
-    throw std::logic_error(std::string("cuda backend: ") + op + " needs a float tensor");
+void with_storage_type(const Tensor& tensor, const char* op, const Body& body) {
+    with_float_type<cuda::math::Fp16, cuda::math::Bf16>(tensor.dtype(), kBackend, op, body);
+}
+
+// f32 for every storage dtype but f64: master weights, optimizer state, batch-norm
+// parameters and statistics.
+DType master_dtype_of(DType storage) {
+    return storage == DType::f64 ? DType::f64 : DType::f32;
 }
 
 std::int64_t spatial(const Tensor& t) {
@@ -80,6 +82,7 @@ cuda::ConvProblem conv_problem(const Tensor& x, const Tensor& w, const Tensor& y
     const Shape& ys = y.shape();
     require(xs.rank() == 4 && ws.rank() == 4 && ys.rank() == 4, "conv2d", "needs rank-4 tensors");
     require(xs[1] == ws[1] && ys[1] == ws[0] && xs[0] == ys[0], "conv2d", "shapes do not match");
+    require(x.dtype() == w.dtype() && x.dtype() == y.dtype(), "conv2d", "mixed element types");
     require(ys[2] == conv_output_extent(xs[2], ws[2], g.stride, g.padding) &&
                 ys[3] == conv_output_extent(xs[3], ws[3], g.stride, g.padding),
             "conv2d", "output extent does not match the geometry");
@@ -96,6 +99,7 @@ cuda::ConvProblem conv_problem(const Tensor& x, const Tensor& w, const Tensor& y
             g.stride,
             g.padding,
             library.cudnn_data_type,
+            library.cudnn_compute_type,
             library.cudnn_math};
 }
 
@@ -107,7 +111,10 @@ cuda::math::PoolPlane pool_plane(const Tensor& x, const Tensor& y, const Pool2dG
     return {xs[2], xs[3], ys[2], ys[3], g.window, g.stride, g.padding};
 }
 
-cuda::BatchNormProblem batch_norm_problem(const Tensor& x) {
+// x in the storage dtype, gamma (and every statistic) in its master dtype.
+cuda::BatchNormProblem batch_norm_problem(const Tensor& x, const Tensor& gamma) {
+    require(gamma.dtype() == master_dtype_of(x.dtype()), "batch_norm",
+            "scale, bias and statistics must be f32 (f64 for f64 data)");
     const Shape& s = x.shape();
     const bool image = s.rank() == 4;
     return {as_int(s[0], "batch_norm"), as_int(s[1], "batch_norm"),
@@ -180,6 +187,10 @@ bool CudaBackend::emulates(Precision precision) const {
     return cuda::precision_is_emulated(precision);
 }
 
+DType CudaBackend::storage_dtype(Precision precision) const {
+    return cuda::storage_dtype_for(precision);
+}
+
 void CudaBackend::copy_from_host(const void* host, Tensor& destination) {
     OpRange range("copy_h2d");
     h2d_.copy(host, destination.raw(), destination.bytes());
@@ -215,10 +226,23 @@ void CudaBackend::fill(Tensor& tensor, double value) {
                                           tensor.data<std::int32_t>());
         return;
     }
-    with_float_type(tensor, "fill", [&](auto zero) {
+    with_storage_type(tensor, "fill", [&](auto zero) {
         using T = decltype(zero);
-        cuda::kernels::fill<T>(stream(), tensor.elements(), static_cast<T>(value),
-                               tensor.data<T>());
+        const T stored = cuda::math::store<T>(static_cast<cuda::math::compute_t<T>>(value));
+        cuda::kernels::fill<T>(stream(), tensor.elements(), stored, tensor.data<T>());
+    });
+}
+
+void CudaBackend::convert(const Tensor& source, Tensor& destination) {
+    OpRange range("convert");
+    require(source.elements() == destination.elements(), "convert", "element counts differ");
+    with_storage_type(source, "convert", [&](auto from_zero) {
+        using From = decltype(from_zero);
+        with_storage_type(destination, "convert", [&](auto to_zero) {
+            using To = decltype(to_zero);
+            cuda::kernels::convert<To, From>(stream(), source.elements(), source.data<From>(),
+                                             destination.data<To>());
+        });
     });
 }
 
@@ -279,7 +303,8 @@ void CudaBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const T
 
 void CudaBackend::add_bias(Tensor& y, const Tensor& bias) {
     OpRange range("add_bias");
-    with_float_type(y, "add_bias", [&](auto zero) {
+    require(y.dtype() == bias.dtype(), "add_bias", "mixed element types");
+    with_storage_type(y, "add_bias", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::add_bias<T>(stream(), y.shape()[0], y.shape()[1], spatial(y), y.data<T>(),
                                    bias.data<T>());
@@ -288,7 +313,8 @@ void CudaBackend::add_bias(Tensor& y, const Tensor& bias) {
 
 void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
     OpRange range("bias_bwd");
-    with_float_type(dy, "bias_backward", [&](auto zero) {
+    require(dy.dtype() == dbias.dtype(), "bias_backward", "mixed element types");
+    with_storage_type(dy, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::bias_backward<T>(stream(), dy.shape()[0], dy.shape()[1], spatial(dy),
                                         dy.data<T>(), dbias.data<T>());
@@ -297,7 +323,7 @@ void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
 
 void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
     OpRange range("relu_fwd");
-    with_float_type(x, "relu_forward", [&](auto zero) {
+    with_storage_type(x, "relu_forward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::relu_forward<T>(stream(), x.elements(), x.data<T>(), y.data<T>());
     });
@@ -305,7 +331,7 @@ void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
 
 void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     OpRange range("relu_bwd");
-    with_float_type(y, "relu_backward", [&](auto zero) {
+    with_storage_type(y, "relu_backward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::relu_backward<T>(stream(), y.elements(), y.data<T>(), dy.data<T>(),
                                         dx.data<T>());
@@ -315,7 +341,7 @@ void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
 void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("max_pool_fwd");
     const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
-    with_float_type(x, "max_pool_forward", [&](auto zero) {
+    with_storage_type(x, "max_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::max_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
                                            x.data<T>(), y.data<T>());
@@ -326,7 +352,7 @@ void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& d
                                     const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd");
     const cuda::math::PoolPlane plane = pool_plane(x, dy, geometry);
-    with_float_type(x, "max_pool_backward", [&](auto zero) {
+    with_storage_type(x, "max_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::max_pool_backward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
                                             x.data<T>(), dy.data<T>(), dx.data<T>());
@@ -336,7 +362,7 @@ void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& d
 void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_fwd");
     const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
-    with_float_type(x, "avg_pool_forward", [&](auto zero) {
+    with_storage_type(x, "avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
                                            x.data<T>(), y.data<T>());
@@ -346,7 +372,7 @@ void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeome
 void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_bwd");
     const cuda::math::PoolPlane plane = pool_plane(dx, dy, geometry);
-    with_float_type(dy, "avg_pool_backward", [&](auto zero) {
+    with_storage_type(dy, "avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1], plane,
                                             dy.data<T>(), dx.data<T>());
@@ -355,7 +381,7 @@ void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGe
 
 void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
     OpRange range("global_avg_pool_fwd");
-    with_float_type(x, "global_avg_pool_forward", [&](auto zero) {
+    with_storage_type(x, "global_avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::global_avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], spatial(x),
                                                   x.data<T>(), y.data<T>());
@@ -364,7 +390,7 @@ void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
 
 void CudaBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     OpRange range("global_avg_pool_bwd");
-    with_float_type(dy, "global_avg_pool_backward", [&](auto zero) {
+    with_storage_type(dy, "global_avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::global_avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1],
                                                    spatial(dx), dy.data<T>(), dx.data<T>());
@@ -388,7 +414,7 @@ void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gam
         mean_out = scratch;
         var_out = scratch + running_mean.bytes();
     }
-    cuda::cudnn_batch_norm_forward_training(cudnn_.get(), batch_norm_problem(x), x.raw(),
+    cuda::cudnn_batch_norm_forward_training(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(),
                                             gamma.raw(), beta.raw(), y.raw(), settings.momentum,
                                             mean_out, var_out, settings.epsilon, saved_mean.raw(),
                                             saved_inv_std.raw());
@@ -399,7 +425,7 @@ void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& ga
                                                const Tensor& running_var, Tensor& y,
                                                const BatchNormSettings& settings) {
     OpRange range("batch_norm_fwd_infer");
-    cuda::cudnn_batch_norm_forward_inference(cudnn_.get(), batch_norm_problem(x), x.raw(),
+    cuda::cudnn_batch_norm_forward_inference(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(),
                                              gamma.raw(), beta.raw(), running_mean.raw(),
                                              running_var.raw(), y.raw(), settings.epsilon);
 }
@@ -410,15 +436,16 @@ void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const T
     OpRange range("batch_norm_bwd");
     // With the saved mean and inverse std given, cuDNN does not use epsilon; the interface
     // carries none, so the default is passed for the parameter's validity check.
-    cuda::cudnn_batch_norm_backward(
-        cudnn_.get(), batch_norm_problem(x), x.raw(), dy.raw(), gamma.raw(), dx.raw(), dgamma.raw(),
-        dbeta.raw(), BatchNormSettings{}.epsilon, saved_mean.raw(), saved_inv_std.raw());
+    cuda::cudnn_batch_norm_backward(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(), dy.raw(),
+                                    gamma.raw(), dx.raw(), dgamma.raw(), dbeta.raw(),
+                                    BatchNormSettings{}.epsilon, saved_mean.raw(),
+                                    saved_inv_std.raw());
 }
 
 void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
     OpRange range("add");
     require(a.elements() == b.elements() && a.elements() == y.elements(), "add", "sizes differ");
-    with_float_type(a, "add", [&](auto zero) {
+    with_storage_type(a, "add", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::add<T>(stream(), a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
     });
@@ -429,11 +456,13 @@ void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labe
                                         CrossEntropyTotals& totals) {
     OpRange range("softmax_cross_entropy");
     require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
+    require(dlogits.empty() || dlogits.dtype() == logits.dtype(), "softmax_cross_entropy",
+            "dlogits must have the logits' element type");
     const std::int64_t rows = logits.shape()[0];
     const std::int64_t classes = logits.shape().inner_elements();
     auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(
         loss_rows_.reserve(static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow)));
-    with_float_type(logits, "softmax_cross_entropy", [&](auto zero) {
+    with_storage_type(logits, "softmax_cross_entropy", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::softmax_cross_entropy<T>(
             stream(), rows, classes, logits.data<T>(), labels.data<std::int32_t>(),
@@ -452,28 +481,59 @@ void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labe
     totals.count += rows;
 }
 
+namespace {
+
+// Runs body(T{}, G{}) for a master parameter of type T (float, double) and its gradient's
+// storage type G: the same as T, or fp16/bf16 next to a float master.
+template <typename Body>
+void with_master_and_gradient(const Tensor& parameter, const Tensor& gradient, const char* op,
+                              const Body& body) {
+    with_float_type(parameter.dtype(), kBackend, op, [&](auto master_zero) {
+        using T = decltype(master_zero);
+        with_storage_type(gradient, op, [&](auto gradient_zero) {
+            using G = decltype(gradient_zero);
+            constexpr bool kValid = std::is_same_v<T, double> == std::is_same_v<G, double>;
+            if constexpr (kValid) {
+                body(master_zero, gradient_zero);
+            } else {
+                require(false, op, "the gradient's element type does not fit the master's");
+            }
+        });
+    });
+}
+
+}  // namespace
+
 void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                              const SgdSettings& settings, double grad_factor) {
     OpRange range("sgd_update");
-    with_float_type(parameter, "sgd_update", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::sgd_update<T>(stream(), parameter.elements(),
-                                     cuda::math::sgd_constants<T>(settings, grad_factor),
-                                     parameter.data<T>(), gradient.data<T>(), velocity.data<T>());
-    });
+    require(velocity.dtype() == parameter.dtype(), "sgd_update",
+            "velocity must be the master's type");
+    with_master_and_gradient(
+        parameter, gradient, "sgd_update", [&](auto master_zero, auto gradient_zero) {
+            using T = decltype(master_zero);
+            using G = decltype(gradient_zero);
+            cuda::kernels::sgd_update<T, G>(
+                stream(), parameter.elements(), cuda::math::sgd_constants<T>(settings, grad_factor),
+                parameter.data<T>(), gradient.data<G>(), velocity.data<T>());
+        });
 }
 
 void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                               Tensor& second_moment, const AdamSettings& settings,
                               double grad_factor) {
     OpRange range("adam_update");
-    with_float_type(parameter, "adam_update", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::adam_update<T>(stream(), parameter.elements(),
-                                      cuda::math::adam_constants<T>(settings, grad_factor),
-                                      parameter.data<T>(), gradient.data<T>(),
-                                      first_moment.data<T>(), second_moment.data<T>());
-    });
+    require(first_moment.dtype() == parameter.dtype() && second_moment.dtype() == parameter.dtype(),
+            "adam_update", "moments must be the master's type");
+    with_master_and_gradient(
+        parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
+            using T = decltype(master_zero);
+            using G = decltype(gradient_zero);
+            cuda::kernels::adam_update<T, G>(stream(), parameter.elements(),
+                                             cuda::math::adam_constants<T>(settings, grad_factor),
+                                             parameter.data<T>(), gradient.data<G>(),
+                                             first_moment.data<T>(), second_moment.data<T>());
+        });
 }
 
 void CudaBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
@@ -486,7 +546,7 @@ bool CudaBackend::all_finite(const Tensor& tensor) {
     OpRange range("all_finite");
     int* flag = static_cast<int*>(flag_.reserve(sizeof(int)));
     TS_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), stream()));
-    with_float_type(tensor, "all_finite", [&](auto zero) {
+    with_storage_type(tensor, "all_finite", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(), flag);
     });

@@ -15,9 +15,10 @@
 namespace trainscope::workloads {
 
 // The CUDA backend: cuDNN convolutions and batch norm, cuBLAS GEMMs, this backend's own
-// kernels for the rest, all queued on one compute stream of the chosen device. Tensors
-// are f32/f64 like the CPU backend's; fp16/bf16 runs are the engine's round_storage
-// emulation on f32 (see docs/cuda-backend.md).
+// kernels for the rest, all queued on one compute stream of the chosen device. fp32/tf32
+// tensors are f32 and fp64 ones f64; fp16/bf16 runs store activations, gradients and
+// weight copies in f16/bf16 (storage_dtype) next to fp32 masters, with cuDNN and cuBLAS
+// on tensor cores accumulating in fp32 (see docs/cuda-backend.md).
 class CudaBackend final : public Backend {
   public:
     explicit CudaBackend(const cuda::CudaRunOptions& options);
@@ -32,11 +33,14 @@ class CudaBackend final : public Backend {
     void set_math_mode(MathMode mode) override { math_ = mode; }
     std::unique_ptr<StepTimer> start_step_timer() override;
     bool emulates(Precision precision) const override;
+    DType storage_dtype(Precision precision) const override;
 
     void copy_from_host(const void* host, Tensor& destination) override;
     void copy_to_host(const Tensor& source, void* host) override;
     void copy(const Tensor& source, Tensor& destination) override;
     void fill(Tensor& tensor, double value) override;
+    // Between any two of f32, f64, f16, bf16 (round to nearest even).
+    void convert(const Tensor& source, Tensor& destination) override;
     void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override;
 
     void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,

@@ -63,9 +63,11 @@ std::map<std::string, std::string> CudaBackend::environment() const {
     const cuda::LibraryMath library = cuda::library_math_for(DType::f32, math_);
     env["cudnn_math_f32"] = cuda::cudnn_math_name(library.cudnn_math);
     env["cublas_compute_f32"] = cuda::cublas_compute_name(library.cublas_compute);
-    // The engine keeps fp16/bf16 runs in f32 tensors rounded by round_storage: the numerics
-    // are those of half storage, the speed and memory are not.
-    env["half_precision_storage"] = "emulated: f32 tensors rounded by round_storage";
+    // fp16/bf16 runs store 16-bit tensors (storage_dtype) and run cuDNN/cuBLAS on them.
+    env["half_precision_storage"] =
+        "native: f16/bf16 activations, gradients and weight copies; fp32 masters, optimizer "
+        "state and batch-norm parameters; cuDNN CUDNN_TENSOR_OP_MATH with float compute, "
+        "cublasGemmEx CUBLAS_COMPUTE_32F";
     env["cudnn_api"] = "legacy (cudnnConvolution*/cudnnBatchNormalization*)";
     env["cudnn_algo"] = options_.exhaustive_algorithms ? "exhaustive" : "heuristic";
     env["cudnn_workspace_limit_bytes"] = std::to_string(options_.workspace_limit_bytes);

@@ -38,7 +38,8 @@ using CudnnConvolutionDescriptor =
     std::unique_ptr<std::remove_pointer_t<cudnnConvolutionDescriptor_t>,
                     ConvolutionDescriptorDeleter>;
 
-// Scaling factors are read as double for double data and as float otherwise.
+// Scaling factors are read as double for double data and as float otherwise (half and
+// bfloat16 data included).
 struct Scaling {
     explicit Scaling(cudnnDataType_t type) : is_double(type == CUDNN_DATA_DOUBLE) {}
     const void* one() const { return is_double ? static_cast<const void*>(&one_d) : &one_f; }
@@ -88,10 +89,12 @@ struct ConvolutionCall {
         cudnnConvolutionDescriptor_t convolution = nullptr;
         TS_CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&convolution));
         conv_.reset(convolution);
-        // Cross-correlation, like every framework's "convolution"; compute in the data type.
+        // Cross-correlation, like every framework's "convolution". The compute type is the
+        // data type for float/double and float for half/bfloat16 data (PSEUDO_HALF_CONFIG,
+        // PSEUDO_BFLOAT16_CONFIG: 16-bit tensors, fp32 accumulation on tensor cores).
         TS_CUDNN_CHECK(cudnnSetConvolution2dDescriptor(
             convolution, problem.padding, problem.padding, problem.stride, problem.stride, 1, 1,
-            CUDNN_CROSS_CORRELATION, problem.data_type));
+            CUDNN_CROSS_CORRELATION, problem.compute_type));
         TS_CUDNN_CHECK(cudnnSetConvolutionMathType(convolution, problem.math));
     }
 
@@ -278,7 +281,7 @@ void cudnn_batch_norm_forward_training(cudnnHandle_t handle, const BatchNormProb
     const CudnnTensorDescriptor data =
         make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
     const CudnnTensorDescriptor parameters =
-        make_tensor_descriptor(problem.data_type, 1, problem.c, 1, 1);
+        make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1);
     const Scaling scaling(problem.data_type);
     // cuDNN: running = (1 - factor) * running + factor * batch, with the unbiased batch
     // variance: the same blend as BatchNormSettings::momentum.
@@ -296,7 +299,7 @@ void cudnn_batch_norm_forward_inference(cudnnHandle_t handle, const BatchNormPro
     const CudnnTensorDescriptor data =
         make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
     const CudnnTensorDescriptor parameters =
-        make_tensor_descriptor(problem.data_type, 1, problem.c, 1, 1);
+        make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1);
     const Scaling scaling(problem.data_type);
     TS_CUDNN_CHECK(cudnnBatchNormalizationForwardInference(
         handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), data.get(), x, data.get(),
@@ -311,7 +314,7 @@ void cudnn_batch_norm_backward(cudnnHandle_t handle, const BatchNormProblem& pro
     const CudnnTensorDescriptor data =
         make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
     const CudnnTensorDescriptor parameters =
-        make_tensor_descriptor(problem.data_type, 1, problem.c, 1, 1);
+        make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1);
     const Scaling scaling(problem.data_type);
     TS_CUDNN_CHECK(cudnnBatchNormalizationBackward(
         handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), scaling.one(),

@@ -18,9 +18,11 @@ namespace trainscope::workloads::cuda {
 struct ConvProblem {
     int n, c, h, w, k, r, s, p, q;
     int stride, padding;
-    cudnnDataType_t data_type;
+    cudnnDataType_t data_type;     // x, w, y
+    cudnnDataType_t compute_type;  // the convolution descriptor's: float for 16-bit data
     cudnnMathType_t math;
 
+    // compute_type follows from data_type, so the key leaves it out.
     std::string key() const;
 };
 
@@ -64,7 +66,14 @@ class CudnnConvolutions {
 // variance are cuDNN's own definitions, which the CPU backend follows).
 struct BatchNormProblem {
     int n, c, h, w;
-    cudnnDataType_t data_type;  // float or double; parameters use the same type
+    cudnnDataType_t data_type;  // x, y, dy, dx: half, bfloat16, float or double
+
+    // Scale, bias, running and saved statistics (and their gradients): double for double
+    // data, float otherwise (cuDNN's rule for 16-bit data, which the engine follows by
+    // keeping batch norm's parameters and statistics in fp32).
+    cudnnDataType_t parameter_type() const {
+        return data_type == CUDNN_DATA_DOUBLE ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    }
 };
 
 void cudnn_batch_norm_forward_training(cudnnHandle_t handle, const BatchNormProblem& problem,

@@ -7,28 +7,49 @@ namespace trainscope::workloads::cuda {
 LibraryMath library_math_for(Precision precision) {
     switch (precision) {
         case Precision::fp32:
-            return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDNN_DATA_FLOAT};
+            return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDNN_DATA_FLOAT,
+                    CUDNN_DATA_FLOAT};
         case Precision::tf32:
             // TENSOR_OP lets fp32 data run on tf32 tensor cores; ALLOW_CONVERSION would also
             // let cuDNN down-convert fp32 inputs to fp16, which is not what "tf32" promises.
             return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F,
-                    CUDNN_DATA_FLOAT};
+                    CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT};
+        // 16-bit data, fp32 accumulation: cublasGemmEx with A/B/C CUDA_R_16F (16BF) and
+        // CUBLAS_COMPUTE_32F (float alpha/beta); cuDNN's PSEUDO_HALF / PSEUDO_BFLOAT16
+        // configurations (16-bit tensors, float convolution compute type).
         case Precision::fp16:
-            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16F, CUDNN_DATA_HALF};
+            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16F, CUDNN_DATA_HALF,
+                    CUDNN_DATA_FLOAT};
         case Precision::bf16:
-            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16BF, CUDNN_DATA_BFLOAT16};
+            return {CUDNN_TENSOR_OP_MATH, CUBLAS_COMPUTE_32F, CUDA_R_16BF, CUDNN_DATA_BFLOAT16,
+                    CUDNN_DATA_FLOAT};
         case Precision::fp64:
             // Double has no tensor-core path in cuDNN; DEFAULT is what PyTorch passes for it.
-            return {CUDNN_DEFAULT_MATH, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDNN_DATA_DOUBLE};
+            return {CUDNN_DEFAULT_MATH, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDNN_DATA_DOUBLE,
+                    CUDNN_DATA_DOUBLE};
     }
     throw std::logic_error("library_math_for: unknown precision");
+}
+
+DType storage_dtype_for(Precision precision) {
+    switch (precision) {
+        case Precision::fp16:
+            return DType::f16;
+        case Precision::bf16:
+            return DType::bf16;
+        case Precision::fp64:
+            return DType::f64;
+        case Precision::fp32:
+        case Precision::tf32:
+            return DType::f32;
+    }
+    throw std::logic_error("storage_dtype_for: unknown precision");
 }
 
 bool precision_is_emulated(Precision precision) {
     switch (precision) {
         case Precision::fp16:
         case Precision::bf16:
-            return true;
         case Precision::fp32:
         case Precision::tf32:
         case Precision::fp64:

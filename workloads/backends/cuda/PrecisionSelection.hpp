@@ -19,6 +19,9 @@ struct LibraryMath {
     cublasComputeType_t cublas_compute = CUBLAS_COMPUTE_32F_PEDANTIC;
     cudaDataType_t data_type = CUDA_R_32F;  // GEMM operand/convolution data type
     cudnnDataType_t cudnn_data_type = CUDNN_DATA_FLOAT;
+    // The convolution descriptor's compute type: float for fp16/bf16 data (cuDNN's
+    // PSEUDO_HALF / PSEUDO_BFLOAT16 configurations, fp32 accumulation), else the data type.
+    cudnnDataType_t cudnn_compute_type = CUDNN_DATA_FLOAT;
 };
 
 // fp32: no tensor cores (FMA math, pedantic cuBLAS); tf32: tf32 tensor cores on fp32
@@ -27,13 +30,16 @@ struct LibraryMath {
 LibraryMath library_math_for(Precision precision);
 
 // What the backend runs for a call on tensors of `dtype` under the engine's math mode:
-// the engine keeps fp16/bf16 runs in f32 tensors rounded by round_storage, so those
-// arrive here as f32 with MathMode::native.
+// f16/bf16 tensors (fp16/bf16 runs store them natively) take the fp16/bf16 choice, f32
+// the fp32 or tf32 one by the mode, f64 the fp64 one.
 LibraryMath library_math_for(DType dtype, MathMode mode);
 
-// True for the precisions this backend runs as an emulation: fp16 and bf16 live in f32
-// tensors rounded by round_storage and compute like fp32. tf32 is real tensor-core math
-// and fp32/fp64 are native, so those are not emulated.
+// Backend::storage_dtype here: f16 for fp16, bf16 for bf16 (real 16-bit storage on tensor
+// cores), f64 for fp64, f32 for fp32 and tf32.
+DType storage_dtype_for(Precision precision);
+
+// False for every precision: fp16/bf16 store 16-bit tensors and run cuDNN/cuBLAS on
+// tensor cores, tf32 is real tensor-core math, fp32/fp64 are native.
 bool precision_is_emulated(Precision precision);
 
 std::string cudnn_math_name(cudnnMathType_t math);

@@ -3,6 +3,7 @@
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseMath.hpp"
 #include "workloads/backends/cuda/kernels/LaunchShape.hpp"
+#include "workloads/backends/cuda/kernels/StorageMath.hpp"
 #include "workloads/numerics/Rounding.hpp"
 
 namespace trainscope::workloads::cuda::kernels {
@@ -23,24 +24,25 @@ __global__ void fill_kernel(std::int64_t count, T value, T* y) {
     }
 }
 
+// T is the storage type; math runs in math::compute_t<T> (float for fp16/bf16).
 template <typename T>
 __global__ void relu_forward_kernel(std::int64_t count, const T* x, T* y) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-        y[i] = math::relu(x[i]);
+        y[i] = math::store<T>(math::relu(math::load(x[i])));
     }
 }
 
 template <typename T>
 __global__ void relu_backward_kernel(std::int64_t count, const T* y, const T* dy, T* dx) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-        dx[i] = math::relu_gradient(y[i], dy[i]);
+        dx[i] = math::store<T>(math::relu_gradient(math::load(y[i]), math::load(dy[i])));
     }
 }
 
 template <typename T>
 __global__ void add_kernel(std::int64_t count, const T* a, const T* b, T* y) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-        y[i] = a[i] + b[i];
+        y[i] = math::store<T>(math::load(a[i]) + math::load(b[i]));
     }
 }
 
@@ -48,7 +50,8 @@ template <typename T>
 __global__ void add_bias_kernel(std::int64_t count, std::int64_t channels, std::int64_t inner, T* y,
                                 const T* bias) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-        y[i] += bias[math::channel_of(i, channels, inner)];
+        y[i] = math::store<T>(math::load(y[i]) +
+                              math::load(bias[math::channel_of(i, channels, inner)]));
     }
 }
 
@@ -56,14 +59,15 @@ __global__ void add_bias_kernel(std::int64_t count, std::int64_t channels, std::
 template <typename T>
 __global__ void bias_backward_kernel(std::int64_t outer, std::int64_t channels, std::int64_t inner,
                                      const T* dy, T* dbias) {
-    __shared__ T partial[kThreadsPerBlock];
+    using C = math::compute_t<T>;
+    __shared__ C partial[kThreadsPerBlock];
     const std::int64_t channel = blockIdx.x;
     const std::int64_t per_channel = outer * inner;
-    T sum = 0;
+    C sum = 0;
     for (std::int64_t k = threadIdx.x; k < per_channel; k += blockDim.x) {
         const std::int64_t o = k / inner;
         const std::int64_t j = k % inner;
-        sum += dy[(o * channels + channel) * inner + j];
+        sum += math::load(dy[(o * channels + channel) * inner + j]);
     }
     partial[threadIdx.x] = sum;
     __syncthreads();
@@ -74,7 +78,7 @@ __global__ void bias_backward_kernel(std::int64_t outer, std::int64_t channels, 
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        dbias[channel] = partial[0];
+        dbias[channel] = math::store<T>(partial[0]);
     }
 }
 
@@ -83,12 +87,13 @@ template <typename T>
 __global__ void global_avg_pool_forward_kernel(std::int64_t planes, std::int64_t area, const T* x,
                                                T* y) {
     for (std::int64_t plane = first_index(); plane < planes; plane += grid_stride()) {
+        using C = math::compute_t<T>;
         const T* in = x + plane * area;
-        T sum = 0;
+        C sum = 0;
         for (std::int64_t j = 0; j < area; ++j) {
-            sum += in[j];
+            sum += math::load(in[j]);
         }
-        y[plane] = sum / static_cast<T>(area);
+        y[plane] = math::store<T>(sum / static_cast<C>(area));
     }
 }
 
@@ -96,7 +101,8 @@ template <typename T>
 __global__ void global_avg_pool_backward_kernel(std::int64_t count, std::int64_t area, const T* dy,
                                                 T* dx) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-        dx[i] = dy[i / area] / static_cast<T>(area);
+        using C = math::compute_t<T>;
+        dx[i] = math::store<T>(math::load(dy[i / area]) / static_cast<C>(area));
     }
 }
 
@@ -115,7 +121,7 @@ __global__ void round_to_bf16_kernel(std::int64_t count, float* values) {
 template <typename T>
 __global__ void flag_non_finite_kernel(std::int64_t count, const T* values, int* flag) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
-        if (!isfinite(values[i])) {
+        if (!math::element_is_finite(values[i])) {
             *flag = 1;  // every writer stores the same value: no atomic needed
         }
     }
@@ -216,6 +222,8 @@ void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values,
     template void flag_non_finite<T>(cudaStream_t, std::int64_t, const T*, int*);
 TS_INSTANTIATE_ELEMENTWISE(float)
 TS_INSTANTIATE_ELEMENTWISE(double)
+TS_INSTANTIATE_ELEMENTWISE(math::Fp16)
+TS_INSTANTIATE_ELEMENTWISE(math::Bf16)
 #undef TS_INSTANTIATE_ELEMENTWISE
 template void fill<std::int32_t>(cudaStream_t, std::int64_t, std::int32_t, std::int32_t*);
 

@@ -4,10 +4,13 @@
 
 #include <cstdint>
 
+#include "workloads/backends/cuda/kernels/StorageMath.hpp"
 #include "workloads/numerics/Precision.hpp"
 
 // Launchers of this backend's own element-wise kernels, queued on `stream`. Counts are
 // elements; [outer, channels, inner] describes NCHW (inner = H*W) or [N, C] (inner = 1).
+// T is a storage type (StorageMath.hpp): float, double, math::Fp16, math::Bf16; 16-bit
+// elements are computed in float and rounded once when stored.
 namespace trainscope::workloads::cuda::kernels {
 
 template <typename T>

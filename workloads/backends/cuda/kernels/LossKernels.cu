@@ -32,6 +32,12 @@ void softmax_cross_entropy(cudaStream_t stream, std::int64_t rows, std::int64_t 
 template void softmax_cross_entropy<float>(cudaStream_t, std::int64_t, std::int64_t, const float*,
                                            const std::int32_t*, double, float*,
                                            math::CrossEntropyRow*);
+template void softmax_cross_entropy<math::Fp16>(cudaStream_t, std::int64_t, std::int64_t,
+                                                const math::Fp16*, const std::int32_t*, double,
+                                                math::Fp16*, math::CrossEntropyRow*);
+template void softmax_cross_entropy<math::Bf16>(cudaStream_t, std::int64_t, std::int64_t,
+                                                const math::Bf16*, const std::int32_t*, double,
+                                                math::Bf16*, math::CrossEntropyRow*);
 template void softmax_cross_entropy<double>(cudaStream_t, std::int64_t, std::int64_t, const double*,
                                             const std::int32_t*, double, double*,
                                             math::CrossEntropyRow*);

@@ -4,51 +4,54 @@
 namespace trainscope::workloads::cuda::kernels {
 namespace {
 
-template <typename T>
+template <typename T, typename G>
 __global__ void sgd_update_kernel(std::int64_t count, math::SgdConstants<T> k, T* parameter,
-                                  const T* gradient, T* velocity) {
+                                  const G* gradient, T* velocity) {
     const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
     for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
          i < count; i += stride) {
-        math::sgd_step(k, parameter[i], gradient[i], velocity[i]);
+        math::sgd_step(k, parameter[i], static_cast<T>(math::load(gradient[i])), velocity[i]);
     }
 }
 
-template <typename T>
+template <typename T, typename G>
 __global__ void adam_update_kernel(std::int64_t count, math::AdamConstants<T> k, T* parameter,
-                                   const T* gradient, T* first_moment, T* second_moment) {
+                                   const G* gradient, T* first_moment, T* second_moment) {
     const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
     for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
          i < count; i += stride) {
-        math::adam_step(k, parameter[i], gradient[i], first_moment[i], second_moment[i]);
+        math::adam_step(k, parameter[i], static_cast<T>(math::load(gradient[i])), first_moment[i],
+                        second_moment[i]);
     }
 }
 
 }  // namespace
 
-template <typename T>
+template <typename T, typename G>
 void sgd_update(cudaStream_t stream, std::int64_t count, const math::SgdConstants<T>& constants,
-                T* parameter, const T* gradient, T* velocity) {
-    sgd_update_kernel<T><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
+                T* parameter, const G* gradient, T* velocity) {
+    sgd_update_kernel<T, G><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
         count, constants, parameter, gradient, velocity);
     TS_CUDA_CHECK_LAUNCH();
 }
 
-template <typename T>
+template <typename T, typename G>
 void adam_update(cudaStream_t stream, std::int64_t count, const math::AdamConstants<T>& constants,
-                 T* parameter, const T* gradient, T* first_moment, T* second_moment) {
-    adam_update_kernel<T><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
+                 T* parameter, const G* gradient, T* first_moment, T* second_moment) {
+    adam_update_kernel<T, G><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
         count, constants, parameter, gradient, first_moment, second_moment);
     TS_CUDA_CHECK_LAUNCH();
 }
 
-template void sgd_update<float>(cudaStream_t, std::int64_t, const math::SgdConstants<float>&,
-                                float*, const float*, float*);
-template void sgd_update<double>(cudaStream_t, std::int64_t, const math::SgdConstants<double>&,
-                                 double*, const double*, double*);
-template void adam_update<float>(cudaStream_t, std::int64_t, const math::AdamConstants<float>&,
-                                 float*, const float*, float*, float*);
-template void adam_update<double>(cudaStream_t, std::int64_t, const math::AdamConstants<double>&,
-                                  double*, const double*, double*, double*);
+#define TS_INSTANTIATE_OPTIMIZERS(T, G)                                                            \
+    template void sgd_update<T, G>(cudaStream_t, std::int64_t, const math::SgdConstants<T>&, T*,   \
+                                   const G*, T*);                                                  \
+    template void adam_update<T, G>(cudaStream_t, std::int64_t, const math::AdamConstants<T>&, T*, \
+                                    const G*, T*, T*);
+TS_INSTANTIATE_OPTIMIZERS(float, float)
+TS_INSTANTIATE_OPTIMIZERS(float, math::Fp16)
+TS_INSTANTIATE_OPTIMIZERS(float, math::Bf16)
+TS_INSTANTIATE_OPTIMIZERS(double, double)
+#undef TS_INSTANTIATE_OPTIMIZERS
 
 }  // namespace trainscope::workloads::cuda::kernels

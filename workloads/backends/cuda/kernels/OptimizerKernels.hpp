@@ -5,14 +5,17 @@
 #include <cstdint>
 
 #include "workloads/backends/cuda/kernels/OptimizerMath.hpp"
+#include "workloads/backends/cuda/kernels/StorageMath.hpp"
 
 namespace trainscope::workloads::cuda::kernels {
 
-template <typename T>
+// T: the master parameter and state type (float, double); G: the gradient's storage
+// type (T, or math::Fp16 / math::Bf16 next to float masters), read exactly into T.
+template <typename T, typename G>
 void sgd_update(cudaStream_t stream, std::int64_t count, const math::SgdConstants<T>& constants,
-                T* parameter, const T* gradient, T* velocity);
-template <typename T>
+                T* parameter, const G* gradient, T* velocity);
+template <typename T, typename G>
 void adam_update(cudaStream_t stream, std::int64_t count, const math::AdamConstants<T>& constants,
-                 T* parameter, const T* gradient, T* first_moment, T* second_moment);
+                 T* parameter, const G* gradient, T* first_moment, T* second_moment);
 
 }  // namespace trainscope::workloads::cuda::kernels

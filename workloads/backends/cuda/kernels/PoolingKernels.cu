@@ -19,8 +19,8 @@ __global__ void pool_forward_kernel(std::int64_t count, math::PoolPlane d, const
         const std::int64_t plane = i / outputs;
         const std::int64_t o = i % outputs;
         const T* in = x + plane * d.h * d.w;
-        y[i] = kMax ? math::max_pool_output(d, in, o / d.q, o % d.q)
-                    : math::avg_pool_output(d, in, o / d.q, o % d.q);
+        y[i] = math::store<T>(kMax ? math::max_pool_output(d, in, o / d.q, o % d.q)
+                                   : math::avg_pool_output(d, in, o / d.q, o % d.q));
     }
 }
 
@@ -31,8 +31,8 @@ __global__ void max_pool_backward_kernel(std::int64_t count, math::PoolPlane d, 
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
         const std::int64_t plane = i / inputs;
         const std::int64_t e = i % inputs;
-        dx[i] = math::max_pool_input_gradient(d, x + plane * inputs, dy + plane * d.p * d.q,
-                                              e / d.w, e % d.w);
+        dx[i] = math::store<T>(math::max_pool_input_gradient(
+            d, x + plane * inputs, dy + plane * d.p * d.q, e / d.w, e % d.w));
     }
 }
 
@@ -43,7 +43,8 @@ __global__ void avg_pool_backward_kernel(std::int64_t count, math::PoolPlane d, 
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
         const std::int64_t plane = i / inputs;
         const std::int64_t e = i % inputs;
-        dx[i] = math::avg_pool_input_gradient(d, dy + plane * d.p * d.q, e / d.w, e % d.w);
+        dx[i] = math::store<T>(
+            math::avg_pool_input_gradient(d, dy + plane * d.p * d.q, e / d.w, e % d.w));
     }
 }
 
@@ -96,6 +97,8 @@ void avg_pool_backward(cudaStream_t stream, std::int64_t planes, const math::Poo
                                        const T*, T*);
 TS_INSTANTIATE_POOLING(float)
 TS_INSTANTIATE_POOLING(double)
+TS_INSTANTIATE_POOLING(math::Fp16)
+TS_INSTANTIATE_POOLING(math::Bf16)
 #undef TS_INSTANTIATE_POOLING
 
 }  // namespace trainscope::workloads::cuda::kernels

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "workloads/backends/cuda/kernels/StorageMath.hpp"
 #include "workloads/numerics/HostDevice.hpp"
 
 // Pooling windows of one [h, w] plane, computed per output (forward) or gathered per
@@ -33,13 +34,15 @@ TS_HD inline WindowBounds window_bounds(const PoolPlane& d, long long op, long l
 
 // Index in the plane of the window's first maximum (row-major scan, strict >), the
 // element the CPU backend sends the gradient to.
+// T is a storage type (StorageMath.hpp); values compare in compute_t<T>.
 template <typename T>
 TS_HD inline long long first_max_index(const PoolPlane& d, const T* plane, const WindowBounds& b) {
+    using C = compute_t<T>;
     long long best = b.h_begin * d.w + b.w_begin;
-    T best_value = static_cast<T>(-INFINITY);
+    C best_value = static_cast<C>(-INFINITY);
     for (long long ih = b.h_begin; ih < b.h_end; ++ih) {
         for (long long iw = b.w_begin; iw < b.w_end; ++iw) {
-            const T value = plane[ih * d.w + iw];
+            const C value = load(plane[ih * d.w + iw]);
             if (value > best_value) {
                 best_value = value;
                 best = ih * d.w + iw;
@@ -50,21 +53,24 @@ TS_HD inline long long first_max_index(const PoolPlane& d, const T* plane, const
 }
 
 template <typename T>
-TS_HD inline T max_pool_output(const PoolPlane& d, const T* plane, long long op, long long oq) {
-    return plane[first_max_index(d, plane, window_bounds(d, op, oq))];
+TS_HD inline compute_t<T> max_pool_output(const PoolPlane& d, const T* plane, long long op,
+                                          long long oq) {
+    return load(plane[first_max_index(d, plane, window_bounds(d, op, oq))]);
 }
 
 // count_include_pad: the divisor is the full window area.
 template <typename T>
-TS_HD inline T avg_pool_output(const PoolPlane& d, const T* plane, long long op, long long oq) {
+TS_HD inline compute_t<T> avg_pool_output(const PoolPlane& d, const T* plane, long long op,
+                                          long long oq) {
+    using C = compute_t<T>;
     const WindowBounds b = window_bounds(d, op, oq);
-    T sum = 0;
+    C sum = 0;
     for (long long ih = b.h_begin; ih < b.h_end; ++ih) {
         for (long long iw = b.w_begin; iw < b.w_end; ++iw) {
-            sum += plane[ih * d.w + iw];
+            sum += load(plane[ih * d.w + iw]);
         }
     }
-    return sum * (T(1) / static_cast<T>(d.window * d.window));
+    return sum * (C(1) / static_cast<C>(d.window * d.window));
 }
 
 // Range of outputs along one axis whose window covers input coordinate i.
@@ -80,17 +86,17 @@ TS_HD inline void covering_outputs(long long i, int window, int stride, int padd
 // Gradient reaching input (ih, iw): the sum of dy over the windows whose first maximum
 // it is, in increasing output order like the CPU backend's scatter.
 template <typename T>
-TS_HD inline T max_pool_input_gradient(const PoolPlane& d, const T* x_plane, const T* dy_plane,
-                                       long long ih, long long iw) {
+TS_HD inline compute_t<T> max_pool_input_gradient(const PoolPlane& d, const T* x_plane,
+                                                  const T* dy_plane, long long ih, long long iw) {
     long long p_first, p_last, q_first, q_last;
     covering_outputs(ih, d.window, d.stride, d.padding, d.p, p_first, p_last);
     covering_outputs(iw, d.window, d.stride, d.padding, d.q, q_first, q_last);
     const long long self = ih * d.w + iw;
-    T sum = 0;
+    compute_t<T> sum = 0;
     for (long long op = p_first; op < p_last; ++op) {
         for (long long oq = q_first; oq < q_last; ++oq) {
             if (first_max_index(d, x_plane, window_bounds(d, op, oq)) == self) {
-                sum += dy_plane[op * d.q + oq];
+                sum += load(dy_plane[op * d.q + oq]);
             }
         }
     }
@@ -98,16 +104,17 @@ TS_HD inline T max_pool_input_gradient(const PoolPlane& d, const T* x_plane, con
 }
 
 template <typename T>
-TS_HD inline T avg_pool_input_gradient(const PoolPlane& d, const T* dy_plane, long long ih,
-                                       long long iw) {
+TS_HD inline compute_t<T> avg_pool_input_gradient(const PoolPlane& d, const T* dy_plane,
+                                                  long long ih, long long iw) {
+    using C = compute_t<T>;
     long long p_first, p_last, q_first, q_last;
     covering_outputs(ih, d.window, d.stride, d.padding, d.p, p_first, p_last);
     covering_outputs(iw, d.window, d.stride, d.padding, d.q, q_first, q_last);
-    const T scale = T(1) / static_cast<T>(d.window * d.window);
-    T sum = 0;
+    const C scale = C(1) / static_cast<C>(d.window * d.window);
+    C sum = 0;
     for (long long op = p_first; op < p_last; ++op) {
         for (long long oq = q_first; oq < q_last; ++oq) {
-            sum += dy_plane[op * d.q + oq] * scale;
+            sum += load(dy_plane[op * d.q + oq]) * scale;
         }
     }
     return sum;
