@@ -48,6 +48,23 @@ QImage LineChart::renderImage(QSize size) const {
     return image;
 }
 
+double chartXFraction(const ChartData& chart, int index) {
+    const auto count = static_cast<int>(chart.x_labels.size());
+    if (count <= 1) {
+        return 0.5;
+    }
+    if (chart.x_values.size() != static_cast<std::size_t>(count)) {
+        return static_cast<double>(index) / (count - 1);
+    }
+    const auto scaled = [&](double v) { return chart.log_x ? std::log2(v) : v; };
+    const double first = scaled(chart.x_values.front());
+    const double last = scaled(chart.x_values.back());
+    if (!(last > first)) {
+        return static_cast<double>(index) / (count - 1);
+    }
+    return (scaled(chart.x_values[static_cast<std::size_t>(index)]) - first) / (last - first);
+}
+
 namespace {
 QString format_value(double v) {
     const double a = std::abs(v);
@@ -101,20 +118,26 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
     }
     const int nx = static_cast<int>(data.x_labels.size());
     auto xpos = [&](int i) {
-        return nx == 1 ? plot.center().x()
-                       : plot.left() + 20 + (plot.width() - 40.0) * i / (nx - 1);
+        return plot.left() + 20 + (plot.width() - 40.0) * chartXFraction(data, i);
     };
     auto ypos = [&](double v) { return plot.bottom() - (v - lo) / (hi - lo) * plot.height(); };
     p.setPen(fg);
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
     p.drawLine(plot.bottomLeft(), plot.topLeft());
+    // Numeric positions can crowd: a label is drawn only where it clears the last one.
+    double last_label_right = std::numeric_limits<double>::lowest();
     for (int i = 0; i < nx; ++i) {
         p.drawLine(QPointF(xpos(i), plot.bottom()), QPointF(xpos(i), plot.bottom() + 4));
-        p.drawText(QRectF(xpos(i) - 50, plot.bottom() + 6, 100, 16), Qt::AlignCenter,
-                   data.x_labels[i]);
+        const double half_width = p.fontMetrics().horizontalAdvance(data.x_labels[i]) / 2.0 + 3;
+        if (xpos(i) - half_width >= last_label_right) {
+            p.drawText(QRectF(xpos(i) - 50, plot.bottom() + 6, 100, 16), Qt::AlignCenter,
+                       data.x_labels[i]);
+            last_label_right = xpos(i) + half_width;
+        }
     }
-    p.drawText(QRect(plot.left(), plot.bottom() + 24, plot.width(), 18), Qt::AlignCenter,
-               data.x_title);
+    const QString x_title =
+        data.log_x ? QObject::tr("%1 (log scale)").arg(data.x_title) : data.x_title;
+    p.drawText(QRect(plot.left(), plot.bottom() + 24, plot.width(), 18), Qt::AlignCenter, x_title);
     p.save();
     p.translate(rect.left() + 12, plot.center().y());
     p.rotate(-90);

@@ -24,15 +24,23 @@ struct ChartSeries {
     std::vector<ChartPoint> points;  // sorted by x
 };
 
-// A line chart over categorical x positions (axis values sorted), one line per group,
-// with confidence intervals as error bars and a band.
+// A line chart, one line per group, with confidence intervals as error bars and a band.
+// x positions are categories (x_labels in order, evenly spaced) or, when x_values is set,
+// numbers placed at their value: on a log2 scale when log_x (batch sizes 32..1024 spread
+// evenly by doubling, as users read scaling plots), linearly otherwise.
 struct ChartData {
     QString title;
     QString x_title;
     QString y_title;
     QStringList x_labels;
+    std::vector<double> x_values;  // empty, or one per x_label, ascending
+    bool log_x = false;
     std::vector<ChartSeries> series;
 };
+
+// Where x position `index` sits along the axis, from 0 (first) to 1 (last); 0.5 when
+// there is one position.
+[[nodiscard]] double chartXFraction(const ChartData& chart, int index);
 
 QColor seriesColor(int index);
 

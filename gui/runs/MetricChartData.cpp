@@ -59,6 +59,14 @@ ChartData buildMetricChart(const std::vector<reports::RunRecord>& runs, const st
     }
     for (const auto& x : x_sorted)
         chart.x_labels << QString::fromStdString(x);
+    if (numeric && x_sorted.size() > 1) {
+        for (const auto& x : x_sorted)
+            chart.x_values.push_back(std::stod(x));
+        // Positive values spanning a factor of 8 or more (batch sizes, thread counts) read
+        // best by doubling; a narrow or signed range stays linear.
+        chart.log_x =
+            chart.x_values.front() > 0 && chart.x_values.back() / chart.x_values.front() >= 8;
+    }
     std::map<std::string, std::map<int, std::vector<const reports::RunRecord*>>> groups;
     for (const auto& r : runs) {
         const reports::Metric* m = r.find_metric(metric);

@@ -254,6 +254,30 @@ class TestModels : public QObject {
         QCOMPARE(fp32->points.size(), std::size_t(3));
     }
 
+    void chartPlacesNumericAxesByValue() {
+        // Batch sizes 32..256 double each step: a log2 axis spaces them evenly.
+        const ChartData batches = buildMetricChart(runs_, "images_per_s", "batch", "precision");
+        QCOMPARE(batches.x_values, std::vector<double>({32, 64, 128, 256}));
+        QVERIFY(batches.log_x);
+        QCOMPARE(chartXFraction(batches, 0), 0.0);
+        QCOMPARE(chartXFraction(batches, 1), 1.0 / 3.0);
+        QCOMPARE(chartXFraction(batches, 3), 1.0);
+        // A narrow numeric range is linear: 1, 2 and 4 threads sit at 0, 1/3, 1.
+        ChartData threads;
+        threads.x_labels = {"1", "2", "4"};
+        threads.x_values = {1, 2, 4};
+        QCOMPARE(chartXFraction(threads, 1), 1.0 / 3.0);
+        // Categories stay evenly spaced.
+        ChartData precisions;
+        precisions.x_labels = {"bf16", "fp16", "fp32"};
+        QCOMPARE(chartXFraction(precisions, 1), 0.5);
+        QCOMPARE(chartXFraction(precisions, 2), 1.0);
+        const ChartData by_precision =
+            buildMetricChart(runs_, "images_per_s", "precision", "batch");
+        QVERIFY(by_precision.x_values.empty());
+        QVERIFY(!by_precision.log_x);
+    }
+
     void chartPointsHaveTooltips() {
         LineChart chart;
         chart.resize(900, 500);
