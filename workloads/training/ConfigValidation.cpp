@@ -68,7 +68,16 @@ void validate_run_parameters(const TrainingConfig& config) {
                           "'; valid values are keep, recompute");
     }
     if (config.backend != "cpu") {
-        return;  // the GPU backend validates its own memory axes
+        // The GPU backend validates its own memory axes; what a captured step needs of
+        // the engine is checked here.
+        if (config.cuda_graph && config.precision == "fp16") {
+            throw ConfigError(
+                "cuda_graph: true cannot run precision fp16: its dynamic loss scaling reads "
+                "the gradients' overflow check back to the host and skips the update on "
+                "overflow, which a step captured into a CUDA graph cannot do; use "
+                "cuda_graph=false with fp16, or bf16/fp32/tf32/fp64 with cuda_graph=true");
+        }
+        return;
     }
     if (one_of(config.allocator, {"async", "managed"})) {
         throw ConfigError("allocator: '" + config.allocator +
@@ -82,7 +91,9 @@ void validate_run_parameters(const TrainingConfig& config) {
     require_cpu_axis(config.transfer, "transfer", "sync");
     require_cpu_axis(config.placement, "placement", "stream");
     if (config.cuda_graph) {
-        throw ConfigError("cuda_graph: true needs the CUDA backend; use false on backend cpu");
+        throw ConfigError(
+            "cuda_graph: true captures training steps into CUDA graphs, which needs the CUDA "
+            "backend; use cuda_graph=false on backend cpu");
     }
 }
 

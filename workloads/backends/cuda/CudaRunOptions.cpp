@@ -51,11 +51,13 @@ CudaRunOptions parse_cuda_run_options(const BackendOptions& options) {
         throw ConfigError("placement: unknown value '" + options.placement +
                           "'; valid values are stream, resident");
     }
-    if (options.cuda_graph) {
+    parsed.cuda_graph = options.cuda_graph;
+    if (parsed.cuda_graph && parsed.allocation == DeviceAllocation::managed) {
         throw ConfigError(
-            "cuda_graph: not available yet: a training step reads the loss and the "
-            "overflow check back to the host and loads batches from pageable memory, "
-            "which stream capture forbids; use cuda_graph=false");
+            "cuda_graph: true cannot run with allocator managed: managed tensors are "
+            "prefetched to the device when they are allocated, and a replayed graph never "
+            "prefetches again, so pages the host or evaluation touched would fault inside "
+            "the graph; use allocator=pool, async or device with cuda_graph=true");
     }
     if (options.cudnn_algo == "heuristic") {
         parsed.exhaustive_algorithms = false;
