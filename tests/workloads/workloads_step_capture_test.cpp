@@ -11,6 +11,7 @@
 
 #include "workloads/training/ConfigError.hpp"
 #include "workloads/training/ConfigValidation.hpp"
+#include "workloads/training/CudaGraphSupport.hpp"
 #include "workloads_test_support.hpp"
 
 namespace trainscope::workloads {
@@ -92,6 +93,20 @@ TEST(WorkloadsCudaGraphOption, Fp16IsRefusedSayingWhyAndWhatToUse) {
     for (const char* word : {"fp16", "loss scaling", "bf16", "cuda_graph=false"}) {
         EXPECT_NE(message.find(word), std::string::npos) << word << " not in: " << message;
     }
+}
+
+TEST(WorkloadsCudaGraphOption, ManagedMemoryIsRefusedSayingWhyAndWhatToUse) {
+    TrainingConfig config;
+    config.backend = "cuda";
+    config.cuda_graph = true;
+    config.allocator = "managed";
+    const std::string message = validation_error(config);
+    EXPECT_EQ(message.rfind("cuda_graph:", 0), 0u) << message;
+    for (const char* word : {"managed", "prefetch", "allocator=pool"}) {
+        EXPECT_NE(message.find(word), std::string::npos) << word << " not in: " << message;
+    }
+    EXPECT_EQ(message, cuda_graph_refusal("fp32", "managed"));
+    EXPECT_EQ(cuda_graph_refusal("bf16", "async"), "");
 }
 
 TEST(WorkloadsCudaGraphOption, OtherPrecisionsPassTheEnginesChecks) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "workloads/training/ConfigError.hpp"
+#include "workloads/training/CudaGraphSupport.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -68,14 +69,13 @@ void validate_run_parameters(const TrainingConfig& config) {
                           "'; valid values are keep, recompute");
     }
     if (config.backend != "cpu") {
-        // The GPU backend validates its own memory axes; what a captured step needs of
-        // the engine is checked here.
-        if (config.cuda_graph && config.precision == "fp16") {
-            throw ConfigError(
-                "cuda_graph: true cannot run precision fp16: its dynamic loss scaling reads "
-                "the gradients' overflow check back to the host and skips the update on "
-                "overflow, which a step captured into a CUDA graph cannot do; use "
-                "cuda_graph=false with fp16, or bf16/fp32/tf32/fp64 with cuda_graph=true");
+        // The GPU backend validates its own memory axes; the combinations a captured
+        // step cannot run are refused here already (the precision is the engine's).
+        if (config.cuda_graph) {
+            const std::string refusal = cuda_graph_refusal(config.precision, config.allocator);
+            if (!refusal.empty()) {
+                throw ConfigError(refusal);
+            }
         }
         return;
     }

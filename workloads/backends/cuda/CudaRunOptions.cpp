@@ -1,6 +1,7 @@
 #include "workloads/backends/cuda/CudaRunOptions.hpp"
 
 #include "workloads/training/ConfigError.hpp"
+#include "workloads/training/CudaGraphSupport.hpp"
 
 namespace trainscope::workloads::cuda {
 
@@ -52,12 +53,11 @@ CudaRunOptions parse_cuda_run_options(const BackendOptions& options) {
                           "'; valid values are stream, resident");
     }
     parsed.cuda_graph = options.cuda_graph;
-    if (parsed.cuda_graph && parsed.allocation == DeviceAllocation::managed) {
-        throw ConfigError(
-            "cuda_graph: true cannot run with allocator managed: managed tensors are "
-            "prefetched to the device when they are allocated, and a replayed graph never "
-            "prefetches again, so pages the host or evaluation touched would fault inside "
-            "the graph; use allocator=pool, async or device with cuda_graph=true");
+    if (parsed.cuda_graph) {
+        const std::string refusal = cuda_graph_refusal("", options.allocator);
+        if (!refusal.empty()) {
+            throw ConfigError(refusal);
+        }
     }
     if (options.cudnn_algo == "heuristic") {
         parsed.exhaustive_algorithms = false;
