@@ -5,6 +5,7 @@
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 #include "workloads/models/ModelCatalog.hpp"
+#include "workloads/training/CudaGraphSupport.hpp"
 
 namespace trainscope::harness {
 
@@ -31,8 +32,13 @@ void apply_backend_applicability(Cell& cell, const std::string& backend) {
             cell.values[parameter] = kNotApplicable;
         }
     }
-    if (backend != "cpu")
+    if (backend != "cpu") {
+        // What the run would refuse with a ConfigError is known now: skip, saying why.
+        if (cell.at("cuda_graph") == "on" && cell.skip_reason.empty())
+            cell.skip_reason =
+                workloads::cuda_graph_refusal(cell.at("precision"), cell.at("allocator"));
         return;
+    }
     cell.values["device"] = kNotApplicable;
     for (const auto& axis : axis_catalog()) {
         auto it = cell.values.find(axis.name);

@@ -51,6 +51,22 @@ TEST(CellConfig, CudaKeepsEveryAxis) {
     EXPECT_EQ(config.host_memory, "pinned");
 }
 
+TEST(CellConfig, CudaSkipsTheGraphCombinationsTheRunWouldRefuse) {
+    for (const auto& [axis, value] : std::vector<std::pair<std::string, std::string>>{
+             {"precision", "fp16"}, {"allocator", "managed"}}) {
+        Cell graph = one_cell({{"cuda_graph", {"on"}}, {axis, {value}}});
+        apply_backend_applicability(graph, "cuda");
+        EXPECT_EQ(graph.skip_reason.rfind("cuda_graph:", 0), 0u) << graph.skip_reason;
+        EXPECT_NE(graph.skip_reason.find(value), std::string::npos) << graph.skip_reason;
+        Cell eager = one_cell({{"cuda_graph", {"off"}}, {axis, {value}}});
+        apply_backend_applicability(eager, "cuda");
+        EXPECT_TRUE(eager.skip_reason.empty()) << eager.skip_reason;
+    }
+    Cell graph = one_cell({{"cuda_graph", {"on"}}, {"precision", {"bf16"}}});
+    apply_backend_applicability(graph, "cuda");
+    EXPECT_TRUE(graph.skip_reason.empty()) << graph.skip_reason;
+}
+
 TEST(CellConfig, ModelParametersOnlyForModelsThatTakeThem) {
     Cell seed = one_cell({{"depth", {"20"}}});
     apply_backend_applicability(seed, "cpu");

@@ -141,6 +141,11 @@ class RecordingBackend final : public Backend {
         totals.loss_sum += 1.0;
         totals.count += logits.shape()[0];
     }
+    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits) override {
+        softmax_cross_entropy(logits, labels, loss_scale, dlogits, deferred_);
+    }
+    CrossEntropyTotals take_loss_totals() override { return std::exchange(deferred_, {}); }
     void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity, const SgdSettings&,
                     double) override {
         note("sgd_update", {&parameter, &gradient, &velocity});
@@ -168,6 +173,7 @@ class RecordingBackend final : public Backend {
 
     std::vector<Call>& calls_;
     HostRawAllocator allocator_;
+    CrossEntropyTotals deferred_;
 };
 
 // Calls of the last run, shared with the factory the registry keeps.

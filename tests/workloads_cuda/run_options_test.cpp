@@ -88,10 +88,33 @@ TEST(CudaRunOptions, PlacementResidentIsAcceptedAndUnknownPlacementsAreNot) {
     expect_config_error_naming(options, "placement");
 }
 
-TEST(CudaRunOptions, UnimplementedAxesAreRefusedWithTheReason) {
+TEST(CudaRunOptions, CudaGraphRunsWithEveryAllocatorButManaged) {
+    BackendOptions options;
+    EXPECT_FALSE(parse_cuda_run_options(options).cuda_graph);
+    options.cuda_graph = true;
+    for (const char* allocator : {"device", "pool", "async"}) {
+        options.allocator = allocator;
+        EXPECT_TRUE(parse_cuda_run_options(options).cuda_graph) << allocator;
+    }
+    options.host_memory = "pinned";
+    options.transfer = "overlap";
+    options.placement = "resident";
+    EXPECT_TRUE(parse_cuda_run_options(options).cuda_graph);
+}
+
+TEST(CudaRunOptions, CudaGraphWithManagedMemoryIsRefusedWithTheReason) {
     BackendOptions options;
     options.cuda_graph = true;
+    options.allocator = "managed";
     expect_config_error_naming(options, "cuda_graph");
+    try {
+        parse_cuda_run_options(options);
+    } catch (const ConfigError& error) {
+        const std::string message = error.what();
+        for (const char* word : {"managed", "prefetch", "allocator=pool"}) {
+            EXPECT_NE(message.find(word), std::string::npos) << word << " not in: " << message;
+        }
+    }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "workloads/backend/OpGeometry.hpp"
@@ -121,6 +122,33 @@ class Backend {
     virtual void softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
                                        double loss_scale, Tensor& dlogits,
                                        CrossEntropyTotals& totals) = 0;
+
+    // softmax_cross_entropy whose totals stay with the backend until take_loss_totals():
+    // a step captured into a CUDA graph cannot read them back while it runs. A backend may
+    // fill them at once (cpu) or keep them on the device until the step is done (cuda).
+    virtual void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                double loss_scale, Tensor& dlogits) = 0;
+    // After synchronize(): the totals of every deferred call since the last take, added in
+    // call order (within a call in row order, as softmax_cross_entropy adds them); resets.
+    virtual CrossEntropyTotals take_loss_totals() = 0;
+
+    // Step capture (cuda_graph=true; docs/cuda-backend.md, "CUDA graphs"). Work queued
+    // between begin_step_capture() and end_step_capture() is recorded, not run (no host
+    // reads, synchronizations or device allocations may happen in between);
+    // end_step_capture() then runs it once, and every replay_step() runs it again as the
+    // next training step: the tensors it touched must keep their addresses and contents
+    // it reads must be refreshed in place. Backends without graphs refuse cuda_graph in
+    // validation; these defaults are never reached then.
+    virtual void begin_step_capture() {
+        throw std::logic_error(name() + " backend: no step capture");
+    }
+    virtual void end_step_capture() {
+        throw std::logic_error(name() + " backend: no step capture");
+    }
+    virtual void replay_step() { throw std::logic_error(name() + " backend: no step capture"); }
+    // Ends an open capture and discards it (the step threw while it was captured), so the
+    // backend's memory can be freed; nothing to do without an open capture.
+    virtual void abandon_step_capture() noexcept {}
 
     // Optimizer updates on master parameters; gradients are multiplied by grad_factor
     // first (1 / loss scale). PyTorch's update rules. The gradient may be in the storage

@@ -19,6 +19,11 @@ std::size_t CachingPool::size_class_bytes(std::size_t bytes) {
     return (bytes + step - 1) / step * step;
 }
 
+bool CachingPool::has_cached_block(std::size_t bytes) const {
+    const auto found = free_blocks_.find(size_class_bytes(bytes));
+    return found != free_blocks_.end() && !found->second.empty();
+}
+
 void* CachingPool::allocate(std::size_t bytes) {
     const std::size_t block = size_class_bytes(bytes);
     in_use_bytes_ += static_cast<std::int64_t>(block);

@@ -29,6 +29,8 @@ class CachingPool final : public RawAllocator {
     void release_cached() noexcept;
 
     static std::size_t size_class_bytes(std::size_t bytes);
+    // Whether allocate(bytes) would be served from the cache, without asking upstream.
+    bool has_cached_block(std::size_t bytes) const;
 
     std::int64_t reserved_bytes() const { return reserved_bytes_; }
     std::int64_t in_use_bytes() const { return in_use_bytes_; }

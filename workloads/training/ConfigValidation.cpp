@@ -4,6 +4,7 @@
 #include <string>
 
 #include "workloads/training/ConfigError.hpp"
+#include "workloads/training/CudaGraphSupport.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -68,7 +69,15 @@ void validate_run_parameters(const TrainingConfig& config) {
                           "'; valid values are keep, recompute");
     }
     if (config.backend != "cpu") {
-        return;  // the GPU backend validates its own memory axes
+        // The GPU backend validates its own memory axes; the combinations a captured
+        // step cannot run are refused here already (the precision is the engine's).
+        if (config.cuda_graph) {
+            const std::string refusal = cuda_graph_refusal(config.precision, config.allocator);
+            if (!refusal.empty()) {
+                throw ConfigError(refusal);
+            }
+        }
+        return;
     }
     if (one_of(config.allocator, {"async", "managed"})) {
         throw ConfigError("allocator: '" + config.allocator +
@@ -82,7 +91,9 @@ void validate_run_parameters(const TrainingConfig& config) {
     require_cpu_axis(config.transfer, "transfer", "sync");
     require_cpu_axis(config.placement, "placement", "stream");
     if (config.cuda_graph) {
-        throw ConfigError("cuda_graph: true needs the CUDA backend; use false on backend cpu");
+        throw ConfigError(
+            "cuda_graph: true captures training steps into CUDA graphs, which needs the CUDA "
+            "backend; use cuda_graph=false on backend cpu");
     }
 }
 

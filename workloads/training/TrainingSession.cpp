@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "workloads/annotation/NvtxRange.hpp"
@@ -14,6 +15,7 @@
 #include "workloads/models/ModelCatalog.hpp"
 #include "workloads/numerics/LossScaler.hpp"
 #include "workloads/optim/Optimizer.hpp"
+#include "workloads/training/CapturedStep.hpp"
 #include "workloads/training/ConfigValidation.hpp"
 #include "workloads/training/Evaluation.hpp"
 
@@ -39,6 +41,12 @@ class TrainingRun {
   private:
     // Returns false when the observer asked to stop.
     bool train_step(std::int64_t batch_index, int epoch);
+    // Forward, loss, backward and update of one batch, queued on the backend; returns
+    // whether the update was applied (fp16 skips on overflow). The loss totals stay with
+    // the backend until take_loss_totals().
+    bool queue_step_work(StepContext& context, const Batch& batch, double loss_scale);
+    // cuda_graph=true: eager warm-up, capture, or replay of the step work.
+    bool run_captured_step(double loss_scale);
     void record_evaluation(int epoch);
 
     const TrainingConfig& config_;
@@ -48,6 +56,7 @@ class TrainingRun {
     std::unique_ptr<Backend> backend_;
     std::unique_ptr<CachingPool> pool_;
     std::unique_ptr<TensorAllocator> tensors_;
+    std::unique_ptr<CapturedStep> captured_;  // cuda_graph=true only
     std::optional<StepContext> context_;
     std::unique_ptr<Model> model_;
     std::unique_ptr<Optimizer> optimizer_;
@@ -117,27 +126,26 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     if (policy_.loss_scaling) {
         loss_scaler_.emplace();
     }
+    if (config.cuda_graph) {
+        if (loss_scaler_) {
+            throw std::logic_error("cuda_graph with loss scaling passed validation");
+        }
+        captured_ = std::make_unique<CapturedStep>(pool_ ? static_cast<RawAllocator&>(*pool_)
+                                                         : backend_->raw_allocator());
+        captured_->context.emplace(
+            StepContext{*backend_, captured_->tensors, policy_, context_->dtype, true, false});
+        captured_->input.images = context_->make(model_->input_shape().with_batch(config.batch));
+        captured_->input.labels = tensors_->allocate(Shape{config.batch}, DType::i32);
+    }
 }
 
-bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
-    PhaseRange step_range("step");
-    StepContext& context = *context_;
-    // Started before the batch is loaded: a step's time includes its input copy.
-    const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
-    Batch batch;
-    {
-        PhaseRange range("data load");
-        batch = train_loader_->load(context, batch_index);
-        batch.images = context.to_storage(std::move(batch.images));
-    }
-    const double loss_scale = loss_scaler_ ? loss_scaler_->scale() : 1.0;
-    CrossEntropyTotals totals;
+bool TrainingRun::queue_step_work(StepContext& context, const Batch& batch, double loss_scale) {
     Tensor dlogits;
     {
         PhaseRange range("forward");
         const Tensor logits = model_->forward(context, batch.images);
         dlogits = context.make(logits.shape());
-        backend_->softmax_cross_entropy(logits, batch.labels, loss_scale, dlogits, totals);
+        backend_->softmax_cross_entropy_deferred(logits, batch.labels, loss_scale, dlogits);
         context.round_result(dlogits);
     }
     {
@@ -156,10 +164,59 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
             model_->refresh_compute_copies(context);
         }
     }
+    return applied;
+}
+
+bool TrainingRun::run_captured_step(double loss_scale) {
+    CapturedStep& step = *captured_;
+    if (step.captured) {
+        PhaseRange range("graph replay");
+        backend_->replay_step();
+        return true;
+    }
+    if (steps_done_ < CapturedStep::kEagerSteps) {
+        return queue_step_work(*step.context, step.input, loss_scale);
+    }
+    PhaseRange range("graph capture");
+    step.arena.seal();
+    backend_->begin_step_capture();
+    bool applied = false;
+    try {
+        applied = queue_step_work(*step.context, step.input, loss_scale);
+    } catch (...) {
+        // Freeing the step's memory on the way out is illegal while the stream captures.
+        backend_->abandon_step_capture();
+        throw;
+    }
+    backend_->end_step_capture();
+    step.captured = true;
+    return applied;
+}
+
+bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
+    PhaseRange step_range("step");
+    StepContext& context = *context_;
+    // Started before the batch is loaded: a step's time includes its input copy.
+    const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
+    Batch batch;
+    {
+        PhaseRange range("data load");
+        batch = train_loader_->load(context, batch_index);
+        batch.images = context.to_storage(std::move(batch.images));
+        if (captured_) {
+            // A graph reads its input at fixed addresses: the batch is copied there.
+            backend_->copy(batch.images, captured_->input.images);
+            backend_->copy(batch.labels, captured_->input.labels);
+        }
+    }
+    const double loss_scale = loss_scaler_ ? loss_scaler_->scale() : 1.0;
+    const bool applied =
+        captured_ ? run_captured_step(loss_scale) : queue_step_work(context, batch, loss_scale);
     // Stopped as soon as the last operation is queued: stop_ns() waits for the work, so a
     // device timer's stop mark is not delayed by the host's wait in synchronize().
     const std::int64_t duration_ns = timer->stop_ns();
     backend_->synchronize();
+    const CrossEntropyTotals totals = backend_->take_loss_totals();
     StepRecord record;
     record.duration_ns = duration_ns;
     record.index = steps_done_;
@@ -226,7 +283,9 @@ TrainingResult TrainingRun::run() {
     }
     record_evaluation(std::max(0, epoch - 1));
 
-    result_.peak_tensor_bytes = tensors_->peak_bytes();
+    // With cuda_graph the step's tensors live in the arena, counted apart.
+    result_.peak_tensor_bytes =
+        tensors_->peak_bytes() + (captured_ ? captured_->tensors.peak_bytes() : 0);
     result_.parameter_count = model_->parameter_count();
     result_.emulated = backend_->emulates(policy_.precision);
     result_.environment = backend_->environment();
@@ -245,6 +304,10 @@ TrainingResult TrainingRun::run() {
     result_.extra_metrics["skipped_steps"] = static_cast<double>(skipped);
     result_.extra_metrics["steps_per_epoch"] = static_cast<double>(per_epoch);
     result_.extra_metrics["tensor_allocations"] = static_cast<double>(tensors_->allocations());
+    if (captured_) {
+        result_.extra_metrics["graph_arena_bytes"] =
+            static_cast<double>(captured_->arena.reserved_bytes());
+    }
     if (pool_) {
         result_.extra_metrics["pool_high_water_bytes"] =
             static_cast<double>(pool_->high_water_bytes());

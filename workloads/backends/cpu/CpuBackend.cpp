@@ -8,6 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "workloads/annotation/NvtxRange.hpp"
 #include "workloads/backend/FloatTypeDispatch.hpp"
@@ -435,6 +436,15 @@ void CpuBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& label
                                       logits.data<T>(), labels.data<std::int32_t>(), loss_scale,
                                       dlogits.empty() ? nullptr : dlogits.data<T>(), totals);
     });
+}
+
+void CpuBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                double loss_scale, Tensor& dlogits) {
+    softmax_cross_entropy(logits, labels, loss_scale, dlogits, deferred_totals_);
+}
+
+CrossEntropyTotals CpuBackend::take_loss_totals() {
+    return std::exchange(deferred_totals_, CrossEntropyTotals{});
 }
 
 void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,

@@ -78,6 +78,9 @@ class CpuBackend final : public Backend {
     void add(const Tensor& a, const Tensor& b, Tensor& y) override;
     void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
                                Tensor& dlogits, CrossEntropyTotals& totals) override;
+    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits) override;
+    CrossEntropyTotals take_loss_totals() override;
     void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                     const SgdSettings& settings, double grad_factor) override;
     void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
@@ -98,6 +101,8 @@ class CpuBackend final : public Backend {
     AlignedBuffer shared_scratch_2_;
     MathMode math_ = MathMode::native;
     cpu::OnednnConvolutions onednn_;
+    // The deferred loss: computed at once here, handed over at take_loss_totals().
+    CrossEntropyTotals deferred_totals_;
 };
 
 }  // namespace trainscope::workloads

@@ -11,6 +11,7 @@
 #include "workloads/backends/cuda/CublasGemm.hpp"
 #include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
+#include "workloads/backends/cuda/kernels/CapturedOptimizerKernels.hpp"
 #include "workloads/backends/cuda/kernels/CastKernels.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
 #include "workloads/backends/cuda/kernels/GatherKernels.hpp"
@@ -27,6 +28,9 @@ using cuda::DeviceAllocation;
 
 // The async pool keeps freed blocks up to this many bytes across synchronizations.
 constexpr std::uint64_t kAsyncPoolReleaseThresholdBytes = std::numeric_limits<std::uint64_t>::max();
+// cuBLAS workspace with cuda_graph=true: the size the cuBLAS documentation recommends for
+// Hopper (more than the 4 MiB it recommends for older GPUs).
+constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 
 void require(bool condition, const char* op, const char* what) {
     if (!condition) {
@@ -155,10 +159,23 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
                     {options.exhaustive_algorithms, options.workspace_limit_bytes}) {
     TS_CUDNN_CHECK(cudnnSetStream(cudnn_.get(), stream_.get()));
     TS_CUBLAS_CHECK(cublasSetStream(cublas_.get(), stream_.get()));
+    if (options.cuda_graph) {
+        // After cublasSetStream, which resets the workspace to cuBLAS's default.
+        cublas_workspace_ = cuda::make_device_memory(kCublasWorkspaceBytes);
+        TS_CUBLAS_CHECK(
+            cublasSetWorkspace(cublas_.get(), cublas_workspace_.get(), kCublasWorkspaceBytes));
+        // Evaluation may grow these after the capture; the graph keeps the old addresses.
+        workspace_.keep_outgrown_blocks();
+        discarded_running_stats_.keep_outgrown_blocks();
+        graph_ = std::make_unique<cuda::StepGraph>(stream_.get());
+        cuda::kernels::load_captured_optimizer_kernels(stream_.get(), graph_->constants_block());
+    }
     sample_device_memory();
 }
 
 CudaBackend::~CudaBackend() {
+    // A capture an exception left open must end before the stream can be synchronized.
+    abandon_step_capture();
     // Queued kernels may still read scratch buffers that die with this object.
     TS_CUDA_CHECK_NOEXCEPT(cudaStreamSynchronize(stream_.get()));
 }
@@ -451,17 +468,14 @@ void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
     });
 }
 
-void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
-                                        double loss_scale, Tensor& dlogits,
-                                        CrossEntropyTotals& totals) {
-    OpRange range("softmax_cross_entropy");
+void CudaBackend::launch_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                       double loss_scale, Tensor& dlogits,
+                                       cuda::math::CrossEntropyRow* rows_out) {
     require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
     require(dlogits.empty() || dlogits.dtype() == logits.dtype(), "softmax_cross_entropy",
             "dlogits must have the logits' element type");
     const std::int64_t rows = logits.shape()[0];
     const std::int64_t classes = logits.shape().inner_elements();
-    auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(
-        loss_rows_.reserve(static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow)));
     with_storage_type(logits, "softmax_cross_entropy", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::softmax_cross_entropy<T>(
@@ -469,6 +483,56 @@ void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labe
             loss_scale / static_cast<double>(rows), dlogits.empty() ? nullptr : dlogits.data<T>(),
             rows_out);
     });
+}
+
+void CudaBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                 double loss_scale, Tensor& dlogits) {
+    OpRange range("softmax_cross_entropy");
+    launch_cross_entropy(logits, labels, loss_scale, dlogits,
+                         deferred_loss_.queue(logits.shape()[0]));
+}
+
+CrossEntropyTotals CudaBackend::take_loss_totals() {
+    return deferred_loss_.take(stream());
+}
+
+cuda::StepGraph& CudaBackend::step_graph() {
+    require(graph_ != nullptr, "step capture", "the backend was made without cuda_graph");
+    return *graph_;
+}
+
+void CudaBackend::begin_step_capture() {
+    require(deferred_loss_.queued().empty(), "begin_step_capture",
+            "the previous step's loss totals were not taken");
+    step_graph().begin_capture();
+}
+
+void CudaBackend::end_step_capture() {
+    captured_loss_calls_ = deferred_loss_.queued();
+    step_graph().end_capture_and_launch();
+}
+
+void CudaBackend::replay_step() {
+    require(deferred_loss_.queued().empty(), "replay_step",
+            "the previous step's loss totals were not taken");
+    deferred_loss_.requeue(captured_loss_calls_);
+    step_graph().replay();
+}
+
+void CudaBackend::abandon_step_capture() noexcept {
+    if (graph_) {
+        graph_->abandon_capture();
+    }
+}
+
+void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits,
+                                        CrossEntropyTotals& totals) {
+    OpRange range("softmax_cross_entropy");
+    const std::int64_t rows = logits.shape()[0];
+    auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(
+        loss_rows_.reserve(static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow)));
+    launch_cross_entropy(logits, labels, loss_scale, dlogits, rows_out);
     std::vector<cuda::math::CrossEntropyRow> host_rows(static_cast<std::size_t>(rows));
     TS_CUDA_CHECK(cudaMemcpyAsync(host_rows.data(), rows_out,
                                   host_rows.size() * sizeof(cuda::math::CrossEntropyRow),
@@ -529,6 +593,15 @@ void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor&
         parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
             using T = decltype(master_zero);
             using G = decltype(gradient_zero);
+            if (graph_ && graph_->capturing()) {
+                // Bias correction changes every step: read from the block each launch
+                // refreshes.
+                cuda::kernels::adam_update_device_constants<T, G>(
+                    stream(), parameter.elements(),
+                    graph_->adam_constants<T>(settings, grad_factor), parameter.data<T>(),
+                    gradient.data<G>(), first_moment.data<T>(), second_moment.data<T>());
+                return;
+            }
             cuda::kernels::adam_update<T, G>(stream(), parameter.elements(),
                                              cuda::math::adam_constants<T>(settings, grad_factor),
                                              parameter.data<T>(), gradient.data<G>(),

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "workloads/backend/Backend.hpp"
 #include "workloads/backends/cuda/CublasResources.hpp"
@@ -9,7 +10,9 @@
 #include "workloads/backends/cuda/CudaRunOptions.hpp"
 #include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
 #include "workloads/backends/cuda/CudnnResources.hpp"
+#include "workloads/backends/cuda/DeferredLossRows.hpp"
 #include "workloads/backends/cuda/HostToDeviceCopier.hpp"
+#include "workloads/backends/cuda/StepGraph.hpp"
 #include "workloads/backends/cuda/StreamIntervalTimer.hpp"
 
 namespace trainscope::workloads {
@@ -76,6 +79,13 @@ class CudaBackend final : public Backend {
     void add(const Tensor& a, const Tensor& b, Tensor& y) override;
     void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
                                Tensor& dlogits, CrossEntropyTotals& totals) override;
+    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits) override;
+    CrossEntropyTotals take_loss_totals() override;
+    void begin_step_capture() override;
+    void end_step_capture() override;
+    void replay_step() override;
+    void abandon_step_capture() noexcept override;
     void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                     const SgdSettings& settings, double grad_factor) override;
     void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
@@ -87,6 +97,9 @@ class CudaBackend final : public Backend {
   private:
     cudaStream_t stream() const { return stream_.get(); }
     void sample_device_memory();
+    void launch_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                              Tensor& dlogits, cuda::math::CrossEntropyRow* rows_out);
+    cuda::StepGraph& step_graph();
 
     cuda::CudaRunOptions options_;
     cuda::CudaStream stream_;
@@ -100,6 +113,12 @@ class CudaBackend final : public Backend {
     cuda::HostToDeviceCopier h2d_;
     cuda::CudnnConvolutions convolutions_;
     cuda::StreamIntervalTimer step_timer_;
+    cuda::DeferredLossRows deferred_loss_;
+    // cuda_graph=true only: cuBLAS's own workspace (cuBLAS must not allocate inside a
+    // capture), the captured step, and the deferred loss calls each replay writes again.
+    cuda::DeviceMemory cublas_workspace_;
+    std::unique_ptr<cuda::StepGraph> graph_;
+    std::vector<cuda::DeferredLossRows::Call> captured_loss_calls_;
     MathMode math_ = MathMode::native;
     std::int64_t d2h_bytes_ = 0;
     std::int64_t peak_device_used_bytes_ = 0;

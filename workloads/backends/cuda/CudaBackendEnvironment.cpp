@@ -79,13 +79,20 @@ std::map<std::string, std::string> CudaBackend::environment() const {
     env["host_memory"] = cuda::to_string(options_.host_memory);
     env["transfer"] = cuda::to_string(options_.transfer);
     env["placement"] = cuda::to_string(options_.placement);
-    env["cuda_graph"] = "off";
+    env["cuda_graph"] = graph_ ? "on" : "off";
+    if (graph_) {
+        // Capture, instantiation and upload of the one captured step (host wall time).
+        env["cuda_graph_captured"] = graph_->captured() ? "true" : "false";
+        env["cuda_graph_capture_ms"] = std::to_string(graph_->capture_ms());
+        env["cuda_graph_nodes"] = std::to_string(graph_->nodes());
+        env["cuda_graph_replays"] = std::to_string(graph_->replays());
+    }
     env["allocator_peak_bytes"] = std::to_string(allocator_->counter().peak_bytes());
     env["allocator_calls"] = std::to_string(allocator_->counter().allocations());
     env["device_used_peak_bytes"] = std::to_string(peak_device_used_bytes_);
     env["h2d_bytes"] = std::to_string(h2d_.bytes());
     env["h2d_time_ms"] = std::to_string(h2d_.time_ms());
-    env["d2h_bytes"] = std::to_string(d2h_bytes_);
+    env["d2h_bytes"] = std::to_string(d2h_bytes_ + deferred_loss_.d2h_bytes());
     env["stream_intervals"] = std::to_string(step_timer_.intervals());
     env["stream_interval_total_ms"] = std::to_string(step_timer_.total_ms());
     return env;

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <memory>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "workloads/backends/cuda/GpuCheck.hpp"
 
@@ -72,17 +74,26 @@ class DeviceScratch {
   public:
     void* reserve(std::size_t bytes) {
         if (bytes > bytes_) {
+            if (keep_outgrown_ && memory_) {
+                outgrown_.push_back(std::move(memory_));
+            }
             memory_.reset();
             memory_ = make_device_memory(bytes);
             bytes_ = bytes;
         }
         return memory_.get();
     }
+    void* get() const { return memory_.get(); }
     std::size_t bytes() const { return bytes_; }
+    // From now on a block outgrown by a larger request stays allocated until this scratch
+    // dies: a captured CUDA graph may still use its address.
+    void keep_outgrown_blocks() { keep_outgrown_ = true; }
 
   private:
     DeviceMemory memory_;
     std::size_t bytes_ = 0;
+    bool keep_outgrown_ = false;
+    std::vector<DeviceMemory> outgrown_;
 };
 
 }  // namespace trainscope::workloads::cuda

@@ -1,6 +1,7 @@
 #include "workloads/backends/cuda/CudaRunOptions.hpp"
 
 #include "workloads/training/ConfigError.hpp"
+#include "workloads/training/CudaGraphSupport.hpp"
 
 namespace trainscope::workloads::cuda {
 
@@ -51,11 +52,12 @@ CudaRunOptions parse_cuda_run_options(const BackendOptions& options) {
         throw ConfigError("placement: unknown value '" + options.placement +
                           "'; valid values are stream, resident");
     }
-    if (options.cuda_graph) {
-        throw ConfigError(
-            "cuda_graph: not available yet: a training step reads the loss and the "
-            "overflow check back to the host and loads batches from pageable memory, "
-            "which stream capture forbids; use cuda_graph=false");
+    parsed.cuda_graph = options.cuda_graph;
+    if (parsed.cuda_graph) {
+        const std::string refusal = cuda_graph_refusal("", options.allocator);
+        if (!refusal.empty()) {
+            throw ConfigError(refusal);
+        }
     }
     if (options.cudnn_algo == "heuristic") {
         parsed.exhaustive_algorithms = false;

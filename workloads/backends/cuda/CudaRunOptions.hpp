@@ -24,12 +24,14 @@ struct CudaRunOptions {
     HostMemory host_memory = HostMemory::pageable;
     TransferMode transfer = TransferMode::sync;
     DataPlacement placement = DataPlacement::stream;
+    // Capture one training step into a CUDA graph and replay it (StepGraph).
+    bool cuda_graph = false;
     bool exhaustive_algorithms = false;
     std::size_t workspace_limit_bytes = 256u << 20;
 };
 
 // Throws ConfigError naming the parameter and its valid values for anything this
-// backend does not run (cuda_graph on says why).
+// backend does not run (cuda_graph with allocator=managed says why).
 CudaRunOptions parse_cuda_run_options(const BackendOptions& options);
 
 std::string to_string(DeviceAllocation allocation);

@@ -1,0 +1,372 @@
+// The engine's side of cuda_graph=true, run on the CPU: a backend that behaves like a
+// captured CUDA graph (GraphSimulatingBackend) records the step's operations instead of
+// running them, with raw addresses (non-owning views) and frozen arguments, and runs the
+// recording again at each replay. Training through it must give the plain CPU run's
+// losses bit for bit: that holds only if every address the recording uses stays valid
+// and untouched between replays (StepArena, the fixed input batch, evaluation kept off
+// the arena), if the input is refreshed in place, if the loss is read after the step,
+// and if the captured steps repeat the warm-up step's allocations (the sealed arena
+// throws otherwise).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "workloads/backend/BackendRegistry.hpp"
+#include "workloads/backends/cpu/CpuBackend.hpp"
+#include "workloads/memory/TensorAllocator.hpp"
+#include "workloads/training/TrainingSession.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+// Storage for views: frees nothing.
+class NoRelease final : public RawAllocator {
+  public:
+    void* allocate(std::size_t) override { throw std::logic_error("views allocate nothing"); }
+    void deallocate(void*, std::size_t) noexcept override {}
+    std::string name() const override { return "views"; }
+};
+
+class GraphSimulatingBackend final : public Backend {
+  public:
+    explicit GraphSimulatingBackend(int threads) : cpu_(threads) {}
+
+    std::string name() const override { return "graph-sim"; }
+    RawAllocator& raw_allocator() override { return cpu_.raw_allocator(); }
+    std::map<std::string, std::string> environment() const override {
+        auto env = cpu_.environment();
+        env["recorded_ops"] = std::to_string(recording_.size());
+        env["replays"] = std::to_string(replays_);
+        return env;
+    }
+    void synchronize() override { cpu_.synchronize(); }
+    void set_math_mode(MathMode mode) override { cpu_.set_math_mode(mode); }
+    std::unique_ptr<StepTimer> start_step_timer() override { return cpu_.start_step_timer(); }
+    bool emulates(Precision precision) const override { return cpu_.emulates(precision); }
+    DType storage_dtype(Precision precision) const override {
+        return cpu_.storage_dtype(precision);
+    }
+
+    // Never part of a captured step.
+    void copy_from_host(const void* host, Tensor& destination) override {
+        not_captured("copy_from_host");
+        cpu_.copy_from_host(host, destination);
+    }
+    void copy_to_host(const Tensor& source, void* host) override {
+        not_captured("copy_to_host");
+        cpu_.copy_to_host(source, host);
+    }
+    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
+        not_captured("gather_rows");
+        cpu_.gather_rows(source, indices, destination);
+    }
+    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                               Tensor& dlogits, CrossEntropyTotals& totals) override {
+        not_captured("softmax_cross_entropy");
+        cpu_.softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
+    }
+    bool all_finite(const Tensor& tensor) override {
+        not_captured("all_finite");
+        return cpu_.all_finite(tensor);
+    }
+    CrossEntropyTotals take_loss_totals() override {
+        not_captured("take_loss_totals");
+        return cpu_.take_loss_totals();
+    }
+
+    // Recorded while capturing, run at once otherwise.
+    void copy(const Tensor& source, Tensor& destination) override {
+        queue([this, s = view(source), d = view(destination)]() mutable { cpu_.copy(s, d); });
+    }
+    void convert(const Tensor& source, Tensor& destination) override {
+        queue([this, s = view(source), d = view(destination)]() mutable { cpu_.convert(s, d); });
+    }
+    void fill(Tensor& tensor, double value) override {
+        queue([this, t = view(tensor), value]() mutable { cpu_.fill(t, value); });
+    }
+    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                        const Conv2dGeometry& g) override {
+        queue([this, x = view(x), w = view(w), b = view(bias), y = view(y), g]() mutable {
+            cpu_.conv2d_forward(x, w, b, y, g);
+        });
+    }
+    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                              const Conv2dGeometry& g) override {
+        queue([this, dy = view(dy), w = view(w), dx = view(dx), g]() mutable {
+            cpu_.conv2d_backward_data(dy, w, dx, g);
+        });
+    }
+    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                const Conv2dGeometry& g) override {
+        queue([this, x = view(x), dy = view(dy), dw = view(dw), db = view(dbias), g]() mutable {
+            cpu_.conv2d_backward_filter(x, dy, dw, db, g);
+        });
+    }
+    void gemm(bool ta, bool tb, double alpha, const Tensor& a, const Tensor& b, double beta,
+              Tensor& c) override {
+        queue([this, ta, tb, alpha, a = view(a), b = view(b), beta, c = view(c)]() mutable {
+            cpu_.gemm(ta, tb, alpha, a, b, beta, c);
+        });
+    }
+    void add_bias(Tensor& y, const Tensor& bias) override {
+        queue([this, y = view(y), b = view(bias)]() mutable { cpu_.add_bias(y, b); });
+    }
+    void bias_backward(const Tensor& dy, Tensor& dbias) override {
+        queue([this, dy = view(dy), db = view(dbias)]() mutable { cpu_.bias_backward(dy, db); });
+    }
+    void relu_forward(const Tensor& x, Tensor& y) override {
+        queue([this, x = view(x), y = view(y)]() mutable { cpu_.relu_forward(x, y); });
+    }
+    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
+        queue([this, y = view(y), dy = view(dy), dx = view(dx)]() mutable {
+            cpu_.relu_backward(y, dy, dx);
+        });
+    }
+    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
+        queue([this, x = view(x), y = view(y), g]() mutable { cpu_.max_pool_forward(x, y, g); });
+    }
+    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+                           const Pool2dGeometry& g) override {
+        queue([this, x = view(x), dy = view(dy), dx = view(dx), g]() mutable {
+            cpu_.max_pool_backward(x, dy, dx, g);
+        });
+    }
+    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
+        queue([this, x = view(x), y = view(y), g]() mutable { cpu_.avg_pool_forward(x, y, g); });
+    }
+    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& g) override {
+        queue([this, dy = view(dy), dx = view(dx), g]() mutable {
+            cpu_.avg_pool_backward(dy, dx, g);
+        });
+    }
+    void global_avg_pool_forward(const Tensor& x, Tensor& y) override {
+        queue([this, x = view(x), y = view(y)]() mutable { cpu_.global_avg_pool_forward(x, y); });
+    }
+    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
+        queue([this, dy = view(dy), dx = view(dx)]() mutable {
+            cpu_.global_avg_pool_backward(dy, dx);
+        });
+    }
+    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                     Tensor& saved_mean, Tensor& saved_inv_std,
+                                     const BatchNormSettings& settings,
+                                     bool update_running) override {
+        queue([this, x = view(x), gamma = view(gamma), beta = view(beta), y = view(y),
+               rm = view(running_mean), rv = view(running_var), sm = view(saved_mean),
+               si = view(saved_inv_std), settings, update_running]() mutable {
+            cpu_.batch_norm_forward_training(x, gamma, beta, y, rm, rv, sm, si, settings,
+                                             update_running);
+        });
+    }
+    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                      const Tensor& running_mean, const Tensor& running_var,
+                                      Tensor& y, const BatchNormSettings& settings) override {
+        queue([this, x = view(x), gamma = view(gamma), beta = view(beta), rm = view(running_mean),
+               rv = view(running_var), y = view(y), settings]() mutable {
+            cpu_.batch_norm_forward_inference(x, gamma, beta, rm, rv, y, settings);
+        });
+    }
+    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                             Tensor& dgamma, Tensor& dbeta) override {
+        queue([this, x = view(x), dy = view(dy), gamma = view(gamma), sm = view(saved_mean),
+               si = view(saved_inv_std), dx = view(dx), dg = view(dgamma),
+               db = view(dbeta)]() mutable {
+            cpu_.batch_norm_backward(x, dy, gamma, sm, si, dx, dg, db);
+        });
+    }
+    void add(const Tensor& a, const Tensor& b, Tensor& y) override {
+        queue([this, a = view(a), b = view(b), y = view(y)]() mutable { cpu_.add(a, b, y); });
+    }
+    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits) override {
+        queue([this, z = view(logits), l = view(labels), loss_scale, d = view(dlogits)]() mutable {
+            cpu_.softmax_cross_entropy_deferred(z, l, loss_scale, d);
+        });
+    }
+    // Frozen arguments, as in a graph's kernel nodes (SGD's do not change between steps).
+    void sgd_update(Tensor& p, const Tensor& g, Tensor& v, const SgdSettings& settings,
+                    double grad_factor) override {
+        queue([this, p = view(p), g = view(g), v = view(v), settings, grad_factor]() mutable {
+            cpu_.sgd_update(p, g, v, settings, grad_factor);
+        });
+    }
+    // Adam's bias correction is refreshed per launch (the CUDA backend's device block):
+    // replay k runs the captured step count + k.
+    void adam_update(Tensor& p, const Tensor& g, Tensor& m, Tensor& v, const AdamSettings& settings,
+                     double grad_factor) override {
+        queue([this, p = view(p), g = view(g), m = view(m), v = view(v), settings, grad_factor,
+               recorded = capturing_]() mutable {
+            AdamSettings now = settings;
+            if (recorded) {
+                now.step += launches_ - 1;
+            }
+            cpu_.adam_update(p, g, m, v, now, grad_factor);
+        });
+    }
+    void round_storage(Tensor& tensor, StorageRounding rounding) override {
+        queue([this, t = view(tensor), rounding]() mutable { cpu_.round_storage(t, rounding); });
+    }
+
+    void begin_step_capture() override {
+        if (capturing_ || launches_ > 0) {
+            throw std::logic_error("graph-sim: captured twice");
+        }
+        capturing_ = true;
+    }
+    void end_step_capture() override {
+        capturing_ = false;
+        launch();
+    }
+    void replay_step() override {
+        ++replays_;
+        launch();
+    }
+    void abandon_step_capture() noexcept override {
+        capturing_ = false;
+        recording_.clear();
+    }
+
+    std::int64_t replays() const { return replays_; }
+
+  private:
+    void not_captured(const char* op) const {
+        if (capturing_) {
+            throw std::logic_error(std::string("graph-sim: ") + op + " inside a captured step");
+        }
+    }
+    // A handle to the same memory that keeps nothing alive, as a graph's kernel nodes.
+    Tensor view(const Tensor& t) {
+        if (!capturing_ || t.empty()) {
+            return t;
+        }
+        return Tensor(std::make_shared<TensorStorage>(views_, t.raw(), t.bytes()), t.shape(),
+                      t.dtype());
+    }
+    void queue(std::function<void()> op) {
+        if (capturing_) {
+            recording_.push_back(std::move(op));
+        } else {
+            op();
+        }
+    }
+    void launch() {
+        ++launches_;
+        for (auto& op : recording_) {
+            op();
+        }
+    }
+
+    CpuBackend cpu_;
+    NoRelease no_release_;
+    TensorAllocator views_{no_release_};
+    std::vector<std::function<void()>> recording_;
+    bool capturing_ = false;
+    std::int64_t launches_ = 0;
+    std::int64_t replays_ = 0;
+};
+
+void register_graph_simulation() {
+    static const bool registered = [] {
+        register_backend("graph-sim", [](const BackendOptions& options) {
+            return std::make_unique<GraphSimulatingBackend>(options.threads);
+        });
+        return true;
+    }();
+    (void)registered;
+}
+
+TrainingConfig small_run(const std::string& model, const std::string& optimizer) {
+    TrainingConfig config;
+    config.model = model;
+    config.optimizer = optimizer;
+    config.dataset = "synthetic";
+    config.input_shape = model == "resnet" ? "3x12x12" : "1x28x28";
+    config.classes = 10;
+    config.batch = 8;
+    config.steps = 6;
+    config.warmup_steps = 0;
+    config.threads = 1;
+    config.seed = 11;
+    config.eval_every_steps = 4;  // an evaluation between replays
+    if (model == "resnet") {
+        config.model_params = {{"depth", "8"}, {"width", "4"}};
+    }
+    return config;
+}
+
+void expect_bit_identical(const TrainingResult& graph, const TrainingResult& eager) {
+    ASSERT_EQ(graph.steps.size(), eager.steps.size());
+    for (std::size_t i = 0; i < eager.steps.size(); ++i) {
+        EXPECT_EQ(std::memcmp(&graph.steps[i].loss, &eager.steps[i].loss, sizeof(double)), 0)
+            << "step " << i << ": " << graph.steps[i].loss << " vs " << eager.steps[i].loss;
+    }
+    ASSERT_EQ(graph.evaluations.size(), eager.evaluations.size());
+    for (std::size_t i = 0; i < eager.evaluations.size(); ++i) {
+        EXPECT_EQ(graph.evaluations[i].test_loss, eager.evaluations[i].test_loss) << i;
+        EXPECT_EQ(graph.evaluations[i].test_accuracy, eager.evaluations[i].test_accuracy) << i;
+    }
+}
+
+struct SimulatedCase {
+    const char* model;
+    const char* optimizer;
+    const char* precision;
+    const char* allocator;
+    const char* activations;
+};
+
+void PrintTo(const SimulatedCase& c, std::ostream* out) {
+    *out << c.model << "/" << c.optimizer << "/" << c.precision << "/" << c.allocator << "/"
+         << c.activations;
+}
+
+class WorkloadsCapturedStep : public ::testing::TestWithParam<SimulatedCase> {};
+
+TEST_P(WorkloadsCapturedStep, ReplayingTheRecordedStepTrainsLikeTheEagerCpuRun) {
+    register_graph_simulation();
+    const SimulatedCase c = GetParam();
+    TrainingConfig config = small_run(c.model, c.optimizer);
+    config.precision = c.precision;
+    config.allocator = c.allocator;
+    config.activations = c.activations;
+    const TrainingResult eager = run_training(config, nullptr);
+    config.backend = "graph-sim";
+    config.cuda_graph = true;
+    const TrainingResult graph = run_training(config, nullptr);
+    expect_bit_identical(graph, eager);
+    // Steps 0 and 1 eager, step 2 captured, steps 3..5 replayed.
+    EXPECT_EQ(graph.environment.at("replays"), "3");
+    EXPECT_NE(graph.environment.at("recorded_ops"), "0");
+    EXPECT_GT(graph.extra_metrics.at("graph_arena_bytes"), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ModelsAndOptions, WorkloadsCapturedStep,
+    ::testing::Values(SimulatedCase{"seed-cnn", "adam", "fp32", "device", "keep"},
+                      SimulatedCase{"seed-cnn", "sgd", "fp64", "pool", "keep"},
+                      SimulatedCase{"lenet5", "adam", "bf16", "pool", "keep"},
+                      SimulatedCase{"resnet", "adam", "fp32", "pool", "recompute"},
+                      SimulatedCase{"resnet", "sgd", "tf32", "device", "keep"}));
+
+TEST(WorkloadsCapturedStepFlow, ARunTooShortToCaptureNeverReplays) {
+    register_graph_simulation();
+    TrainingConfig config = small_run("seed-cnn", "adam");
+    config.steps = 2;
+    const TrainingResult eager = run_training(config, nullptr);
+    config.backend = "graph-sim";
+    config.cuda_graph = true;
+    const TrainingResult graph = run_training(config, nullptr);
+    expect_bit_identical(graph, eager);
+    EXPECT_EQ(graph.environment.at("recorded_ops"), "0");
+}
+
+}  // namespace
+}  // namespace trainscope::workloads
