@@ -132,6 +132,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", help="model:batch:precision, e.g. seed-cnn:64:fp32")
+    parser.add_argument("--show-rounds", action="store_true",
+                        help="also print every round's images/s of both programs")
     parser.add_argument("--torch-worker", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.torch_worker:
@@ -157,6 +159,9 @@ def main():
         failed |= a / b < target
         print(f"{model:10} {batch:5} {precision:>5} {a:17.1f} {b:14.1f} {a / b:6.2f} "
               f"{target:6.1f}", flush=True)
+        if args.show_rounds:
+            print(f"{'':10}   rounds: trainscope {[round(v) for v in ours]}, "
+                  f"pytorch {[round(v) for v in theirs]}", flush=True)
     return 1 if failed else 0
 
 
