@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 
+from pytorch_models import build_model
+
 FASHION = "/usr/share/datasets/fashion-mnist"
 CASES = [
     # model, batch, precision
@@ -47,39 +49,7 @@ def torch_worker(model_name, batch, precision, steps, warmup, threads):
     images = torch.from_numpy(images.copy())
     labels = torch.from_numpy(labels)
 
-    def block(cin, cout, stride):
-        return BasicBlock(cin, cout, stride)
-
-    class BasicBlock(nn.Module):
-        def __init__(self, cin, cout, stride):
-            super().__init__()
-            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
-            self.bn1 = nn.BatchNorm2d(cout)
-            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
-            self.bn2 = nn.BatchNorm2d(cout)
-            self.short = None
-            if stride != 1 or cin != cout:
-                self.short = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
-                                           nn.BatchNorm2d(cout))
-
-        def forward(self, x):
-            y = torch.relu(self.bn1(self.conv1(x)))
-            y = self.bn2(self.conv2(y))
-            return torch.relu(y + (x if self.short is None else self.short(x)))
-
-    if model_name == "seed-cnn":
-        model = nn.Sequential(nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Flatten(),
-                              nn.Linear(32 * 13 * 13, 10))
-    else:  # resnet depth 8 width 16
-        width = 16
-        layers = [nn.Conv2d(1, width, 3, 1, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU()]
-        cin = width
-        for stage in range(3):
-            cout = width << stage
-            layers.append(block(cin, cout, 2 if stage > 0 else 1))
-            cin = cout
-        layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 10)]
-        model = nn.Sequential(*layers)
+    model = build_model(torch, nn, model_name, depth=8, width=16)
     model = model.to(dtype)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     loss_fn = nn.CrossEntropyLoss()
