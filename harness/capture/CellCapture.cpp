@@ -102,12 +102,21 @@ CellCapture::~CellCapture() = default;
 
 CapturedCell CellCapture::stop(std::int64_t measured_steps) {
     CapturedCell captured;
+    if (const std::optional<HostLoad> load = host_load_.stop()) {
+        captured.telemetry_metrics.push_back({"host_other_cpu_pct", load->other_cpu_pct, "%"});
+        captured.telemetry_metrics.push_back({"host_steal_pct", load->steal_pct, "%"});
+        if (std::string warning = busy_host_warning(*load); !warning.empty()) {
+            captured.warnings.push_back(std::move(warning));
+        }
+    }
     std::vector<profiler::CounterSeries> counters;
     if (nvml_) {
         counters = nvml_->stop();
         if (!nvml_->available())
             captured.warnings.push_back(nvml_->warning());
-        captured.telemetry_metrics = telemetry_metrics(counters, measured_steps);
+        for (reports::Metric& m : telemetry_metrics(counters, measured_steps)) {
+            captured.telemetry_metrics.push_back(std::move(m));
+        }
     }
     if (level_ == profiler::TraceLevel::Off)
         return captured;

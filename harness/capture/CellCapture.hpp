@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/capture/HostLoadMonitor.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/RunRecord.hpp"
@@ -18,9 +19,9 @@ class NvmlSampler;
 namespace trainscope::harness {
 
 // Everything recorded around one cell's training: the trace (host NVTX ranges and ops;
-// on CUDA also CUPTI GPU activity) at the requested level, and on CUDA the NVML device
-// telemetry, which is sampled whatever the trace level because throttling invalidates
-// a measurement.
+// on CUDA also CUPTI GPU activity) at the requested level, on CUDA the NVML device
+// telemetry, and on every backend how busy the rest of the machine was. The last two are
+// recorded whatever the trace level: throttling and contention invalidate a measurement.
 struct CapturedCell {
     std::optional<profiler::Trace> trace;  // nullopt at level off
     std::vector<reports::Metric> telemetry_metrics;
@@ -39,6 +40,7 @@ class CellCapture {
     CapturedCell stop(std::int64_t measured_steps);
 
   private:
+    HostLoadMonitor host_load_;  // first, so its window covers the whole capture
     profiler::TraceLevel level_;
     std::int64_t nvml_base_ns_ = 0;
 #if defined(TRAINSCOPE_HAS_HOST_TRACER)

@@ -6,12 +6,24 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "harness/capture/HostLoadMonitor.hpp"
+
 namespace trainscope::harness {
 
 namespace {
 std::string metric_text(const reports::RunRecord& run, const char* name, const char* format) {
     const reports::Metric* m = run.find_metric(name);
     return m != nullptr ? fmt::format(fmt::runtime(format), m->value) : "-";
+}
+
+double metric_or_zero(const reports::RunRecord& run, const char* name) {
+    const reports::Metric* m = run.find_metric(name);
+    return m != nullptr ? m->value : 0.0;
+}
+
+bool measured_on_busy_host(const reports::RunRecord& run) {
+    return metric_or_zero(run, "host_other_cpu_pct") > kBusyHostOtherCpuPct ||
+           metric_or_zero(run, "host_steal_pct") > kBusyHostStealPct;
 }
 
 std::string axis_text(const reports::RunRecord& run, const std::string& axis) {
@@ -49,12 +61,22 @@ void print_run_result(const reports::RunRecord& run) {
                  metric_text(run, "step_ms_ci_high", "{:.3f}").c_str(),
                  metric_text(run, "final_loss", "{:.4f}").c_str(),
                  metric_text(run, "test_accuracy", "{:.4f}").c_str());
+    // So did a cell that shared its machine: say so where it is seen.
+    if (measured_on_busy_host(run)) {
+        std::fprintf(stderr,
+                     "  WARNING: the machine was busy: other processes used %.1f %% of its CPU "
+                     "time (hypervisor steal %.1f %%); these timings include waiting for cores\n",
+                     metric_or_zero(run, "host_other_cpu_pct"),
+                     metric_or_zero(run, "host_steal_pct"));
+    }
     // A throttled GPU measured something other than its speed: say so where it is seen.
     if (const reports::Metric* throttled = run.find_metric("throttled_sample_pct");
         throttled != nullptr && throttled->value > 0.0) {
         const reports::Metric* reasons = run.find_metric("throttle_reasons_seen");
         const auto bits = reasons != nullptr ? static_cast<std::uint64_t>(reasons->value) : 0;
-        std::fprintf(stderr, "  WARNING: the GPU throttled during %.1f %% of the NVML samples (reasons bitmask %s)\n",
+        std::fprintf(stderr,
+                     "  WARNING: the GPU throttled during %.1f %% of the NVML samples (reasons "
+                     "bitmask %s)\n",
                      throttled->value, fmt::format("{:#x}", bits).c_str());
     }
 }
@@ -87,7 +109,8 @@ void print_summary_table(const std::vector<reports::RunRecord>& runs,
         row.push_back(metric_text(run, "test_accuracy", "{:.4f}"));
         const reports::Metric* throttled = run.find_metric("throttled_sample_pct");
         row.push_back(std::string(to_string(run.status)) +
-                      (throttled != nullptr && throttled->value > 0.0 ? " (throttled)" : ""));
+                      (throttled != nullptr && throttled->value > 0.0 ? " (throttled)" : "") +
+                      (measured_on_busy_host(run) ? " (busy host)" : ""));
         rows.push_back(std::move(row));
     }
     std::vector<std::size_t> widths(header.size(), 0);

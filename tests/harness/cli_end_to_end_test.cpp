@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
@@ -75,6 +77,41 @@ TEST(CliEndToEnd, CpuRunSkipsCudaOnlyCellsAndGoesOn) {
     EXPECT_EQ(runs[0].status, reports::RunStatus::Ok);
     EXPECT_EQ(runs[1].status, reports::RunStatus::Skipped);
     EXPECT_NE(runs[1].error.find("allocator=async"), std::string::npos) << runs[1].error;
+}
+
+TEST(CliEndToEnd, ARunOnABusyMachineIsFlagged) {
+    // This test process keeps one core busy while the cell trains: to the cell, another
+    // process using half of a 2-core machine (a quarter of 4 cores, ...), far over the
+    // 10 % threshold on any machine of up to 8 cores.
+    if (std::thread::hardware_concurrency() > 8) {
+        GTEST_SKIP() << "one busy thread is under the threshold on more than 8 cores";
+    }
+    testing::TempDir dir;
+    const auto db_path = dir / "results.db";
+    std::atomic<bool> stop{false};
+    std::thread busy([&stop] {
+        volatile std::uint64_t spins = 0;
+        while (!stop.load(std::memory_order_relaxed)) {
+            spins = spins + 1;
+        }
+    });
+    const auto r = run_trainscope(
+        "run --backend cpu --model seed-cnn --batch 64 --steps 150 --warmup 2 --threads 1 "
+        "--out " +
+        db_path.string());
+    stop = true;
+    busy.join();
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("WARNING: the machine was busy"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("ok (busy host)"), std::string::npos) << r.output;
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    const auto runs = reports::load_runs(db, {}, {});
+    ASSERT_EQ(runs.size(), 1u);
+    const reports::Metric* other = runs[0].find_metric("host_other_cpu_pct");
+    ASSERT_NE(other, nullptr);
+    EXPECT_GT(other->value, 10.0);
+    ASSERT_NE(runs[0].find_metric("host_steal_pct"), nullptr);
+    EXPECT_EQ(runs[0].environment.count("capture_warning_1"), 1u);
 }
 
 }  // namespace

@@ -1,0 +1,118 @@
+#include "harness/capture/HostLoadMonitor.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace trainscope::harness {
+namespace {
+
+double own_cpu_ticks() {
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0) {
+        return 0.0;
+    }
+    const auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    };
+    return (seconds(usage.ru_utime) + seconds(usage.ru_stime)) *
+           static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+std::optional<MachineCpuTicks> read_machine_ticks() {
+    std::ifstream file("/proc/stat");
+    if (!file) {
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    return parse_proc_stat(text.str());
+}
+
+double share_pct(double part, double whole) {
+    return whole > 0.0 ? std::max(0.0, 100.0 * part / whole) : 0.0;
+}
+
+}  // namespace
+
+std::optional<MachineCpuTicks> parse_proc_stat(std::string_view text) {
+    // The aggregate line comes first: "cpu  user nice system idle iowait irq softirq steal
+    // [guest guest_nice]"; per-core lines are "cpu0 ...".
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        if (line.substr(0, 4) != "cpu ") {
+            continue;
+        }
+        line.remove_prefix(4);
+        std::array<std::uint64_t, 8> fields{};
+        std::size_t count = 0;
+        while (count < fields.size()) {
+            const std::size_t start = line.find_first_not_of(' ');
+            if (start == std::string_view::npos) {
+                break;
+            }
+            line.remove_prefix(start);
+            const auto [next, error] =
+                std::from_chars(line.data(), line.data() + line.size(), fields[count]);
+            if (error != std::errc()) {
+                return std::nullopt;
+            }
+            line.remove_prefix(static_cast<std::size_t>(next - line.data()));
+            ++count;
+        }
+        if (count < fields.size()) {
+            return std::nullopt;
+        }
+        const auto [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+        MachineCpuTicks ticks;
+        ticks.busy = user + nice + system + irq + softirq;
+        ticks.steal = steal;
+        ticks.total = ticks.busy + idle + iowait + steal;
+        return ticks;
+    }
+    return std::nullopt;
+}
+
+HostLoad host_load_between(const MachineCpuTicks& start, const MachineCpuTicks& end,
+                           double own_cpu_ticks) {
+    const auto delta = [](std::uint64_t a, std::uint64_t b) {
+        return b >= a ? static_cast<double>(b - a) : 0.0;
+    };
+    const double total = delta(start.total, end.total);
+    HostLoad load;
+    load.other_cpu_pct = share_pct(delta(start.busy, end.busy) - own_cpu_ticks, total);
+    load.steal_pct = share_pct(delta(start.steal, end.steal), total);
+    return load;
+}
+
+std::string busy_host_warning(const HostLoad& load) {
+    if (load.other_cpu_pct <= kBusyHostOtherCpuPct && load.steal_pct <= kBusyHostStealPct) {
+        return "";
+    }
+    return fmt::format(
+        "the machine was busy: other processes used {:.1f} % of its CPU time and the "
+        "hypervisor took {:.1f} % while this cell ran, so its timings include waiting for "
+        "cores; rerun it on a quiet machine",
+        load.other_cpu_pct, load.steal_pct);
+}
+
+HostLoadMonitor::HostLoadMonitor()
+    : start_machine_(read_machine_ticks()), start_own_ticks_(own_cpu_ticks()) {}
+
+std::optional<HostLoad> HostLoadMonitor::stop() const {
+    const std::optional<MachineCpuTicks> end = read_machine_ticks();
+    if (!start_machine_ || !end) {
+        return std::nullopt;
+    }
+    return host_load_between(*start_machine_, *end, own_cpu_ticks() - start_own_ticks_);
+}
+
+}  // namespace trainscope::harness
