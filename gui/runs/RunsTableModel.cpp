@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "reports/quality/MeasurementWarnings.hpp"
+
 namespace trainscope::gui {
 
 RunsTableModel::RunsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -88,11 +90,20 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
                 return QBrush(QColor(0xe0, 0x40, 0x40));
             if (run.status == reports::RunStatus::Skipped)
                 return QBrush(QColor(0x90, 0x90, 0x90));
+            // Timings taken on a busy machine or a throttling GPU: amber, reasons as tooltip.
+            if (!reports::measurement_warnings(run).empty())
+                return QBrush(QColor(0xe0, 0x9a, 0x20));
             return {};
-        case Qt::ToolTipRole:
+        case Qt::ToolTipRole: {
             if (!run.error.empty())
                 return QString::fromStdString(run.error);
+            QStringList reasons;
+            for (const reports::MeasurementWarning& w : reports::measurement_warnings(run))
+                reasons << QString::fromStdString(w.text);
+            if (!reasons.isEmpty())
+                return reasons.join(QLatin1Char('\n'));
             return {};
+        }
         case Qt::TextAlignmentRole:
             if (col.kind == ColumnKind::Metric || col.kind == ColumnKind::Id)
                 return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "reports/quality/MeasurementWarnings.hpp"
+
 namespace trainscope::harness {
 namespace {
 
@@ -94,7 +96,8 @@ HostLoad host_load_between(const MachineCpuTicks& start, const MachineCpuTicks& 
 }
 
 std::string busy_host_warning(const HostLoad& load) {
-    if (load.other_cpu_pct <= kBusyHostOtherCpuPct && load.steal_pct <= kBusyHostStealPct) {
+    if (load.other_cpu_pct <= reports::kBusyHostOtherCpuPct &&
+        load.steal_pct <= reports::kBusyHostStealPct) {
         return "";
     }
     return fmt::format(

@@ -29,14 +29,8 @@ struct HostLoad {
 HostLoad host_load_between(const MachineCpuTicks& start, const MachineCpuTicks& end,
                            double own_cpu_ticks);
 
-// Over these, a cell's timings measured contention as much as the workload: a CPU
-// backend's workers waited for cores (OpenMP workers spin for their partners), a GPU's
-// launches queued behind other processes. The run summary warns.
-inline constexpr double kBusyHostOtherCpuPct = 10.0;
-inline constexpr double kBusyHostStealPct = 5.0;
-
 // The warning for a cell measured on a busy machine, or "" when the load is below the
-// thresholds.
+// thresholds of reports/quality/MeasurementWarnings.hpp.
 std::string busy_host_warning(const HostLoad& load);
 
 // Reads the machine's and this process's CPU time when made and again at stop().

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "harness/capture/HostLoadMonitor.hpp"
+#include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::harness {
 
@@ -14,16 +14,6 @@ namespace {
 std::string metric_text(const reports::RunRecord& run, const char* name, const char* format) {
     const reports::Metric* m = run.find_metric(name);
     return m != nullptr ? fmt::format(fmt::runtime(format), m->value) : "-";
-}
-
-double metric_or_zero(const reports::RunRecord& run, const char* name) {
-    const reports::Metric* m = run.find_metric(name);
-    return m != nullptr ? m->value : 0.0;
-}
-
-bool measured_on_busy_host(const reports::RunRecord& run) {
-    return metric_or_zero(run, "host_other_cpu_pct") > kBusyHostOtherCpuPct ||
-           metric_or_zero(run, "host_steal_pct") > kBusyHostStealPct;
 }
 
 std::string axis_text(const reports::RunRecord& run, const std::string& axis) {
@@ -61,23 +51,10 @@ void print_run_result(const reports::RunRecord& run) {
                  metric_text(run, "step_ms_ci_high", "{:.3f}").c_str(),
                  metric_text(run, "final_loss", "{:.4f}").c_str(),
                  metric_text(run, "test_accuracy", "{:.4f}").c_str());
-    // So did a cell that shared its machine: say so where it is seen.
-    if (measured_on_busy_host(run)) {
-        std::fprintf(stderr,
-                     "  WARNING: the machine was busy: other processes used %.1f %% of its CPU "
-                     "time (hypervisor steal %.1f %%); these timings include waiting for cores\n",
-                     metric_or_zero(run, "host_other_cpu_pct"),
-                     metric_or_zero(run, "host_steal_pct"));
-    }
-    // A throttled GPU measured something other than its speed: say so where it is seen.
-    if (const reports::Metric* throttled = run.find_metric("throttled_sample_pct");
-        throttled != nullptr && throttled->value > 0.0) {
-        const reports::Metric* reasons = run.find_metric("throttle_reasons_seen");
-        const auto bits = reasons != nullptr ? static_cast<std::uint64_t>(reasons->value) : 0;
-        std::fprintf(stderr,
-                     "  WARNING: the GPU throttled during %.1f %% of the NVML samples (reasons "
-                     "bitmask %s)\n",
-                     throttled->value, fmt::format("{:#x}", bits).c_str());
+    // Contention or throttling means the timings measured something else too: say so
+    // where they are seen.
+    for (const reports::MeasurementWarning& warning : reports::measurement_warnings(run)) {
+        std::fprintf(stderr, "  WARNING: %s\n", warning.text.c_str());
     }
 }
 
@@ -107,10 +84,11 @@ void print_summary_table(const std::vector<reports::RunRecord>& runs,
         row.push_back(peak != nullptr ? fmt::format("{:.1f}", peak->value / (1024.0 * 1024.0))
                                       : "-");
         row.push_back(metric_text(run, "test_accuracy", "{:.4f}"));
-        const reports::Metric* throttled = run.find_metric("throttled_sample_pct");
-        row.push_back(std::string(to_string(run.status)) +
-                      (throttled != nullptr && throttled->value > 0.0 ? " (throttled)" : "") +
-                      (measured_on_busy_host(run) ? " (busy host)" : ""));
+        std::string status(to_string(run.status));
+        for (const reports::MeasurementWarning& warning : reports::measurement_warnings(run)) {
+            status += " (" + warning.tag + ")";
+        }
+        row.push_back(std::move(status));
         rows.push_back(std::move(row));
     }
     std::vector<std::size_t> widths(header.size(), 0);

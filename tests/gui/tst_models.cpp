@@ -254,6 +254,37 @@ class TestModels : public QObject {
         QCOMPARE(fp32->points.size(), std::size_t(3));
     }
 
+    void runsMeasuredUnderContentionAreAmberWithTheReason() {
+        std::vector<reports::RunRecord> runs;
+        reports::RunRecord clean;
+        clean.id = 1;
+        clean.status = reports::RunStatus::Ok;
+        clean.metrics = {{"images_per_s", 1000.0, "images/s"},
+                         {"host_other_cpu_pct", 2.0, "%"},
+                         {"host_steal_pct", 0.0, "%"}};
+        reports::RunRecord busy = clean;
+        busy.id = 2;
+        busy.metrics[1].value = 46.5;
+        reports::RunRecord throttled = clean;
+        throttled.id = 3;
+        throttled.metrics.push_back({"throttled_sample_pct", 12.0, "%"});
+        runs = {clean, busy, throttled};
+        RunsTableModel model;
+        model.setRuns(runs);
+        const QModelIndex clean_status = model.index(0, 1);
+        QVERIFY(!clean_status.data(Qt::ForegroundRole).isValid());
+        QVERIFY(clean_status.data(Qt::ToolTipRole).toString().isEmpty());
+        const QModelIndex busy_status = model.index(1, 1);
+        QCOMPARE(busy_status.data(Qt::ForegroundRole).value<QBrush>().color(),
+                 QColor(0xe0, 0x9a, 0x20));
+        QVERIFY2(busy_status.data(Qt::ToolTipRole).toString().contains(QLatin1String("46.5 %")),
+                 qPrintable(busy_status.data(Qt::ToolTipRole).toString()));
+        QVERIFY(model.index(2, 1)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("throttled during 12.0 %")));
+    }
+
     void chartPlacesNumericAxesByValue() {
         // Batch sizes 32..256 double each step: a log2 axis spaces them evenly.
         const ChartData batches = buildMetricChart(runs_, "images_per_s", "batch", "precision");

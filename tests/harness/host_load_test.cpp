@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/capture/HostLoadMonitor.hpp"
+#include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::harness {
 namespace {
@@ -39,7 +40,7 @@ TEST(HostLoad, SharesExcludeTheCellsOwnTime) {
 }
 
 TEST(HostLoad, WarnsOnlyAboveTheThresholds) {
-    EXPECT_EQ(busy_host_warning({kBusyHostOtherCpuPct, kBusyHostStealPct}), "");
+    EXPECT_EQ(busy_host_warning({reports::kBusyHostOtherCpuPct, reports::kBusyHostStealPct}), "");
     const std::string other = busy_host_warning({42.5, 0.0});
     EXPECT_NE(other.find("42.5 %"), std::string::npos) << other;
     EXPECT_NE(other.find("quiet machine"), std::string::npos) << other;
