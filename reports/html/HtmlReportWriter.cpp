@@ -13,6 +13,7 @@
 #include "reports/html/SvgBarChart.hpp"
 #include "reports/html/SvgBoxPlot.hpp"
 #include "reports/html/SvgLineChart.hpp"
+#include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::reports {
 
@@ -29,6 +30,7 @@ pre { white-space: pre-wrap; word-break: break-all; font-size: 12px; background:
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f0f0f0; }
 p.note { color: #555; font-size: 13px; }
+p.warn { color: #8a5a00; font-size: 13px; }
 svg.chart { display: block; margin: 8px 0; background: #fff; }
 svg .title { font-size: 15px; font-weight: bold; fill: #222; }
 svg .tick, svg .legend { font-size: 12px; fill: #333; }
@@ -154,11 +156,21 @@ std::string runs_section(const HtmlReportInput& input, const std::vector<std::st
             const Metric* m = metric(run, name);
             return m != nullptr ? CsvCell(m->value) : CsvCell();
         };
-        table.push_back({cell_label(run, axes), std::string(to_string(run.status)),
-                         value("images_per_s"), value("step_ms_median"), value("peak_mem_bytes"),
-                         run.error});
+        std::string status(to_string(run.status));
+        for (const MeasurementWarning& warning : measurement_warnings(run))
+            status += " (" + warning.tag + ")";
+        table.push_back({cell_label(run, axes), status, value("images_per_s"),
+                         value("step_ms_median"), value("peak_mem_bytes"), run.error});
     }
-    return "<h3>Runs</h3>\n" + table_html(table);
+    std::string html = "<h3>Runs</h3>\n" + table_html(table);
+    // Timings taken on a busy machine or a throttling GPU: the reader must see why.
+    for (const auto& run : input.runs) {
+        for (const MeasurementWarning& warning : measurement_warnings(run)) {
+            html += fmt::format("<p class=\"warn\">Run {}: {}.</p>\n",
+                                html_escape(cell_label(run, axes)), html_escape(warning.text));
+        }
+    }
+    return html;
 }
 
 std::string throughput_section(const HtmlReportInput& input) {

@@ -67,6 +67,17 @@ TEST_F(ReportHtml, IsOneSelfContainedFileWithEscapedText) {
     EXPECT_NE(html_.find("NVIDIA Test GPU"), std::string::npos);
 }
 
+TEST_F(ReportHtml, FlagsRunsMeasuredOnABusyMachine) {
+    EXPECT_EQ(html_.find("busy host"), std::string::npos) << "the fixture's runs are clean";
+    HtmlReportInput busy = input_;
+    ASSERT_FALSE(busy.runs.empty());
+    busy.runs.front().metrics.push_back({"host_other_cpu_pct", 63.0, "%"});
+    const std::string html = render_html_report(busy);
+    EXPECT_NE(html.find("ok (busy host)"), std::string::npos);
+    EXPECT_NE(html.find("<p class=\"warn\">Run "), std::string::npos);
+    EXPECT_NE(html.find("used 63.0 % of its CPU time"), std::string::npos);
+}
+
 TEST_F(ReportHtml, ParsesWithEveryChart) {
     // Python's html.parser as an independent reader: balanced svg/table elements, and the
     // charts by their titles.
