@@ -11,6 +11,7 @@
 #include "workloads/backends/cuda/CublasGemm.hpp"
 #include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
+#include "workloads/backends/cuda/TensorProblems.hpp"
 #include "workloads/backends/cuda/kernels/CapturedOptimizerKernels.hpp"
 #include "workloads/backends/cuda/kernels/CastKernels.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
@@ -32,11 +33,12 @@ constexpr std::uint64_t kAsyncPoolReleaseThresholdBytes = std::numeric_limits<st
 // Hopper (more than the 4 MiB it recommends for older GPUs).
 constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 
-void require(bool condition, const char* op, const char* what) {
-    if (!condition) {
-        throw std::logic_error(std::string("cuda backend: ") + op + ": " + what);
-    }
-}
+using cuda::batch_norm_problem;
+using cuda::conv_problem;
+using cuda::cudnn_type;
+using cuda::master_dtype_of;
+using cuda::pool_plane;
+using cuda::require;
 
 constexpr const char* kBackend = "cuda backend";
 
@@ -47,83 +49,8 @@ void with_storage_type(const Tensor& tensor, const char* op, const Body& body) {
     with_float_type<cuda::math::Fp16, cuda::math::Bf16>(tensor.dtype(), kBackend, op, body);
 }
 
-// f32 for every storage dtype but f64: master weights, optimizer state, batch-norm
-// parameters and statistics.
-DType master_dtype_of(DType storage) {
-    return storage == DType::f64 ? DType::f64 : DType::f32;
-}
-
 std::int64_t spatial(const Tensor& t) {
     return t.shape().rank() == 4 ? t.shape()[2] * t.shape()[3] : 1;
-}
-
-int as_int(std::int64_t value, const char* op) {
-    require(value >= 0 && value <= std::numeric_limits<int>::max(), op,
-            "dimension exceeds cuDNN's int range");
-    return static_cast<int>(value);
-}
-
-cudnnDataType_t cudnn_type(const Tensor& t, const char* op) {
-    switch (t.dtype()) {
-        case DType::f32:
-            return CUDNN_DATA_FLOAT;
-        case DType::f64:
-            return CUDNN_DATA_DOUBLE;
-        case DType::f16:
-            return CUDNN_DATA_HALF;
-        case DType::bf16:
-            return CUDNN_DATA_BFLOAT16;
-        case DType::i32:
-            break;
-    }
-    throw std::logic_error(std::string("cuda backend: ") + op + " needs a float tensor");
-}
-
-cuda::ConvProblem conv_problem(const Tensor& x, const Tensor& w, const Tensor& y,
-                               const Conv2dGeometry& g, MathMode math) {
-    const Shape& xs = x.shape();
-    const Shape& ws = w.shape();
-    const Shape& ys = y.shape();
-    require(xs.rank() == 4 && ws.rank() == 4 && ys.rank() == 4, "conv2d", "needs rank-4 tensors");
-    require(xs[1] == ws[1] && ys[1] == ws[0] && xs[0] == ys[0], "conv2d", "shapes do not match");
-    require(x.dtype() == w.dtype() && x.dtype() == y.dtype(), "conv2d", "mixed element types");
-    require(ys[2] == conv_output_extent(xs[2], ws[2], g.stride, g.padding) &&
-                ys[3] == conv_output_extent(xs[3], ws[3], g.stride, g.padding),
-            "conv2d", "output extent does not match the geometry");
-    const cuda::LibraryMath library = cuda::library_math_for(x.dtype(), math);
-    return {as_int(xs[0], "conv2d"),
-            as_int(xs[1], "conv2d"),
-            as_int(xs[2], "conv2d"),
-            as_int(xs[3], "conv2d"),
-            as_int(ws[0], "conv2d"),
-            as_int(ws[2], "conv2d"),
-            as_int(ws[3], "conv2d"),
-            as_int(ys[2], "conv2d"),
-            as_int(ys[3], "conv2d"),
-            g.stride,
-            g.padding,
-            library.cudnn_data_type,
-            library.cudnn_compute_type,
-            library.cudnn_math};
-}
-
-cuda::math::PoolPlane pool_plane(const Tensor& x, const Tensor& y, const Pool2dGeometry& g) {
-    const Shape& xs = x.shape();
-    const Shape& ys = y.shape();
-    require(xs.rank() == 4 && ys.rank() == 4 && xs[0] == ys[0] && xs[1] == ys[1], "pool",
-            "shapes do not match");
-    return {xs[2], xs[3], ys[2], ys[3], g.window, g.stride, g.padding};
-}
-
-// x in the storage dtype, gamma (and every statistic) in its master dtype.
-cuda::BatchNormProblem batch_norm_problem(const Tensor& x, const Tensor& gamma) {
-    require(gamma.dtype() == master_dtype_of(x.dtype()), "batch_norm",
-            "scale, bias and statistics must be f32 (f64 for f64 data)");
-    const Shape& s = x.shape();
-    const bool image = s.rank() == 4;
-    return {as_int(s[0], "batch_norm"), as_int(s[1], "batch_norm"),
-            image ? as_int(s[2], "batch_norm") : 1, image ? as_int(s[3], "batch_norm") : 1,
-            cudnn_type(x, "batch_norm")};
 }
 
 std::unique_ptr<cuda::CountingRawAllocator> make_allocator(const CudaRunOptions& options,

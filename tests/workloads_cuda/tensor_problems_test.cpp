@@ -1,0 +1,109 @@
+// How the CUDA backend describes an op on engine tensors to cuDNN and its kernels: the
+// dimensions, the data, compute and math types per precision (16-bit data computes in
+// float on tensor cores; fp32 stays off them), and the contract checks. No device needed.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "workloads/backends/cpu/HostRawAllocator.hpp"
+#include "workloads/backends/cuda/TensorProblems.hpp"
+#include "workloads/memory/TensorAllocator.hpp"
+
+namespace trainscope::workloads::cuda {
+namespace {
+
+class TensorProblems : public ::testing::Test {
+  protected:
+    Tensor make(const Shape& shape, DType dtype) { return tensors_.allocate(shape, dtype); }
+
+    HostRawAllocator raw_;
+    TensorAllocator tensors_{raw_};
+};
+
+TEST_F(TensorProblems, ConvolutionDimensionsFollowTheTensors) {
+    const Tensor x = make(Shape{8, 16, 14, 12}, DType::f32);
+    const Tensor w = make(Shape{32, 16, 3, 3}, DType::f32);
+    const Tensor y = make(Shape{8, 32, 7, 6}, DType::f32);
+    const ConvProblem p = conv_problem(x, w, y, Conv2dGeometry{2, 1}, MathMode::native);
+    EXPECT_EQ((std::vector<int>{p.n, p.c, p.h, p.w, p.k, p.r, p.s, p.p, p.q}),
+              (std::vector<int>{8, 16, 14, 12, 32, 3, 3, 7, 6}));
+    EXPECT_EQ(p.stride, 2);
+    EXPECT_EQ(p.padding, 1);
+}
+
+TEST_F(TensorProblems, EachPrecisionGetsItsDataComputeAndMathTypes) {
+    struct Case {
+        DType dtype;
+        MathMode math;
+        cudnnDataType_t data, compute;
+        cudnnMathType_t tensor_math;
+    };
+    for (const Case& c :
+         {Case{DType::f32, MathMode::native, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT, CUDNN_FMA_MATH},
+          Case{DType::f32, MathMode::tf32, CUDNN_DATA_FLOAT, CUDNN_DATA_FLOAT,
+               CUDNN_TENSOR_OP_MATH},
+          Case{DType::f16, MathMode::native, CUDNN_DATA_HALF, CUDNN_DATA_FLOAT,
+               CUDNN_TENSOR_OP_MATH},
+          Case{DType::bf16, MathMode::native, CUDNN_DATA_BFLOAT16, CUDNN_DATA_FLOAT,
+               CUDNN_TENSOR_OP_MATH},
+          Case{DType::f64, MathMode::native, CUDNN_DATA_DOUBLE, CUDNN_DATA_DOUBLE,
+               CUDNN_DEFAULT_MATH}}) {
+        const Tensor x = make(Shape{2, 4, 5, 5}, c.dtype);
+        const Tensor w = make(Shape{6, 4, 3, 3}, c.dtype);
+        const Tensor y = make(Shape{2, 6, 5, 5}, c.dtype);
+        const ConvProblem p = conv_problem(x, w, y, Conv2dGeometry{1, 1}, c.math);
+        EXPECT_EQ(p.data_type, c.data) << dtype_name(c.dtype);
+        EXPECT_EQ(p.compute_type, c.compute) << dtype_name(c.dtype);
+        EXPECT_EQ(p.math, c.tensor_math) << dtype_name(c.dtype);
+        EXPECT_EQ(cudnn_type(x, "test"), c.data);
+    }
+}
+
+TEST_F(TensorProblems, ConvolutionContractViolationsAreNamed) {
+    const Tensor x = make(Shape{2, 4, 5, 5}, DType::f32);
+    const Tensor w = make(Shape{6, 4, 3, 3}, DType::f32);
+    const Tensor wrong_extent = make(Shape{2, 6, 4, 4}, DType::f32);
+    const Tensor half_y = make(Shape{2, 6, 5, 5}, DType::f16);
+    try {
+        (void)conv_problem(x, w, wrong_extent, Conv2dGeometry{1, 1}, MathMode::native);
+        FAIL() << "a wrong output extent passed";
+    } catch (const std::logic_error& error) {
+        EXPECT_STREQ(error.what(),
+                     "cuda backend: conv2d: output extent does not match the geometry");
+    }
+    EXPECT_THROW((void)conv_problem(x, w, half_y, Conv2dGeometry{1, 1}, MathMode::native),
+                 std::logic_error);
+    EXPECT_THROW((void)cudnn_type(make(Shape{3}, DType::i32), "labels"), std::logic_error);
+}
+
+TEST_F(TensorProblems, BatchNormKeepsItsParametersInTheMasterType) {
+    const Tensor x = make(Shape{4, 8, 6, 6}, DType::f16);
+    const BatchNormProblem p = batch_norm_problem(x, make(Shape{8}, DType::f32));
+    EXPECT_EQ((std::vector<int>{p.n, p.c, p.h, p.w}), (std::vector<int>{4, 8, 6, 6}));
+    EXPECT_EQ(p.data_type, CUDNN_DATA_HALF);
+    EXPECT_EQ(p.parameter_type(), CUDNN_DATA_FLOAT);
+    EXPECT_THROW((void)batch_norm_problem(x, make(Shape{8}, DType::f16)), std::logic_error);
+    const BatchNormProblem dense =
+        batch_norm_problem(make(Shape{4, 8}, DType::f64), make(Shape{8}, DType::f64));
+    EXPECT_EQ(dense.h, 1);
+    EXPECT_EQ(dense.w, 1);
+    EXPECT_EQ(dense.parameter_type(), CUDNN_DATA_DOUBLE);
+    EXPECT_EQ(master_dtype_of(DType::bf16), DType::f32);
+    EXPECT_EQ(master_dtype_of(DType::f64), DType::f64);
+}
+
+TEST_F(TensorProblems, PoolingPlanesComeFromTheInputAndOutput) {
+    const math::PoolPlane plane =
+        pool_plane(make(Shape{2, 3, 9, 8}, DType::f32), make(Shape{2, 3, 4, 4}, DType::f32),
+                   Pool2dGeometry{3, 2, 1});
+    EXPECT_EQ(plane.h, 9);
+    EXPECT_EQ(plane.w, 8);
+    EXPECT_EQ(plane.p, 4);
+    EXPECT_EQ(plane.q, 4);
+    EXPECT_THROW((void)pool_plane(make(Shape{2, 3, 9, 8}, DType::f32),
+                                  make(Shape{2, 4, 4, 4}, DType::f32), Pool2dGeometry{3, 2, 1}),
+                 std::logic_error);
+}
+
+}  // namespace
+}  // namespace trainscope::workloads::cuda
