@@ -9,11 +9,15 @@
 #include <vector>
 
 #include "GpuTestSupport.hpp"
+#include "ParityTestSupport.hpp"
 #include "workloads/backend/BackendRegistry.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 
 namespace trainscope::workloads {
 namespace {
+
+using parity::relative_error;
+using parity::TensorPair;
 
 template <typename T>
 constexpr DType dtype_of() {
@@ -24,24 +28,6 @@ template <typename T>
 double tolerance() {
     return sizeof(T) == 8 ? 1e-9 : 1e-4;
 }
-
-template <typename T>
-double relative_error(const std::vector<T>& actual, const std::vector<T>& expected) {
-    double difference = 0.0;
-    double scale = 0.0;
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        difference = std::max(difference, std::abs(static_cast<double>(actual[i]) -
-                                                   static_cast<double>(expected[i])));
-        scale = std::max(scale, std::abs(static_cast<double>(expected[i])));
-    }
-    return difference / std::max(scale, 1e-30);
-}
-
-// The same tensors on both backends.
-struct TensorPair {
-    Tensor cpu;
-    Tensor gpu;
-};
 
 template <typename T>
 class CudaParityTest : public testing::Test {

@@ -22,28 +22,15 @@
 #include <vector>
 
 #include "GpuTestSupport.hpp"
+#include "ParityTestSupport.hpp"
 #include "workloads/backend/BackendRegistry.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 
 namespace trainscope::workloads {
 namespace {
 
-double relative_error(const std::vector<float>& actual, const std::vector<float>& expected) {
-    double difference = 0.0;
-    double scale = 0.0;
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        difference = std::max(difference, std::abs(static_cast<double>(actual[i]) -
-                                                   static_cast<double>(expected[i])));
-        scale = std::max(scale, std::abs(static_cast<double>(expected[i])));
-    }
-    return difference / std::max(scale, 1e-30);
-}
-
-// A tensor on both backends: f32 on the CPU (the emulation), the storage dtype on the GPU.
-struct TensorPair {
-    Tensor cpu;
-    Tensor gpu;
-};
+using parity::relative_error;
+using parity::TensorPair;
 
 class CudaHalfParity : public testing::TestWithParam<DType> {
   protected:
