@@ -206,7 +206,7 @@ void register_elementwise(std::vector<MicroBenchmarkInfo>& out, const std::strin
             Tensor v = b.make(params, 0.0);
             workloads::AdamSettings settings;
             for (auto _ : state) {
-                b.backend->adam_update(p, grad, m, v, settings, 1.0);
+                b.backend->adam_update(p, grad, m, v, settings, 1.0, Tensor());
                 b.backend->synchronize();
             }
             state.SetItemsProcessed(state.iterations() * params.elements());

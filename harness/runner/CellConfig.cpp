@@ -35,8 +35,7 @@ void apply_backend_applicability(Cell& cell, const std::string& backend) {
     if (backend != "cpu") {
         // What the run would refuse with a ConfigError is known now: skip, saying why.
         if (cell.at("cuda_graph") == "on" && cell.skip_reason.empty())
-            cell.skip_reason =
-                workloads::cuda_graph_refusal(cell.at("precision"), cell.at("allocator"));
+            cell.skip_reason = workloads::cuda_graph_refusal(cell.at("allocator"));
         return;
     }
     cell.values["device"] = kNotApplicable;

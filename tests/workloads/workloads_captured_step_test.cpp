@@ -43,6 +43,7 @@ class GraphSimulatingBackend final : public Backend {
         auto env = cpu_.environment();
         env["recorded_ops"] = std::to_string(recording_.size());
         env["replays"] = std::to_string(replays_);
+        env["captures"] = std::to_string(captures_);
         return env;
     }
     void synchronize() override { cpu_.synchronize(); }
@@ -70,10 +71,6 @@ class GraphSimulatingBackend final : public Backend {
                                Tensor& dlogits, CrossEntropyTotals& totals) override {
         not_captured("softmax_cross_entropy");
         cpu_.softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
-    }
-    bool all_finite(const Tensor& tensor) override {
-        not_captured("all_finite");
-        return cpu_.all_finite(tensor);
     }
     CrossEntropyTotals take_loss_totals() override {
         not_captured("take_loss_totals");
@@ -191,41 +188,55 @@ class GraphSimulatingBackend final : public Backend {
             cpu_.softmax_cross_entropy_deferred(z, l, loss_scale, d);
         });
     }
-    // Frozen arguments, as in a graph's kernel nodes (SGD's do not change between steps).
+    // Frozen arguments, as in a graph's kernel nodes (SGD's do not change between steps;
+    // the loss scale in grad_factor changes only with a new capture).
     void sgd_update(Tensor& p, const Tensor& g, Tensor& v, const SgdSettings& settings,
-                    double grad_factor) override {
-        queue([this, p = view(p), g = view(g), v = view(v), settings, grad_factor]() mutable {
-            cpu_.sgd_update(p, g, v, settings, grad_factor);
+                    double grad_factor, const Tensor& skip) override {
+        queue([this, p = view(p), g = view(g), v = view(v), settings, grad_factor,
+               skip = view(skip)]() mutable {
+            cpu_.sgd_update(p, g, v, settings, grad_factor, skip);
         });
     }
     // Adam's bias correction is refreshed per launch (the CUDA backend's device block):
-    // replay k runs the captured step count + k.
+    // replay k after a capture runs the captured step count + k.
     void adam_update(Tensor& p, const Tensor& g, Tensor& m, Tensor& v, const AdamSettings& settings,
-                     double grad_factor) override {
+                     double grad_factor, const Tensor& skip) override {
         queue([this, p = view(p), g = view(g), m = view(m), v = view(v), settings, grad_factor,
-               recorded = capturing_]() mutable {
+               skip = view(skip), recorded = capturing_]() mutable {
             AdamSettings now = settings;
             if (recorded) {
-                now.step += launches_ - 1;
+                now.step += replays_since_capture_;
             }
-            cpu_.adam_update(p, g, m, v, now, grad_factor);
+            cpu_.adam_update(p, g, m, v, now, grad_factor, skip);
         });
+    }
+    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
+        queue(
+            [this, t = view(tensor), o = view(overflow)]() mutable { cpu_.flag_non_finite(t, o); });
     }
     void round_storage(Tensor& tensor, StorageRounding rounding) override {
         queue([this, t = view(tensor), rounding]() mutable { cpu_.round_storage(t, rounding); });
     }
 
+    // A new capture replaces the recording (fp16: the loss scale changed).
     void begin_step_capture() override {
-        if (capturing_ || launches_ > 0) {
-            throw std::logic_error("graph-sim: captured twice");
+        if (capturing_) {
+            throw std::logic_error("graph-sim: begin_step_capture while capturing");
         }
+        recording_.clear();
+        replays_since_capture_ = 0;
         capturing_ = true;
     }
     void end_step_capture() override {
         capturing_ = false;
+        ++captures_;
         launch();
     }
     void replay_step() override {
+        if (recording_.empty()) {
+            throw std::logic_error("graph-sim: replay before a capture");
+        }
+        ++replays_since_capture_;
         ++replays_;
         launch();
     }
@@ -258,7 +269,6 @@ class GraphSimulatingBackend final : public Backend {
         }
     }
     void launch() {
-        ++launches_;
         for (auto& op : recording_) {
             op();
         }
@@ -269,8 +279,9 @@ class GraphSimulatingBackend final : public Backend {
     TensorAllocator views_{no_release_};
     std::vector<std::function<void()>> recording_;
     bool capturing_ = false;
-    std::int64_t launches_ = 0;
     std::int64_t replays_ = 0;
+    std::int64_t captures_ = 0;
+    std::int64_t replays_since_capture_ = 0;
 };
 
 void register_graph_simulation() {
@@ -355,6 +366,67 @@ INSTANTIATE_TEST_SUITE_P(
                       SimulatedCase{"lenet5", "adam", "bf16", "pool", "keep"},
                       SimulatedCase{"resnet", "adam", "fp32", "pool", "recompute"},
                       SimulatedCase{"resnet", "sgd", "tf32", "device", "keep"}));
+
+void expect_same_loss_scaling(const TrainingResult& graph, const TrainingResult& eager) {
+    ASSERT_EQ(graph.steps.size(), eager.steps.size());
+    for (std::size_t i = 0; i < eager.steps.size(); ++i) {
+        EXPECT_EQ(graph.steps[i].skipped, eager.steps[i].skipped) << "step " << i;
+        EXPECT_EQ(graph.steps[i].loss_scale, eager.steps[i].loss_scale) << "step " << i;
+    }
+}
+
+// fp16 with graphs: the overflow check and the skipped update run inside the recorded
+// step; a step whose loss scale differs from the recording's (after a skip backs it off,
+// or a growth doubles it) is recorded anew. A first scale far too large forces skips
+// after the first capture, and a short growth interval forces growths.
+class WorkloadsCapturedFp16 : public ::testing::TestWithParam<SimulatedCase> {};
+
+TEST_P(WorkloadsCapturedFp16, SkipsOverflowedStepsInTheGraphAndRecapturesOnANewScale) {
+    register_graph_simulation();
+    const SimulatedCase c = GetParam();
+    TrainingConfig config = small_run(c.model, c.optimizer);
+    config.precision = "fp16";
+    config.allocator = c.allocator;
+    config.activations = c.activations;
+    config.steps = 16;
+    config.initial_loss_scale = 1 << 21;
+    config.loss_scale_growth_interval = 3;
+    const TrainingResult eager = run_training(config, nullptr);
+    config.backend = "graph-sim";
+    config.cuda_graph = true;
+    const TrainingResult graph = run_training(config, nullptr);
+    expect_bit_identical(graph, eager);
+    expect_same_loss_scaling(graph, eager);
+
+    // The path under test was taken: skips after the first capture, and growths.
+    std::int64_t late_skips = 0;
+    std::int64_t growths = 0;
+    std::int64_t expected_captures = 0;
+    for (std::size_t i = 0; i < eager.steps.size(); ++i) {
+        const StepRecord& step = eager.steps[i];
+        late_skips += (i >= 3 && step.skipped) ? 1 : 0;
+        growths += (i > 0 && step.loss_scale > eager.steps[i - 1].loss_scale) ? 1 : 0;
+        // Step 2 is the first capture; later a new scale or a skip before recaptures.
+        if (i == 2 || (i > 2 && (step.loss_scale != eager.steps[i - 1].loss_scale ||
+                                 eager.steps[i - 1].skipped))) {
+            ++expected_captures;
+        }
+    }
+    EXPECT_GT(late_skips, 0);
+    EXPECT_GT(growths, 0);
+    EXPECT_EQ(graph.environment.at("captures"), std::to_string(expected_captures));
+    EXPECT_EQ(graph.extra_metrics.at("graph_captures"), static_cast<double>(expected_captures));
+    EXPECT_EQ(
+        graph.environment.at("replays"),
+        std::to_string(static_cast<std::int64_t>(eager.steps.size()) - 2 - expected_captures));
+    EXPECT_GT(std::stoll(graph.environment.at("replays")), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ModelsAndOptimizers, WorkloadsCapturedFp16,
+    ::testing::Values(SimulatedCase{"seed-cnn", "adam", "fp16", "device", "keep"},
+                      SimulatedCase{"seed-cnn", "sgd", "fp16", "pool", "keep"},
+                      SimulatedCase{"resnet", "adam", "fp16", "pool", "recompute"}));
 
 TEST(WorkloadsCapturedStepFlow, ARunTooShortToCaptureNeverReplays) {
     register_graph_simulation();

@@ -1,6 +1,8 @@
 // Bad input to run_training: every ConfigError names the parameter and says what is valid.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "workloads/training/TrainingSession.hpp"
 #include "workloads_test_support.hpp"
 
@@ -37,6 +39,18 @@ void expect_mentions(const std::string& message, std::initializer_list<const cha
 TEST(WorkloadsConfigError, UnknownModel) {
     expect_mentions(error_of(synthetic("vgg", "1x28x28")),
                     {"model", "vgg", "seed-cnn", "lenet5", "resnet"});
+}
+
+TEST(WorkloadsConfigError, LossScaleSettingsOutOfRange) {
+    TrainingConfig config = synthetic("seed-cnn", "1x28x28");
+    config.precision = "fp16";
+    config.initial_loss_scale = 0.0;
+    expect_mentions(error_of(config), {"initial_loss_scale", "positive", "65536"});
+    config.initial_loss_scale = std::numeric_limits<double>::infinity();
+    expect_mentions(error_of(config), {"initial_loss_scale", "finite"});
+    config.initial_loss_scale = 1024.0;
+    config.loss_scale_growth_interval = 0;
+    expect_mentions(error_of(config), {"loss_scale_growth_interval", "at least 1"});
 }
 
 TEST(WorkloadsConfigError, DepthNotSixNPlusTwo) {

@@ -1,6 +1,9 @@
 // CPU backend forward operations against direct textbook loops, and tf32 math mode.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "workloads/numerics/Rounding.hpp"
 #include "workloads_test_support.hpp"
 
@@ -148,11 +151,71 @@ TEST(WorkloadsCpuOps, AdamMatchesThePyTorchUpdate) {
     Tensor v = h.upload(Shape{2}, {0.0, 0.0});
     AdamSettings settings;
     settings.step = 1;
-    h.backend.adam_update(p, g, m, v, settings, 1.0);
+    h.backend.adam_update(p, g, m, v, settings, 1.0, Tensor());
     // First step: m_hat = g, v_hat = g^2, so p -= lr * g / (|g| + eps).
     const auto after = h.download(p);
     EXPECT_NEAR(after[0], 1.0 - 1e-3 * 0.5 / (0.5 + 1e-8), 1e-15);
     EXPECT_NEAR(after[1], -2.0 + 1e-3 * 0.25 / (0.25 + 1e-8), 1e-15);
+}
+
+float read_flag(CpuHarness& h, const Tensor& flag) {
+    float value = -1.0f;
+    h.backend.copy_to_host(flag, &value);
+    return value;
+}
+
+TEST(WorkloadsCpuOps, OverflowFlagIsSetByInfOrNanAndNeverCleared) {
+    CpuHarness h(Precision::fp32, 1);
+    Tensor flag = h.tensors.allocate(Shape{1}, DType::f32);
+    h.backend.fill(flag, 0.0);
+    h.backend.flag_non_finite(h.upload(Shape{3}, {1.0, -65504.0, 1e30}), flag);
+    EXPECT_EQ(read_flag(h, flag), 0.0f);
+    h.backend.flag_non_finite(h.upload(Shape{3}, {1.0, std::nan(""), 2.0}), flag);
+    EXPECT_EQ(read_flag(h, flag), 1.0f);
+    // A finite tensor after an overflow leaves the flag set: one flag covers a whole step.
+    h.backend.flag_non_finite(h.upload(Shape{2}, {0.0, 0.0}), flag);
+    EXPECT_EQ(read_flag(h, flag), 1.0f);
+    h.backend.fill(flag, 0.0);
+    h.backend.flag_non_finite(h.upload(Shape{2}, {-INFINITY, 0.0}), flag);
+    EXPECT_EQ(read_flag(h, flag), 1.0f);
+}
+
+TEST(WorkloadsCpuOps, UpdatesGuardedByASetOverflowFlagChangeNothing) {
+    CpuHarness h(Precision::fp32, 1);
+    Tensor flag = h.tensors.allocate(Shape{1}, DType::f32);
+    Tensor p = h.upload(Shape{2}, {1.0, -2.0});
+    Tensor g = h.upload(Shape{2}, {0.5, -0.25});
+    Tensor velocity = h.upload(Shape{2}, {0.1, 0.2});
+    Tensor m = h.upload(Shape{2}, {0.3, 0.4});
+    Tensor v = h.upload(Shape{2}, {0.5, 0.6});
+    AdamSettings adam;
+    const SgdSettings sgd{0.1, 0.9, 0.0};
+    h.backend.fill(flag, 1.0);
+    h.backend.sgd_update(p, g, velocity, sgd, 1.0, flag);
+    h.backend.adam_update(p, g, m, v, adam, 1.0, flag);
+    EXPECT_EQ(h.download(p), (std::vector<double>{1.0, -2.0}));
+    EXPECT_EQ(h.download(velocity), (std::vector<double>{0.1f, 0.2f}));
+    EXPECT_EQ(h.download(m), (std::vector<double>{0.3f, 0.4f}));
+    EXPECT_EQ(h.download(v), (std::vector<double>{0.5f, 0.6f}));
+    // A clear flag applies the update like no flag at all.
+    h.backend.fill(flag, 0.0);
+    h.backend.sgd_update(p, g, velocity, sgd, 1.0, flag);
+    Tensor p2 = h.upload(Shape{2}, {1.0, -2.0});
+    Tensor velocity2 = h.upload(Shape{2}, {0.1, 0.2});
+    h.backend.sgd_update(p2, g, velocity2, sgd, 1.0, Tensor());
+    EXPECT_EQ(h.download(p), h.download(p2));
+    EXPECT_NE(h.download(p), (std::vector<double>{1.0, -2.0}));
+}
+
+TEST(WorkloadsCpuOps, AnOverflowFlagThatIsNotOneF32ElementIsRefused) {
+    CpuHarness h(Precision::fp32, 1);
+    Tensor wide = h.tensors.allocate(Shape{2}, DType::f32);
+    Tensor x = h.upload(Shape{2}, {1.0, 2.0});
+    EXPECT_THROW(h.backend.flag_non_finite(x, wide), std::exception);
+    Tensor p = h.upload(Shape{2}, {1.0, -2.0});
+    Tensor velocity = h.upload(Shape{2}, {0.0, 0.0});
+    EXPECT_THROW(h.backend.sgd_update(p, x, velocity, SgdSettings{0.1, 0.0, 0.0}, 1.0, wide),
+                 std::exception);
 }
 
 }  // namespace

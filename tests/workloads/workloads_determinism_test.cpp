@@ -143,6 +143,28 @@ TEST(WorkloadsPrecision, Fp16OverflowSkipsStepsAndHalvesTheScale) {
     EXPECT_EQ(result.extra_metrics.at("skipped_steps"), static_cast<double>(skipped));
 }
 
+// GradScaler's init_scale and growth_interval: a small first scale never overflows and
+// doubles after every `growth_interval` clean steps.
+TEST(WorkloadsPrecision, Fp16LossScaleStartsWhereToldAndGrowsOnSchedule) {
+    TrainingConfig config;
+    config.dataset = "synthetic";
+    config.input_shape = "1x28x28";
+    config.batch = 8;
+    config.steps = 10;
+    config.threads = 1;
+    config.precision = "fp16";
+    config.evaluate = false;
+    config.initial_loss_scale = 8.0;
+    config.loss_scale_growth_interval = 3;
+    const TrainingResult result = run_training(config, nullptr);
+    const std::vector<double> expected = {8, 8, 8, 16, 16, 16, 32, 32, 32, 64};
+    ASSERT_EQ(result.steps.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(result.steps[i].loss_scale, expected[i]) << "step " << i;
+        EXPECT_FALSE(result.steps[i].skipped) << "step " << i;
+    }
+}
+
 TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
     TS_REQUIRE_FASHION_MNIST();
     for (const char* precision : {"fp64", "tf32", "bf16"}) {

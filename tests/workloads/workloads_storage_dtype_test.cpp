@@ -146,26 +146,31 @@ class RecordingBackend final : public Backend {
         softmax_cross_entropy(logits, labels, loss_scale, dlogits, deferred_);
     }
     CrossEntropyTotals take_loss_totals() override { return std::exchange(deferred_, {}); }
+    // The skip flag, when given, is noted last.
     void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity, const SgdSettings&,
-                    double) override {
-        note("sgd_update", {&parameter, &gradient, &velocity});
+                    double, const Tensor& skip) override {
+        note("sgd_update", {&parameter, &gradient, &velocity, skip.empty() ? nullptr : &skip});
     }
     void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                     Tensor& second_moment, const AdamSettings&, double) override {
-        note("adam_update", {&parameter, &gradient, &first_moment, &second_moment});
+                     Tensor& second_moment, const AdamSettings&, double,
+                     const Tensor& skip) override {
+        note("adam_update", {&parameter, &gradient, &first_moment, &second_moment,
+                             skip.empty() ? nullptr : &skip});
     }
     void round_storage(Tensor& tensor, StorageRounding) override {
         note("round_storage", {&tensor});
     }
-    bool all_finite(const Tensor& tensor) override {
-        note("all_finite", {&tensor});
-        return true;
+    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
+        note("flag_non_finite", {&tensor, &overflow});
     }
 
   private:
     void note(const char* op, std::initializer_list<const Tensor*> tensors) {
         Call call{op, {}};
         for (const Tensor* t : tensors) {
+            if (t == nullptr) {
+                continue;
+            }
             call.dtypes.push_back(dtype_of(*t));
         }
         calls_.push_back(std::move(call));
@@ -248,18 +253,21 @@ TEST(WorkloadsNativeHalfStorage, Fp16ActivationsWeightCopiesAndGradientsAre16Bit
     for (const Call& c : calls_named(calls, "softmax_cross_entropy")) {
         EXPECT_EQ(c.dtypes, (Dtypes{"f16", "i32", "f16"}));
     }
-    // Masters and Adam's moments f32, gradients f16.
+    // Masters and Adam's moments f32, gradients f16; each update guarded by the step's
+    // f32 overflow flag.
     const std::vector<Call> updates = calls_named(calls, "adam_update");
     ASSERT_EQ(updates.size(), 2u * 4u);
     for (const Call& c : updates) {
-        EXPECT_EQ(c.dtypes, (Dtypes{"f32", "f16", "f32", "f32"}));
+        EXPECT_EQ(c.dtypes, (Dtypes{"f32", "f16", "f32", "f32", "f32"}));
     }
-    // fp16 keeps dynamic loss scaling: the overflow check reads every f16 gradient.
-    const std::vector<Call> checks = calls_named(calls, "all_finite");
+    // fp16 keeps dynamic loss scaling: the overflow check reads every f16 gradient into
+    // the f32 flag, which the engine reads back once per step.
+    const std::vector<Call> checks = calls_named(calls, "flag_non_finite");
     ASSERT_EQ(checks.size(), 2u * 4u);
     for (const Call& c : checks) {
-        EXPECT_EQ(c.dtypes, Dtypes{"f16"});
+        EXPECT_EQ(c.dtypes, (Dtypes{"f16", "f32"}));
     }
+    EXPECT_EQ(calls_named(calls, "copy_to_host").size(), 2u);
     // Nothing is emulated by rounding.
     EXPECT_TRUE(calls_named(calls, "round_storage").empty());
 }
@@ -293,8 +301,9 @@ TEST(WorkloadsNativeHalfStorage, EngineConvertsInputsAndRefreshesWeightCopiesAft
     for (const Call& c : calls_named(calls, "sgd_update")) {
         EXPECT_EQ(c.dtypes, (Dtypes{"f32", "bf16", "f32"}));
     }
-    // bf16 has no loss scaling: no overflow checks.
-    EXPECT_TRUE(calls_named(calls, "all_finite").empty());
+    // bf16 has no loss scaling: no overflow checks, no skip flag, no read back.
+    EXPECT_TRUE(calls_named(calls, "flag_non_finite").empty());
+    EXPECT_TRUE(calls_named(calls, "copy_to_host").empty());
 }
 
 TEST(WorkloadsNativeHalfStorage, BatchNormKeepsF32ParametersStatisticsAndTheirGradients) {

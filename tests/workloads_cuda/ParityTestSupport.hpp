@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "workloads/backend/Backend.hpp"
+#include "workloads/memory/TensorAllocator.hpp"
 #include "workloads/tensor/Tensor.hpp"
 
 namespace trainscope::workloads::parity {
@@ -20,6 +22,17 @@ double relative_error(const std::vector<T>& actual, const std::vector<T>& expect
         scale = std::max(scale, std::abs(static_cast<double>(expected[i])));
     }
     return difference / std::max(scale, 1e-30);
+}
+
+// Whether `tensor` holds no inf or NaN, through the engine's overflow check: a fresh f32
+// flag, zeroed, flag_non_finite, read back.
+inline bool all_finite(Backend& backend, TensorAllocator& tensors, const Tensor& tensor) {
+    Tensor flag = tensors.allocate(Shape{1}, DType::f32);
+    backend.fill(flag, 0.0);
+    backend.flag_non_finite(tensor, flag);
+    float overflow = -1.0f;
+    backend.copy_to_host(flag, &overflow);
+    return overflow == 0.0f;
 }
 
 // The same values on both backends: `cpu` the reference (or the CPU's emulation of a

@@ -63,6 +63,7 @@ class CudaParityTest : public testing::Test {
     TensorPair zeros(const Shape& shape) {
         return upload(shape, std::vector<T>(static_cast<std::size_t>(shape.elements()), T(0)));
     }
+    bool gpu_finite(const Tensor& t) { return parity::all_finite(*gpu_, *gpu_tensors_, t); }
     std::vector<T> read(Backend& backend, const Tensor& t) {
         std::vector<T> values(static_cast<std::size_t>(t.elements()));
         backend.copy_to_host(t, values.data());
@@ -257,8 +258,10 @@ TYPED_TEST(CudaParityTest, OptimizerUpdates) {
     TensorPair g = this->random(shape, -50.0, 50.0);
     TensorPair velocity = this->zeros(shape);
     for (int step = 0; step < 3; ++step) {
-        this->cpu_->sgd_update(p.cpu, g.cpu, velocity.cpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25);
-        this->gpu_->sgd_update(p.gpu, g.gpu, velocity.gpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25);
+        this->cpu_->sgd_update(p.cpu, g.cpu, velocity.cpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25,
+                               Tensor());
+        this->gpu_->sgd_update(p.gpu, g.gpu, velocity.gpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25,
+                               Tensor());
     }
     this->expect_same(p, "sgd parameter");
     this->expect_same(velocity, "sgd velocity");
@@ -267,8 +270,8 @@ TYPED_TEST(CudaParityTest, OptimizerUpdates) {
     AdamSettings settings;
     for (std::int64_t step = 1; step <= 3; ++step) {
         settings.step = step;
-        this->cpu_->adam_update(p.cpu, g.cpu, m.cpu, v.cpu, settings, 0.5);
-        this->gpu_->adam_update(p.gpu, g.gpu, m.gpu, v.gpu, settings, 0.5);
+        this->cpu_->adam_update(p.cpu, g.cpu, m.cpu, v.cpu, settings, 0.5, Tensor());
+        this->gpu_->adam_update(p.gpu, g.gpu, m.gpu, v.gpu, settings, 0.5, Tensor());
     }
     this->expect_same(p, "adam parameter");
     this->expect_same(m, "adam first moment");
@@ -281,17 +284,18 @@ TYPED_TEST(CudaParityTest, FillCopyAndFiniteCheck) {
     this->cpu_->copy(a.cpu, b.cpu);
     this->gpu_->copy(a.gpu, b.gpu);
     this->expect_same(b, "copy");
-    EXPECT_TRUE(this->gpu_->all_finite(b.gpu));
+    EXPECT_TRUE(this->gpu_finite(b.gpu));
     this->cpu_->fill(b.cpu, 2.5);
     this->gpu_->fill(b.gpu, 2.5);
     this->expect_same(b, "fill");
     this->gpu_->fill(b.gpu, std::numeric_limits<double>::infinity());
-    EXPECT_FALSE(this->gpu_->all_finite(b.gpu));
+    EXPECT_FALSE(this->gpu_finite(b.gpu));
     std::vector<TypeParam> with_nan(35, TypeParam(1));
     with_nan[17] = std::numeric_limits<TypeParam>::quiet_NaN();
     TensorPair nan = this->upload({35}, with_nan);
-    EXPECT_FALSE(this->gpu_->all_finite(nan.gpu));
-    EXPECT_EQ(this->gpu_->all_finite(nan.gpu), this->cpu_->all_finite(nan.cpu));
+    EXPECT_FALSE(this->gpu_finite(nan.gpu));
+    EXPECT_EQ(this->gpu_finite(nan.gpu),
+              parity::all_finite(*this->cpu_, *this->cpu_tensors_, nan.cpu));
 }
 
 using CudaParityF32 = CudaParityTest<float>;

@@ -1,11 +1,13 @@
-// cuda_graph=true: two eager steps, one captured step, replays after it. Each run trains
-// to the losses of the same run without a graph (label gpu).
+// cuda_graph=true: two eager steps, one captured step, replays after it (fp16: a new
+// capture whenever the loss scale changes). Each run trains to the losses of the same run
+// without a graph (label gpu).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "GpuTestSupport.hpp"
 #include "workloads/training/TrainingSession.hpp"
@@ -173,18 +175,56 @@ TEST(CudaGraphOption, ARunTooShortToCaptureStaysEager) {
     EXPECT_EQ(graph.environment.at("cuda_graph_replays"), "0");
 }
 
-TEST(CudaGraphOption, RefusedCombinationsAreConfigErrorsNamingCudaGraph) {
+TEST(CudaGraphOption, ManagedMemoryIsAConfigErrorNamingCudaGraph) {
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     TrainingConfig managed = ten_cuda_steps("seed-cnn", "fp32", "adam");
     managed.allocator = "managed";
-    TrainingConfig fp16 = ten_cuda_steps("seed-cnn", "fp16", "adam");
-    for (const TrainingConfig& config : {managed, fp16}) {
-        try {
-            train(config, true);
-            FAIL() << "cuda_graph accepted with " << config.allocator << " " << config.precision;
-        } catch (const ConfigError& error) {
-            EXPECT_EQ(std::string(error.what()).rfind("cuda_graph:", 0), 0u) << error.what();
+    try {
+        train(managed, true);
+        FAIL() << "cuda_graph accepted with allocator managed";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(std::string(error.what()).rfind("cuda_graph:", 0), 0u) << error.what();
+    }
+}
+
+// fp16: the overflow check and the skipped update run inside the graph; a new loss scale
+// (a skip backs it off, a growth doubles it) is captured anew. A first scale far too
+// large forces skips after the first capture, a short growth interval forces growths;
+// skips, scales and losses must match the eager run's.
+TEST(CudaGraphOption, Fp16SkipsOverflowedStepsInTheGraphAndRecapturesOnANewScale) {
+    TS_SKIP_WITHOUT_CUDA_DEVICE();
+    const std::pair<const char*, const char*> cases[] = {
+        {"seed-cnn", "adam"}, {"seed-cnn", "sgd"}, {"resnet", "adam"}};
+    for (const auto& [model, optimizer] : cases) {
+        TrainingConfig config = ten_cuda_steps(model, "fp16", optimizer);
+        config.steps = 16;
+        config.initial_loss_scale = 1 << 21;
+        config.loss_scale_growth_interval = 3;
+        const TrainingResult eager = train(config, false);
+        const TrainingResult graph = train(config, true);
+        ASSERT_EQ(graph.steps.size(), eager.steps.size()) << model << " " << optimizer;
+        std::int64_t late_skips = 0;
+        std::int64_t expected_captures = 0;
+        for (std::size_t i = 0; i < eager.steps.size(); ++i) {
+            const StepRecord& step = eager.steps[i];
+            EXPECT_EQ(graph.steps[i].skipped, step.skipped)
+                << model << " " << optimizer << " step " << i;
+            EXPECT_EQ(graph.steps[i].loss_scale, step.loss_scale)
+                << model << " " << optimizer << " step " << i;
+            EXPECT_NEAR(graph.steps[i].loss, step.loss, 1e-3 * std::abs(step.loss))
+                << model << " " << optimizer << " step " << i;
+            late_skips += (i >= 3 && step.skipped) ? 1 : 0;
+            if (i == 2 || (i > 2 && (step.loss_scale != eager.steps[i - 1].loss_scale ||
+                                     eager.steps[i - 1].skipped))) {
+                ++expected_captures;
+            }
         }
+        EXPECT_GT(late_skips, 0) << model << " " << optimizer;
+        EXPECT_EQ(graph.environment.at("cuda_graph_captures"), std::to_string(expected_captures))
+            << model << " " << optimizer;
+        EXPECT_EQ(std::stoll(graph.environment.at("cuda_graph_replays")),
+                  static_cast<std::int64_t>(eager.steps.size()) - 2 - expected_captures)
+            << model << " " << optimizer;
     }
 }
 

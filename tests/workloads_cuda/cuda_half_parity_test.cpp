@@ -79,6 +79,7 @@ class CudaHalfParity : public testing::TestWithParam<DType> {
         return upload(shape, std::vector<float>(static_cast<std::size_t>(shape.elements())),
                       master);
     }
+    bool gpu_finite(const Tensor& t) { return parity::all_finite(*gpu_, *gpu_tensors_, t); }
     std::vector<float> read_cpu(const Tensor& t) {
         std::vector<float> values(static_cast<std::size_t>(t.elements()));
         cpu_->copy_to_host(t, values.data());
@@ -287,8 +288,8 @@ TEST_P(CudaHalfParity, OptimizersUpdateFp32MastersFrom16BitGradients) {
     TensorPair g = random(shape, -50.0, 50.0);
     TensorPair velocity = zeros(shape, true);
     for (int step = 0; step < 3; ++step) {
-        cpu_->sgd_update(p.cpu, g.cpu, velocity.cpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25);
-        gpu_->sgd_update(p.gpu, g.gpu, velocity.gpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25);
+        cpu_->sgd_update(p.cpu, g.cpu, velocity.cpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25, Tensor());
+        gpu_->sgd_update(p.gpu, g.gpu, velocity.gpu, SgdSettings{0.05, 0.9, 1e-3}, 0.25, Tensor());
     }
     expect_close(p, "sgd parameter", 1e-5);
     expect_close(velocity, "sgd velocity", 1e-5);
@@ -297,8 +298,8 @@ TEST_P(CudaHalfParity, OptimizersUpdateFp32MastersFrom16BitGradients) {
     AdamSettings settings;
     for (std::int64_t step = 1; step <= 3; ++step) {
         settings.step = step;
-        cpu_->adam_update(p.cpu, g.cpu, m.cpu, v.cpu, settings, 0.5);
-        gpu_->adam_update(p.gpu, g.gpu, m.gpu, v.gpu, settings, 0.5);
+        cpu_->adam_update(p.cpu, g.cpu, m.cpu, v.cpu, settings, 0.5, Tensor());
+        gpu_->adam_update(p.gpu, g.gpu, m.gpu, v.gpu, settings, 0.5, Tensor());
     }
     expect_close(p, "adam parameter", 1e-5);
     expect_close(m, "adam first moment", 1e-5);
@@ -318,18 +319,18 @@ TEST_P(CudaHalfParity, ConvertFillAndFiniteCheck) {
     TensorPair t = upload({1000}, values);
     expect_exact(t, "convert");
     // 65520 overflows fp16 to infinity; bf16 has fp32's range.
-    EXPECT_EQ(gpu_->all_finite(t.gpu), storage() == DType::bf16);
+    EXPECT_EQ(gpu_finite(t.gpu), storage() == DType::bf16);
     TensorPair f = zeros({5, 7});
     cpu_->fill(f.cpu, 0.1);
     gpu_->fill(f.gpu, 0.1);
     expect_exact(f, "fill");
-    EXPECT_TRUE(gpu_->all_finite(f.gpu));
+    EXPECT_TRUE(gpu_finite(f.gpu));
     gpu_->fill(f.gpu, std::numeric_limits<double>::infinity());
-    EXPECT_FALSE(gpu_->all_finite(f.gpu));
+    EXPECT_FALSE(gpu_finite(f.gpu));
     std::vector<float> with_nan(35, 1.0f);
     with_nan[17] = std::numeric_limits<float>::quiet_NaN();
     TensorPair nan = upload({35}, with_nan);
-    EXPECT_FALSE(gpu_->all_finite(nan.gpu));
+    EXPECT_FALSE(gpu_finite(nan.gpu));
 }
 
 INSTANTIATE_TEST_SUITE_P(SixteenBit, CudaHalfParity, testing::Values(DType::f16, DType::bf16),

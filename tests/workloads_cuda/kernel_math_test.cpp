@@ -176,7 +176,7 @@ TEST_F(KernelMathTest, SgdStepMatchesTheCpuBackend) {
     Tensor v = tensor({static_cast<std::int64_t>(count)}, velocity);
     const SgdSettings settings{0.05, 0.9, 1e-4};
     const double grad_factor = 1.0 / 64.0;
-    backend_.sgd_update(p, g, v, settings, grad_factor);
+    backend_.sgd_update(p, g, v, settings, grad_factor, Tensor());
     const auto constants = math::sgd_constants<float>(settings, grad_factor);
     const std::vector<float> cpu_p = read(p);
     const std::vector<float> cpu_v = read(v);
@@ -200,7 +200,7 @@ TEST_F(KernelMathTest, AdamStepMatchesTheCpuBackendOverSeveralSteps) {
         settings.step = step;
         const std::vector<float> gradient = random_values(count, -1, 1);
         backend_.adam_update(p, tensor({static_cast<std::int64_t>(count)}, gradient), m, v,
-                             settings, 1.0);
+                             settings, 1.0, Tensor());
         const auto constants = math::adam_constants<float>(settings, 1.0);
         for (std::size_t i = 0; i < count; ++i) {
             math::adam_step(constants, parameter[i], gradient[i], first[i], second[i]);

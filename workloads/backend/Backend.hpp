@@ -145,6 +145,10 @@ class Backend {
     virtual void end_step_capture() {
         throw std::logic_error(name() + " backend: no step capture");
     }
+    // A replay follows a launch that applied its optimizer updates (the engine recaptures
+    // after a skipped fp16 step), so the step counts the captured updates use (Adam's
+    // bias correction) move one step on. A new begin_step_capture() replaces the
+    // captured step.
     virtual void replay_step() { throw std::logic_error(name() + " backend: no step capture"); }
     // Ends an open capture and discards it (the step threw while it was captured), so the
     // backend's memory can be freed; nothing to do without an open capture.
@@ -152,17 +156,25 @@ class Backend {
 
     // Optimizer updates on master parameters; gradients are multiplied by grad_factor
     // first (1 / loss scale). PyTorch's update rules. The gradient may be in the storage
-    // dtype (f16/bf16) while parameter and state are f32.
+    // dtype (f16/bf16) while parameter and state are f32. skip_if_overflow is empty or an
+    // overflow flag (see flag_non_finite): when it holds 1 the update leaves parameter
+    // and state untouched, decided where the update runs, so no host read stands
+    // between the backward pass and the update and a captured step can hold the skip.
     virtual void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                            const SgdSettings& settings, double grad_factor) = 0;
+                            const SgdSettings& settings, double grad_factor,
+                            const Tensor& skip_if_overflow) = 0;
     virtual void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                              Tensor& second_moment, const AdamSettings& settings,
-                             double grad_factor) = 0;
+                             double grad_factor, const Tensor& skip_if_overflow) = 0;
 
     // Reduced-precision emulation: round every element to fp16/bf16 (f32 tensors only).
     virtual void round_storage(Tensor& tensor, StorageRounding rounding) = 0;
-    // Any float dtype this backend stores (f16 gradients under dynamic loss scaling).
-    virtual bool all_finite(const Tensor& tensor) = 0;
+    // Gradient overflow under dynamic loss scaling (fp16). overflow is an f32 tensor [1]
+    // of this backend that the engine zeroes (fill) before a step's checks; this sets it
+    // to 1 when `tensor` (any float dtype this backend stores) holds an inf or NaN and
+    // leaves it alone otherwise. The engine reads it once per step after synchronize(),
+    // as PyTorch's GradScaler reads its found_inf.
+    virtual void flag_non_finite(const Tensor& tensor, Tensor& overflow) = 0;
 };
 
 }  // namespace trainscope::workloads

@@ -13,11 +13,18 @@ Adam::Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSetting
     }
 }
 
-void Adam::step(StepContext& context, double grad_factor) {
-    ++settings_.step;
+void Adam::step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) {
+    settings_.step = applied_steps_ + 1;
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
         context.backend.adam_update(parameters_[i]->value, parameters_[i]->gradient,
-                                    first_moments_[i], second_moments_[i], settings_, grad_factor);
+                                    first_moments_[i], second_moments_[i], settings_, grad_factor,
+                                    skip_if_overflow);
+    }
+}
+
+void Adam::finish_step(bool applied) {
+    if (applied) {
+        ++applied_steps_;
     }
 }
 

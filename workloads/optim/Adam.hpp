@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include "workloads/optim/Optimizer.hpp"
 
 namespace trainscope::workloads {
@@ -7,13 +9,15 @@ namespace trainscope::workloads {
 class Adam final : public Optimizer {
   public:
     Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSettings settings);
-    void step(StepContext& context, double grad_factor) override;
+    void step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) override;
+    void finish_step(bool applied) override;
 
   private:
     std::vector<Parameter*> parameters_;
     std::vector<Tensor> first_moments_;
     std::vector<Tensor> second_moments_;
     AdamSettings settings_;
+    std::int64_t applied_steps_ = 0;  // bias correction counts applied updates only
 };
 
 }  // namespace trainscope::workloads

@@ -13,8 +13,13 @@ namespace trainscope::workloads {
 class Optimizer {
   public:
     virtual ~Optimizer() = default;
-    // grad_factor multiplies every gradient first (1 / loss scale).
-    virtual void step(StepContext& context, double grad_factor) = 0;
+    // Queues the updates of the next step. grad_factor multiplies every gradient first
+    // (1 / loss scale); skip_if_overflow is empty or the step's overflow flag (fp16),
+    // which makes the backend skip the updates where they run (Backend::sgd_update).
+    virtual void step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) = 0;
+    // After the step: whether its updates were applied (a replayed CUDA graph step counts
+    // too, though it never called step()). Only applied steps advance step counts.
+    virtual void finish_step(bool applied) = 0;
 };
 
 struct TrainingConfig;

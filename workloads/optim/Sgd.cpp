@@ -10,10 +10,10 @@ Sgd::Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings s
     }
 }
 
-void Sgd::step(StepContext& context, double grad_factor) {
+void Sgd::step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) {
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
         context.backend.sgd_update(parameters_[i]->value, parameters_[i]->gradient, velocities_[i],
-                                   settings_, grad_factor);
+                                   settings_, grad_factor, skip_if_overflow);
     }
 }
 

@@ -7,7 +7,8 @@ namespace trainscope::workloads {
 class Sgd final : public Optimizer {
   public:
     Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings settings);
-    void step(StepContext& context, double grad_factor) override;
+    void step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) override;
+    void finish_step(bool) override {}
 
   private:
     std::vector<Parameter*> parameters_;

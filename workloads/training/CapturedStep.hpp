@@ -17,6 +17,8 @@ namespace trainscope::workloads {
 // - The step's tensors (activations, gradients of activations, dlogits) come from
 //   `arena`, which nothing else uses and which keeps its blocks for the whole run, so
 //   the graph's addresses stay valid; evaluation uses the run's normal allocator.
+// - fp16: the overflow check and the skipped update are device work inside the graph;
+//   the loss scale is a kernel argument, so a step with another scale is captured anew.
 // - `input` is the fixed-address batch the graph reads: each step's loaded batch (any
 //   host_memory/transfer/placement path, run eagerly before the launch) is copied there
 //   on the stream.
@@ -32,6 +34,9 @@ struct CapturedStep {
     std::optional<StepContext> context;  // over `tensors`
     Batch input;
     bool captured = false;
+    // The loss scale the captured kernels hold (1 without fp16); another scale recaptures.
+    double captured_loss_scale = 1.0;
+    std::int64_t captures = 0;
 };
 
 }  // namespace trainscope::workloads

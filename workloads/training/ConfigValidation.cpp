@@ -1,5 +1,6 @@
 #include "workloads/training/ConfigValidation.hpp"
 
+#include <cmath>
 #include <initializer_list>
 #include <string>
 
@@ -64,15 +65,21 @@ void validate_run_parameters(const TrainingConfig& config) {
         throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
                           " must be positive");
     }
+    // Also on precisions without loss scaling: a bad value is a mistake there too.
+    if (!(config.initial_loss_scale > 0.0) || !std::isfinite(config.initial_loss_scale)) {
+        throw ConfigError("initial_loss_scale: " + std::to_string(config.initial_loss_scale) +
+                          " must be a positive finite number (PyTorch's default is 65536)");
+    }
+    require_positive(config.loss_scale_growth_interval, "loss_scale_growth_interval");
     if (!one_of(config.activations, {"keep", "recompute"})) {
         throw ConfigError("activations: unknown value '" + config.activations +
                           "'; valid values are keep, recompute");
     }
     if (config.backend != "cpu") {
         // The GPU backend validates its own memory axes; the combinations a captured
-        // step cannot run are refused here already (the precision is the engine's).
+        // step cannot run are refused here already.
         if (config.cuda_graph) {
-            const std::string refusal = cuda_graph_refusal(config.precision, config.allocator);
+            const std::string refusal = cuda_graph_refusal(config.allocator);
             if (!refusal.empty()) {
                 throw ConfigError(refusal);
             }

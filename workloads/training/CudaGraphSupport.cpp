@@ -2,13 +2,7 @@
 
 namespace trainscope::workloads {
 
-std::string cuda_graph_refusal(std::string_view precision, std::string_view allocator) {
-    if (precision == "fp16") {
-        return "cuda_graph: true cannot run precision fp16: its dynamic loss scaling reads "
-               "the gradients' overflow check back to the host and skips the update on "
-               "overflow, which a step captured into a CUDA graph cannot do; use "
-               "cuda_graph=false with fp16, or bf16/fp32/tf32/fp64 with cuda_graph=true";
-    }
+std::string cuda_graph_refusal(std::string_view allocator) {
     if (allocator == "managed") {
         return "cuda_graph: true cannot run with allocator managed: managed tensors are "
                "prefetched to the device when they are allocated, and a replayed graph never "

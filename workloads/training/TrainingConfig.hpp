@@ -31,6 +31,10 @@ struct TrainingConfig {
     double learning_rate = 1e-3;
     double momentum = 0.9;      // sgd
     double weight_decay = 0.0;  // sgd
+    // fp16's dynamic loss scaling (PyTorch GradScaler's init_scale and growth_interval):
+    // the first scale, and the clean steps in a row after which it doubles.
+    double initial_loss_scale = 65536.0;
+    std::int64_t loss_scale_growth_interval = 2000;
     std::optional<double> target_accuracy;
     // Evaluate on the test set every this many steps (0: at the end of each epoch and of the run).
     std::int64_t eval_every_steps = 0;

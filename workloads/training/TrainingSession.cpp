@@ -22,15 +22,6 @@
 namespace trainscope::workloads {
 namespace {
 
-bool gradients_finite(Backend& backend, const std::vector<Parameter*>& parameters) {
-    for (const Parameter* p : parameters) {
-        if (!backend.all_finite(p->gradient)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // The objects of one run, declared so that tensors die before the allocators they
 // came from and those before the backend.
 class TrainingRun {
@@ -41,12 +32,16 @@ class TrainingRun {
   private:
     // Returns false when the observer asked to stop.
     bool train_step(std::int64_t batch_index, int epoch);
-    // Forward, loss, backward and update of one batch, queued on the backend; returns
-    // whether the update was applied (fp16 skips on overflow). The loss totals stay with
-    // the backend until take_loss_totals().
-    bool queue_step_work(StepContext& context, const Batch& batch, double loss_scale);
-    // cuda_graph=true: eager warm-up, capture, or replay of the step work.
-    bool run_captured_step(double loss_scale);
+    // Forward, loss, backward and update of one batch, queued on the backend. With loss
+    // scaling (fp16) the gradients are checked into overflow_ and the updates skip
+    // themselves on overflow where they run; the engine reads the flag after the step
+    // (step_applied). The loss totals stay with the backend until take_loss_totals().
+    void queue_step_work(StepContext& context, const Batch& batch, double loss_scale);
+    // cuda_graph=true: eager warm-up, capture (again when the loss scale changed), or
+    // replay of the step work.
+    void run_captured_step(double loss_scale);
+    // After synchronize(): whether the step's updates were applied; feeds the loss scaler.
+    bool step_applied();
     void record_evaluation(int epoch);
 
     const TrainingConfig& config_;
@@ -63,6 +58,8 @@ class TrainingRun {
     std::unique_ptr<BatchLoader> train_loader_;
     std::unique_ptr<BatchLoader> test_loader_;
     std::optional<LossScaler> loss_scaler_;
+    Tensor overflow_;  // f32 [1], Backend::flag_non_finite; loss scaling only
+    bool previous_step_applied_ = true;
     TrainingResult result_;
     std::int64_t steps_done_ = 0;
     std::int64_t last_evaluated_step_ = -1;
@@ -124,12 +121,14 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     train_loader_->prepare(*context_);
     test_loader_->prepare(*context_);
     if (policy_.loss_scaling) {
-        loss_scaler_.emplace();
+        LossScaler::Settings settings;
+        settings.initial_scale = config.initial_loss_scale;
+        settings.growth_interval = config.loss_scale_growth_interval;
+        loss_scaler_.emplace(settings);
+        // Made once: a captured step reads and writes it at this address.
+        overflow_ = tensors_->allocate(Shape{1}, DType::f32);
     }
     if (config.cuda_graph) {
-        if (loss_scaler_) {
-            throw std::logic_error("cuda_graph with loss scaling passed validation");
-        }
         captured_ = std::make_unique<CapturedStep>(pool_ ? static_cast<RawAllocator&>(*pool_)
                                                          : backend_->raw_allocator());
         captured_->context.emplace(
@@ -139,7 +138,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     }
 }
 
-bool TrainingRun::queue_step_work(StepContext& context, const Batch& batch, double loss_scale) {
+void TrainingRun::queue_step_work(StepContext& context, const Batch& batch, double loss_scale) {
     Tensor dlogits;
     {
         PhaseRange range("forward");
@@ -153,36 +152,42 @@ bool TrainingRun::queue_step_work(StepContext& context, const Batch& batch, doub
         model_->backward(context, dlogits);
         dlogits = Tensor();
     }
-    bool applied = true;
     {
         PhaseRange range("optimizer");
         if (loss_scaler_) {
-            applied = loss_scaler_->update(gradients_finite(*backend_, model_->parameters()));
+            backend_->fill(overflow_, 0.0);
+            for (const Parameter* p : model_->parameters()) {
+                backend_->flag_non_finite(p->gradient, overflow_);
+            }
         }
-        if (applied) {
-            optimizer_->step(context, 1.0 / loss_scale);
-            model_->refresh_compute_copies(context);
-        }
+        optimizer_->step(context, 1.0 / loss_scale, overflow_);
+        // A skipped update left the masters as they were, so this rewrites the same copies.
+        model_->refresh_compute_copies(context);
     }
-    return applied;
 }
 
-bool TrainingRun::run_captured_step(double loss_scale) {
+void TrainingRun::run_captured_step(double loss_scale) {
     CapturedStep& step = *captured_;
-    if (step.captured) {
+    // A replay must follow an applied launch: the backend moves the captured step counts
+    // (Adam's bias correction) on at each replay. A skipped step backs the scale off
+    // anyway, except once the scale has underflowed to 0 (a diverged run).
+    if (step.captured && step.captured_loss_scale == loss_scale && previous_step_applied_) {
         PhaseRange range("graph replay");
         backend_->replay_step();
-        return true;
+        return;
     }
-    if (steps_done_ < CapturedStep::kEagerSteps) {
-        return queue_step_work(*step.context, step.input, loss_scale);
+    if (!step.captured && steps_done_ < CapturedStep::kEagerSteps) {
+        queue_step_work(*step.context, step.input, loss_scale);
+        return;
     }
+    // The first capture, or a new one because fp16's loss scale, which the captured
+    // kernels hold as arguments, changed (after an overflow, or after growth_interval
+    // clean steps): rare enough that recapturing beats reading the scale from memory.
     PhaseRange range("graph capture");
     step.arena.seal();
     backend_->begin_step_capture();
-    bool applied = false;
     try {
-        applied = queue_step_work(*step.context, step.input, loss_scale);
+        queue_step_work(*step.context, step.input, loss_scale);
     } catch (...) {
         // Freeing the step's memory on the way out is illegal while the stream captures.
         backend_->abandon_step_capture();
@@ -190,7 +195,17 @@ bool TrainingRun::run_captured_step(double loss_scale) {
     }
     backend_->end_step_capture();
     step.captured = true;
-    return applied;
+    step.captured_loss_scale = loss_scale;
+    ++step.captures;
+}
+
+bool TrainingRun::step_applied() {
+    if (!loss_scaler_) {
+        return true;
+    }
+    float overflow = 0.0f;
+    backend_->copy_to_host(overflow_, &overflow);
+    return loss_scaler_->update(overflow == 0.0f);
 }
 
 bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
@@ -210,13 +225,19 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
         }
     }
     const double loss_scale = loss_scaler_ ? loss_scaler_->scale() : 1.0;
-    const bool applied =
-        captured_ ? run_captured_step(loss_scale) : queue_step_work(context, batch, loss_scale);
+    if (captured_) {
+        run_captured_step(loss_scale);
+    } else {
+        queue_step_work(context, batch, loss_scale);
+    }
     // Stopped as soon as the last operation is queued: stop_ns() waits for the work, so a
     // device timer's stop mark is not delayed by the host's wait in synchronize().
     const std::int64_t duration_ns = timer->stop_ns();
     backend_->synchronize();
     const CrossEntropyTotals totals = backend_->take_loss_totals();
+    const bool applied = step_applied();
+    optimizer_->finish_step(applied);
+    previous_step_applied_ = applied;
     StepRecord record;
     record.duration_ns = duration_ns;
     record.index = steps_done_;
@@ -307,6 +328,7 @@ TrainingResult TrainingRun::run() {
     if (captured_) {
         result_.extra_metrics["graph_arena_bytes"] =
             static_cast<double>(captured_->arena.reserved_bytes());
+        result_.extra_metrics["graph_captures"] = static_cast<double>(captured_->captures);
     }
     if (pool_) {
         result_.extra_metrics["pool_high_water_bytes"] =

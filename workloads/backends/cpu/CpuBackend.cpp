@@ -447,9 +447,31 @@ CrossEntropyTotals CpuBackend::take_loss_totals() {
     return std::exchange(deferred_totals_, CrossEntropyTotals{});
 }
 
+namespace {
+
+// The overflow flag of Backend::flag_non_finite: f32 [1].
+void require_overflow_flag(const Tensor& flag, const char* op) {
+    require(flag.dtype() == DType::f32 && flag.elements() == 1, op,
+            "the overflow flag must be an f32 tensor of one element");
+}
+
+bool update_skipped(const Tensor& skip_if_overflow, const char* op) {
+    if (skip_if_overflow.empty()) {
+        return false;
+    }
+    require_overflow_flag(skip_if_overflow, op);
+    return skip_if_overflow.data<float>()[0] != 0.0f;
+}
+
+}  // namespace
+
 void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                            const SgdSettings& settings, double grad_factor) {
+                            const SgdSettings& settings, double grad_factor,
+                            const Tensor& skip_if_overflow) {
     OpRange range("sgd_update");
+    if (update_skipped(skip_if_overflow, "sgd_update")) {
+        return;
+    }
     cpu::KernelContext context = kernel_context();
     with_float_type(parameter.dtype(), kBackend, "sgd_update", [&](auto zero) {
         using T = decltype(zero);
@@ -460,8 +482,11 @@ void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& v
 
 void CpuBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                              Tensor& second_moment, const AdamSettings& settings,
-                             double grad_factor) {
+                             double grad_factor, const Tensor& skip_if_overflow) {
     OpRange range("adam_update");
+    if (update_skipped(skip_if_overflow, "adam_update")) {
+        return;
+    }
     cpu::KernelContext context = kernel_context();
     with_float_type(parameter.dtype(), kBackend, "adam_update", [&](auto zero) {
         using T = decltype(zero);
@@ -477,15 +502,18 @@ void CpuBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
     cpu::round_storage(context, tensor.elements(), tensor.data<float>(), rounding);
 }
 
-bool CpuBackend::all_finite(const Tensor& tensor) {
-    OpRange range("all_finite");
+void CpuBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+    OpRange range("flag_non_finite");
+    require_overflow_flag(overflow, "flag_non_finite");
     cpu::KernelContext context = kernel_context();
     bool finite = true;
-    with_float_type(tensor.dtype(), kBackend, "all_finite", [&](auto zero) {
+    with_float_type(tensor.dtype(), kBackend, "flag_non_finite", [&](auto zero) {
         using T = decltype(zero);
         finite = cpu::all_finite<T>(context, tensor.elements(), tensor.data<T>());
     });
-    return finite;
+    if (!finite) {
+        overflow.data<float>()[0] = 1.0f;
+    }
 }
 
 }  // namespace trainscope::workloads

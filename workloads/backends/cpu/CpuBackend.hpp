@@ -82,12 +82,13 @@ class CpuBackend final : public Backend {
                                         double loss_scale, Tensor& dlogits) override;
     CrossEntropyTotals take_loss_totals() override;
     void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                    const SgdSettings& settings, double grad_factor) override;
+                    const SgdSettings& settings, double grad_factor,
+                    const Tensor& skip_if_overflow) override;
     void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                     Tensor& second_moment, const AdamSettings& settings,
-                     double grad_factor) override;
+                     Tensor& second_moment, const AdamSettings& settings, double grad_factor,
+                     const Tensor& skip_if_overflow) override;
     void round_storage(Tensor& tensor, StorageRounding rounding) override;
-    bool all_finite(const Tensor& tensor) override;
+    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
 
   private:
     cpu::KernelContext kernel_context();

@@ -19,8 +19,9 @@ namespace trainscope::workloads::cuda {
 //
 // Each distinct (element type, settings, grad_factor) met during capture gets one slot
 // (all of a step's parameters share one). Replay k after a capture at Adam step s runs
-// step s + k: every replayed step applies its update (fp16's skipping is refused with
-// graphs) and grad_factor stays what it was (1: no loss scaling).
+// step s + k: a replay always follows a launch that applied its updates, because an
+// fp16 step skipped on overflow changes the loss scale and the engine recaptures (which
+// starts new slots). grad_factor (1 / loss scale) stays what it was for the same reason.
 class CapturedAdamScalars {
   public:
     static constexpr std::size_t kSlotBytes = 64;

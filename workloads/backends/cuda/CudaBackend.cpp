@@ -431,6 +431,8 @@ cuda::StepGraph& CudaBackend::step_graph() {
 void CudaBackend::begin_step_capture() {
     require(deferred_loss_.queued().empty(), "begin_step_capture",
             "the previous step's loss totals were not taken");
+    // A new capture replaces the old graph (fp16's loss scale changed); the engine
+    // synchronizes after every step, so no launch of it is still running.
     step_graph().begin_capture();
 }
 
@@ -495,8 +497,23 @@ void with_master_and_gradient(const Tensor& parameter, const Tensor& gradient, c
 
 }  // namespace
 
+namespace {
+
+// The device address of an update's skip flag (Backend::sgd_update), or null.
+const float* skip_flag(const Tensor& skip_if_overflow, const char* op) {
+    if (skip_if_overflow.empty()) {
+        return nullptr;
+    }
+    require(skip_if_overflow.dtype() == DType::f32 && skip_if_overflow.elements() == 1, op,
+            "the overflow flag must be an f32 tensor of one element");
+    return skip_if_overflow.data<float>();
+}
+
+}  // namespace
+
 void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                             const SgdSettings& settings, double grad_factor) {
+                             const SgdSettings& settings, double grad_factor,
+                             const Tensor& skip_if_overflow) {
     OpRange range("sgd_update");
     require(velocity.dtype() == parameter.dtype(), "sgd_update",
             "velocity must be the master's type");
@@ -506,16 +523,18 @@ void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& 
             using G = decltype(gradient_zero);
             cuda::kernels::sgd_update<T, G>(
                 stream(), parameter.elements(), cuda::math::sgd_constants<T>(settings, grad_factor),
-                parameter.data<T>(), gradient.data<G>(), velocity.data<T>());
+                parameter.data<T>(), gradient.data<G>(), velocity.data<T>(),
+                skip_flag(skip_if_overflow, "sgd_update"));
         });
 }
 
 void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                               Tensor& second_moment, const AdamSettings& settings,
-                              double grad_factor) {
+                              double grad_factor, const Tensor& skip_if_overflow) {
     OpRange range("adam_update");
     require(first_moment.dtype() == parameter.dtype() && second_moment.dtype() == parameter.dtype(),
             "adam_update", "moments must be the master's type");
+    const float* skip = skip_flag(skip_if_overflow, "adam_update");
     with_master_and_gradient(
         parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
             using T = decltype(master_zero);
@@ -526,13 +545,13 @@ void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor&
                 cuda::kernels::adam_update_device_constants<T, G>(
                     stream(), parameter.elements(),
                     graph_->adam_constants<T>(settings, grad_factor), parameter.data<T>(),
-                    gradient.data<G>(), first_moment.data<T>(), second_moment.data<T>());
+                    gradient.data<G>(), first_moment.data<T>(), second_moment.data<T>(), skip);
                 return;
             }
             cuda::kernels::adam_update<T, G>(stream(), parameter.elements(),
                                              cuda::math::adam_constants<T>(settings, grad_factor),
                                              parameter.data<T>(), gradient.data<G>(),
-                                             first_moment.data<T>(), second_moment.data<T>());
+                                             first_moment.data<T>(), second_moment.data<T>(), skip);
         });
 }
 
@@ -542,19 +561,15 @@ void CudaBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
     cuda::kernels::round_storage(stream(), tensor.elements(), tensor.data<float>(), rounding);
 }
 
-bool CudaBackend::all_finite(const Tensor& tensor) {
-    OpRange range("all_finite");
-    int* flag = static_cast<int*>(flag_.reserve(sizeof(int)));
-    TS_CUDA_CHECK(cudaMemsetAsync(flag, 0, sizeof(int), stream()));
-    with_storage_type(tensor, "all_finite", [&](auto zero) {
+void CudaBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+    OpRange range("flag_non_finite");
+    require(overflow.dtype() == DType::f32 && overflow.elements() == 1, "flag_non_finite",
+            "the overflow flag must be an f32 tensor of one element");
+    with_storage_type(tensor, "flag_non_finite", [&](auto zero) {
         using T = decltype(zero);
-        cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(), flag);
+        cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(),
+                                          overflow.data<float>());
     });
-    int non_finite = 0;
-    TS_CUDA_CHECK(
-        cudaMemcpyAsync(&non_finite, flag, sizeof(int), cudaMemcpyDeviceToHost, stream()));
-    TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
-    return non_finite == 0;
 }
 
 }  // namespace trainscope::workloads

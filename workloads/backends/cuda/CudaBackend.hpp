@@ -87,12 +87,13 @@ class CudaBackend final : public Backend {
     void replay_step() override;
     void abandon_step_capture() noexcept override;
     void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                    const SgdSettings& settings, double grad_factor) override;
+                    const SgdSettings& settings, double grad_factor,
+                    const Tensor& skip_if_overflow) override;
     void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                     Tensor& second_moment, const AdamSettings& settings,
-                     double grad_factor) override;
+                     Tensor& second_moment, const AdamSettings& settings, double grad_factor,
+                     const Tensor& skip_if_overflow) override;
     void round_storage(Tensor& tensor, StorageRounding rounding) override;
-    bool all_finite(const Tensor& tensor) override;
+    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
 
   private:
     cudaStream_t stream() const { return stream_.get(); }
@@ -107,7 +108,6 @@ class CudaBackend final : public Backend {
     cuda::CublasHandle cublas_;
     cuda::DeviceScratch workspace_;
     cuda::DeviceScratch loss_rows_;
-    cuda::DeviceScratch flag_;
     cuda::DeviceScratch discarded_running_stats_;
     std::unique_ptr<cuda::CountingRawAllocator> allocator_;
     cuda::HostToDeviceCopier h2d_;

@@ -84,6 +84,7 @@ std::map<std::string, std::string> CudaBackend::environment() const {
         // Capture, instantiation and upload of the one captured step (host wall time).
         env["cuda_graph_captured"] = graph_->captured() ? "true" : "false";
         env["cuda_graph_capture_ms"] = std::to_string(graph_->capture_ms());
+        env["cuda_graph_captures"] = std::to_string(graph_->captures());
         env["cuda_graph_nodes"] = std::to_string(graph_->nodes());
         env["cuda_graph_replays"] = std::to_string(graph_->replays());
     }

@@ -54,7 +54,7 @@ CudaRunOptions parse_cuda_run_options(const BackendOptions& options) {
     }
     parsed.cuda_graph = options.cuda_graph;
     if (parsed.cuda_graph) {
-        const std::string refusal = cuda_graph_refusal("", options.allocator);
+        const std::string refusal = cuda_graph_refusal(options.allocator);
         if (!refusal.empty()) {
             throw ConfigError(refusal);
         }

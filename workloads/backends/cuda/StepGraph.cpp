@@ -22,9 +22,12 @@ void StepGraph::abandon_capture() noexcept {
 }
 
 void StepGraph::begin_capture() {
-    if (capturing_ || captured()) {
-        throw std::logic_error("cuda backend: a training step is already captured");
+    if (capturing_) {
+        throw std::logic_error("cuda backend: begin_step_capture while capturing");
     }
+    exec_.reset();
+    graph_.reset();
+    adam_ = CapturedAdamScalars();
     capture_started_ = std::chrono::steady_clock::now();
     TS_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
     capturing_ = true;
@@ -46,6 +49,7 @@ void StepGraph::end_capture_and_launch() {
     capture_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             capture_started_)
                       .count();
+    ++captures_;
     launch();
 }
 

@@ -32,6 +32,8 @@ class StepGraph {
     bool capturing() const { return capturing_; }
     bool captured() const { return static_cast<bool>(exec_); }
 
+    // Starts a capture; one made before is discarded (its last launch must be done), and
+    // with it the Adam slots, which the new capture registers afresh.
     void begin_capture();
     // Ends a capture an exception left open, discarding it, so the stream can be
     // synchronized and destroyed; nothing to do otherwise.
@@ -39,7 +41,8 @@ class StepGraph {
     // Ends the capture, instantiates and uploads the graph, then launches it once: the
     // captured step has not run yet.
     void end_capture_and_launch();
-    // Launches the graph again as the next step (Adam constants moved one step on).
+    // Launches the graph again as the next step (Adam constants moved one step on: the
+    // previous launch applied its updates, or the engine would have recaptured).
     void replay();
 
     // During capture: the device address captured Adam kernels read their constants
@@ -54,7 +57,9 @@ class StepGraph {
 
     // The device block captured kernels read (any slot; for loading kernels early).
     const void* constants_block() const { return constants_.get(); }
+    // Of the latest capture; captures() counts them (fp16 recaptures on a new loss scale).
     double capture_ms() const { return capture_ms_; }
+    std::int64_t captures() const { return captures_; }
     std::size_t nodes() const { return nodes_; }
     std::int64_t replays() const { return replays_; }
 
@@ -71,6 +76,7 @@ class StepGraph {
     std::chrono::steady_clock::time_point capture_started_;
     double capture_ms_ = 0.0;
     std::size_t nodes_ = 0;
+    std::int64_t captures_ = 0;
     std::int64_t replays_ = 0;
 };
 

@@ -119,10 +119,10 @@ __global__ void round_to_bf16_kernel(std::int64_t count, float* values) {
 }
 
 template <typename T>
-__global__ void flag_non_finite_kernel(std::int64_t count, const T* values, int* flag) {
+__global__ void flag_non_finite_kernel(std::int64_t count, const T* values, float* flag) {
     for (std::int64_t i = first_index(); i < count; i += grid_stride()) {
         if (!math::element_is_finite(values[i])) {
-            *flag = 1;  // every writer stores the same value: no atomic needed
+            *flag = 1.0f;  // every writer stores the same value: no atomic needed
         }
     }
 }
@@ -199,10 +199,9 @@ void round_storage(cudaStream_t stream, std::int64_t count, float* values,
 }
 
 template <typename T>
-void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values,
-                     int* non_finite_flag) {
+void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values, float* overflow) {
     flag_non_finite_kernel<T>
-        <<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(count, values, non_finite_flag);
+        <<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(count, values, overflow);
     TS_CUDA_CHECK_LAUNCH();
 }
 
@@ -219,7 +218,7 @@ void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values,
                                              T*);                                                 \
     template void global_avg_pool_backward<T>(cudaStream_t, std::int64_t, std::int64_t, const T*, \
                                               T*);                                                \
-    template void flag_non_finite<T>(cudaStream_t, std::int64_t, const T*, int*);
+    template void flag_non_finite<T>(cudaStream_t, std::int64_t, const T*, float*);
 TS_INSTANTIATE_ELEMENTWISE(float)
 TS_INSTANTIATE_ELEMENTWISE(double)
 TS_INSTANTIATE_ELEMENTWISE(math::Fp16)

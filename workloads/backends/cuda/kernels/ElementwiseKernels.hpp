@@ -35,9 +35,9 @@ void global_avg_pool_backward(cudaStream_t stream, std::int64_t planes, std::int
                               const T* dy, T* dx);
 void round_storage(cudaStream_t stream, std::int64_t count, float* values,
                    StorageRounding rounding);
-// Sets *non_finite_flag to 1 when an element is NaN or infinite (the flag is not cleared).
+// Sets *overflow to 1 when an element is NaN or infinite (the flag is not cleared): the
+// f32 overflow flag of Backend::flag_non_finite.
 template <typename T>
-void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values,
-                     int* non_finite_flag);
+void flag_non_finite(cudaStream_t stream, std::int64_t count, const T* values, float* overflow);
 
 }  // namespace trainscope::workloads::cuda::kernels

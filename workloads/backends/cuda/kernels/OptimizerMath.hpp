@@ -10,6 +10,11 @@
 // order and precision (T arithmetic, constants rounded to T once).
 namespace trainscope::workloads::cuda::math {
 
+// The guard of a skippable update: null (never skipped) or the step's f32 overflow flag.
+TS_HD inline bool update_skipped(const float* skip_if_overflow) {
+    return skip_if_overflow != nullptr && *skip_if_overflow != 0.0f;
+}
+
 template <typename T>
 struct SgdConstants {
     T grad_factor;
