@@ -3,7 +3,9 @@
 // float on tensor cores; fp32 stays off them), and the contract checks. No device needed.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "workloads/backends/cpu/HostRawAllocator.hpp"
 #include "workloads/backends/cuda/TensorProblems.hpp"
@@ -90,6 +92,38 @@ TEST_F(TensorProblems, BatchNormKeepsItsParametersInTheMasterType) {
     EXPECT_EQ(dense.parameter_type(), CUDNN_DATA_DOUBLE);
     EXPECT_EQ(master_dtype_of(DType::bf16), DType::f32);
     EXPECT_EQ(master_dtype_of(DType::f64), DType::f64);
+}
+
+TEST_F(TensorProblems, OnlyBf16BatchNormRunsOnOwnKernels) {
+    EXPECT_TRUE(batch_norm_uses_own_kernels(DType::bf16));
+    EXPECT_FALSE(batch_norm_uses_own_kernels(DType::f16));
+    EXPECT_FALSE(batch_norm_uses_own_kernels(DType::f32));
+    EXPECT_FALSE(batch_norm_uses_own_kernels(DType::f64));
+}
+
+TEST_F(TensorProblems, OwnBatchNormShapeChecksTheContract) {
+    const Tensor x = make(Shape{4, 8, 6, 5}, DType::bf16);
+    const Tensor y = make(Shape{4, 8, 6, 5}, DType::bf16);
+    const Tensor gamma = make(Shape{8}, DType::f32);
+    const kernels::BatchNormShape s = own_batch_norm_shape(x, {&y}, {&gamma});
+    EXPECT_EQ((std::vector<std::int64_t>{s.n, s.channels, s.area}),
+              (std::vector<std::int64_t>{4, 8, 30}));
+    const Tensor dense = make(Shape{16, 8}, DType::bf16);
+    const kernels::BatchNormShape d = own_batch_norm_shape(dense, {&dense}, {&gamma});
+    EXPECT_EQ((std::vector<std::int64_t>{d.n, d.channels, d.area}),
+              (std::vector<std::int64_t>{16, 8, 1}));
+    // y of another type or shape, bf16 or misshapen parameters, f64 data: contract errors.
+    EXPECT_THROW((void)own_batch_norm_shape(x, {&dense}, {&gamma}), std::logic_error);
+    const Tensor y_f32 = make(Shape{4, 8, 6, 5}, DType::f32);
+    EXPECT_THROW((void)own_batch_norm_shape(x, {&y_f32}, {&gamma}), std::logic_error);
+    const Tensor gamma_bf16 = make(Shape{8}, DType::bf16);
+    EXPECT_THROW((void)own_batch_norm_shape(x, {&y}, {&gamma_bf16}), std::logic_error);
+    const Tensor gamma_short = make(Shape{7}, DType::f32);
+    EXPECT_THROW((void)own_batch_norm_shape(x, {&y}, {&gamma, &gamma_short}), std::logic_error);
+    const Tensor x_f64 = make(Shape{4, 8, 6, 5}, DType::f64);
+    EXPECT_THROW((void)own_batch_norm_shape(x_f64, {&x_f64}, {&gamma}), std::logic_error);
+    const Tensor x_rank3 = make(Shape{4, 8, 6}, DType::bf16);
+    EXPECT_THROW((void)own_batch_norm_shape(x_rank3, {}, {&gamma}), std::logic_error);
 }
 
 TEST_F(TensorProblems, PoolingPlanesComeFromTheInputAndOutput) {

@@ -12,6 +12,7 @@
 #include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
 #include "workloads/backends/cuda/TensorProblems.hpp"
+#include "workloads/backends/cuda/kernels/BatchNormKernels.hpp"
 #include "workloads/backends/cuda/kernels/CapturedOptimizerKernels.hpp"
 #include "workloads/backends/cuda/kernels/CastKernels.hpp"
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
@@ -34,9 +35,11 @@ constexpr std::uint64_t kAsyncPoolReleaseThresholdBytes = std::numeric_limits<st
 constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 
 using cuda::batch_norm_problem;
+using cuda::batch_norm_uses_own_kernels;
 using cuda::conv_problem;
 using cuda::cudnn_type;
 using cuda::master_dtype_of;
+using cuda::own_batch_norm_shape;
 using cuda::pool_plane;
 using cuda::require;
 
@@ -47,6 +50,20 @@ constexpr const char* kBackend = "cuda backend";
 template <typename Body>
 void with_storage_type(const Tensor& tensor, const char* op, const Body& body) {
     with_float_type<cuda::math::Fp16, cuda::math::Bf16>(tensor.dtype(), kBackend, op, body);
+}
+
+// Runs body with the storage type the own batch-norm kernels are built for (float, fp16,
+// bf16); f64 stays with cuDNN.
+template <typename Body>
+void with_own_batch_norm_type(const Tensor& x, const char* op, const Body& body) {
+    with_storage_type(x, op, [&](auto zero) {
+        using S = decltype(zero);
+        if constexpr (std::is_same_v<S, double>) {
+            require(false, op, "the own batch-norm kernels have no f64 version");
+        } else {
+            body(zero);
+        }
+    });
 }
 
 std::int64_t spatial(const Tensor& t) {
@@ -348,6 +365,19 @@ void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gam
                                               const BatchNormSettings& settings,
                                               bool update_running) {
     OpRange range("batch_norm_fwd_train");
+    if (batch_norm_uses_own_kernels(x.dtype())) {
+        // Our kernels blend only when asked: nothing to discard while recomputing.
+        const cuda::kernels::BatchNormShape shape = own_batch_norm_shape(
+            x, {&y}, {&gamma, &beta, &running_mean, &running_var, &saved_mean, &saved_inv_std});
+        with_own_batch_norm_type(x, "batch_norm_forward_training", [&](auto zero) {
+            using S = decltype(zero);
+            cuda::kernels::batch_norm_forward_training<S>(
+                stream(), shape, x.data<S>(), gamma.data<float>(), beta.data<float>(), y.data<S>(),
+                running_mean.data<float>(), running_var.data<float>(), saved_mean.data<float>(),
+                saved_inv_std.data<float>(), settings, update_running);
+        });
+        return;
+    }
     void* mean_out = running_mean.raw();
     void* var_out = running_var.raw();
     if (!update_running) {
@@ -369,6 +399,17 @@ void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& ga
                                                const Tensor& running_var, Tensor& y,
                                                const BatchNormSettings& settings) {
     OpRange range("batch_norm_fwd_infer");
+    if (batch_norm_uses_own_kernels(x.dtype())) {
+        const cuda::kernels::BatchNormShape shape =
+            own_batch_norm_shape(x, {&y}, {&gamma, &beta, &running_mean, &running_var});
+        with_own_batch_norm_type(x, "batch_norm_forward_inference", [&](auto zero) {
+            using S = decltype(zero);
+            cuda::kernels::batch_norm_forward_inference<S>(
+                stream(), shape, x.data<S>(), gamma.data<float>(), beta.data<float>(),
+                running_mean.data<float>(), running_var.data<float>(), y.data<S>(), settings);
+        });
+        return;
+    }
     cuda::cudnn_batch_norm_forward_inference(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(),
                                              gamma.raw(), beta.raw(), running_mean.raw(),
                                              running_var.raw(), y.raw(), settings.epsilon);
@@ -378,6 +419,18 @@ void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const T
                                       const Tensor& saved_mean, const Tensor& saved_inv_std,
                                       Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
     OpRange range("batch_norm_bwd");
+    if (batch_norm_uses_own_kernels(x.dtype())) {
+        const cuda::kernels::BatchNormShape shape = own_batch_norm_shape(
+            x, {&dy, &dx}, {&gamma, &saved_mean, &saved_inv_std, &dgamma, &dbeta});
+        with_own_batch_norm_type(x, "batch_norm_backward", [&](auto zero) {
+            using S = decltype(zero);
+            cuda::kernels::batch_norm_backward<S>(stream(), shape, x.data<S>(), dy.data<S>(),
+                                                  gamma.data<float>(), saved_mean.data<float>(),
+                                                  saved_inv_std.data<float>(), dx.data<S>(),
+                                                  dgamma.data<float>(), dbeta.data<float>());
+        });
+        return;
+    }
     // With the saved mean and inverse std given, cuDNN does not use epsilon; the interface
     // carries none, so the default is passed for the parameter's validity check.
     cuda::cudnn_batch_norm_backward(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(), dy.raw(),

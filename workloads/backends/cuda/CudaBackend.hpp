@@ -17,11 +17,12 @@
 
 namespace trainscope::workloads {
 
-// The CUDA backend: cuDNN convolutions and batch norm, cuBLAS GEMMs, this backend's own
-// kernels for the rest, all queued on one compute stream of the chosen device. fp32/tf32
-// tensors are f32 and fp64 ones f64; fp16/bf16 runs store activations, gradients and
-// weight copies in f16/bf16 (storage_dtype) next to fp32 masters, with cuDNN and cuBLAS
-// on tensor cores accumulating in fp32 (see docs/cuda-backend.md).
+// The CUDA backend: cuDNN convolutions and batch norm (bf16 batch norm on own kernels, as
+// in PyTorch), cuBLAS GEMMs, this backend's own kernels for the rest, all queued on one
+// compute stream of the chosen device. fp32/tf32 tensors are f32 and fp64 ones f64;
+// fp16/bf16 runs store activations, gradients and weight copies in f16/bf16
+// (storage_dtype) next to fp32 masters, with cuDNN and cuBLAS on tensor cores
+// accumulating in fp32 (see docs/cuda-backend.md).
 class CudaBackend final : public Backend {
   public:
     explicit CudaBackend(const cuda::CudaRunOptions& options);

@@ -89,4 +89,26 @@ BatchNormProblem batch_norm_problem(const Tensor& x, const Tensor& gamma) {
             cudnn_type(x, "batch_norm")};
 }
 
+bool batch_norm_uses_own_kernels(DType storage) {
+    return storage == DType::bf16;
+}
+
+kernels::BatchNormShape own_batch_norm_shape(const Tensor& x,
+                                             std::initializer_list<const Tensor*> like_x,
+                                             std::initializer_list<const Tensor*> per_channel) {
+    const Shape& s = x.shape();
+    require(s.rank() == 4 || s.rank() == 2, "batch_norm", "needs x [N,C,H,W] or [N,C]");
+    require(x.dtype() == DType::bf16 || x.dtype() == DType::f16 || x.dtype() == DType::f32,
+            "batch_norm", "own kernels store bf16, f16 or f32");
+    for (const Tensor* t : like_x) {
+        require(t->dtype() == x.dtype() && t->shape() == s, "batch_norm",
+                "y, dy and dx must have x's element type and shape");
+    }
+    for (const Tensor* t : per_channel) {
+        require(t->dtype() == DType::f32 && t->elements() == s[1], "batch_norm",
+                "scale, bias, statistics and their gradients must be f32 [C]");
+    }
+    return {s[0], s[1], s.rank() == 4 ? s[2] * s[3] : 1};
+}
+
 }  // namespace trainscope::workloads::cuda

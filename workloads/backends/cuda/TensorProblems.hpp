@@ -2,8 +2,11 @@
 
 #include <cudnn_graph.h>
 
+#include <initializer_list>
+
 #include "workloads/backend/OpGeometry.hpp"
 #include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
+#include "workloads/backends/cuda/kernels/BatchNormKernels.hpp"
 #include "workloads/backends/cuda/kernels/PoolingMath.hpp"
 #include "workloads/numerics/Precision.hpp"
 #include "workloads/tensor/Tensor.hpp"
@@ -36,5 +39,17 @@ math::PoolPlane pool_plane(const Tensor& x, const Tensor& y, const Pool2dGeometr
 // x [N,C,H,W] or [N,C] in its storage dtype; gamma (and every statistic) in the master
 // dtype of x, as cuDNN requires for 16-bit data.
 BatchNormProblem batch_norm_problem(const Tensor& x, const Tensor& gamma);
+
+// True where batch norm on data stored as `storage` runs on this backend's own kernels
+// (bf16: PyTorch never hands bf16 input to cuDNN's batch norm either, see
+// docs/cuda-backend.md), false where cuDNN's legacy batch norm runs it (f32, f64, f16).
+bool batch_norm_uses_own_kernels(DType storage);
+
+// The own kernels' [n, channels, area] for x [N,C,H,W] or [N,C] (area 1): `like_x` (y, dy,
+// dx) must have x's dtype and shape, `per_channel` (gamma, beta, statistics and their
+// gradients) be f32 with C elements, and x bf16, f16 or f32.
+kernels::BatchNormShape own_batch_norm_shape(const Tensor& x,
+                                             std::initializer_list<const Tensor*> like_x,
+                                             std::initializer_list<const Tensor*> per_channel);
 
 }  // namespace trainscope::workloads::cuda
