@@ -163,6 +163,9 @@ TEST(WorkloadsPrecision, Fp16LossScaleStartsWhereToldAndGrowsOnSchedule) {
         EXPECT_EQ(result.steps[i].loss_scale, expected[i]) << "step " << i;
         EXPECT_FALSE(result.steps[i].skipped) << "step " << i;
     }
+    EXPECT_EQ(result.environment.at("loss_scaling"),
+              "dynamic: first scale 8, x2 after 3 clean steps, x0.5 and the step skipped on "
+              "inf/NaN gradients");
 }
 
 TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
@@ -178,6 +181,7 @@ TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
             EXPECT_EQ(step.loss_scale, 1.0);
             EXPECT_FALSE(step.skipped);
         }
+        EXPECT_EQ(result.environment.count("loss_scaling"), 0u) << precision;
     }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -315,6 +316,13 @@ TrainingResult TrainingRun::run() {
     // A backend with memory axes of its own (cuda) reports them; emplace keeps those.
     result_.environment.emplace("allocator", pool_ ? "pool" : "device");
     result_.environment["activations"] = config_.activations;
+    if (loss_scaler_) {
+        std::ostringstream scaling;
+        scaling << "dynamic: first scale " << config_.initial_loss_scale << ", x2 after "
+                << config_.loss_scale_growth_interval
+                << " clean steps, x0.5 and the step skipped on inf/NaN gradients";
+        result_.environment["loss_scaling"] = scaling.str();
+    }
     result_.environment.emplace("host_memory", "n/a");
     result_.environment.emplace("transfer", "n/a");
     result_.environment.emplace("placement", "n/a");
