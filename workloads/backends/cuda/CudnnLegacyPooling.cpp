@@ -44,8 +44,9 @@ using CudnnActivationDescriptor =
 constexpr cudnnNanPropagation_t kNanRule = CUDNN_NOT_PROPAGATE_NAN;
 
 cudnnPoolingMode_t pooling_mode(PoolKind kind) {
-    // MAX_DETERMINISTIC: the same bits on every run (the plain MAX mode's backward may
-    // use atomics). AVERAGE_COUNT_INCLUDE_PADDING: the Backend contract's count_include_pad.
+    // MAX_DETERMINISTIC: cuDNN's max mode named deterministic (the plain MAX mode makes no
+    // such promise), so a run repeats bit for bit like the rest of this backend.
+    // AVERAGE_COUNT_INCLUDE_PADDING: the Backend contract's count_include_pad.
     return kind == PoolKind::max ? CUDNN_POOLING_MAX_DETERMINISTIC
                                  : CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
 }
