@@ -165,6 +165,8 @@ TYPED_TEST(CudaParityTest, BiasReluAddAndGlobalPooling) {
     this->expect_same(dgx, "global_avg_pool_backward");
 }
 
+// Random doubles and floats make ties within a window practically impossible; a tie
+// may route max pooling's gradient differently on cuDNN (see Backend.hpp).
 TYPED_TEST(CudaParityTest, MaxAndAveragePooling) {
     for (const Pool2dGeometry g : {Pool2dGeometry{2, 2, 0}, Pool2dGeometry{3, 2, 1}}) {
         const std::int64_t p = conv_output_extent(8, g.window, g.stride, g.padding);
@@ -334,6 +336,30 @@ TEST_F(CudaParityF32, Tf32ConvolutionAndGemmStayWithinTf32Tolerance) {
     this->cpu_->gemm(false, false, 1.0, a.cpu, b.cpu, 0.0, c.cpu);
     this->gpu_->gemm(false, false, 1.0, a.gpu, b.gpu, 0.0, c.gpu);
     this->expect_same(c, "tf32 gemm", kTf32Tolerance);
+}
+
+// Pooling and ReLU go through cuDNN's legacy API; the environment says which path ran
+// ("own kernels (...)" would mean cuDNN refused fp32, which it must not).
+TEST_F(CudaParityF32, EnvironmentSaysPoolingAndReluRanOnCudnn) {
+    const Pool2dGeometry g{2, 2, 0};
+    TensorPair x = this->random({2, 3, 8, 8});
+    TensorPair y = this->zeros({2, 3, 4, 4});
+    TensorPair dy = this->random({2, 3, 4, 4});
+    TensorPair dx = this->zeros({2, 3, 8, 8});
+    this->gpu_->max_pool_forward(x.gpu, y.gpu, g);
+    this->gpu_->max_pool_backward(x.gpu, dy.gpu, dx.gpu, g);
+    this->gpu_->avg_pool_forward(x.gpu, y.gpu, g);
+    this->gpu_->avg_pool_backward(dy.gpu, dx.gpu, g);
+    TensorPair r = this->zeros({2, 3, 8, 8});
+    this->gpu_->relu_forward(x.gpu, r.gpu);
+    this->gpu_->relu_backward(r.gpu, x.gpu, dx.gpu);
+    this->gpu_->synchronize();
+    const auto env = this->gpu_->environment();
+    EXPECT_EQ(env.at("pooling"), "cudnn");
+    EXPECT_EQ(env.at("activation"), "cudnn");
+    EXPECT_EQ(env.at("cudnn_pooling_modes"),
+              "max CUDNN_POOLING_MAX_DETERMINISTIC, average "
+              "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING, CUDNN_NOT_PROPAGATE_NAN");
 }
 
 TEST_F(CudaParityF32, EnvironmentNamesTheDeviceAndLibraries) {

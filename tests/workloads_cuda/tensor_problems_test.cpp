@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "workloads/backends/cpu/HostRawAllocator.hpp"
+#include "workloads/backends/cuda/CudnnLegacyPooling.hpp"
 #include "workloads/backends/cuda/TensorProblems.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 
@@ -136,6 +138,108 @@ TEST_F(TensorProblems, PoolingPlanesComeFromTheInputAndOutput) {
     EXPECT_EQ(plane.q, 4);
     EXPECT_THROW((void)pool_plane(make(Shape{2, 3, 9, 8}, DType::f32),
                                   make(Shape{2, 4, 4, 4}, DType::f32), Pool2dGeometry{3, 2, 1}),
+                 std::logic_error);
+}
+
+TEST_F(TensorProblems, PoolingProblemCarriesDimensionsGeometryKindAndType) {
+    const PoolProblem p =
+        pool_problem(make(Shape{2, 3, 9, 8}, DType::f32), make(Shape{2, 3, 5, 4}, DType::f32),
+                     Pool2dGeometry{3, 2, 1}, PoolKind::max);
+    EXPECT_EQ((std::vector<int>{p.n, p.c, p.h, p.w, p.p, p.q}),
+              (std::vector<int>{2, 3, 9, 8, 5, 4}));
+    EXPECT_EQ((std::vector<int>{p.window, p.stride, p.padding}), (std::vector<int>{3, 2, 1}));
+    EXPECT_EQ(p.kind, PoolKind::max);
+    EXPECT_EQ(p.data_type, CUDNN_DATA_FLOAT);
+    const PoolProblem average =
+        pool_problem(make(Shape{2, 3, 8, 8}, DType::f32), make(Shape{2, 3, 4, 4}, DType::f32),
+                     Pool2dGeometry{2, 2, 0}, PoolKind::average);
+    EXPECT_EQ(average.kind, PoolKind::average);
+}
+
+TEST_F(TensorProblems, PoolingAndActivationDataTypeFollowsTheStorageType) {
+    struct Case {
+        DType dtype;
+        cudnnDataType_t data;
+    };
+    for (const Case& c :
+         {Case{DType::f32, CUDNN_DATA_FLOAT}, Case{DType::f64, CUDNN_DATA_DOUBLE},
+          Case{DType::f16, CUDNN_DATA_HALF}, Case{DType::bf16, CUDNN_DATA_BFLOAT16}}) {
+        const Tensor x = make(Shape{2, 4, 6, 6}, c.dtype);
+        const Tensor y = make(Shape{2, 4, 3, 3}, c.dtype);
+        EXPECT_EQ(pool_problem(x, y, Pool2dGeometry{2, 2, 0}, PoolKind::max).data_type, c.data)
+            << dtype_name(c.dtype);
+        EXPECT_EQ(activation_problem(x, x, "relu").data_type, c.data) << dtype_name(c.dtype);
+    }
+}
+
+TEST_F(TensorProblems, PoolingModesAreDeterministicMaxAndCountIncludePadding) {
+    EXPECT_STREQ(cudnn_pooling_mode_name(PoolKind::max), "CUDNN_POOLING_MAX_DETERMINISTIC");
+    EXPECT_STREQ(cudnn_pooling_mode_name(PoolKind::average),
+                 "CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING");
+    EXPECT_STREQ(cudnn_nan_rule_name(), "CUDNN_NOT_PROPAGATE_NAN");
+}
+
+TEST_F(TensorProblems, PoolingContractViolationsAreNamed) {
+    const Tensor x = make(Shape{2, 3, 8, 8}, DType::f32);
+    // The engine's floor formula gives 4x4 for window 2, stride 2: 5x5 is refused.
+    EXPECT_THROW((void)pool_problem(x, make(Shape{2, 3, 5, 5}, DType::f32), Pool2dGeometry{2, 2, 0},
+                                    PoolKind::max),
+                 std::logic_error);
+    EXPECT_THROW((void)pool_problem(x, make(Shape{2, 3, 4, 4}, DType::f16), Pool2dGeometry{2, 2, 0},
+                                    PoolKind::max),
+                 std::logic_error);
+    EXPECT_THROW((void)pool_problem(x, make(Shape{2, 4, 4, 4}, DType::f32), Pool2dGeometry{2, 2, 0},
+                                    PoolKind::average),
+                 std::logic_error);
+    EXPECT_THROW((void)pool_problem(x, make(Shape{2, 3, 4, 4}, DType::f32), Pool2dGeometry{2, 0, 0},
+                                    PoolKind::average),
+                 std::logic_error);
+}
+
+// cuDNN documents the pooling output as 1 + (in + 2 padding - window) / stride (integer
+// division); the engine and the CPU backend use conv_output_extent. They agree whenever the
+// window fits; where it does not, the engine says 0 and cuDNN's truncating division may
+// say 1, which the output-extent check turns into an error instead of a wrong result.
+TEST_F(TensorProblems, CudnnPoolingExtentFormulaAgreesWithTheEnginesFloor) {
+    for (int in = 1; in <= 20; ++in) {
+        for (int window = 1; window <= 5; ++window) {
+            for (int stride = 1; stride <= 3; ++stride) {
+                for (int padding = 0; padding < window; ++padding) {
+                    const int span = in + 2 * padding - window;
+                    if (span < 0) {
+                        continue;
+                    }
+                    EXPECT_EQ(conv_output_extent(in, window, stride, padding), 1 + span / stride)
+                        << in << " " << window << " " << stride << " " << padding;
+                }
+            }
+        }
+    }
+}
+
+TEST_F(TensorProblems, OutputExtentCheckNamesBothExtents) {
+    const PoolProblem p =
+        pool_problem(make(Shape{2, 3, 7, 7}, DType::f32), make(Shape{2, 3, 3, 3}, DType::f32),
+                     Pool2dGeometry{2, 2, 0}, PoolKind::max);
+    EXPECT_EQ(pool_extent_mismatch(p, 3, 3), "");
+    EXPECT_EQ(pool_extent_mismatch(p, 4, 3),
+              "cuda backend: pool: cuDNN computes a 4x3 output for a 7x7 input (window 2, "
+              "stride 2, padding 0) but the engine allocated 3x3");
+}
+
+TEST_F(TensorProblems, ActivationViewsEveryRankAsNchw) {
+    const Tensor image = make(Shape{2, 3, 4, 5}, DType::f32);
+    const ActivationProblem a = activation_problem(image, image, "relu");
+    EXPECT_EQ((std::vector<int>{a.n, a.c, a.h, a.w}), (std::vector<int>{2, 3, 4, 5}));
+    const Tensor rows = make(Shape{6, 10}, DType::f16);
+    const ActivationProblem b = activation_problem(rows, rows, "relu");
+    EXPECT_EQ((std::vector<int>{b.n, b.c, b.h, b.w}), (std::vector<int>{6, 10, 1, 1}));
+    const Tensor flat = make(Shape{2, 3, 4}, DType::f64);
+    const ActivationProblem c = activation_problem(flat, flat, "relu");
+    EXPECT_EQ((std::vector<int>{c.n, c.c, c.h, c.w}), (std::vector<int>{24, 1, 1, 1}));
+    EXPECT_THROW((void)activation_problem(image, make(Shape{2, 3, 4, 5}, DType::f16), "relu"),
+                 std::logic_error);
+    EXPECT_THROW((void)activation_problem(image, make(Shape{2, 3, 4, 4}, DType::f32), "relu"),
                  std::logic_error);
 }
 

@@ -84,7 +84,11 @@ class Backend {
     virtual void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) = 0;
 
     virtual void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) = 0;
-    // The gradient of each window goes to its first maximum in x.
+    // The gradient of each window goes to its first maximum in x. Where a window holds
+    // several equal maxima, the CUDA backend (cuDNN's max pooling, whose tie rule is not
+    // documented) may route it to another of them. That is harmless here: a tie after ReLU
+    // is almost always a tie of zeros, whose ReLU gradient upstream is zero whichever
+    // position receives it, and every choice among equal maxima is a valid subgradient.
     virtual void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
                                    const Pool2dGeometry& geometry) = 0;
     // Padding counts as zeros in the average (count_include_pad).

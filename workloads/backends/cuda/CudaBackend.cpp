@@ -34,6 +34,7 @@ constexpr std::uint64_t kAsyncPoolReleaseThresholdBytes = std::numeric_limits<st
 // Hopper (more than the 4 MiB it recommends for older GPUs).
 constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 
+using cuda::activation_problem;
 using cuda::batch_norm_problem;
 using cuda::batch_norm_uses_own_kernels;
 using cuda::conv_problem;
@@ -41,6 +42,7 @@ using cuda::cudnn_type;
 using cuda::master_dtype_of;
 using cuda::own_batch_norm_shape;
 using cuda::pool_plane;
+using cuda::pool_problem;
 using cuda::require;
 
 constexpr const char* kBackend = "cuda backend";
@@ -64,6 +66,23 @@ void with_own_batch_norm_type(const Tensor& x, const char* op, const Body& body)
             body(zero);
         }
     });
+}
+
+// Runs the cuDNN path of `op` unless cuDNN refused it for this dtype before. A status of
+// the NOT_SUPPORTED category is recorded (the run's environment names it) and the own
+// kernels run, now and for every later call of `op` on this dtype; any other failure has
+// already thrown.
+template <typename Cudnn, typename Own>
+void cudnn_or_own(cuda::CudnnFallbacks& fallbacks, const char* op, DType dtype, const Cudnn& cudnn,
+                  const Own& own) {
+    if (fallbacks.use_cudnn(op, dtype)) {
+        const cudnnStatus_t status = cudnn();
+        if (status == CUDNN_STATUS_SUCCESS) {
+            return;
+        }
+        fallbacks.record_not_supported(op, dtype, cudnnGetErrorString(status));
+    }
+    own();
 }
 
 std::int64_t spatial(const Tensor& t) {
@@ -111,6 +130,7 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
         // Evaluation may grow these after the capture; the graph keeps the old addresses.
         workspace_.keep_outgrown_blocks();
         discarded_running_stats_.keep_outgrown_blocks();
+        pool_output_scratch_.keep_outgrown_blocks();
         graph_ = std::make_unique<cuda::StepGraph>(stream_.get());
         cuda::kernels::load_captured_optimizer_kernels(stream_.get(), graph_->constants_block());
     }
@@ -284,60 +304,119 @@ void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
 
 void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
     OpRange range("relu_fwd");
-    with_storage_type(x, "relu_forward", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::relu_forward<T>(stream(), x.elements(), x.data<T>(), y.data<T>());
-    });
+    const cuda::ActivationProblem problem = activation_problem(x, y, "relu_forward");
+    cudnn_or_own(
+        activation_fallbacks_, "relu_forward", x.dtype(),
+        [&] { return cuda::cudnn_relu_forward(cudnn_.get(), problem, x.raw(), y.raw()); },
+        [&] {
+            with_storage_type(x, "relu_forward", [&](auto zero) {
+                using T = decltype(zero);
+                cuda::kernels::relu_forward<T>(stream(), x.elements(), x.data<T>(), y.data<T>());
+            });
+        });
 }
 
 void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     OpRange range("relu_bwd");
-    with_storage_type(y, "relu_backward", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::relu_backward<T>(stream(), y.elements(), y.data<T>(), dy.data<T>(),
-                                        dx.data<T>());
-    });
+    const cuda::ActivationProblem problem = activation_problem(y, dy, "relu_backward");
+    require(dx.dtype() == y.dtype() && dx.elements() == y.elements(), "relu_backward",
+            "dx must have y's element type and element count");
+    cudnn_or_own(
+        activation_fallbacks_, "relu_backward", y.dtype(),
+        [&] {
+            return cuda::cudnn_relu_backward(cudnn_.get(), problem, y.raw(), dy.raw(), dx.raw());
+        },
+        [&] {
+            with_storage_type(y, "relu_backward", [&](auto zero) {
+                using T = decltype(zero);
+                cuda::kernels::relu_backward<T>(stream(), y.elements(), y.data<T>(), dy.data<T>(),
+                                                dx.data<T>());
+            });
+        });
 }
 
 void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("max_pool_fwd");
-    const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
-    with_storage_type(x, "max_pool_forward", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::max_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
-                                           x.data<T>(), y.data<T>());
-    });
+    const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::max);
+    cudnn_or_own(
+        pooling_fallbacks_, "max_pool_forward", x.dtype(),
+        [&] { return cuda::cudnn_pooling_forward(cudnn_.get(), problem, x.raw(), y.raw()); },
+        [&] {
+            const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
+            with_storage_type(x, "max_pool_forward", [&](auto zero) {
+                using T = decltype(zero);
+                cuda::kernels::max_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
+                                                   x.data<T>(), y.data<T>());
+            });
+        });
 }
 
 void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
                                     const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd");
-    const cuda::math::PoolPlane plane = pool_plane(x, dy, geometry);
-    with_storage_type(x, "max_pool_backward", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::max_pool_backward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
-                                            x.data<T>(), dy.data<T>(), dx.data<T>());
-    });
+    const cuda::PoolProblem problem = pool_problem(x, dy, geometry, cuda::PoolKind::max);
+    require(dx.dtype() == x.dtype() && dx.shape() == x.shape(), "max_pool_backward",
+            "dx must have x's element type and shape");
+    cudnn_or_own(
+        pooling_fallbacks_, "max_pool_backward", x.dtype(),
+        [&] {
+            // cuDNN finds each window's maximum through the forward output y, which the
+            // Backend does not hand over: it is recomputed into scratch with the same
+            // descriptor (one extra pooling forward per backward).
+            void* y = pool_output_scratch_.reserve(dy.bytes());
+            const cudnnStatus_t forward =
+                cuda::cudnn_pooling_forward(cudnn_.get(), problem, x.raw(), y);
+            if (forward != CUDNN_STATUS_SUCCESS) {
+                return forward;
+            }
+            return cuda::cudnn_pooling_backward(cudnn_.get(), problem, y, dy.raw(), x.raw(),
+                                                dx.raw());
+        },
+        [&] {
+            const cuda::math::PoolPlane plane = pool_plane(x, dy, geometry);
+            with_storage_type(x, "max_pool_backward", [&](auto zero) {
+                using T = decltype(zero);
+                cuda::kernels::max_pool_backward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
+                                                    x.data<T>(), dy.data<T>(), dx.data<T>());
+            });
+        });
 }
 
 void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_fwd");
-    const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
-    with_storage_type(x, "avg_pool_forward", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
-                                           x.data<T>(), y.data<T>());
-    });
+    const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::average);
+    cudnn_or_own(
+        pooling_fallbacks_, "avg_pool_forward", x.dtype(),
+        [&] { return cuda::cudnn_pooling_forward(cudnn_.get(), problem, x.raw(), y.raw()); },
+        [&] {
+            const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
+            with_storage_type(x, "avg_pool_forward", [&](auto zero) {
+                using T = decltype(zero);
+                cuda::kernels::avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], plane,
+                                                   x.data<T>(), y.data<T>());
+            });
+        });
 }
 
 void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_bwd");
-    const cuda::math::PoolPlane plane = pool_plane(dx, dy, geometry);
-    with_storage_type(dy, "avg_pool_backward", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1], plane,
-                                            dy.data<T>(), dx.data<T>());
-    });
+    const cuda::PoolProblem problem = pool_problem(dx, dy, geometry, cuda::PoolKind::average);
+    cudnn_or_own(
+        pooling_fallbacks_, "avg_pool_backward", dy.dtype(),
+        [&] {
+            // Average pooling's gradient needs neither x nor y; the Backend hands neither,
+            // so same-shaped placeholders stand in (dy for y, dx for x).
+            return cuda::cudnn_pooling_backward(cudnn_.get(), problem, dy.raw(), dy.raw(), dx.raw(),
+                                                dx.raw());
+        },
+        [&] {
+            const cuda::math::PoolPlane plane = pool_plane(dx, dy, geometry);
+            with_storage_type(dy, "avg_pool_backward", [&](auto zero) {
+                using T = decltype(zero);
+                cuda::kernels::avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1], plane,
+                                                    dy.data<T>(), dx.data<T>());
+            });
+        });
 }
 
 void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {

@@ -8,6 +8,7 @@
 #include "workloads/backends/cuda/CudaRawAllocators.hpp"
 #include "workloads/backends/cuda/CudaResources.hpp"
 #include "workloads/backends/cuda/CudaRunOptions.hpp"
+#include "workloads/backends/cuda/CudnnFallbacks.hpp"
 #include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
 #include "workloads/backends/cuda/CudnnResources.hpp"
 #include "workloads/backends/cuda/DeferredLossRows.hpp"
@@ -17,8 +18,9 @@
 
 namespace trainscope::workloads {
 
-// The CUDA backend: cuDNN convolutions and batch norm (bf16 batch norm on own kernels, as
-// in PyTorch), cuBLAS GEMMs, this backend's own kernels for the rest, all queued on one
+// The CUDA backend: cuDNN convolutions, batch norm (bf16 batch norm on own kernels, as
+// in PyTorch), max/average pooling and ReLU (own kernels where cuDNN refuses a dtype),
+// cuBLAS GEMMs, this backend's own kernels for the rest, all queued on one
 // compute stream of the chosen device. fp32/tf32 tensors are f32 and fp64 ones f64;
 // fp16/bf16 runs store activations, gradients and weight copies in f16/bf16
 // (storage_dtype) next to fp32 masters, with cuDNN and cuBLAS on tensor cores
@@ -110,9 +112,14 @@ class CudaBackend final : public Backend {
     cuda::DeviceScratch workspace_;
     cuda::DeviceScratch loss_rows_;
     cuda::DeviceScratch discarded_running_stats_;
+    // max_pool_backward on cuDNN: the recomputed forward output y.
+    cuda::DeviceScratch pool_output_scratch_;
     std::unique_ptr<cuda::CountingRawAllocator> allocator_;
     cuda::HostToDeviceCopier h2d_;
     cuda::CudnnConvolutions convolutions_;
+    // Pooling and ReLU run on cuDNN unless it refused an (op, dtype) once.
+    cuda::CudnnFallbacks pooling_fallbacks_;
+    cuda::CudnnFallbacks activation_fallbacks_;
     cuda::StreamIntervalTimer step_timer_;
     cuda::DeferredLossRows deferred_loss_;
     // cuda_graph=true only: cuBLAS's own workspace (cuBLAS must not allocate inside a

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "workloads/backends/cuda/CudaBackend.hpp"
+#include "workloads/backends/cuda/CudnnLegacyPooling.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
 
 namespace trainscope::workloads {
@@ -68,7 +69,16 @@ std::map<std::string, std::string> CudaBackend::environment() const {
         "native: f16/bf16 activations, gradients and weight copies; fp32 masters, optimizer "
         "state and batch-norm parameters; cuDNN CUDNN_TENSOR_OP_MATH with float compute, "
         "cublasGemmEx CUBLAS_COMPUTE_32F";
-    env["cudnn_api"] = "legacy (cudnnConvolution*/cudnnBatchNormalization*)";
+    env["cudnn_api"] =
+        "legacy (cudnnConvolution*/cudnnBatchNormalization*/cudnnPooling*/cudnnActivation*)";
+    // Which path ran max/average pooling and ReLU: "cudnn" unless cuDNN refused an
+    // (op, dtype), which then ran on own kernels (CudnnFallbacks).
+    env["pooling"] = pooling_fallbacks_.describe();
+    env["activation"] = activation_fallbacks_.describe();
+    env["cudnn_pooling_modes"] =
+        std::string("max ") + cuda::cudnn_pooling_mode_name(cuda::PoolKind::max) + ", average " +
+        cuda::cudnn_pooling_mode_name(cuda::PoolKind::average) + ", " + cuda::cudnn_nan_rule_name();
+    env["global_avg_pool"] = "own kernels";
     // PyTorch's rule: cuDNN batch norm never sees bf16 input (docs/cuda-backend.md).
     env["batch_norm_bf16"] = "own kernels (cuDNN batch norm is not used for bf16)";
     env["cudnn_algo"] = options_.exhaustive_algorithms ? "exhaustive" : "heuristic";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "workloads/backends/cuda/CudnnResources.hpp"
+#include "workloads/backends/cuda/CudnnScaling.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
 
 namespace trainscope::workloads::cuda {
@@ -37,17 +38,6 @@ struct ConvolutionDescriptorDeleter {
 using CudnnConvolutionDescriptor =
     std::unique_ptr<std::remove_pointer_t<cudnnConvolutionDescriptor_t>,
                     ConvolutionDescriptorDeleter>;
-
-// Scaling factors are read as double for double data and as float otherwise (half and
-// bfloat16 data included).
-struct Scaling {
-    explicit Scaling(cudnnDataType_t type) : is_double(type == CUDNN_DATA_DOUBLE) {}
-    const void* one() const { return is_double ? static_cast<const void*>(&one_d) : &one_f; }
-    const void* zero() const { return is_double ? static_cast<const void*>(&zero_d) : &zero_f; }
-    bool is_double;
-    double one_d = 1.0, zero_d = 0.0;
-    float one_f = 1.0f, zero_f = 0.0f;
-};
 
 const char* direction_name(ConvDirection direction) {
     switch (direction) {

@@ -2,6 +2,23 @@
 
 #include "workloads/backends/cuda/GpuError.hpp"
 
+namespace trainscope::workloads::cuda {
+
+// True for CUDNN_STATUS_NOT_SUPPORTED and its cuDNN 9 refinements (_DATA_TYPE, _SHAPE, ...).
+inline bool cudnn_not_supported(cudnnStatus_t status) {
+    return CUDNN_STATUS_CATEGORY(status) == CUDNN_STATUS_NOT_SUPPORTED;
+}
+
+inline cudnnStatus_t cudnn_supported_or_throw(const char* file, int line, const char* call,
+                                              cudnnStatus_t status) {
+    if (status != CUDNN_STATUS_SUCCESS && !cudnn_not_supported(status)) {
+        throw_cudnn_error(file, line, call, status);
+    }
+    return status;
+}
+
+}  // namespace trainscope::workloads::cuda
+
 // One checking macro per library. Each evaluates the call once and, on failure, throws
 // the library's typed error (or, in the _NOEXCEPT twins used only by destructors and
 // deleters, logs it).
@@ -22,6 +39,11 @@
                                                              ts_status_);               \
         }                                                                               \
     } while (false)
+
+// For calls with an own-kernel fallback: evaluates to the status when it is success or in
+// cuDNN's NOT_SUPPORTED category (3000-3999), throws like TS_CUDNN_CHECK otherwise.
+#define TS_CUDNN_CHECK_SUPPORTED(call) \
+    ::trainscope::workloads::cuda::cudnn_supported_or_throw(__FILE__, __LINE__, #call, (call))
 
 #define TS_CUBLAS_CHECK(call)                                                            \
     do {                                                                                 \

@@ -79,6 +79,56 @@ math::PoolPlane pool_plane(const Tensor& x, const Tensor& y, const Pool2dGeometr
     return {xs[2], xs[3], ys[2], ys[3], g.window, g.stride, g.padding};
 }
 
+PoolProblem pool_problem(const Tensor& x, const Tensor& y, const Pool2dGeometry& g, PoolKind kind) {
+    const Shape& xs = x.shape();
+    const Shape& ys = y.shape();
+    require(xs.rank() == 4 && ys.rank() == 4 && xs[0] == ys[0] && xs[1] == ys[1], "pool",
+            "shapes do not match");
+    require(x.dtype() == y.dtype(), "pool", "mixed element types");
+    require(g.window > 0 && g.stride > 0 && g.padding >= 0, "pool",
+            "window and stride must be positive, padding not negative");
+    require(ys[2] == conv_output_extent(xs[2], g.window, g.stride, g.padding) &&
+                ys[3] == conv_output_extent(xs[3], g.window, g.stride, g.padding),
+            "pool", "output extent does not match the geometry");
+    return {as_int(xs[0], "pool"),
+            as_int(xs[1], "pool"),
+            as_int(xs[2], "pool"),
+            as_int(xs[3], "pool"),
+            as_int(ys[2], "pool"),
+            as_int(ys[3], "pool"),
+            g.window,
+            g.stride,
+            g.padding,
+            kind,
+            cudnn_type(x, "pool")};
+}
+
+std::string pool_extent_mismatch(const PoolProblem& problem, int cudnn_p, int cudnn_q) {
+    if (cudnn_p == problem.p && cudnn_q == problem.q) {
+        return {};
+    }
+    return "cuda backend: pool: cuDNN computes a " + std::to_string(cudnn_p) + "x" +
+           std::to_string(cudnn_q) + " output for a " + std::to_string(problem.h) + "x" +
+           std::to_string(problem.w) + " input (window " + std::to_string(problem.window) +
+           ", stride " + std::to_string(problem.stride) + ", padding " +
+           std::to_string(problem.padding) + ") but the engine allocated " +
+           std::to_string(problem.p) + "x" + std::to_string(problem.q);
+}
+
+ActivationProblem activation_problem(const Tensor& x, const Tensor& y, const char* op) {
+    const Shape& s = x.shape();
+    require(x.dtype() == y.dtype() && x.elements() == y.elements(), op,
+            "x and y must have one element type and element count");
+    const cudnnDataType_t type = cudnn_type(x, op);
+    if (s.rank() == 4) {
+        return {as_int(s[0], op), as_int(s[1], op), as_int(s[2], op), as_int(s[3], op), type};
+    }
+    if (s.rank() == 2) {
+        return {as_int(s[0], op), as_int(s[1], op), 1, 1, type};
+    }
+    return {as_int(x.elements(), op), 1, 1, 1, type};
+}
+
 BatchNormProblem batch_norm_problem(const Tensor& x, const Tensor& gamma) {
     require(gamma.dtype() == master_dtype_of(x.dtype()), "batch_norm",
             "scale, bias and statistics must be f32 (f64 for f64 data)");

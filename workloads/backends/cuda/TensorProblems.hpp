@@ -3,9 +3,11 @@
 #include <cudnn_graph.h>
 
 #include <initializer_list>
+#include <string>
 
 #include "workloads/backend/OpGeometry.hpp"
 #include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
+#include "workloads/backends/cuda/CudnnLegacyPooling.hpp"
 #include "workloads/backends/cuda/kernels/BatchNormKernels.hpp"
 #include "workloads/backends/cuda/kernels/PoolingMath.hpp"
 #include "workloads/numerics/Precision.hpp"
@@ -35,6 +37,19 @@ ConvProblem conv_problem(const Tensor& x, const Tensor& w, const Tensor& y,
 
 // The planes of a pooling from x [N,C,H,W] to y [N,C,P,Q].
 math::PoolPlane pool_plane(const Tensor& x, const Tensor& y, const Pool2dGeometry& geometry);
+
+// x [N,C,H,W] -> y [N,C,P,Q] of one element type, P and Q the engine's floor formula
+// (conv_output_extent, which the CPU backend and Pool2d use).
+PoolProblem pool_problem(const Tensor& x, const Tensor& y, const Pool2dGeometry& geometry,
+                         PoolKind kind);
+
+// Empty when cuDNN's output extent (cudnnGetPooling2dForwardOutputDim) equals the
+// problem's P x Q, else the error message naming both.
+std::string pool_extent_mismatch(const PoolProblem& problem, int cudnn_p, int cudnn_q);
+
+// ReLU on x and y of one element type and element count, viewed in x's shape:
+// [N,C,H,W] as is, [N,F] as [N,F,1,1], any other rank as [elements,1,1,1].
+ActivationProblem activation_problem(const Tensor& x, const Tensor& y, const char* op);
 
 // x [N,C,H,W] or [N,C] in its storage dtype; gamma (and every statistic) in the master
 // dtype of x, as cuDNN requires for 16-bit data.
