@@ -135,7 +135,8 @@ void BM_cpu_batch_norm_backward(benchmark::State& state) {
     Tensor dgamma = f.make(channels, 0.0);
     Tensor dbeta = f.make(channels, 0.0);
     for (auto _ : state) {
-        f.backend.batch_norm_backward(x, dy, gamma, mean, inv_std, dx, dgamma, dbeta);
+        f.backend.batch_norm_backward(x, dy, gamma, mean, inv_std, dx, dgamma, dbeta,
+                                      BatchNormSettings{});
         benchmark::DoNotOptimize(dx.raw());
     }
     state.SetBytesProcessed(state.iterations() * 3 * x.bytes());

@@ -172,11 +172,12 @@ class GraphSimulatingBackend final : public Backend {
     }
     void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
                              const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
-                             Tensor& dgamma, Tensor& dbeta) override {
+                             Tensor& dgamma, Tensor& dbeta,
+                             const BatchNormSettings& settings) override {
         queue([this, x = view(x), dy = view(dy), gamma = view(gamma), sm = view(saved_mean),
-               si = view(saved_inv_std), dx = view(dx), dg = view(dgamma),
-               db = view(dbeta)]() mutable {
-            cpu_.batch_norm_backward(x, dy, gamma, sm, si, dx, dg, db);
+               si = view(saved_inv_std), dx = view(dx), dg = view(dgamma), db = view(dbeta),
+               settings]() mutable {
+            cpu_.batch_norm_backward(x, dy, gamma, sm, si, dx, dg, db, settings);
         });
     }
     void add(const Tensor& a, const Tensor& b, Tensor& y) override {

@@ -130,7 +130,7 @@ class RecordingBackend final : public Backend {
     }
     void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
                              const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
-                             Tensor& dgamma, Tensor& dbeta) override {
+                             Tensor& dgamma, Tensor& dbeta, const BatchNormSettings&) override {
         note("batch_norm_backward",
              {&x, &dy, &gamma, &saved_mean, &saved_inv_std, &dx, &dgamma, &dbeta});
     }

@@ -388,7 +388,7 @@ TEST_F(BatchNormMathAgainstCpu, TrainingInferenceAndBackwardAgree) {
         Tensor dxt = tensor(shape, std::vector<float>(count));
         Tensor dg = tensor({d.c}, std::vector<float>(channels));
         Tensor db = tensor({d.c}, std::vector<float>(channels));
-        backend_.batch_norm_backward(xt, dyt, gt, sm, si, dxt, dg, db);
+        backend_.batch_norm_backward(xt, dyt, gt, sm, si, dxt, dg, db, BatchNormSettings{});
         const BackwardResult b = host_backward(d, x, dy, gamma, read(sm), read(si));
         EXPECT_LT(relative_error(b.dx, read(dxt)), 1e-4);
         EXPECT_LT(relative_error(b.dgamma, read(dg)), 1e-4);

@@ -218,9 +218,9 @@ TYPED_TEST(CudaParityTest, BatchNormTrainingInferenceAndBackward) {
     TensorPair dgamma = this->zeros({3});
     TensorPair dbeta = this->zeros({3});
     this->cpu_->batch_norm_backward(x.cpu, dy.cpu, gamma.cpu, saved_mean.cpu, saved_inv_std.cpu,
-                                    dx.cpu, dgamma.cpu, dbeta.cpu);
+                                    dx.cpu, dgamma.cpu, dbeta.cpu, BatchNormSettings{});
     this->gpu_->batch_norm_backward(x.gpu, dy.gpu, gamma.gpu, saved_mean.gpu, saved_inv_std.gpu,
-                                    dx.gpu, dgamma.gpu, dbeta.gpu);
+                                    dx.gpu, dgamma.gpu, dbeta.gpu, BatchNormSettings{});
     this->expect_same(dx, "batch_norm_backward dx");
     this->expect_same(dgamma, "dgamma");
     this->expect_same(dbeta, "dbeta");

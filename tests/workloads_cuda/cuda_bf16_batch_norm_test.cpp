@@ -142,9 +142,9 @@ TEST_P(CudaBf16BatchNorm, TrainingInferenceAndBackwardMatchTheCpuEmulation) {
     TensorPair dgamma = filled(per_channel, 0.0f, true);
     TensorPair dbeta = filled(per_channel, 0.0f, true);
     cpu_->batch_norm_backward(x.cpu, dy.cpu, gamma.cpu, saved_mean.cpu, saved_inv_std.cpu, dx.cpu,
-                              dgamma.cpu, dbeta.cpu);
+                              dgamma.cpu, dbeta.cpu, BatchNormSettings{});
     gpu_->batch_norm_backward(x.gpu, dy.gpu, gamma.gpu, saved_mean.gpu, saved_inv_std.gpu, dx.gpu,
-                              dgamma.gpu, dbeta.gpu);
+                              dgamma.gpu, dbeta.gpu, BatchNormSettings{});
     expect_close(dx, "batch_norm_backward dx", kBf16Tolerance);
     expect_close(dgamma, "dgamma", kStatisticsTolerance);
     expect_close(dbeta, "dbeta", kStatisticsTolerance);
@@ -206,7 +206,7 @@ TEST_P(CudaBf16BatchNorm, RepeatedLaunchesGiveTheSameBits) {
                                           running_var.gpu, saved_mean.gpu, saved_inv_std.gpu,
                                           BatchNormSettings{}, false);
         gpu_->batch_norm_backward(x.gpu, dy.gpu, gamma.gpu, saved_mean.gpu, saved_inv_std.gpu,
-                                  dx.gpu, dgamma.gpu, dbeta.gpu);
+                                  dx.gpu, dgamma.gpu, dbeta.gpu, BatchNormSettings{});
         return Outputs{read_gpu(y.gpu),  read_gpu(saved_mean.gpu), read_gpu(saved_inv_std.gpu),
                        read_gpu(dx.gpu), read_gpu(dgamma.gpu),     read_gpu(dbeta.gpu)};
     };

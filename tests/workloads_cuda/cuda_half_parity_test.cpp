@@ -257,9 +257,9 @@ TEST_P(CudaHalfParity, BatchNormWithFp32ParametersAndStatistics) {
     TensorPair dgamma = zeros({3}, true);
     TensorPair dbeta = zeros({3}, true);
     cpu_->batch_norm_backward(x.cpu, dy.cpu, gamma.cpu, saved_mean.cpu, saved_inv_std.cpu, dx.cpu,
-                              dgamma.cpu, dbeta.cpu);
+                              dgamma.cpu, dbeta.cpu, BatchNormSettings{});
     gpu_->batch_norm_backward(x.gpu, dy.gpu, gamma.gpu, saved_mean.gpu, saved_inv_std.gpu, dx.gpu,
-                              dgamma.gpu, dbeta.gpu);
+                              dgamma.gpu, dbeta.gpu, BatchNormSettings{});
     expect_close(dx, "batch_norm_backward dx", summing_tolerance());
     expect_close(dgamma, "dgamma", 1e-4);
     expect_close(dbeta, "dbeta", 1e-4);

@@ -116,7 +116,8 @@ class Backend {
                                               const BatchNormSettings& settings) = 0;
     virtual void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
                                      const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta) = 0;
+                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                     const BatchNormSettings& settings) = 0;
 
     // y = a + b (residual joins, gradient fan-in).
     virtual void add(const Tensor& a, const Tensor& b, Tensor& y) = 0;

@@ -51,7 +51,7 @@ Tensor BatchNorm2d::forward(StepContext& context, const Tensor& x) {
 Tensor BatchNorm2d::backward(StepContext& context, const Tensor& dy, bool need_input_gradient) {
     Tensor dx = context.make(input_.shape());
     context.backend.batch_norm_backward(input_, dy, gamma_.value, saved_mean_, saved_inv_std_, dx,
-                                        gamma_.gradient, beta_.gradient);
+                                        gamma_.gradient, beta_.gradient, settings_);
     if (!need_input_gradient) {
         return Tensor();
     }

@@ -137,6 +137,9 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         captured_->input.images = context_->make(model_->input_shape().with_batch(config.batch));
         captured_->input.labels = tensors_->allocate(Shape{config.batch}, DType::i32);
     }
+    // Setup queued work (weight uploads and conversions, a resident dataset's upload):
+    // it must be done before step 0's timer starts, or that step's time includes it.
+    backend_->synchronize();
 }
 
 void TrainingRun::queue_step_work(StepContext& context, const Batch& batch, double loss_scale) {

@@ -403,7 +403,8 @@ void CpuBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gam
 
 void CpuBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
                                      const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
+                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                     const BatchNormSettings&) {
     OpRange range("batch_norm_bwd");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};

@@ -74,7 +74,8 @@ class CpuBackend final : public Backend {
                                       Tensor& y, const BatchNormSettings& settings) override;
     void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
                              const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
-                             Tensor& dgamma, Tensor& dbeta) override;
+                             Tensor& dgamma, Tensor& dbeta,
+                             const BatchNormSettings& settings) override;
     void add(const Tensor& a, const Tensor& b, Tensor& y) override;
     void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
                                Tensor& dlogits, CrossEntropyTotals& totals) override;

@@ -496,7 +496,8 @@ void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& ga
 
 void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
                                       const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                      Tensor& dx, Tensor& dgamma, Tensor& dbeta) {
+                                      Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                      const BatchNormSettings& settings) {
     OpRange range("batch_norm_bwd");
     if (batch_norm_uses_own_kernels(x.dtype())) {
         const cuda::kernels::BatchNormShape shape = own_batch_norm_shape(
@@ -510,12 +511,10 @@ void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const T
         });
         return;
     }
-    // With the saved mean and inverse std given, cuDNN does not use epsilon; the interface
-    // carries none, so the default is passed for the parameter's validity check.
+    // cuDNN: "the same epsilon value should be used in forward and backward functions".
     cuda::cudnn_batch_norm_backward(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(), dy.raw(),
                                     gamma.raw(), dx.raw(), dgamma.raw(), dbeta.raw(),
-                                    BatchNormSettings{}.epsilon, saved_mean.raw(),
-                                    saved_inv_std.raw());
+                                    settings.epsilon, saved_mean.raw(), saved_inv_std.raw());
 }
 
 void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
@@ -598,6 +597,7 @@ void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labe
     TS_CUDA_CHECK(cudaMemcpyAsync(host_rows.data(), rows_out,
                                   host_rows.size() * sizeof(cuda::math::CrossEntropyRow),
                                   cudaMemcpyDeviceToHost, stream()));
+    d2h_bytes_ += static_cast<std::int64_t>(host_rows.size() * sizeof(cuda::math::CrossEntropyRow));
     TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
     for (const cuda::math::CrossEntropyRow& row : host_rows) {
         totals.loss_sum += row.loss;

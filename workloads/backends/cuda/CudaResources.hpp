@@ -78,6 +78,7 @@ class DeviceScratch {
                 outgrown_.push_back(std::move(memory_));
             }
             memory_.reset();
+            bytes_ = 0;  // consistent if the allocation below throws
             memory_ = make_device_memory(bytes);
             bytes_ = bytes;
         }

@@ -52,8 +52,14 @@ const char* direction_name(ConvDirection direction) {
 }
 
 // fp32 without tensor cores must not pick a tf32 kernel: only FMA-math results qualify.
+// Nothing may pick ALLOW_CONVERSION unless asked for it: on fp32 data it lets cuDNN
+// down-convert to fp16 inside the convolution, which is not what tf32 means.
 bool math_acceptable(cudnnMathType_t requested, cudnnMathType_t offered) {
-    return requested != CUDNN_FMA_MATH || offered == CUDNN_FMA_MATH;
+    if (requested == CUDNN_FMA_MATH) {
+        return offered == CUDNN_FMA_MATH;
+    }
+    return offered != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION ||
+           requested == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
 }
 
 }  // namespace

@@ -9,10 +9,10 @@ math::CrossEntropyRow* DeferredLossRows::queue(std::int64_t rows) {
         // A captured graph writes these rows at the address it saw: never free it early.
         buffers_[index].keep_outgrown_blocks();
     }
-    void* data =
-        buffers_[index].reserve(static_cast<std::size_t>(rows) * sizeof(math::CrossEntropyRow));
-    queued_.push_back({index, rows});
-    return static_cast<math::CrossEntropyRow*>(data);
+    auto* data = static_cast<math::CrossEntropyRow*>(
+        buffers_[index].reserve(static_cast<std::size_t>(rows) * sizeof(math::CrossEntropyRow)));
+    queued_.push_back({data, rows});
+    return data;
 }
 
 CrossEntropyTotals DeferredLossRows::take(cudaStream_t stream) {
@@ -21,8 +21,8 @@ CrossEntropyTotals DeferredLossRows::take(cudaStream_t stream) {
         std::vector<math::CrossEntropyRow>& rows = host_rows_[i];
         rows.resize(static_cast<std::size_t>(queued_[i].rows));
         const std::size_t bytes = rows.size() * sizeof(math::CrossEntropyRow);
-        TS_CUDA_CHECK(cudaMemcpyAsync(rows.data(), buffers_[queued_[i].buffer].get(), bytes,
-                                      cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(
+            cudaMemcpyAsync(rows.data(), queued_[i].data, bytes, cudaMemcpyDeviceToHost, stream));
         d2h_bytes_ += static_cast<std::int64_t>(bytes);
     }
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -19,8 +19,10 @@ namespace trainscope::workloads::cuda {
 // immediate softmax_cross_entropy does.
 class DeferredLossRows {
   public:
+    // `rows` device rows at `data`: the address the call (and a graph capturing it)
+    // wrote, which stays valid even if the buffer later grows (outgrown blocks are kept).
     struct Call {
-        std::size_t buffer = 0;
+        const math::CrossEntropyRow* data = nullptr;
         std::int64_t rows = 0;
     };
 

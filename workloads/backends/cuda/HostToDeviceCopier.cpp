@@ -46,6 +46,7 @@ void* HostToDeviceCopier::staging(StagingSlot& slot, std::size_t bytes) {
     }
     if (bytes > slot.capacity) {
         slot.memory.reset();
+        slot.capacity = 0;  // consistent if the allocation below throws
         slot.memory = make_pinned_memory(bytes);
         slot.capacity = bytes;
     }

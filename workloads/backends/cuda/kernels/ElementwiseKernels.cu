@@ -165,6 +165,9 @@ void add_bias(cudaStream_t stream, std::int64_t outer, std::int64_t channels, st
 template <typename T>
 void bias_backward(cudaStream_t stream, std::int64_t outer, std::int64_t channels,
                    std::int64_t inner, const T* dy, T* dbias) {
+    if (channels == 0) {
+        return;  // a grid of zero blocks is an invalid configuration
+    }
     bias_backward_kernel<T><<<static_cast<unsigned int>(channels), kThreadsPerBlock, 0, stream>>>(
         outer, channels, inner, dy, dbias);
     TS_CUDA_CHECK_LAUNCH();
