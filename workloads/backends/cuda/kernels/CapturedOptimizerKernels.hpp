@@ -20,9 +20,10 @@ void adam_update_device_constants(cudaStream_t stream, std::int64_t count,
                                   const G* gradient, T* first_moment, T* second_moment,
                                   const float* skip_if_overflow);
 
-// Launches every instantiation over zero elements. With lazy loading (the CUDA 12+
-// default) a kernel's code is loaded at its first launch, and loading is not allowed
-// inside a capture; these kernels are first needed there, so the backend loads them
+// Launches every instantiation over zero elements. With lazy loading (the CUDA 12.2+
+// default) a kernel's code is loaded at its first launch; drivers older than CUDA 12.3
+// cannot load inside a capture, and newer ones would put the one-time load into the
+// captured step's time. These kernels are first needed there, so the backend loads them
 // before. `constants` must point at readable device memory (the kernels read it first).
 void load_captured_optimizer_kernels(cudaStream_t stream, const void* constants);
 
