@@ -128,10 +128,10 @@ class GraphSimulatingBackend final : public Backend {
     void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
         queue([this, x = view(x), y = view(y), g]() mutable { cpu_.max_pool_forward(x, y, g); });
     }
-    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                            const Pool2dGeometry& g) override {
-        queue([this, x = view(x), dy = view(dy), dx = view(dx), g]() mutable {
-            cpu_.max_pool_backward(x, dy, dx, g);
+        queue([this, x = view(x), y = view(y), dy = view(dy), dx = view(dx), g]() mutable {
+            cpu_.max_pool_backward(x, y, dy, dx, g);
         });
     }
     void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {

@@ -100,9 +100,9 @@ class RecordingBackend final : public Backend {
     void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
         note("max_pool_forward", {&x, &y});
     }
-    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                            const Pool2dGeometry&) override {
-        note("max_pool_backward", {&x, &dy, &dx});
+        note("max_pool_backward", {&x, &y, &dy, &dx});
     }
     void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
         note("avg_pool_forward", {&x, &y});

@@ -177,8 +177,8 @@ TYPED_TEST(CudaParityTest, MaxAndAveragePooling) {
         this->expect_same(y, "max_pool_forward");
         TensorPair dy = this->random({2, 3, p, p});
         TensorPair dx = this->zeros({2, 3, 8, 8});
-        this->cpu_->max_pool_backward(x.cpu, dy.cpu, dx.cpu, g);
-        this->gpu_->max_pool_backward(x.gpu, dy.gpu, dx.gpu, g);
+        this->cpu_->max_pool_backward(x.cpu, y.cpu, dy.cpu, dx.cpu, g);
+        this->gpu_->max_pool_backward(x.gpu, y.gpu, dy.gpu, dx.gpu, g);
         this->expect_same(dx, "max_pool_backward");
         this->cpu_->avg_pool_forward(x.cpu, y.cpu, g);
         this->gpu_->avg_pool_forward(x.gpu, y.gpu, g);
@@ -347,7 +347,7 @@ TEST_F(CudaParityF32, EnvironmentSaysPoolingAndReluRanOnCudnn) {
     TensorPair dy = this->random({2, 3, 4, 4});
     TensorPair dx = this->zeros({2, 3, 8, 8});
     this->gpu_->max_pool_forward(x.gpu, y.gpu, g);
-    this->gpu_->max_pool_backward(x.gpu, dy.gpu, dx.gpu, g);
+    this->gpu_->max_pool_backward(x.gpu, y.gpu, dy.gpu, dx.gpu, g);
     this->gpu_->avg_pool_forward(x.gpu, y.gpu, g);
     this->gpu_->avg_pool_backward(dy.gpu, dx.gpu, g);
     TensorPair r = this->zeros({2, 3, 8, 8});

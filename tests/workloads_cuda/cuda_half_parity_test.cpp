@@ -218,8 +218,8 @@ TEST_P(CudaHalfParity, ElementwiseBiasAndPooling) {
         expect_exact(py, "max_pool_forward");
         TensorPair pdy = random({2, 3, p, p});
         TensorPair pdx = zeros({2, 3, 8, 8});
-        cpu_->max_pool_backward(x.cpu, pdy.cpu, pdx.cpu, pg);
-        gpu_->max_pool_backward(x.gpu, pdy.gpu, pdx.gpu, pg);
+        cpu_->max_pool_backward(x.cpu, py.cpu, pdy.cpu, pdx.cpu, pg);
+        gpu_->max_pool_backward(x.gpu, py.gpu, pdy.gpu, pdx.gpu, pg);
         expect_close(pdx, "max_pool_backward", summing_tolerance());
         cpu_->avg_pool_forward(x.cpu, py.cpu, pg);
         gpu_->avg_pool_forward(x.gpu, py.gpu, pg);

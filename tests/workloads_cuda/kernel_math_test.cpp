@@ -102,7 +102,7 @@ TEST_P(PoolingMathTest, MaxAndAveragePoolingMatchTheCpuBackend) {
     Tensor avg_dx = zeros({n, ch, h, w});
     backend_.max_pool_forward(xt, max_y, geometry);
     backend_.avg_pool_forward(xt, avg_y, geometry);
-    backend_.max_pool_backward(xt, dyt, max_dx, geometry);
+    backend_.max_pool_backward(xt, max_y, dyt, max_dx, geometry);
     backend_.avg_pool_backward(dyt, avg_dx, geometry);
     const std::vector<float> cpu_max = read(max_y);
     const std::vector<float> cpu_avg = read(avg_y);

@@ -89,7 +89,9 @@ class Backend {
     // documented) may route it to another of them. That is harmless here: a tie after ReLU
     // is almost always a tie of zeros, whose ReLU gradient upstream is zero whichever
     // position receives it, and every choice among equal maxima is a valid subgradient.
-    virtual void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+    // y is max_pool_forward's output for x (cuDNN finds each window's maximum through it;
+    // the CPU backend rescans x).
+    virtual void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                                    const Pool2dGeometry& geometry) = 0;
     // Padding counts as zeros in the average (count_include_pad).
     virtual void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) = 0;

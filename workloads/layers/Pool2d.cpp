@@ -32,6 +32,8 @@ Tensor Pool2d::forward(StepContext& context, const Tensor& x) {
     if (kind_ == PoolKind::max) {
         // A maximum of rounded values is already rounded.
         context.backend.max_pool_forward(x, y, geometry_);
+        output_ = y;  // the backward pass finds the maxima through it (usually shared with
+                      // the next layer's saved input, so it costs no memory)
     } else {
         context.backend.avg_pool_forward(x, y, geometry_);
         context.round_result(y);
@@ -46,7 +48,7 @@ Tensor Pool2d::backward(StepContext& context, const Tensor& dy, bool need_input_
     }
     Tensor dx = context.make(input_.shape());
     if (kind_ == PoolKind::max) {
-        context.backend.max_pool_backward(input_, dy, dx, geometry_);
+        context.backend.max_pool_backward(input_, output_, dy, dx, geometry_);
     } else {
         context.backend.avg_pool_backward(dy, dx, geometry_);
     }

@@ -15,12 +15,16 @@ class Pool2d final : public Layer {
     std::string name() const override;
     Tensor forward(StepContext& context, const Tensor& x) override;
     Tensor backward(StepContext& context, const Tensor& dy, bool need_input_gradient) override;
-    void release_saved() override { input_ = Tensor(); }
+    void release_saved() override {
+        input_ = Tensor();
+        output_ = Tensor();
+    }
 
   private:
     PoolKind kind_;
     Pool2dGeometry geometry_;
     Tensor input_;
+    Tensor output_;  // max pooling only
 };
 
 }  // namespace trainscope::workloads

@@ -317,9 +317,10 @@ void CpuBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeomet
     });
 }
 
-void CpuBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+void CpuBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                                    const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd");
+    require(y.shape() == dy.shape(), "max_pool_backward", "y and dy must have the same shape");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, dy, geometry);
     with_float_type(x.dtype(), kBackend, "max_pool_backward", [&](auto zero) {

@@ -58,7 +58,7 @@ class CpuBackend final : public Backend {
     void relu_forward(const Tensor& x, Tensor& y) override;
     void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override;
     void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
-    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                            const Pool2dGeometry& geometry) override;
     void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
     void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) override;

@@ -130,7 +130,6 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
         // Evaluation may grow these after the capture; the graph keeps the old addresses.
         workspace_.keep_outgrown_blocks();
         discarded_running_stats_.keep_outgrown_blocks();
-        pool_output_scratch_.keep_outgrown_blocks();
         graph_ = std::make_unique<cuda::StepGraph>(stream_.get());
         cuda::kernels::load_captured_optimizer_kernels(stream_.get(), graph_->constants_block());
     }
@@ -351,25 +350,18 @@ void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeome
         });
 }
 
-void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                                     const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd");
     const cuda::PoolProblem problem = pool_problem(x, dy, geometry, cuda::PoolKind::max);
     require(dx.dtype() == x.dtype() && dx.shape() == x.shape(), "max_pool_backward",
             "dx must have x's element type and shape");
+    require(y.dtype() == x.dtype() && y.shape() == dy.shape(), "max_pool_backward",
+            "y must have x's element type and dy's shape");
     cudnn_or_own(
         pooling_fallbacks_, "max_pool_backward", x.dtype(),
         [&] {
-            // cuDNN finds each window's maximum through the forward output y, which the
-            // Backend does not hand over: it is recomputed into scratch with the same
-            // descriptor (one extra pooling forward per backward).
-            void* y = pool_output_scratch_.reserve(dy.bytes());
-            const cudnnStatus_t forward =
-                cuda::cudnn_pooling_forward(cudnn_.get(), problem, x.raw(), y);
-            if (forward != CUDNN_STATUS_SUCCESS) {
-                return forward;
-            }
-            return cuda::cudnn_pooling_backward(cudnn_.get(), problem, y, dy.raw(), x.raw(),
+            return cuda::cudnn_pooling_backward(cudnn_.get(), problem, y.raw(), dy.raw(), x.raw(),
                                                 dx.raw());
         },
         [&] {

@@ -62,7 +62,7 @@ class CudaBackend final : public Backend {
     void relu_forward(const Tensor& x, Tensor& y) override;
     void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override;
     void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
-    void max_pool_backward(const Tensor& x, const Tensor& dy, Tensor& dx,
+    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
                            const Pool2dGeometry& geometry) override;
     void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
     void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) override;
@@ -113,8 +113,6 @@ class CudaBackend final : public Backend {
     cuda::DeviceScratch workspace_;
     cuda::DeviceScratch loss_rows_;
     cuda::DeviceScratch discarded_running_stats_;
-    // max_pool_backward on cuDNN: the recomputed forward output y.
-    cuda::DeviceScratch pool_output_scratch_;
     std::unique_ptr<cuda::CountingRawAllocator> allocator_;
     cuda::HostToDeviceCopier h2d_;
     cuda::CudnnConvolutions convolutions_;
