@@ -133,12 +133,16 @@ void print_health(const profiler::Trace& trace) {
     const auto h = profiler::analyze_trace_health(trace);
     std::printf("\nTrace health: %s\n", h.healthy() ? "ok" : "CHECK");
     std::printf(
-        "  dropped records %lld; GPU work before its launch %lld (max skew %s); outside the "
+        "  dropped records %lld; refused CUPTI buffer requests %lld; GPU records without "
+        "timestamps %lld; GPU work before its launch %lld (max skew %s); outside the "
         "capture window %lld; zero duration %lld; negative duration %lld; GPU work without "
         "launch %lld (CUDA-graph kernels %lld)\n",
-        static_cast<long long>(h.dropped_records), static_cast<long long>(h.gpu_work_before_launch),
-        ms(h.max_clock_skew_ns).c_str(), static_cast<long long>(h.outside_capture_window),
-        static_cast<long long>(h.zero_duration), static_cast<long long>(h.negative_duration),
+        static_cast<long long>(h.dropped_records),
+        static_cast<long long>(h.refused_buffer_requests),
+        static_cast<long long>(h.records_without_timestamps),
+        static_cast<long long>(h.gpu_work_before_launch), ms(h.max_clock_skew_ns).c_str(),
+        static_cast<long long>(h.outside_capture_window), static_cast<long long>(h.zero_duration),
+        static_cast<long long>(h.negative_duration),
         static_cast<long long>(h.gpu_work_without_launch),
         static_cast<long long>(h.graph_kernels_without_launch));
 }

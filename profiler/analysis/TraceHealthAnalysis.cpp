@@ -1,15 +1,35 @@
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <string>
 
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/LaunchIndex.hpp"
 
 namespace trainscope::profiler {
 
+namespace {
+
+// A count the capture left in the trace's metadata; 0 when absent (imported traces).
+std::int64_t metadata_count(const Trace& trace, const std::string& key) {
+    const auto it = trace.metadata.find(key);
+    if (it == trace.metadata.end())
+        return 0;
+    try {
+        return std::stoll(it->second);
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+}  // namespace
+
 TraceHealth analyze_trace_health(const Trace& trace) {
     TraceHealth h;
     h.dropped_records = trace.dropped_records;
+    h.refused_buffer_requests = metadata_count(trace, "cupti.refused_buffer_requests");
+    h.records_without_timestamps = metadata_count(trace, "cupti.records_without_timestamps");
     const LaunchIndex launches(trace);
     const bool has_window = trace.capture_end_ns > trace.capture_begin_ns;
     for (const Activity& a : trace.activities) {

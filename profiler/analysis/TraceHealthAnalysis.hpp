@@ -9,6 +9,11 @@ namespace trainscope::profiler {
 // Signs that a trace cannot be fully trusted. Every count is of activities.
 struct TraceHealth {
     std::int64_t dropped_records = 0;  // Trace::dropped_records (CUPTI buffers full)
+    // Buffer requests CUPTI made that the capture refused (all buffers outstanding):
+    // records were lost even where CUPTI could not count them.
+    std::int64_t refused_buffer_requests = 0;
+    // GPU records CUPTI could not time (left out of the trace).
+    std::int64_t records_without_timestamps = 0;
     // GPU work that starts before the API call that launched it begins: the host and
     // GPU clocks disagree (a launch cannot be observed before it is requested).
     std::int64_t gpu_work_before_launch = 0;
@@ -25,8 +30,10 @@ struct TraceHealth {
     std::int64_t graph_kernels_without_launch = 0;
 
     [[nodiscard]] bool healthy() const {
-        return dropped_records == 0 && gpu_work_before_launch == 0 && outside_capture_window == 0 &&
-               negative_duration == 0 && gpu_work_without_launch == 0;
+        return dropped_records == 0 && refused_buffer_requests == 0 &&
+               records_without_timestamps == 0 && gpu_work_before_launch == 0 &&
+               outside_capture_window == 0 && negative_duration == 0 &&
+               gpu_work_without_launch == 0;
     }
 };
 

@@ -56,6 +56,15 @@ std::int64_t CuptiActivityDecoder::relative(std::uint64_t timestamp_ns) const {
     return static_cast<std::int64_t>(timestamp_ns) - trace_.base_ns;
 }
 
+bool CuptiActivityDecoder::timed(std::uint64_t start_ns, std::uint64_t end_ns) {
+    if (start_ns == CUPTI_TIMESTAMP_UNKNOWN || end_ns == CUPTI_TIMESTAMP_UNKNOWN ||
+        end_ns < start_ns) {
+        ++records_without_timestamps_;
+        return false;
+    }
+    return true;
+}
+
 LaneId CuptiActivityDecoder::gpu_lane(std::int32_t device, std::int64_t stream) {
     const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
     if (auto it = lanes_.find(key); it != lanes_.end())
@@ -145,6 +154,8 @@ void CuptiActivityDecoder::decode_record(const CUpti_Activity& record) {
 }
 
 void CuptiActivityDecoder::decode_kernel(const CUpti_ActivityKernel10& k) {
+    if (!timed(k.start, k.end))
+        return;
     Activity a;
     a.kind = ActivityKind::Kernel;
     a.start_ns = relative(k.start);
@@ -162,6 +173,8 @@ void CuptiActivityDecoder::decode_kernel(const CUpti_ActivityKernel10& k) {
 }
 
 void CuptiActivityDecoder::decode_memcpy(const CUpti_ActivityMemcpy6& m) {
+    if (!timed(m.start, m.end))
+        return;
     Activity a;
     a.kind = ActivityKind::Memcpy;
     a.start_ns = relative(m.start);
@@ -179,6 +192,8 @@ void CuptiActivityDecoder::decode_memcpy(const CUpti_ActivityMemcpy6& m) {
 }
 
 void CuptiActivityDecoder::decode_memset(const CUpti_ActivityMemset4& m) {
+    if (!timed(m.start, m.end))
+        return;
     Activity a;
     a.kind = ActivityKind::Memset;
     a.start_ns = relative(m.start);

@@ -34,6 +34,12 @@ class CuptiActivityDecoder {
     void finish(std::int64_t end_ns);
 
     [[nodiscard]] std::int64_t unknown_records() const { return unknown_records_; }
+    // GPU records (kernel, memcpy, memset) without usable timing: CUPTI writes 0 when it
+    // could not collect a timestamp (no device memory for it, or an incomplete record in
+    // a forced flush). They are left out; a real one at -base_ns would stretch the span.
+    [[nodiscard]] std::int64_t records_without_timestamps() const {
+        return records_without_timestamps_;
+    }
     [[nodiscard]] std::int64_t marker_data_records() const { return marker_data_records_; }
     [[nodiscard]] std::int64_t open_markers() const {
         return static_cast<std::int64_t>(open_markers_.size());
@@ -51,6 +57,8 @@ class CuptiActivityDecoder {
     void decode_context(const CUpti_ActivityContext3& c);
 
     std::int64_t relative(std::uint64_t timestamp_ns) const;
+    // False (and counted) for a GPU record CUPTI could not time.
+    bool timed(std::uint64_t start_ns, std::uint64_t end_ns);
     LaneId gpu_lane(std::int32_t device, std::int64_t stream);
     LaneId host_lane(LaneKind kind, std::int64_t process, std::int64_t thread);
 
@@ -67,6 +75,7 @@ class CuptiActivityDecoder {
     std::map<std::uint32_t, std::string> api_names_[2];  // [driver?] cbid -> name cache
     std::int64_t unknown_records_ = 0;
     std::int64_t marker_data_records_ = 0;
+    std::int64_t records_without_timestamps_ = 0;
 };
 
 }  // namespace trainscope::profiler

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 
 #include "profiler/capture/HostClock.hpp"
@@ -77,6 +78,14 @@ CuptiTracer::CuptiTracer(CuptiTracerOptions options)
     try {
         // The clock first: records of kinds enabled later all use it.
         TRAINSCOPE_CUPTI_CHECK(cuptiActivityRegisterTimestampCallback(host_clock_timestamp));
+        // The default is pthread_self(); the host tracer and NVTX injection key threads by
+        // gettid, and NVTX-to-GPU projection joins API calls to ranges on that key.
+        trace_.metadata["cupti.thread_id_type"] =
+            TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(
+                cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM))
+                ? "system"
+                : "default (system ids not supported: API calls and NVTX ranges on separate "
+                  "lanes)";
         TRAINSCOPE_CUPTI_CHECK(
             cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
         for (const CUpti_ActivityKind kind : kKernelKinds)
@@ -93,11 +102,41 @@ CuptiTracer::CuptiTracer(CuptiTracerOptions options)
     }
     trace_.capture_begin_ns = 0;
     running_ = true;
+    if (options_.drain_period.count() > 0) {
+        drainer_ = std::thread([this] { drain_periodically(); });
+    }
+}
+
+void CuptiTracer::drain_periodically() {
+    std::unique_lock<std::mutex> lock(drainer_mutex_);
+    while (!drainer_wake_.wait_for(lock, options_.drain_period, [this] { return drainer_stop_; })) {
+        lock.unlock();
+        try {
+            drain();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "trainscope profiler: decoding CUPTI records failed: %s\n",
+                         e.what());
+        }
+        lock.lock();
+    }
+}
+
+void CuptiTracer::stop_drainer() noexcept {
+    if (!drainer_.joinable())
+        return;
+    {
+        std::lock_guard<std::mutex> lock(drainer_mutex_);
+        drainer_stop_ = true;
+    }
+    drainer_wake_.notify_all();
+    drainer_.join();
 }
 
 CuptiTracer::~CuptiTracer() {
-    if (!running_)
+    if (!running_) {
+        stop_drainer();
         return;
+    }
     try {
         (void)stop();
     } catch (const std::exception& e) {
@@ -117,6 +156,7 @@ void CuptiTracer::disable_kinds() noexcept {
 }
 
 void CuptiTracer::drain() {
+    std::lock_guard<std::mutex> decoding(decode_mutex_);
     if (!decoder_)
         return;
     std::vector<detail::CompletedBuffer> completed =
@@ -134,19 +174,32 @@ Trace CuptiTracer::stop() {
         return options_.level == TraceLevel::Off ? empty : std::move(trace_);
     }
     running_ = false;
-    // Forced flush hands back even partly filled buffers; CUPTI calls on_buffer_completed
-    // from inside it, which takes the queue lock: so no lock may be held here.
+    stop_drainer();
+    // Disabled first, so no record is made after the flush that would never be handed
+    // back. The forced flush returns even partly filled buffers; CUPTI calls
+    // on_buffer_completed from inside it, which takes the queue lock: so no lock may be
+    // held here.
+    disable_kinds();
     const bool flushed =
         TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
-    disable_kinds();
     const std::int64_t end_ns = host_clock_now_ns();
     drain();
+    // Drops while no buffer was outstanding reach no completion callback: ask once more
+    // (the count resets on each query, so nothing is counted twice).
+    std::size_t late_dropped = 0;
+    if (TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(
+            cuptiActivityGetNumDroppedRecords(nullptr, 0, &late_dropped)))
+        g_dropped_records.fetch_add(static_cast<std::int64_t>(late_dropped));
     g_active_queue.store(nullptr);
+    drain();  // a buffer completed between the first drain and the line above
+    std::lock_guard<std::mutex> decoding(decode_mutex_);
     decoder_->finish(end_ns);
     trace_.capture_end_ns = end_ns - trace_.base_ns;
     trace_.dropped_records = g_dropped_records.exchange(0);
     trace_.metadata["cupti.refused_buffer_requests"] = std::to_string(queue_->refused_requests());
     trace_.metadata["cupti.unknown_records"] = std::to_string(decoder_->unknown_records());
+    trace_.metadata["cupti.records_without_timestamps"] =
+        std::to_string(decoder_->records_without_timestamps());
     if (!flushed)
         trace_.metadata["cupti.flush_failed"] = "true";
     return std::move(trace_);

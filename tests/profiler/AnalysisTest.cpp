@@ -191,6 +191,26 @@ TEST(TraceHealthAnalysis, FindsSkewWindowDurationAndMissingLaunchProblems) {
     EXPECT_FALSE(h.healthy());
 }
 
+// What the live capture knows about lost and untimed records comes through the trace's
+// metadata; a clean trace stays healthy, either count makes it unhealthy.
+TEST(TraceHealthAnalysis, RefusedBuffersAndUntimedRecordsMakeATraceUnhealthy) {
+    HandBuiltTrace t;
+    t.runtime_call(1, "cudaLaunchKernel", 100, 110, 1);
+    t.kernel(0, 7, "fine", 120, 130, 1);
+    t.trace().metadata["cupti.refused_buffer_requests"] = "0";
+    t.trace().metadata["cupti.records_without_timestamps"] = "0";
+    EXPECT_TRUE(analyze_trace_health(t.trace()).healthy());
+    t.trace().metadata["cupti.refused_buffer_requests"] = "3";
+    auto h = analyze_trace_health(t.trace());
+    EXPECT_EQ(h.refused_buffer_requests, 3);
+    EXPECT_FALSE(h.healthy());
+    t.trace().metadata["cupti.refused_buffer_requests"] = "0";
+    t.trace().metadata["cupti.records_without_timestamps"] = "2";
+    h = analyze_trace_health(t.trace());
+    EXPECT_EQ(h.records_without_timestamps, 2);
+    EXPECT_FALSE(h.healthy());
+}
+
 TEST(TraceNesting, DepthFollowsContainment) {
     HandBuiltTrace t;
     t.nvtx_range(1, "outer", 0, 100);

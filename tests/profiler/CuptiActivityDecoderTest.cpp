@@ -115,6 +115,31 @@ TEST_F(CuptiDecoderTest, RuntimeAndDriverCallsAreNamedAndJoinTheirKernels) {
     EXPECT_EQ(launches.launch_of(trace_.activities[2].correlation), 0u);
 }
 
+// CUPTI writes 0 for a timestamp it could not collect; such a record at -base_ns would
+// stretch every span by the machine's uptime, so it is counted and left out.
+TEST_F(CuptiDecoderTest, GpuRecordsWithoutTimestampsAreCountedAndLeftOut) {
+    CuptiActivityDecoder decoder(trace_);
+    decoder.decode_record(as_record(make_kernel(0, 0, 1)));
+    decoder.decode_record(as_record(make_kernel(kBase + 10, 0, 2)));
+    decoder.decode_record(as_record(make_kernel(kBase + 50, kBase + 40, 3)));
+    CUpti_ActivityMemcpy6 copy{};
+    copy.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+    copy.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+    copy.start = 0;
+    copy.end = kBase + 5;
+    decoder.decode_record(as_record(copy));
+    CUpti_ActivityMemset4 set{};
+    set.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+    set.start = kBase + 5;
+    set.end = 0;
+    decoder.decode_record(as_record(set));
+    decoder.decode_record(as_record(make_kernel(kBase + 100, kBase + 350, 4)));
+    EXPECT_EQ(decoder.records_without_timestamps(), 5);
+    ASSERT_EQ(trace_.activities.size(), 1u);
+    EXPECT_EQ(trace_.activities[0].start_ns, 100);
+    EXPECT_EQ(trace_.activities[0].correlation, 4u);
+}
+
 TEST_F(CuptiDecoderTest, MemcpyAndMemsetKeepBytesAndDirection) {
     CuptiActivityDecoder decoder(trace_);
     CUpti_ActivityMemcpy6 copy{};
