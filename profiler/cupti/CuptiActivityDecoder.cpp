@@ -272,13 +272,19 @@ void CuptiActivityDecoder::decode_sync(const CUpti_ActivitySynchronization2& s) 
     a.start_ns = relative(s.start);
     a.end_ns = relative(s.end);
     a.correlation = s.correlationId;
-    const auto device = device_of_context_.find(s.contextId);
-    a.device = device != device_of_context_.end() ? device->second : -1;
     const std::int64_t stream = s.streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE
                                     ? -1
                                     : static_cast<std::int64_t>(s.streamId);
-    a.lane = gpu_lane(a.device, stream);
     a.name = trace_.strings.intern("Synchronization");
+    const auto device = device_of_context_.find(s.contextId);
+    if (device == device_of_context_.end()) {
+        // The context's record may come in a buffer completed later: placed at finish().
+        unplaced_syncs_.push_back({trace_.activities.size(), s.contextId, stream});
+        trace_.activities.push_back(a);
+        return;
+    }
+    a.device = device->second;
+    a.lane = gpu_lane(a.device, stream);
     trace_.activities.push_back(a);
 }
 
@@ -314,6 +320,13 @@ void CuptiActivityDecoder::decode_context(const CUpti_ActivityContext3& c) {
 }
 
 void CuptiActivityDecoder::finish(std::int64_t end_ns) {
+    for (const UnplacedSync& sync : unplaced_syncs_) {
+        const auto device = device_of_context_.find(sync.context);
+        Activity& a = trace_.activities[sync.activity];
+        a.device = device != device_of_context_.end() ? device->second : -1;
+        a.lane = gpu_lane(a.device, sync.stream);
+    }
+    unplaced_syncs_.clear();
     for (const auto& [id, open] : open_markers_) {
         Activity a;
         a.kind = ActivityKind::NvtxRange;

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "profiler/trace/Trace.hpp"
 
@@ -68,7 +69,15 @@ class CuptiActivityDecoder {
         LaneId lane = 0;
     };
 
+    // A synchronization whose context was not known yet when it was decoded.
+    struct UnplacedSync {
+        std::size_t activity = 0;
+        std::uint32_t context = 0;
+        std::int64_t stream = 0;
+    };
+
     Trace& trace_;
+    std::vector<UnplacedSync> unplaced_syncs_;
     std::map<std::tuple<LaneKind, std::int32_t, std::int64_t, std::int64_t>, LaneId> lanes_;
     std::map<std::uint32_t, std::int32_t> device_of_context_;
     std::map<std::uint32_t, OpenMarker> open_markers_;

@@ -240,6 +240,32 @@ TEST_F(CuptiDecoderTest, DeviceContextSyncAndOverheadRecords) {
     EXPECT_EQ(trace_.strings.at(trace_.activities[1].name), "CUPTI buffer flush");
 }
 
+// Buffers complete in any order: a synchronization decoded before its context's record
+// is placed on the context's device when the decoding finishes.
+TEST_F(CuptiDecoderTest, ASynchronizationBeforeItsContextRecordGetsTheContextsDevice) {
+    CuptiActivityDecoder decoder(trace_);
+    CUpti_ActivitySynchronization2 sync{};
+    sync.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+    sync.start = kBase + 1;
+    sync.end = kBase + 2;
+    sync.contextId = 9;
+    sync.streamId = 14;
+    CUpti_ActivitySynchronization2 orphan = sync;
+    orphan.contextId = 10;  // no context record ever comes
+    CUpti_ActivityContext3 context{};
+    context.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
+    context.contextId = 9;
+    context.deviceId = 2;
+    decoder.decode_record(as_record(sync));
+    decoder.decode_record(as_record(orphan));
+    decoder.decode_record(as_record(context));
+    decoder.finish(kBase + 100);
+    ASSERT_EQ(trace_.activities.size(), 2u);
+    EXPECT_EQ(trace_.activities[0].device, 2);
+    EXPECT_EQ(trace_.lanes.at(trace_.activities[0].lane).stream_or_thread, 14);
+    EXPECT_EQ(trace_.activities[1].device, -1);
+}
+
 TEST_F(CuptiDecoderTest, UnknownKindsAreCountedNotDecoded) {
     CuptiActivityDecoder decoder(trace_);
     CUpti_ActivityAPI other{};
