@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/capture/CellCapture.hpp"
 #include "harness/capture/TelemetryWindow.hpp"
 
 namespace trainscope::harness {
@@ -117,6 +118,16 @@ TEST(TelemetryWindow, MetricsCoverOnlyTheMeasuredStepsAndDivideByThem) {
     EXPECT_DOUBLE_EQ(m.at("energy_per_step_j"), 25.0);  // 250 J over 10 steps, not 450/N
     EXPECT_EQ(m.count("temperature_c_mean"), 0u);       // no series, no metric
     EXPECT_TRUE(window_telemetry_metrics(all, {}, 10).empty());
+}
+
+TEST(CellCaptureNvml, ACudaCellWithoutABusIdRecordsWhyAndNoTelemetry) {
+    // Never another GPU's telemetry: no bus id, no NVML sampler at all.
+    CellCapture capture(profiler::TraceLevel::Off, "cuda", CaptureDevice{2, ""});
+    const CapturedCell captured = capture.stop({}, 0);
+    EXPECT_EQ(captured.metadata.at("nvml_device"),
+              "not found: CUDA reported no PCI bus id for device 2; no GPU telemetry recorded");
+    for (const auto& m : captured.telemetry_metrics)
+        EXPECT_EQ(m.name.rfind("host_", 0), 0u) << m.name;  // only the host-load metrics
 }
 
 }  // namespace
