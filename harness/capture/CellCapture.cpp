@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/nvml/NvmlSampler.hpp"
@@ -15,73 +16,24 @@
 
 namespace trainscope::harness {
 
-namespace {
-
-// NVML clocks-throttle reasons that slow the GPU down (idle and application-clock
-// settings are not slowdowns): SW power cap, HW slowdown, SW thermal, HW thermal,
-// HW power brake.
-constexpr std::uint64_t kSlowdownReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
-
-const profiler::CounterSeries* find_series(const std::vector<profiler::CounterSeries>& series,
-                                           const std::string& name) {
-    for (const auto& s : series) {
-        if (s.name == name && !s.samples.empty())
-            return &s;
-    }
-    return nullptr;
-}
-
-void add_mean_max(std::vector<reports::Metric>& out, const profiler::CounterSeries* s,
-                  const std::string& prefix, const std::string& unit) {
-    if (s == nullptr)
-        return;
-    double sum = 0.0;
-    double max = s->samples.front().value;
-    for (const auto& sample : s->samples) {
-        sum += sample.value;
-        max = std::max(max, sample.value);
-    }
-    out.push_back({prefix + "_mean", sum / static_cast<double>(s->samples.size()), unit});
-    out.push_back({prefix + "_max", max, unit});
-}
-
-std::vector<reports::Metric> telemetry_metrics(const std::vector<profiler::CounterSeries>& series,
-                                               std::int64_t steps) {
-    std::vector<reports::Metric> m;
-    add_mean_max(m, find_series(series, "sm_clock"), "sm_clock_mhz", "MHz");
-    add_mean_max(m, find_series(series, "power"), "power_w", "W");
-    add_mean_max(m, find_series(series, "temperature"), "temperature_c", "C");
-    add_mean_max(m, find_series(series, "gpu_utilization"), "nvml_gpu_util_pct", "%");
-    if (const auto* throttle = find_series(series, "clocks_throttle_reasons")) {
-        std::uint64_t seen = 0;
-        std::int64_t throttled = 0;
-        for (const auto& sample : throttle->samples) {
-            const auto bits = static_cast<std::uint64_t>(sample.value);
-            seen |= bits;
-            throttled += (bits & kSlowdownReasons) != 0;
-        }
-        m.push_back({"throttle_reasons_seen", static_cast<double>(seen), "bitmask"});
-        m.push_back(
-            {"throttled_sample_pct",
-             100.0 * static_cast<double>(throttled) / static_cast<double>(throttle->samples.size()),
-             "%"});
-    }
-    if (const auto* energy = find_series(series, "energy"); energy != nullptr && steps > 0) {
-        const double joules = energy->samples.back().value - energy->samples.front().value;
-        m.push_back({"energy_per_step_j", joules / static_cast<double>(steps), "J"});
-    }
-    return m;
-}
-
-}  // namespace
-
-CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend) : level_(level) {
+CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend,
+                         const CaptureDevice& device)
+    : level_(level) {
     const bool cuda = backend == "cuda";
-    if (cuda) {
+    if (cuda && device.pci_bus_id.empty()) {
+        // Never another GPU's telemetry: without the bus id NVML cannot be matched.
+        nvml_metadata_["nvml_device"] = "not found: CUDA reported no PCI bus id for device " +
+                                        std::to_string(device.cuda_ordinal) +
+                                        "; no GPU telemetry recorded";
+    } else if (cuda) {
         profiler::NvmlSamplerOptions options;
         nvml_base_ns_ = profiler::host_clock_now_ns();
         options.trace_base_ns = nvml_base_ns_;
+        options.pci_bus_id = device.pci_bus_id;
+        options.series_device = device.cuda_ordinal;
         nvml_ = std::make_unique<profiler::NvmlSampler>(options);
+        for (const auto& [key, value] : nvml_->metadata())
+            nvml_metadata_[key] = value;
         nvml_->start();
     }
     if (level_ == profiler::TraceLevel::Off)
@@ -100,8 +52,10 @@ CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend)
 
 CellCapture::~CellCapture() = default;
 
-CapturedCell CellCapture::stop(std::int64_t measured_steps) {
+CapturedCell CellCapture::stop(std::span<const TimeInterval> measured,
+                               std::int64_t measured_steps) {
     CapturedCell captured;
+    captured.metadata = nvml_metadata_;
     if (const std::optional<HostLoad> load = host_load_.stop()) {
         captured.telemetry_metrics.push_back({"host_other_cpu_pct", load->other_cpu_pct, "%"});
         captured.telemetry_metrics.push_back({"host_steal_pct", load->steal_pct, "%"});
@@ -114,9 +68,12 @@ CapturedCell CellCapture::stop(std::int64_t measured_steps) {
         counters = nvml_->stop();
         if (!nvml_->available())
             captured.warnings.push_back(nvml_->warning());
-        for (reports::Metric& m : telemetry_metrics(counters, measured_steps)) {
+        // The samples are relative to nvml_base_ns_; the intervals are absolute.
+        std::vector<TimeInterval> window;
+        for (const TimeInterval& interval : measured)
+            window.push_back({interval.begin_ns - nvml_base_ns_, interval.end_ns - nvml_base_ns_});
+        for (reports::Metric& m : window_telemetry_metrics(counters, window, measured_steps))
             captured.telemetry_metrics.push_back(std::move(m));
-        }
     }
     if (level_ == profiler::TraceLevel::Off)
         return captured;

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "harness/capture/HostLoadMonitor.hpp"
+#include "harness/capture/TelemetryWindow.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/RunRecord.hpp"
@@ -26,23 +29,39 @@ struct CapturedCell {
     std::optional<profiler::Trace> trace;  // nullopt at level off
     std::vector<reports::Metric> telemetry_metrics;
     std::vector<std::string> warnings;
+    // For the run's environment: `nvml_device` (which GPU the telemetry describes, or why
+    // there is none), `nvml_missing_metrics`.
+    std::map<std::string, std::string> metadata;
+};
+
+// The CUDA device a cell trains on: its ordinal (`--device`, as cudaSetDevice numbers it)
+// and the PCI bus id cudaDeviceGetPCIBusId reports for it (empty when CUDA gave none).
+struct CaptureDevice {
+    int cuda_ordinal = 0;
+    std::string pci_bus_id;
 };
 
 // Starts the capture on construction; stop() ends it. The tracers are process-wide
 // singletons, which is fine: each cell runs in its own process.
 class CellCapture {
   public:
-    CellCapture(profiler::TraceLevel level, const std::string& backend);
+    // On the cuda backend NVML samples `device` only, found by its PCI bus id.
+    CellCapture(profiler::TraceLevel level, const std::string& backend,
+                const CaptureDevice& device = {});
     ~CellCapture();
     CellCapture(const CellCapture&) = delete;
     CellCapture& operator=(const CellCapture&) = delete;
 
-    CapturedCell stop(std::int64_t measured_steps);
+    // `measured` are the measured steps' intervals on the host clock
+    // (profiler::host_clock_now_ns, absolute) and how many steps they hold: the NVML
+    // telemetry metrics describe that window only.
+    CapturedCell stop(std::span<const TimeInterval> measured, std::int64_t measured_steps);
 
   private:
     HostLoadMonitor host_load_;  // first, so its window covers the whole capture
     profiler::TraceLevel level_;
     std::int64_t nvml_base_ns_ = 0;
+    std::map<std::string, std::string> nvml_metadata_;
 #if defined(TRAINSCOPE_HAS_HOST_TRACER)
     std::unique_ptr<profiler::HostTracer> host_;
 #endif

@@ -12,12 +12,15 @@
 #include <vector>
 
 #include "harness/capture/CellCapture.hpp"
+#include "harness/capture/MeasuredStepClock.hpp"
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "harness/stats/SampleStatistics.hpp"
+#include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "reports/trace/TraceMetrics.hpp"
+#include "workloads/devices/DeviceQuery.hpp"
 #include "workloads/training/ConfigError.hpp"
 #include "workloads/training/TrainingSession.hpp"
 
@@ -56,6 +59,21 @@ std::optional<double> measure_tracing_overhead(const workloads::TrainingConfig& 
     return 100.0 * (quantile(traced_ms, 0.5) - base) / base;
 }
 
+// The CUDA ordinal the cell trains on and its PCI bus id, for NVML to find the same GPU
+// (NVML's index order need not be CUDA's). Queried here, in the cell's own process, so
+// CUDA_VISIBLE_DEVICES numbers the ordinal as the training's cudaSetDevice does.
+CaptureDevice capture_device(const workloads::TrainingConfig& config) {
+    CaptureDevice device;
+    device.cuda_ordinal = config.device;
+    if (config.backend != "cuda")
+        return device;
+    for (const workloads::CudaDeviceInfo& info : workloads::query_cuda_devices().devices) {
+        if (info.ordinal == config.device)
+            device.pci_bus_id = info.pci_bus_id;
+    }
+    return device;
+}
+
 }  // namespace
 
 reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
@@ -81,9 +99,10 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
     const auto level =
         profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
-        CellCapture capture(level, config.backend);
-        const workloads::TrainingResult result = workloads::run_training(config, &controller);
-        CapturedCell captured = capture.stop(static_cast<std::int64_t>(result.steps.size()));
+        CellCapture capture(level, config.backend, capture_device(config));
+        MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
+        const workloads::TrainingResult result = workloads::run_training(config, &step_clock);
+        CapturedCell captured = capture.stop(step_clock.intervals(), step_clock.measured_steps());
         record.emulated = result.emulated;
         for (const auto& [key, value] : result.environment)
             record.environment[key] = value;
@@ -91,6 +110,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         record.steps = to_step_rows(result);
         for (auto& m : captured.telemetry_metrics)
             record.metrics.push_back(std::move(m));
+        for (const auto& [key, value] : captured.metadata)
+            record.environment[key] = value;
         for (std::size_t i = 0; i < captured.warnings.size(); ++i) {
             record.environment["capture_warning_" + std::to_string(i + 1)] = captured.warnings[i];
         }

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "profiler/capture/HostClock.hpp"
+#include "profiler/nvml/detail/NvmlDeviceChoice.hpp"
 #include "profiler/nvml/detail/NvmlLibrary.hpp"
 
 namespace trainscope::profiler {
@@ -57,60 +58,83 @@ struct NvmlSampler::State {
         for (std::size_t d = 0; d < devices.size(); ++d) {
             CounterSeries* s = &series[d * kMetricCount];
             auto add = [&](Metric m, double value) { s[m].samples.push_back({t_ns, value}); };
+            const detail::NvmlDevice device = devices[d];
             detail::NvmlUtilization utilization{};
-            if (f.utilization(devices[d], &utilization) == detail::kNvmlSuccess) {
+            if (f.utilization != nullptr &&
+                f.utilization(device, &utilization) == detail::kNvmlSuccess) {
                 add(kGpuUtilization, utilization.gpu);
                 add(kMemoryUtilization, utilization.memory);
             }
             detail::NvmlMemory memory{};
-            if (f.memory(devices[d], &memory) == detail::kNvmlSuccess)
+            if (f.memory != nullptr && f.memory(device, &memory) == detail::kNvmlSuccess)
                 add(kMemoryUsed, static_cast<double>(memory.used));
             unsigned int value = 0;
-            if (f.power_mw(devices[d], &value) == detail::kNvmlSuccess)
+            if (f.power_mw != nullptr && f.power_mw(device, &value) == detail::kNvmlSuccess)
                 add(kPower, value / 1000.0);
-            if (f.clock_mhz(devices[d], detail::kNvmlClockSm, &value) == detail::kNvmlSuccess)
-                add(kSmClock, value);
-            if (f.clock_mhz(devices[d], detail::kNvmlClockMemory, &value) == detail::kNvmlSuccess) {
-                add(kMemoryClock, value);
+            if (f.clock_mhz != nullptr) {
+                if (f.clock_mhz(device, detail::kNvmlClockSm, &value) == detail::kNvmlSuccess)
+                    add(kSmClock, value);
+                if (f.clock_mhz(device, detail::kNvmlClockMemory, &value) == detail::kNvmlSuccess)
+                    add(kMemoryClock, value);
             }
-            if (f.temperature_c(devices[d], detail::kNvmlTemperatureGpu, &value) ==
-                detail::kNvmlSuccess) {
+            if (f.temperature_c != nullptr && f.temperature_c(device, detail::kNvmlTemperatureGpu,
+                                                              &value) == detail::kNvmlSuccess) {
                 add(kTemperature, value);
             }
             unsigned long long wide = 0;
-            if (f.energy_mj(devices[d], &wide) == detail::kNvmlSuccess)
+            if (f.energy_mj != nullptr && f.energy_mj(device, &wide) == detail::kNvmlSuccess)
                 add(kEnergy, static_cast<double>(wide) / 1000.0);
-            if (f.throttle_reasons(devices[d], &wide) == detail::kNvmlSuccess) {
+            if (f.clocks_event_reasons != nullptr &&
+                f.clocks_event_reasons(device, &wide) == detail::kNvmlSuccess) {
                 add(kThrottleReasons, static_cast<double>(wide));
             }
         }
     }
+
+    void add_device(detail::NvmlDevice device, std::int32_t label) {
+        devices.push_back(device);
+        for (const MetricName& m : kMetricNames)
+            series.push_back(CounterSeries{m.name, m.unit, label, {}});
+    }
 };
 
 NvmlSampler::NvmlSampler(NvmlSamplerOptions options) : options_(std::move(options)) {
+    const auto fail = [this](std::string why) {
+        warning_ = std::move(why);
+        std::fprintf(stderr, "trainscope profiler: warning: %s\n", warning_.c_str());
+    };
     std::string why_not;
     auto library = detail::NvmlLibrary::open(options_.library, why_not);
     if (!library) {
-        warning_ = "NVML unavailable, no GPU counters will be recorded: " + why_not;
-        std::fprintf(stderr, "trainscope profiler: warning: %s\n", warning_.c_str());
+        fail("NVML unavailable, no GPU counters will be recorded: " + why_not);
         return;
+    }
+    if (!library->missing_metrics().empty()) {
+        std::string missing;
+        for (const std::string& m : library->missing_metrics())
+            missing += (missing.empty() ? "" : "; ") + m;
+        metadata_["nvml_missing_metrics"] = missing;
     }
     auto state = std::make_unique<State>();
     const detail::NvmlFunctions& f = library->functions();
-    unsigned int count = 0;
-    if (const auto status = f.device_count(&count); status != detail::kNvmlSuccess) {
-        warning_ = "nvmlDeviceGetCount_v2 failed: " + library->error_text(status);
-        std::fprintf(stderr, "trainscope profiler: warning: %s\n", warning_.c_str());
-        return;
-    }
-    for (unsigned int i = 0; i < count; ++i) {
-        detail::NvmlDevice device = nullptr;
-        if (f.handle_by_index(i, &device) != detail::kNvmlSuccess)
-            continue;
-        state->devices.push_back(device);
-        for (const MetricName& m : kMetricNames) {
-            state->series.push_back(
-                CounterSeries{m.name, m.unit, static_cast<std::int32_t>(i), {}});
+    if (!options_.pci_bus_id.empty()) {
+        const detail::NvmlDeviceChoice choice = detail::choose_nvml_device(f, options_.pci_bus_id);
+        metadata_["nvml_device"] = choice.status;
+        if (choice.device == nullptr) {
+            fail("NVML device " + choice.status);
+            return;
+        }
+        state->add_device(choice.device, options_.series_device);
+    } else {
+        unsigned int count = 0;
+        if (const auto status = f.device_count(&count); status != detail::kNvmlSuccess) {
+            fail("nvmlDeviceGetCount_v2 failed: " + library->error_text(status));
+            return;
+        }
+        for (unsigned int i = 0; i < count; ++i) {
+            detail::NvmlDevice device = nullptr;
+            if (f.handle_by_index(i, &device) == detail::kNvmlSuccess)
+                state->add_device(device, static_cast<std::int32_t>(i));
         }
     }
     state->library = std::move(library);
@@ -132,13 +156,19 @@ void NvmlSampler::start() {
     State* state = state_.get();
     const auto period = options_.period;
     const std::int64_t base_ns = options_.trace_base_ns;
+    // One sample here, in the caller's thread, one per period, and one after stop() asked:
+    // the samples bracket everything between start() and stop().
+    state->sample_once(host_clock_now_ns() - base_ns);
     state_->thread = std::thread([state, period, base_ns] {
         std::unique_lock lock(state->mutex);
-        while (!state->stopping) {
+        for (;;) {
+            state->wake.wait_for(lock, period, [state] { return state->stopping; });
+            const bool last = state->stopping;
             lock.unlock();
             state->sample_once(host_clock_now_ns() - base_ns);
             lock.lock();
-            state->wake.wait_for(lock, period, [state] { return state->stopping; });
+            if (last)
+                break;
         }
     });
 }

@@ -12,6 +12,19 @@ PyTorch's precisions: fp32 with TF32 off (cudnn and matmul), tf32 with TF32 on, 
 with autocast(float16) + GradScaler, bf16 with autocast(bfloat16), fp64 with a double
 model. cudnn.benchmark stays off, as trainscope's default cudnn_algo=heuristic.
 
+The input batch stays float32 in host memory on both sides and is converted on the
+device inside the timed step (`.to(dev).to(dtype)`), as trainscope copies f32 and
+converts on the device: an fp64 batch would copy twice the bytes. The PyTorch worker
+calls `torch.cuda.set_device(device)` first: CUDA events recorded without a stream use
+the current device's current stream, so with `--device N` (N != 0) the events would
+otherwise time an idle GPU 0.
+
+fp16 ratios carry a design difference, not only speed: PyTorch's GradScaler reads
+`found_inf` with `.item()` in the middle of `scaler.step` (a host sync inside the step)
+and autocast (O1) re-casts the fp32 weights to fp16 at every forward, while trainscope
+reads its overflow flag after the step and keeps O2-style fp16 compute copies of the
+weights, refreshed once per optimizer step.
+
 Data are synthetic 1x28x28 images in 10 classes on both sides (the GPU machines have no
 Debian datasets; step time does not depend on the pixel values).
 
@@ -34,6 +47,9 @@ def torch_worker(model_name, depth, width, batch, precision, steps, warmup, devi
     import torch
     from torch import nn
 
+    # Events recorded without a stream go to the current device's current stream: without
+    # this, --device N != 0 would time an idle GPU 0.
+    torch.cuda.set_device(device)
     torch.manual_seed(1)
     dev = torch.device("cuda", device)
     tf32 = precision == "tf32"
@@ -47,7 +63,8 @@ def torch_worker(model_name, depth, width, batch, precision, steps, warmup, devi
     autocast = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
     scaler = torch.amp.GradScaler("cuda", enabled=precision == "fp16")
     generator = torch.Generator().manual_seed(1)
-    images = torch.rand(60000, 1, 28, 28, generator=generator, dtype=dtype)
+    # float32 on the host, converted on the device in the timed step, as trainscope does.
+    images = torch.rand(60000, 1, 28, 28, generator=generator, dtype=torch.float32)
     labels = torch.randint(0, 10, (60000,), generator=generator)
     start = torch.cuda.Event(enable_timing=True)
     stop = torch.cuda.Event(enable_timing=True)
@@ -56,7 +73,7 @@ def torch_worker(model_name, depth, width, batch, precision, steps, warmup, devi
         index = torch.randint(0, images.shape[0], (batch,), generator=generator)
         host_x, host_y = images[index], labels[index]
         start.record()
-        x, y = host_x.to(dev), host_y.to(dev)
+        x, y = host_x.to(dev).to(dtype), host_y.to(dev)
         optimizer.zero_grad(set_to_none=True)
         with torch.autocast("cuda", dtype=autocast or torch.float32, enabled=autocast is not None):
             loss = loss_fn(model(x), y)
@@ -132,6 +149,11 @@ def main():
             failed |= a / b > TARGET_RATIO
             print(f"{model:10} {precision:>5} {args.batch:5} {a:14.3f} {b:11.3f} {a / b:6.2f} "
                   f"{TARGET_RATIO:6.1f}", flush=True)
+    if "fp16" in args.precisions.split(","):
+        print("note: fp16 ratios include a design difference: PyTorch's GradScaler reads "
+              "found_inf with .item() mid-step and autocast (O1) re-casts weights at each "
+              "forward; trainscope reads its overflow flag after the step and keeps O2-style "
+              "fp16 compute copies of the weights.")
     return 1 if failed else 0
 
 

@@ -64,10 +64,53 @@ TEST(NvmlSampler, SamplesEveryMetricOfEveryDeviceWithUnits) {
     EXPECT_DOUBLE_EQ(first(0, "memory_used"), static_cast<double>(1ull << 30));
     EXPECT_DOUBLE_EQ(first(0, "sm_clock"), 1410.0);
     EXPECT_DOUBLE_EQ(first(0, "energy"), 123.456);
-    EXPECT_DOUBLE_EQ(first(0, "clocks_throttle_reasons"), 4.0);
+    // The new entry point (8), not the deprecated one (4).
+    EXPECT_DOUBLE_EQ(first(0, "clocks_throttle_reasons"), 8.0);
     for (std::size_t i = 1; i < power.samples.size(); ++i) {
         EXPECT_GT(power.samples[i].t_ns, power.samples[i - 1].t_ns);
     }
+}
+
+TEST(NvmlSampler, DefaultPeriodIs100Milliseconds) {
+    EXPECT_EQ(NvmlSamplerOptions{}.period, std::chrono::milliseconds(100));
+}
+
+TEST(NvmlSampler, SamplesOnlyTheDeviceWithTheCudaBusIdLabelledWithTheCudaOrdinal) {
+    NvmlSamplerOptions options;
+    options.library = TRAINSCOPE_FAKE_NVML_PATH;
+    options.period = std::chrono::seconds(10);  // only the start and stop samples
+    options.pci_bus_id = "0000:01:00.0";        // as cudaDeviceGetPCIBusId writes it
+    options.series_device = 3;                  // the CUDA ordinal
+    NvmlSampler sampler(options);
+    ASSERT_TRUE(sampler.available()) << sampler.warning();
+    EXPECT_EQ(sampler.metadata().at("nvml_device"), "PCI bus id 00000000:01:00.0");
+    EXPECT_EQ(sampler.metadata().count("nvml_missing_metrics"), 0u);
+    sampler.start();
+    const auto series = sampler.stop();
+    // NVML index 1 (no power), not index 0: the lookup went by bus id.
+    EXPECT_EQ(series.size(), 8u);
+    for (const auto& s : series) {
+        EXPECT_EQ(s.device, 3) << s.name;
+        EXPECT_NE(s.name, "power");
+        // One sample when the thread starts and one when stop() asks: they bracket it.
+        EXPECT_EQ(s.samples.size(), 2u) << s.name;
+    }
+}
+
+TEST(NvmlSampler, UnknownBusIdRecordsNoTelemetryAndSaysWhy) {
+    NvmlSamplerOptions options;
+    options.library = TRAINSCOPE_FAKE_NVML_PATH;
+    options.pci_bus_id = "0000:65:00.0";
+    NvmlSampler sampler(options);
+    EXPECT_FALSE(sampler.available());
+    const std::string& why = sampler.metadata().at("nvml_device");
+    EXPECT_EQ(
+        why.rfind("not found for PCI bus id '0000:65:00.0' (asked NVML for 00000000:65:00.0)", 0),
+        0u)
+        << why;
+    EXPECT_NE(sampler.warning().find(why), std::string::npos) << sampler.warning();
+    sampler.start();
+    EXPECT_TRUE(sampler.stop().empty());
 }
 
 }  // namespace
