@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "profiler/capture/HostClock.hpp"
+#include "profiler/nvml/NvmlError.hpp"
 #include "profiler/nvml/detail/NvmlDeviceChoice.hpp"
 #include "profiler/nvml/detail/NvmlLibrary.hpp"
 
@@ -127,8 +128,10 @@ NvmlSampler::NvmlSampler(NvmlSamplerOptions options) : options_(std::move(option
         state->add_device(choice.device, options_.series_device);
     } else {
         unsigned int count = 0;
-        if (const auto status = f.device_count(&count); status != detail::kNvmlSuccess) {
-            fail("nvmlDeviceGetCount_v2 failed: " + library->error_text(status));
+        try {
+            TRAINSCOPE_NVML_CHECK(f.error_string, f.device_count(&count));
+        } catch (const NvmlError& error) {
+            fail(error.what());
             return;
         }
         for (unsigned int i = 0; i < count; ++i) {

@@ -1,5 +1,6 @@
 #include "profiler/nvml/detail/NvmlDeviceChoice.hpp"
 
+#include "profiler/nvml/NvmlError.hpp"
 #include "profiler/nvml/PciBusId.hpp"
 
 namespace trainscope::profiler::detail {
@@ -24,13 +25,17 @@ NvmlDeviceChoice choose_nvml_device(const NvmlFunctions& functions,
     }
     choice.nvml_bus_id = to_nvml_bus_id(*id);
     NvmlDevice device = nullptr;
-    const NvmlReturn status = functions.handle_by_pci_bus_id(choice.nvml_bus_id.c_str(), &device);
-    if (status != kNvmlSuccess || device == nullptr) {
-        const char* text = functions.error_string(status);
+    try {
+        TRAINSCOPE_NVML_CHECK(functions.error_string,
+                              functions.handle_by_pci_bus_id(choice.nvml_bus_id.c_str(), &device));
+    } catch (const NvmlError& error) {
         choice.status =
-            nvml_device_not_found(cuda_pci_bus_id, choice.nvml_bus_id,
-                                  std::string(text != nullptr ? text : "unknown error") +
-                                      " (NVML code " + std::to_string(status) + ")");
+            nvml_device_not_found(cuda_pci_bus_id, choice.nvml_bus_id, error.nvml_text());
+        return choice;
+    }
+    if (device == nullptr) {
+        choice.status = nvml_device_not_found(cuda_pci_bus_id, choice.nvml_bus_id,
+                                              "NVML returned success and no device");
         return choice;
     }
     choice.device = device;

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "profiler/nvml/NvmlError.hpp"
+
 namespace trainscope::profiler::detail {
 
 void DlCloser::operator()(void* handle) const noexcept {
@@ -92,11 +94,10 @@ std::unique_ptr<NvmlLibrary> NvmlLibrary::open(const std::string& library, std::
         why_not = library + ": " + resolution.why_not;
         return nullptr;
     }
-    const NvmlReturn status = f.init();
-    if (status != kNvmlSuccess) {
-        const char* text = f.error_string(status);
-        why_not = "nvmlInit_v2 failed: " + std::string(text != nullptr ? text : "unknown error") +
-                  " (NVML code " + std::to_string(status) + ")";
+    try {
+        TRAINSCOPE_NVML_CHECK(f.error_string, f.init());
+    } catch (const NvmlError& error) {
+        why_not = error.what();
         return nullptr;
     }
     return std::unique_ptr<NvmlLibrary>(
@@ -118,9 +119,7 @@ NvmlLibrary::~NvmlLibrary() {
 }
 
 std::string NvmlLibrary::error_text(NvmlReturn status) const {
-    const char* text = functions_.error_string(status);
-    return std::string(text != nullptr ? text : "unknown error") + " (NVML code " +
-           std::to_string(status) + ")";
+    return describe_nvml_status(status, functions_.error_string);
 }
 
 }  // namespace trainscope::profiler::detail
