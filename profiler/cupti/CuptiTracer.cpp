@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/cupti/CuptiActivityDecoder.hpp"
@@ -21,6 +22,16 @@ namespace {
 // CUPTI's callbacks carry no user pointer: the active tracer's queue is process-wide.
 std::atomic<detail::CuptiBufferQueue*> g_active_queue{nullptr};
 std::atomic<std::int64_t> g_dropped_records{0};
+// Callbacks running now. A callback counts itself before it loads the queue, so once
+// stop() has nulled the queue and seen this at zero, no callback can still hold it.
+std::atomic<int> g_callbacks_in_flight{0};
+
+struct CallbackInFlight {
+    CallbackInFlight() { g_callbacks_in_flight.fetch_add(1); }
+    ~CallbackInFlight() { g_callbacks_in_flight.fetch_sub(1); }
+    CallbackInFlight(const CallbackInFlight&) = delete;
+    CallbackInFlight& operator=(const CallbackInFlight&) = delete;
+};
 
 constexpr std::array kKernelKinds{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                   CUPTI_ACTIVITY_KIND_MEMSET};
@@ -37,6 +48,7 @@ uint64_t CUPTIAPI host_clock_timestamp() {
 
 void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
     *max_records = 0;  // fill the buffer
+    const CallbackInFlight in_flight;
     detail::CuptiBufferQueue* queue = g_active_queue.load();
     std::size_t granted = 0;
     *buffer = queue != nullptr ? queue->request(granted) : nullptr;
@@ -50,6 +62,7 @@ void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t
             cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped))) {
         g_dropped_records.fetch_add(static_cast<std::int64_t>(dropped));
     }
+    const CallbackInFlight in_flight;
     detail::CuptiBufferQueue* queue = g_active_queue.load();
     if (queue != nullptr) {
         queue->complete(buffer, valid);
@@ -191,6 +204,9 @@ Trace CuptiTracer::stop() {
             cuptiActivityGetNumDroppedRecords(nullptr, 0, &late_dropped)))
         g_dropped_records.fetch_add(static_cast<std::int64_t>(late_dropped));
     g_active_queue.store(nullptr);
+    while (g_callbacks_in_flight.load() != 0) {
+        std::this_thread::yield();  // a callback that loaded the queue before it was nulled
+    }
     drain();  // a buffer completed between the first drain and the line above
     std::lock_guard<std::mutex> decoding(decode_mutex_);
     decoder_->finish(end_ns);
