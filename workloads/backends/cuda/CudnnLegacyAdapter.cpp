@@ -1,6 +1,6 @@
 // cuDNN 9 marks the legacy convolution and batch-norm API deprecated (warnings appear
-// when CUDNN_WARN_DEPRECATED is defined). This file is the only user, so the warning is
-// silenced here alone.
+// when CUDNN_WARN_DEPRECATED is defined). This file and CudnnLegacyPooling.cpp are its
+// only users, so the warning is silenced in those two alone.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
