@@ -11,6 +11,7 @@
 #include "workloads/backends/cuda/CublasGemm.hpp"
 #include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/PrecisionSelection.hpp"
+#include "workloads/backends/cuda/StorageTypeDispatch.hpp"
 #include "workloads/backends/cuda/TensorProblems.hpp"
 #include "workloads/backends/cuda/kernels/BatchNormKernels.hpp"
 #include "workloads/backends/cuda/kernels/CapturedOptimizerKernels.hpp"
@@ -18,7 +19,6 @@
 #include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
 #include "workloads/backends/cuda/kernels/GatherKernels.hpp"
 #include "workloads/backends/cuda/kernels/LossKernels.hpp"
-#include "workloads/backends/cuda/kernels/OptimizerKernels.hpp"
 #include "workloads/backends/cuda/kernels/PoolingKernels.hpp"
 #include "workloads/backends/cuda/kernels/StorageMath.hpp"
 
@@ -45,14 +45,8 @@ using cuda::pool_plane;
 using cuda::pool_problem;
 using cuda::require;
 
-constexpr const char* kBackend = "cuda backend";
-
-// Runs body with the tensor's storage type: float, double, or the 16-bit storage structs
-// (fp16/bf16 runs keep activations, gradients and weight copies in 16 bits).
-template <typename Body>
-void with_storage_type(const Tensor& tensor, const char* op, const Body& body) {
-    with_float_type<cuda::math::Fp16, cuda::math::Bf16>(tensor.dtype(), kBackend, op, body);
-}
+using cuda::kBackend;
+using cuda::with_storage_type;
 
 // Runs body with the storage type the own batch-norm kernels are built for (float, fp16,
 // bf16); f64 stays with cuDNN.
@@ -397,7 +391,7 @@ void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGe
         pooling_fallbacks_, "avg_pool_backward", dy.dtype(),
         [&] {
             // Average pooling's gradient needs neither x nor y; the Backend hands neither,
-            // so same-shaped placeholders stand in (dy for y, dx for x).
+            // so same-shaped tensors stand in for them (dy for y, dx for x).
             return cuda::cudnn_pooling_backward(cudnn_.get(), problem, dy.raw(), dy.raw(), dx.raw(),
                                                 dx.raw());
         },
@@ -596,104 +590,6 @@ void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labe
         totals.correct += row.correct;
     }
     totals.count += rows;
-}
-
-namespace {
-
-// Runs body(T{}, G{}) for a master parameter of type T (float, double) and its gradient's
-// storage type G: the same as T, or fp16/bf16 next to a float master.
-template <typename Body>
-void with_master_and_gradient(const Tensor& parameter, const Tensor& gradient, const char* op,
-                              const Body& body) {
-    with_float_type(parameter.dtype(), kBackend, op, [&](auto master_zero) {
-        using T = decltype(master_zero);
-        with_storage_type(gradient, op, [&](auto gradient_zero) {
-            using G = decltype(gradient_zero);
-            constexpr bool kValid = std::is_same_v<T, double> == std::is_same_v<G, double>;
-            if constexpr (kValid) {
-                body(master_zero, gradient_zero);
-            } else {
-                require(false, op, "the gradient's element type does not fit the master's");
-            }
-        });
-    });
-}
-
-}  // namespace
-
-namespace {
-
-// The device address of an update's skip flag (Backend::sgd_update), or null.
-const float* skip_flag(const Tensor& skip_if_overflow, const char* op) {
-    if (skip_if_overflow.empty()) {
-        return nullptr;
-    }
-    require(skip_if_overflow.dtype() == DType::f32 && skip_if_overflow.elements() == 1, op,
-            "the overflow flag must be an f32 tensor of one element");
-    return skip_if_overflow.data<float>();
-}
-
-}  // namespace
-
-void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                             const SgdSettings& settings, double grad_factor,
-                             const Tensor& skip_if_overflow) {
-    OpRange range("sgd_update");
-    require(velocity.dtype() == parameter.dtype(), "sgd_update",
-            "velocity must be the master's type");
-    with_master_and_gradient(
-        parameter, gradient, "sgd_update", [&](auto master_zero, auto gradient_zero) {
-            using T = decltype(master_zero);
-            using G = decltype(gradient_zero);
-            cuda::kernels::sgd_update<T, G>(
-                stream(), parameter.elements(), cuda::math::sgd_constants<T>(settings, grad_factor),
-                parameter.data<T>(), gradient.data<G>(), velocity.data<T>(),
-                skip_flag(skip_if_overflow, "sgd_update"));
-        });
-}
-
-void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                              Tensor& second_moment, const AdamSettings& settings,
-                              double grad_factor, const Tensor& skip_if_overflow) {
-    OpRange range("adam_update");
-    require(first_moment.dtype() == parameter.dtype() && second_moment.dtype() == parameter.dtype(),
-            "adam_update", "moments must be the master's type");
-    const float* skip = skip_flag(skip_if_overflow, "adam_update");
-    with_master_and_gradient(
-        parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
-            using T = decltype(master_zero);
-            using G = decltype(gradient_zero);
-            if (graph_ && graph_->capturing()) {
-                // Bias correction changes every step: read from the block each launch
-                // refreshes.
-                cuda::kernels::adam_update_device_constants<T, G>(
-                    stream(), parameter.elements(),
-                    graph_->adam_constants<T>(settings, grad_factor), parameter.data<T>(),
-                    gradient.data<G>(), first_moment.data<T>(), second_moment.data<T>(), skip);
-                return;
-            }
-            cuda::kernels::adam_update<T, G>(stream(), parameter.elements(),
-                                             cuda::math::adam_constants<T>(settings, grad_factor),
-                                             parameter.data<T>(), gradient.data<G>(),
-                                             first_moment.data<T>(), second_moment.data<T>(), skip);
-        });
-}
-
-void CudaBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
-    OpRange range("round_storage");
-    require(tensor.dtype() == DType::f32, "round_storage", "emulated storage is f32");
-    cuda::kernels::round_storage(stream(), tensor.elements(), tensor.data<float>(), rounding);
-}
-
-void CudaBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
-    OpRange range("flag_non_finite");
-    require(overflow.dtype() == DType::f32 && overflow.elements() == 1, "flag_non_finite",
-            "the overflow flag must be an f32 tensor of one element");
-    with_storage_type(tensor, "flag_non_finite", [&](auto zero) {
-        using T = decltype(zero);
-        cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(),
-                                          overflow.data<float>());
-    });
 }
 
 }  // namespace trainscope::workloads

@@ -36,7 +36,7 @@ const char* cudnn_nan_rule_name();
 cudnnStatus_t cudnn_pooling_forward(cudnnHandle_t handle, const PoolProblem& problem, const void* x,
                                     void* y);
 // dx from dy; y is the forward output for x (max pooling finds its maxima by it). Average
-// pooling reads neither values: callers without x/y pass same-shaped placeholders.
+// pooling reads neither values: callers without x/y pass same-shaped stand-ins.
 cudnnStatus_t cudnn_pooling_backward(cudnnHandle_t handle, const PoolProblem& problem,
                                      const void* y, const void* dy, const void* x, void* dx);
 

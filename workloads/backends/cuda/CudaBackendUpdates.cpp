@@ -1,0 +1,121 @@
+// CudaBackend's optimizer updates, the overflow flag they read, and the emulation's
+// rounding: the per-step parameter work, apart from the layer operations.
+#include <type_traits>
+
+#include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/FloatTypeDispatch.hpp"
+#include "workloads/backends/cuda/CudaBackend.hpp"
+#include "workloads/backends/cuda/StorageTypeDispatch.hpp"
+#include "workloads/backends/cuda/TensorProblems.hpp"
+#include "workloads/backends/cuda/kernels/CapturedOptimizerKernels.hpp"
+#include "workloads/backends/cuda/kernels/ElementwiseKernels.hpp"
+#include "workloads/backends/cuda/kernels/OptimizerKernels.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+using cuda::kBackend;
+using cuda::require;
+using cuda::with_storage_type;
+
+}  // namespace
+
+namespace {
+
+// Runs body(T{}, G{}) for a master parameter of type T (float, double) and its gradient's
+// storage type G: the same as T, or fp16/bf16 next to a float master.
+template <typename Body>
+void with_master_and_gradient(const Tensor& parameter, const Tensor& gradient, const char* op,
+                              const Body& body) {
+    with_float_type(parameter.dtype(), kBackend, op, [&](auto master_zero) {
+        using T = decltype(master_zero);
+        with_storage_type(gradient, op, [&](auto gradient_zero) {
+            using G = decltype(gradient_zero);
+            constexpr bool kValid = std::is_same_v<T, double> == std::is_same_v<G, double>;
+            if constexpr (kValid) {
+                body(master_zero, gradient_zero);
+            } else {
+                require(false, op, "the gradient's element type does not fit the master's");
+            }
+        });
+    });
+}
+
+}  // namespace
+
+namespace {
+
+// The device address of an update's skip flag (Backend::sgd_update), or null.
+const float* skip_flag(const Tensor& skip_if_overflow, const char* op) {
+    if (skip_if_overflow.empty()) {
+        return nullptr;
+    }
+    require(skip_if_overflow.dtype() == DType::f32 && skip_if_overflow.elements() == 1, op,
+            "the overflow flag must be an f32 tensor of one element");
+    return skip_if_overflow.data<float>();
+}
+
+}  // namespace
+
+void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                             const SgdSettings& settings, double grad_factor,
+                             const Tensor& skip_if_overflow) {
+    OpRange range("sgd_update");
+    require(velocity.dtype() == parameter.dtype(), "sgd_update",
+            "velocity must be the master's type");
+    with_master_and_gradient(
+        parameter, gradient, "sgd_update", [&](auto master_zero, auto gradient_zero) {
+            using T = decltype(master_zero);
+            using G = decltype(gradient_zero);
+            cuda::kernels::sgd_update<T, G>(
+                stream(), parameter.elements(), cuda::math::sgd_constants<T>(settings, grad_factor),
+                parameter.data<T>(), gradient.data<G>(), velocity.data<T>(),
+                skip_flag(skip_if_overflow, "sgd_update"));
+        });
+}
+
+void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                              Tensor& second_moment, const AdamSettings& settings,
+                              double grad_factor, const Tensor& skip_if_overflow) {
+    OpRange range("adam_update");
+    require(first_moment.dtype() == parameter.dtype() && second_moment.dtype() == parameter.dtype(),
+            "adam_update", "moments must be the master's type");
+    const float* skip = skip_flag(skip_if_overflow, "adam_update");
+    with_master_and_gradient(
+        parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
+            using T = decltype(master_zero);
+            using G = decltype(gradient_zero);
+            if (graph_ && graph_->capturing()) {
+                // Bias correction changes every step: read from the block each launch
+                // refreshes.
+                cuda::kernels::adam_update_device_constants<T, G>(
+                    stream(), parameter.elements(),
+                    graph_->adam_constants<T>(settings, grad_factor), parameter.data<T>(),
+                    gradient.data<G>(), first_moment.data<T>(), second_moment.data<T>(), skip);
+                return;
+            }
+            cuda::kernels::adam_update<T, G>(stream(), parameter.elements(),
+                                             cuda::math::adam_constants<T>(settings, grad_factor),
+                                             parameter.data<T>(), gradient.data<G>(),
+                                             first_moment.data<T>(), second_moment.data<T>(), skip);
+        });
+}
+
+void CudaBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+    OpRange range("round_storage");
+    require(tensor.dtype() == DType::f32, "round_storage", "emulated storage is f32");
+    cuda::kernels::round_storage(stream(), tensor.elements(), tensor.data<float>(), rounding);
+}
+
+void CudaBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+    OpRange range("flag_non_finite");
+    require(overflow.dtype() == DType::f32 && overflow.elements() == 1, "flag_non_finite",
+            "the overflow flag must be an f32 tensor of one element");
+    with_storage_type(tensor, "flag_non_finite", [&](auto zero) {
+        using T = decltype(zero);
+        cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(),
+                                          overflow.data<float>());
+    });
+}
+
+}  // namespace trainscope::workloads
