@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 #include "workloads/backend/Backend.hpp"
@@ -33,6 +34,21 @@ inline bool all_finite(Backend& backend, TensorAllocator& tensors, const Tensor&
     float overflow = -1.0f;
     backend.copy_to_host(flag, &overflow);
     return overflow == 0.0f;
+}
+
+// A tensor's values as f32 on the host: f32 tensors copied as they are, 16-bit ones first
+// widened exactly on the backend (convert into a fresh f32 tensor from `tensors`).
+inline std::vector<float> read_as_f32(Backend& backend, TensorAllocator& tensors,
+                                      const Tensor& tensor) {
+    std::vector<float> values(static_cast<std::size_t>(tensor.elements()));
+    if (tensor.dtype() == DType::f32) {
+        backend.copy_to_host(tensor, values.data());
+        return values;
+    }
+    Tensor wide = tensors.allocate(tensor.shape(), DType::f32);
+    backend.convert(tensor, wide);
+    backend.copy_to_host(wide, values.data());
+    return values;
 }
 
 // The same values on both backends: `cpu` the reference (or the CPU's emulation of a

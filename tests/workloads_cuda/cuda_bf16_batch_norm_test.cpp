@@ -78,17 +78,11 @@ class CudaBf16BatchNorm : public testing::TestWithParam<Case> {
                       master);
     }
     std::vector<float> read_cpu(const Tensor& t) {
-        std::vector<float> values(static_cast<std::size_t>(t.elements()));
-        cpu_->copy_to_host(t, values.data());
-        return values;
+        return parity::read_as_f32(*cpu_, *cpu_tensors_, t);
     }
     // GPU values widened exactly to f32.
     std::vector<float> read_gpu(const Tensor& t) {
-        Tensor wide = gpu_tensors_->allocate(t.shape(), DType::f32);
-        gpu_->convert(t, wide);
-        std::vector<float> values(static_cast<std::size_t>(t.elements()));
-        gpu_->copy_to_host(wide, values.data());
-        return values;
+        return parity::read_as_f32(*gpu_, *gpu_tensors_, t);
     }
     // The emulation rounds a stored bf16 result where the native path stores 16 bits.
     void expect_close(TensorPair& pair, const std::string& what, double tolerance) {

@@ -93,17 +93,11 @@ class CudaHalfParity : public testing::TestWithParam<DType> {
     }
     bool gpu_finite(const Tensor& t) { return parity::all_finite(*gpu_, *gpu_tensors_, t); }
     std::vector<float> read_cpu(const Tensor& t) {
-        std::vector<float> values(static_cast<std::size_t>(t.elements()));
-        cpu_->copy_to_host(t, values.data());
-        return values;
+        return parity::read_as_f32(*cpu_, *cpu_tensors_, t);
     }
     // GPU values widened exactly to f32.
     std::vector<float> read_gpu(const Tensor& t) {
-        Tensor wide = gpu_tensors_->allocate(t.shape(), DType::f32);
-        gpu_->convert(t, wide);
-        std::vector<float> values(static_cast<std::size_t>(t.elements()));
-        gpu_->copy_to_host(wide, values.data());
-        return values;
+        return parity::read_as_f32(*gpu_, *gpu_tensors_, t);
     }
     // The emulation rounds a stored result where the native path stores 16 bits.
     void expect_close(TensorPair& pair, const char* what, double tolerance) {
