@@ -37,6 +37,7 @@
 #include "gui/utilization/UtilizationView.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
+#include "reports/store/TraceStore.hpp"
 
 namespace trainscope::gui {
 
@@ -279,6 +280,7 @@ void MainWindow::reportError(const QString& message) {
 
 bool MainWindow::openDatabase(const QString& path) {
     std::vector<reports::RunRecord> runs;
+    std::vector<std::int64_t> traced;
     try {
         if (!QFileInfo::exists(path))
             throw std::runtime_error("no such file: " + path.toStdString());
@@ -287,6 +289,7 @@ bool MainWindow::openDatabase(const QString& path) {
         parts.metrics = true;
         parts.environment = true;
         runs = reports::load_runs(db, {}, parts);
+        traced = reports::traced_run_ids(db);
     } catch (const std::exception& e) {
         reportError(tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
         return false;
@@ -309,6 +312,26 @@ bool MainWindow::openDatabase(const QString& path) {
     if (remember_recent_)
         addRecent(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("%1 runs in %2").arg(runs_model_->rowCount()).arg(path), 5000);
+    traced_runs_ = std::move(traced);
+    return true;
+}
+
+bool MainWindow::openAndShow(const QString& path, std::optional<std::int64_t> run) {
+    if (!openDatabase(path))
+        return false;
+    if (run && !runs_model_->runById(*run)) {
+        reportError(tr("There is no run %1 in %2.").arg(*run).arg(path));
+        run.reset();
+    }
+    if (!run && !traced_runs_.empty())
+        run = traced_runs_.front();
+    if (!run)
+        return true;
+    // A trace is what explains a run, so a database with one opens on it, ready for the
+    // keyboard (W/A/S/D) without a click first.
+    runs_view_->selectRun(*run);
+    showView(View::Timeline);
+    timeline_->setFocus(Qt::OtherFocusReason);
     return true;
 }
 
@@ -317,7 +340,7 @@ void MainWindow::openDialog() {
         QFileDialog::getOpenFileName(this, tr("Open results database"), QString(),
                                      tr("Results databases (*.db *.sqlite);;All files (*)"));
     if (!path.isEmpty())
-        openDatabase(path);
+        openAndShow(path);
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -337,7 +360,7 @@ void MainWindow::rebuildRecentMenu() {
     recent_menu_->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& path : recent)
-        recent_menu_->addAction(path, this, [this, path] { openDatabase(path); });
+        recent_menu_->addAction(path, this, [this, path] { openAndShow(path); });
     recent_menu_->setEnabled(!recent.isEmpty());
 }
 
@@ -475,16 +498,14 @@ bool MainWindow::loadTraceNow(std::int64_t run_id) {
 }
 
 std::optional<std::int64_t> MainWindow::loadFirstTraceNow() {
-    for (const auto& run : runs_model_->runs()) {
-        if (run.status != reports::RunStatus::Ok)
-            continue;
+    for (const std::int64_t id : traced_runs_) {
         try {
-            auto trace = TraceLoader::loadNow(path_, run.id);
-            requested_run_ = run.id;
+            auto trace = TraceLoader::loadNow(path_, id);
+            requested_run_ = id;
             setTrace(trace);
-            return run.id;
+            return id;
         } catch (const std::exception&) {
-            continue;  // no trace in this run: try the next
+            continue;  // unreadable trace: try the next
         }
     }
     return std::nullopt;

@@ -44,6 +44,12 @@ class MainWindow : public QMainWindow {
     // Reads the runs table (fast, on this thread). False, with the error reported, when
     // the file is not a readable results database.
     bool openDatabase(const QString& path);
+    // What a user's open does (command line, File › Open, Open Recent): openDatabase, then
+    // `run` (default: the first run with a trace, if any) selected, its trace loading in
+    // the background, on the Timeline with the keyboard focus on its canvas.
+    bool openAndShow(const QString& path, std::optional<std::int64_t> run = std::nullopt);
+    // The ok runs with a trace in the open database.
+    [[nodiscard]] const std::vector<std::int64_t>& tracedRuns() const { return traced_runs_; }
     // Loads a run's trace on this thread (screenshots, tests).
     bool loadTraceNow(std::int64_t run_id);
     // The first ok run that has a trace, loaded on this thread.
@@ -108,6 +114,7 @@ class MainWindow : public QMainWindow {
     void loadExtraKernelStats(const std::vector<std::int64_t>& ids);
     void showKernelStats();
     std::int64_t requested_run_ = -1;
+    std::vector<std::int64_t> traced_runs_;
     bool dark_ = true;
     bool remember_recent_ = true;
 };

@@ -7,12 +7,6 @@
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/nvml/NvmlSampler.hpp"
 #include "profiler/trace/TraceMerge.hpp"
-#if defined(TRAINSCOPE_HAS_HOST_TRACER)
-#include "profiler/host/HostTracer.hpp"
-#endif
-#if defined(TRAINSCOPE_HAS_CUPTI)
-#include "profiler/cupti/CuptiTracer.hpp"
-#endif
 
 namespace trainscope::harness {
 
@@ -36,18 +30,7 @@ CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend,
             nvml_metadata_[key] = value;
         nvml_->start();
     }
-    if (level_ == profiler::TraceLevel::Off)
-        return;
-#if defined(TRAINSCOPE_HAS_HOST_TRACER)
-    host_ = std::make_unique<profiler::HostTracer>();
-#endif
-#if defined(TRAINSCOPE_HAS_CUPTI)
-    if (cuda) {
-        profiler::CuptiTracerOptions options;
-        options.level = level_;
-        cupti_ = std::make_unique<profiler::CuptiTracer>(options);
-    }
-#endif
+    trace_.emplace(level_, cuda);
 }
 
 CellCapture::~CellCapture() = default;
@@ -75,43 +58,14 @@ CapturedCell CellCapture::stop(std::span<const TimeInterval> measured,
         for (reports::Metric& m : window_telemetry_metrics(counters, window, measured_steps))
             captured.telemetry_metrics.push_back(std::move(m));
     }
-    if (level_ == profiler::TraceLevel::Off)
-        return captured;
-    profiler::Trace trace;
-    bool have_trace = false;
-#if defined(TRAINSCOPE_HAS_CUPTI)
-    if (cupti_) {
-        trace = cupti_->stop();
-        have_trace = true;
-    }
-#endif
-#if defined(TRAINSCOPE_HAS_HOST_TRACER)
-    if (host_) {
-        profiler::Trace host = host_->stop();
-        if (level_ == profiler::TraceLevel::Kernels) {
-            // kernels: the work itself; NVTX phase ranges belong to full.
-            std::erase_if(host.activities, [](const profiler::Activity& a) {
-                return a.kind == profiler::ActivityKind::NvtxRange;
-            });
-        }
-        if (have_trace) {
-            profiler::merge_trace_into(trace, host);
-        } else {
-            trace = std::move(host);
-            have_trace = true;
-        }
-    } else {
-        captured.warnings.push_back(
-            "host tracing needs the NVTX 3 headers, which this build lacks");
-    }
-#endif
-    if (!have_trace)
+    std::optional<profiler::Trace> trace = trace_->stop(captured.warnings);
+    if (!trace)
         return captured;
     if (level_ == profiler::TraceLevel::Full && !counters.empty()) {
         profiler::Trace counter_trace;
         counter_trace.base_ns = nvml_base_ns_;
         counter_trace.counters = std::move(counters);
-        profiler::merge_trace_into(trace, counter_trace);
+        profiler::merge_trace_into(*trace, counter_trace);
     }
     captured.trace = std::move(trace);
     return captured;

@@ -9,13 +9,12 @@
 
 #include "harness/capture/HostLoadMonitor.hpp"
 #include "harness/capture/TelemetryWindow.hpp"
+#include "harness/capture/TraceCapture.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/RunRecord.hpp"
 
 namespace trainscope::profiler {
-class HostTracer;
-class CuptiTracer;
 class NvmlSampler;
 }  // namespace trainscope::profiler
 
@@ -62,13 +61,8 @@ class CellCapture {
     profiler::TraceLevel level_;
     std::int64_t nvml_base_ns_ = 0;
     std::map<std::string, std::string> nvml_metadata_;
-#if defined(TRAINSCOPE_HAS_HOST_TRACER)
-    std::unique_ptr<profiler::HostTracer> host_;
-#endif
-#if defined(TRAINSCOPE_HAS_CUPTI)  // a CPU-only build has no CUPTI tracer to own
-    std::unique_ptr<profiler::CuptiTracer> cupti_;
-#endif
     std::unique_ptr<profiler::NvmlSampler> nvml_;
+    std::optional<TraceCapture> trace_;  // started last, so NVML setup is not traced
 };
 
 }  // namespace trainscope::harness

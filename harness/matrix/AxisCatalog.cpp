@@ -45,9 +45,10 @@ const std::vector<AxisInfo>& axis_catalog() {
         {"device", "--device", "CUDA device ordinal", "0", {}, K::NonNegativeInteger},
         {"allocator",
          "--allocator",
-         "tensor memory: cudaMalloc per tensor, caching pool, stream-ordered pool, managed",
-         "device",
-         {"device", "pool", "async", "managed"},
+         "tensor memory: caching pool (PyTorch's default), raw allocation per tensor, "
+         "stream-ordered pool, managed",
+         "pool",
+         {"pool", "device", "async", "managed"},
          K::Choice},
         {"host_memory",
          "--host",

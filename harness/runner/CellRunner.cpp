@@ -16,6 +16,7 @@
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
+#include "harness/runner/TracingOverhead.hpp"
 #include "harness/stats/SampleStatistics.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
@@ -30,33 +31,13 @@ namespace {
 std::string utc_now() {
     return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
 }
-// Tracing costs time, so a traced cell also trains a short untraced run of the same
-// configuration and compares median step times: (traced - untraced) / untraced.
-std::optional<double> measure_tracing_overhead(const workloads::TrainingConfig& traced_config,
-                                               const workloads::TrainingResult& traced) {
-    std::vector<double> traced_ms;
-    for (const auto& s : traced.steps) {
+double median_measured_step_ns(const workloads::TrainingResult& result) {
+    std::vector<double> ns;
+    for (const auto& s : result.steps) {
         if (!s.warmup)
-            traced_ms.push_back(static_cast<double>(s.duration_ns));
+            ns.push_back(static_cast<double>(s.duration_ns));
     }
-    if (traced_ms.size() < 5)
-        return std::nullopt;
-    workloads::TrainingConfig probe = traced_config;
-    const auto measured = static_cast<std::int64_t>(std::min<std::size_t>(traced_ms.size(), 100));
-    probe.steps = probe.warmup_steps + measured;
-    probe.epochs = 0;
-    probe.eval_every_steps = 0;
-    const workloads::TrainingResult untraced = workloads::run_training(probe, nullptr);
-    std::vector<double> untraced_ms;
-    for (const auto& s : untraced.steps) {
-        if (!s.warmup)
-            untraced_ms.push_back(static_cast<double>(s.duration_ns));
-    }
-    traced_ms.resize(static_cast<std::size_t>(measured));
-    const double base = quantile(untraced_ms, 0.5);
-    if (base <= 0)
-        return std::nullopt;
-    return 100.0 * (quantile(traced_ms, 0.5) - base) / base;
+    return ns.empty() ? 0.0 : quantile(ns, 0.5);
 }
 
 // The CUDA ordinal the cell trains on and its PCI bus id, for NVML to find the same GPU
@@ -122,8 +103,15 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
             }
             record.trace = std::move(captured.trace);
             if (controller.divergence().empty()) {
-                if (auto overhead = measure_tracing_overhead(config, result)) {
-                    record.metrics.push_back({"tracing_overhead_pct", *overhead, "%"});
+                // After the capture has stopped: the probe runs tracers of its own.
+                if (auto overhead =
+                        measure_tracing_overhead(config, level, median_measured_step_ns(result))) {
+                    for (auto& m : tracing_overhead_metrics(*overhead))
+                        record.metrics.push_back(std::move(m));
+                    record.environment["tracing_overhead_probe"] = fmt::format(
+                        "{} rounds of an untraced and a traced block of {} steps (ABBA "
+                        "order), in the cell's process after its run",
+                        overhead->rounds, overhead->steps_per_block);
                 }
             }
         }

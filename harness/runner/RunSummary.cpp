@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "reports/quality/MeasurementWarnings.hpp"
+#include "reports/quality/TracingOverheadSummary.hpp"
 
 namespace trainscope::harness {
 
@@ -51,6 +52,8 @@ void print_run_result(const reports::RunRecord& run) {
                  metric_text(run, "step_ms_ci_high", "{:.3f}").c_str(),
                  metric_text(run, "final_loss", "{:.4f}").c_str(),
                  metric_text(run, "test_accuracy", "{:.4f}").c_str());
+    if (const auto overhead = reports::tracing_overhead_summary(run))
+        std::fprintf(stderr, "  tracing overhead: %s\n", overhead->c_str());
     // Contention or throttling means the timings measured something else too: say so
     // where they are seen.
     for (const reports::MeasurementWarning& warning : reports::measurement_warnings(run)) {

@@ -5,9 +5,10 @@
 
 namespace trainscope::profiler {
 
-// How much a run records. off: nothing; kernels: GPU work only (kernels, memcpy,
-// memset) plus what joins it (API calls and NVTX ranges are not kept); full: everything
-// the capture can see (API calls, NVTX ranges, synchronization, overhead, counters).
+// How much a run records. off: nothing; kernels: the work (GPU kernels, memcpy, memset;
+// the CPU backend's ops) and the NVTX phase ranges that say which step and phase it
+// belongs to (a few per step); full: everything the capture can see (also runtime and
+// driver API calls, synchronization, overhead, counters).
 enum class TraceLevel : unsigned char {
     Off = 0,
     Kernels = 1,

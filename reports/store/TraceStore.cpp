@@ -210,4 +210,14 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) 
     return trace;
 }
 
+std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db) {
+    auto ids = db.prepare(
+        "SELECT t.run_id FROM trace_info t JOIN runs r ON r.id = t.run_id "
+        "WHERE r.status = 'ok' AND t.activity_count > 0 ORDER BY t.run_id");
+    std::vector<std::int64_t> out;
+    while (ids.step())
+        out.push_back(ids.column_int64(0));
+    return out;
+}
+
 }  // namespace trainscope::reports

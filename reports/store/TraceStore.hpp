@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -14,5 +15,8 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const profiler:
 
 // Loads a run's trace; nullopt when the run has none.
 std::optional<profiler::Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id);
+
+// The ok runs whose trace holds at least one activity, by id: what a timeline can show.
+std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db);
 
 }  // namespace trainscope::reports

@@ -1,5 +1,6 @@
 // The application: corrupt files are reported (never a crash), screenshots of every
 // view on a generated database are not blank, the loader works off the GUI thread.
+#include <QApplication>
 #include <QFile>
 #include <QImage>
 #include <QItemSelectionModel>
@@ -166,6 +167,42 @@ class TestApp : public QObject {
         // Cancelling when nothing runs is quiet.
         loader.cancel();
         QCOMPARE(cancelled.count(), 1);
+    }
+
+    void openingShowsTheTracedRunOnTheTimelineReadyForKeys() {
+        MainWindow window;
+        window.setRememberRecent(false);
+        QStringList errors;
+        window.setErrorSink([&](const QString& m) { errors << m; });
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(window.openAndShow(db_));
+        QVERIFY(!window.tracedRuns().empty());
+        QCOMPARE(window.tracedRuns().front(), main_run_);
+        QCOMPARE(window.runsView()->selectedRunIds(), (std::vector<std::int64_t>{main_run_}));
+        QVERIFY(window.timeline()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 30000);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(window.timeline()));
+        // W zooms in at once, with no click on the canvas first.
+        const double before = window.timeline()->state().mapping.durationNs();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+        QVERIFY(window.timeline()->state().mapping.durationNs() < before);
+        QVERIFY(errors.isEmpty());
+    }
+
+    void openingARunByIdAndAWrongId() {
+        MainWindow window;
+        window.setRememberRecent(false);
+        QStringList errors;
+        window.setErrorSink([&](const QString& m) { errors << m; });
+        QVERIFY(window.openAndShow(db_, 2));
+        QCOMPARE(window.runsView()->selectedRunIds(), (std::vector<std::int64_t>{2}));
+        QVERIFY(errors.isEmpty());
+        QVERIFY(window.openAndShow(db_, 999));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.front().contains(QLatin1String("no run 999")), qPrintable(errors.front()));
+        QCOMPARE(window.runsView()->selectedRunIds(), (std::vector<std::int64_t>{main_run_}));
     }
 
     void selectingARunLoadsItsTraceInTheBackground() {

@@ -47,16 +47,33 @@ TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
     EXPECT_EQ(ops["adam_update"], 4 * kSteps);
     EXPECT_GE(ops["conv_fwd"], kSteps) << "training plus evaluation forwards";
     const auto run = reports::load_run(db, 1, {});
-    ASSERT_NE(run.find_metric("tracing_overhead_pct"), nullptr);
+    // The overhead always has its interval; a point value only when the interval
+    // excludes zero (otherwise it is not measurable, and no number pretends it is).
+    const auto* low = run.find_metric("tracing_overhead_pct_ci_low");
+    const auto* high = run.find_metric("tracing_overhead_pct_ci_high");
+    ASSERT_NE(low, nullptr);
+    ASSERT_NE(high, nullptr);
+    EXPECT_LE(low->value, high->value);
+    if (const auto* overhead = run.find_metric("tracing_overhead_pct")) {
+        EXPECT_TRUE(low->value > 0.0 || high->value < 0.0);
+        EXPECT_LE(low->value, overhead->value);
+        EXPECT_LE(overhead->value, high->value);
+    } else {
+        EXPECT_TRUE(low->value <= 0.0 && high->value >= 0.0);
+    }
+    EXPECT_NE(run.environment.at("tracing_overhead_probe").find("ABBA"), std::string::npos);
     ASSERT_NE(run.find_metric("cpu_op_busy_pct"), nullptr);
     EXPECT_GT(run.find_metric("cpu_op_busy_pct")->value, 10.0);
 
-    const auto report = run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());
+    const auto report =
+        run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());
     ASSERT_EQ(report.exit_code, 0) << report.output;
     std::ifstream kernels_csv(dir / "csv" / "kernels.csv");
     bool found = false;
     for (std::string line; std::getline(kernels_csv, line);) {
-        found = found || line.rfind("1,1,conv_bwd_filter,convolution,false," + std::to_string(kSteps) + ",", 0) == 0;
+        found = found ||
+                line.rfind("1,1,conv_bwd_filter,convolution,false," + std::to_string(kSteps) + ",",
+                           0) == 0;
     }
     EXPECT_TRUE(found) << "kernels.csv lists the CPU run's ops with their counts";
 

@@ -2,6 +2,7 @@
 
 #include "harness/cli/UsageError.hpp"
 #include "harness/matrix/Cell.hpp"
+#include "workloads/training/TrainingConfig.hpp"
 
 namespace trainscope::harness {
 namespace {
@@ -24,7 +25,9 @@ TEST(MatrixExpansion, CartesianProductWithDefaults) {
     EXPECT_EQ(cells[1].at("batch"), "32");
     EXPECT_EQ(cells[3].at("precision"), "fp64");
     EXPECT_EQ(cells[0].at("model"), "seed-cnn");
-    EXPECT_EQ(cells[0].at("allocator"), "device");
+    // A caching allocator by default, as PyTorch has; the engine's own default agrees.
+    EXPECT_EQ(cells[0].at("allocator"), "pool");
+    EXPECT_EQ(workloads::TrainingConfig{}.allocator, "pool");
     EXPECT_EQ(varying_axes(cells), (std::vector<std::string>{"precision", "batch"}));
 }
 

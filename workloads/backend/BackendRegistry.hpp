@@ -15,7 +15,7 @@ struct BackendOptions {
     int device = 0;
     // Memory strategy and library choices, from TrainingConfig; the CPU backend ignores
     // them (the engine validates them for "cpu"), a GPU backend validates its own.
-    std::string allocator = "device";
+    std::string allocator = "pool";  // a caching allocator, as PyTorch has by default
     std::string host_memory = "pageable";
     std::string transfer = "sync";
     std::string placement = "stream";

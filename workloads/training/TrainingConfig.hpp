@@ -41,7 +41,7 @@ struct TrainingConfig {
     // false: no test-set evaluation at all (throughput benchmarks); evaluations stay empty.
     bool evaluate = true;
     // Memory strategy axes; "n/a" where the backend has none.
-    std::string allocator = "device";
+    std::string allocator = "pool";  // a caching allocator, as PyTorch has by default
     std::string host_memory = "pageable";
     std::string transfer = "sync";
     std::string placement = "stream";
