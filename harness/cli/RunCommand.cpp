@@ -17,6 +17,7 @@
 #include "harness/runner/MatrixRunner.hpp"
 #include "harness/runner/RunSummary.hpp"
 #include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/TraceStore.hpp"
 
 namespace trainscope::harness {
 
@@ -34,6 +35,40 @@ struct RunOptions {
     std::string inject_fault;
     std::string command_line;
 };
+
+// How to open the GUI beside this binary: relative to the working directory when the
+// binary is below it (build/bin/trainscope-gui), else absolute; the bare name when the
+// GUI was not built here but may be on the PATH.
+std::string gui_command() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        return "trainscope-gui";
+    const std::filesystem::path gui = self.parent_path() / "trainscope-gui";
+    if (!std::filesystem::exists(gui, ec))
+        return "trainscope-gui";
+    const std::filesystem::path relative =
+        std::filesystem::relative(gui, std::filesystem::current_path(ec), ec);
+    if (!ec && !relative.empty() && *relative.begin() != "..")
+        return relative.string();
+    return gui.string();
+}
+
+// The last line of a traced matrix: the command that opens its timeline.
+void print_timeline_command(const std::string& out, const std::vector<reports::RunRecord>& runs) {
+    std::vector<std::int64_t> traced;
+    try {
+        const reports::ResultsDatabase db(out, reports::OpenMode::ReadOnly);
+        traced = reports::traced_run_ids(db);
+    } catch (const std::exception&) {
+        return;  // the results are written; a hint is not worth an error
+    }
+    if (const auto run = run_to_open(runs, traced)) {
+        std::fprintf(stderr, "Timeline of run %lld (the slowest traced cell): %s %s --run %lld\n",
+                     static_cast<long long>(*run), gui_command().c_str(), out.c_str(),
+                     static_cast<long long>(*run));
+    }
+}
 
 // The results file must be creatable before any cell runs, so that a typo in --out
 // fails in a second rather than after an hour of training.
@@ -134,6 +169,8 @@ int execute(const RunOptions& options) {
                          ? fmt::format(", {} done before", result.already_done).c_str()
                          : "");
     }
+    if (!options.quiet)
+        print_timeline_command(out, result.runs);
     if (options.json)
         print_json(result, out);
     if (result.interrupted) {

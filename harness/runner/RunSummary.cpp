@@ -61,6 +61,23 @@ void print_run_result(const reports::RunRecord& run) {
     }
 }
 
+std::optional<std::int64_t> run_to_open(const std::vector<reports::RunRecord>& runs,
+                                        const std::vector<std::int64_t>& traced_ids) {
+    std::optional<std::int64_t> chosen;
+    double slowest = 0.0;
+    for (const reports::RunRecord& run : runs) {
+        if (std::find(traced_ids.begin(), traced_ids.end(), run.id) == traced_ids.end())
+            continue;
+        const reports::Metric* rate = run.find_metric("images_per_s");
+        const double images_per_s = rate != nullptr ? rate->value : 0.0;
+        if (!chosen || images_per_s < slowest) {
+            chosen = run.id;
+            slowest = images_per_s;
+        }
+    }
+    return chosen;
+}
+
 void print_summary_table(const std::vector<reports::RunRecord>& runs,
                          const std::vector<std::string>& varying_axes) {
     std::vector<std::string> header{"run"};

@@ -15,6 +15,36 @@ namespace {
 
 using testing::run_trainscope;
 
+// A traced matrix ends with the command that opens its slowest cell's timeline.
+TEST(CliEndToEnd, TracedMatrixEndsWithTheCommandThatOpensItsSlowestCellsTimeline) {
+    testing::TempDir dir;
+    const auto db_path = dir / "results.db";
+    const auto r = run_trainscope(
+        "run --backend cpu --model seed-cnn --precision fp32,fp64 --batch 32 --steps 12 "
+        "--warmup 2 --threads 2 --trace kernels --out " +
+        db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    reports::RunParts parts;
+    parts.metrics = true;
+    const auto runs = reports::load_runs(db, {}, parts);
+    ASSERT_EQ(runs.size(), 2u);
+    const auto& slowest =
+        runs[0].find_metric("images_per_s")->value < runs[1].find_metric("images_per_s")->value
+            ? runs[0]
+            : runs[1];
+    const std::string expected =
+        "trainscope-gui " + db_path.string() + " --run " + std::to_string(slowest.id) + "\n";
+    const auto line = r.output.rfind("Timeline of run ");
+    ASSERT_NE(line, std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(expected, line), std::string::npos) << r.output;
+
+    const auto untraced = run_trainscope("run --backend cpu --steps 6 --warmup 1 --out " +
+                                         (dir / "untraced.db").string());
+    ASSERT_EQ(untraced.exit_code, 0) << untraced.output;
+    EXPECT_EQ(untraced.output.find("Timeline of run"), std::string::npos) << untraced.output;
+}
+
 TEST(CliEndToEnd, RunStoresAMatrixAndReportWritesRunsCsv) {
     testing::TempDir dir;
     const auto db_path = dir / "results.db";
