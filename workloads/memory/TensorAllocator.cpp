@@ -19,6 +19,7 @@ Tensor TensorAllocator::allocate(const Shape& shape, DType dtype) {
 void TensorAllocator::release(void* data, std::size_t bytes) noexcept {
     source_->deallocate(data, bytes);
     live_bytes_ -= static_cast<std::int64_t>(bytes);
+    ++releases_;
 }
 
 }  // namespace trainscope::workloads

@@ -23,6 +23,7 @@ class TensorAllocator {
     std::int64_t live_bytes() const { return live_bytes_; }
     std::int64_t peak_bytes() const { return peak_bytes_; }
     std::int64_t allocations() const { return allocations_; }
+    std::int64_t releases() const { return releases_; }
     void reset_peak() { peak_bytes_ = live_bytes_; }
 
   private:
@@ -30,6 +31,7 @@ class TensorAllocator {
     std::int64_t live_bytes_ = 0;
     std::int64_t peak_bytes_ = 0;
     std::int64_t allocations_ = 0;
+    std::int64_t releases_ = 0;
 };
 
 }  // namespace trainscope::workloads

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "workloads/backend/StepCounts.hpp"
+
 namespace trainscope::workloads {
 
 struct StepRecord {
@@ -15,6 +17,8 @@ struct StepRecord {
     double loss_scale = 1.0;  // fp16 dynamic loss scale; 1 otherwise
     bool skipped = false;     // optimizer step skipped (fp16 overflow)
     bool warmup = false;
+    // What the step's timed window asked of the backend (CountingBackend, TensorAllocator).
+    StepCounts counts;
 };
 
 struct EvalRecord {

@@ -9,6 +9,7 @@
 
 #include "workloads/annotation/NvtxRange.hpp"
 #include "workloads/backend/BackendRegistry.hpp"
+#include "workloads/backend/CountingBackend.hpp"
 #include "workloads/datasets/BatchLoader.hpp"
 #include "workloads/datasets/DatasetSelection.hpp"
 #include "workloads/memory/CachingPool.hpp"
@@ -19,6 +20,7 @@
 #include "workloads/training/CapturedStep.hpp"
 #include "workloads/training/ConfigValidation.hpp"
 #include "workloads/training/Evaluation.hpp"
+#include "workloads/training/StepCountRecorder.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -49,7 +51,8 @@ class TrainingRun {
     TrainingObserver* observer_;
     PrecisionPolicy policy_;
     TrainingData data_;
-    std::unique_ptr<Backend> backend_;
+    // Every run trains through the counting layer: its counts are run metrics.
+    std::unique_ptr<CountingBackend> backend_;
     std::unique_ptr<CachingPool> pool_;
     std::unique_ptr<TensorAllocator> tensors_;
     std::unique_ptr<CapturedStep> captured_;  // cuda_graph=true only
@@ -64,6 +67,7 @@ class TrainingRun {
     TrainingResult result_;
     std::int64_t steps_done_ = 0;
     std::int64_t last_evaluated_step_ = -1;
+    std::optional<StepCountRecorder> counts_;
 };
 
 TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observer)
@@ -80,7 +84,8 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     options.cuda_graph = config.cuda_graph;
     options.cudnn_algo = config.cudnn_algo;
     options.cudnn_workspace_bytes = config.cudnn_workspace_bytes;
-    backend_ = create_backend(config.backend, options);
+    backend_ = std::make_unique<CountingBackend>(create_backend(config.backend, options));
+    counts_.emplace(*backend_);
     // The model first: its checks need only the sample shape (an IDX header), so a bad
     // model parameter fails before the dataset is read.
     model_ = build_model(config.model, config.model_params, dataset_sample_shape(config),
@@ -104,6 +109,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     } else {
         tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator());
     }
+    counts_->watch(*tensors_);
     backend_->set_math_mode(policy_.math);
     // The backend decides where activations live: f16/bf16 on a backend that stores mixed
     // precision natively, else the master dtype with round_storage emulating them.
@@ -136,6 +142,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
             StepContext{*backend_, captured_->tensors, policy_, context_->dtype, true, false});
         captured_->input.images = context_->make(model_->input_shape().with_batch(config.batch));
         captured_->input.labels = tensors_->allocate(Shape{config.batch}, DType::i32);
+        counts_->watch(captured_->tensors);
     }
     // Setup queued work (weight uploads and conversions, a resident dataset's upload):
     // it must be done before step 0's timer starts, or that step's time includes it.
@@ -216,6 +223,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     PhaseRange step_range("step");
     StepContext& context = *context_;
     // Started before the batch is loaded: a step's time includes its input copy.
+    counts_->open();
     const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
     Batch batch;
     {
@@ -236,6 +244,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     }
     // Stopped as soon as the last operation is queued: stop_ns() waits for the work, so a
     // device timer's stop mark is not delayed by the host's wait in synchronize().
+    const StepCounts counts = counts_->close(steps_done_ >= config_.warmup_steps);
     const std::int64_t duration_ns = timer->stop_ns();
     backend_->synchronize();
     const CrossEntropyTotals totals = backend_->take_loss_totals();
@@ -250,6 +259,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     record.loss_scale = loss_scale;
     record.skipped = !applied;
     record.warmup = steps_done_ < config_.warmup_steps;
+    record.counts = counts;
     result_.steps.push_back(record);
     result_.train_time_ns += record.duration_ns;
     result_.images_trained += batch.images.shape()[0];
@@ -336,6 +346,7 @@ TrainingResult TrainingRun::run() {
     result_.extra_metrics["skipped_steps"] = static_cast<double>(skipped);
     result_.extra_metrics["steps_per_epoch"] = static_cast<double>(per_epoch);
     result_.extra_metrics["tensor_allocations"] = static_cast<double>(tensors_->allocations());
+    counts_->add_metrics(result_.extra_metrics);
     if (captured_) {
         result_.extra_metrics["graph_arena_bytes"] =
             static_cast<double>(captured_->arena.reserved_bytes());

@@ -1,0 +1,230 @@
+#include "workloads/backend/CountingBackend.hpp"
+
+#include <utility>
+
+namespace trainscope::workloads {
+
+CountingBackend::CountingBackend(std::unique_ptr<Backend> inner)
+    : inner_(std::move(inner)), raw_(inner_->raw_allocator()) {}
+
+StepCounts CountingBackend::counts() const {
+    StepCounts counts;
+    counts.allocations = raw_.allocations();
+    counts.frees = raw_.frees();
+    counts.synchronizations = calls(BackendOp::synchronize) + calls(BackendOp::copy_to_host);
+    counts.h2d_copies = calls(BackendOp::copy_from_host);
+    for (const std::int64_t n : calls_) {
+        counts.backend_calls += n;
+    }
+    return counts;
+}
+
+void CountingBackend::synchronize() {
+    count(BackendOp::synchronize);
+    inner_->synchronize();
+}
+
+void CountingBackend::copy_from_host(const void* host, Tensor& destination) {
+    count(BackendOp::copy_from_host);
+    inner_->copy_from_host(host, destination);
+}
+
+void CountingBackend::copy_to_host(const Tensor& source, void* host) {
+    count(BackendOp::copy_to_host);
+    inner_->copy_to_host(source, host);
+}
+
+void CountingBackend::copy(const Tensor& source, Tensor& destination) {
+    count(BackendOp::copy);
+    inner_->copy(source, destination);
+}
+
+void CountingBackend::fill(Tensor& tensor, double value) {
+    count(BackendOp::fill);
+    inner_->fill(tensor, value);
+}
+
+void CountingBackend::convert(const Tensor& source, Tensor& destination) {
+    count(BackendOp::convert);
+    inner_->convert(source, destination);
+}
+
+void CountingBackend::gather_rows(const Tensor& source, const Tensor& indices,
+                                  Tensor& destination) {
+    count(BackendOp::gather_rows);
+    inner_->gather_rows(source, indices, destination);
+}
+
+void CountingBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias,
+                                     Tensor& y, const Conv2dGeometry& geometry) {
+    count(BackendOp::conv2d_forward);
+    inner_->conv2d_forward(x, w, bias, y, geometry);
+}
+
+void CountingBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                           const Conv2dGeometry& geometry) {
+    count(BackendOp::conv2d_backward_data);
+    inner_->conv2d_backward_data(dy, w, dx, geometry);
+}
+
+void CountingBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                             Tensor& dbias, const Conv2dGeometry& geometry) {
+    count(BackendOp::conv2d_backward_filter);
+    inner_->conv2d_backward_filter(x, dy, dw, dbias, geometry);
+}
+
+void CountingBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                           const Tensor& b, double beta, Tensor& c) {
+    count(BackendOp::gemm);
+    inner_->gemm(transpose_a, transpose_b, alpha, a, b, beta, c);
+}
+
+void CountingBackend::add_bias(Tensor& y, const Tensor& bias) {
+    count(BackendOp::add_bias);
+    inner_->add_bias(y, bias);
+}
+
+void CountingBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
+    count(BackendOp::bias_backward);
+    inner_->bias_backward(dy, dbias);
+}
+
+void CountingBackend::relu_forward(const Tensor& x, Tensor& y) {
+    count(BackendOp::relu_forward);
+    inner_->relu_forward(x, y);
+}
+
+void CountingBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
+    count(BackendOp::relu_backward);
+    inner_->relu_backward(y, dy, dx);
+}
+
+void CountingBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+    count(BackendOp::max_pool_forward);
+    inner_->max_pool_forward(x, y, geometry);
+}
+
+void CountingBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
+                                        Tensor& dx, const Pool2dGeometry& geometry) {
+    count(BackendOp::max_pool_backward);
+    inner_->max_pool_backward(x, y, dy, dx, geometry);
+}
+
+void CountingBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+    count(BackendOp::avg_pool_forward);
+    inner_->avg_pool_forward(x, y, geometry);
+}
+
+void CountingBackend::avg_pool_backward(const Tensor& dy, Tensor& dx,
+                                        const Pool2dGeometry& geometry) {
+    count(BackendOp::avg_pool_backward);
+    inner_->avg_pool_backward(dy, dx, geometry);
+}
+
+void CountingBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
+    count(BackendOp::global_avg_pool_forward);
+    inner_->global_avg_pool_forward(x, y);
+}
+
+void CountingBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
+    count(BackendOp::global_avg_pool_backward);
+    inner_->global_avg_pool_backward(dy, dx);
+}
+
+void CountingBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                                  const Tensor& beta, Tensor& y,
+                                                  Tensor& running_mean, Tensor& running_var,
+                                                  Tensor& saved_mean, Tensor& saved_inv_std,
+                                                  const BatchNormSettings& settings,
+                                                  bool update_running) {
+    count(BackendOp::batch_norm_forward_training);
+    inner_->batch_norm_forward_training(x, gamma, beta, y, running_mean, running_var, saved_mean,
+                                        saved_inv_std, settings, update_running);
+}
+
+void CountingBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                                   const Tensor& beta, const Tensor& running_mean,
+                                                   const Tensor& running_var, Tensor& y,
+                                                   const BatchNormSettings& settings) {
+    count(BackendOp::batch_norm_forward_inference);
+    inner_->batch_norm_forward_inference(x, gamma, beta, running_mean, running_var, y, settings);
+}
+
+void CountingBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                          const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                          Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                          const BatchNormSettings& settings) {
+    count(BackendOp::batch_norm_backward);
+    inner_->batch_norm_backward(x, dy, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta,
+                                settings);
+}
+
+void CountingBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
+    count(BackendOp::add);
+    inner_->add(a, b, y);
+}
+
+void CountingBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                            double loss_scale, Tensor& dlogits,
+                                            CrossEntropyTotals& totals) {
+    count(BackendOp::softmax_cross_entropy);
+    inner_->softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
+}
+
+void CountingBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                     double loss_scale, Tensor& dlogits) {
+    count(BackendOp::softmax_cross_entropy_deferred);
+    inner_->softmax_cross_entropy_deferred(logits, labels, loss_scale, dlogits);
+}
+
+CrossEntropyTotals CountingBackend::take_loss_totals() {
+    count(BackendOp::take_loss_totals);
+    return inner_->take_loss_totals();
+}
+
+void CountingBackend::begin_step_capture() {
+    count(BackendOp::begin_step_capture);
+    inner_->begin_step_capture();
+}
+
+void CountingBackend::end_step_capture() {
+    count(BackendOp::end_step_capture);
+    inner_->end_step_capture();
+}
+
+void CountingBackend::replay_step() {
+    count(BackendOp::replay_step);
+    inner_->replay_step();
+}
+
+void CountingBackend::abandon_step_capture() noexcept {
+    count(BackendOp::abandon_step_capture);
+    inner_->abandon_step_capture();
+}
+
+void CountingBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                                 const SgdSettings& settings, double grad_factor,
+                                 const Tensor& skip_if_overflow) {
+    count(BackendOp::sgd_update);
+    inner_->sgd_update(parameter, gradient, velocity, settings, grad_factor, skip_if_overflow);
+}
+
+void CountingBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                                  Tensor& second_moment, const AdamSettings& settings,
+                                  double grad_factor, const Tensor& skip_if_overflow) {
+    count(BackendOp::adam_update);
+    inner_->adam_update(parameter, gradient, first_moment, second_moment, settings, grad_factor,
+                        skip_if_overflow);
+}
+
+void CountingBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+    count(BackendOp::round_storage);
+    inner_->round_storage(tensor, rounding);
+}
+
+void CountingBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+    count(BackendOp::flag_non_finite);
+    inner_->flag_non_finite(tensor, overflow);
+}
+
+}  // namespace trainscope::workloads

@@ -1,0 +1,111 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "workloads/backend/Backend.hpp"
+#include "workloads/backend/BackendOp.hpp"
+#include "workloads/backend/StepCounts.hpp"
+#include "workloads/memory/CountingRawAllocator.hpp"
+
+namespace trainscope::workloads {
+
+// Wraps any backend and counts what the engine asks of it: calls per operation, the
+// waits (synchronize, copy_to_host), host-to-device copies and, through raw_allocator(),
+// the backend allocations below the pool. The engine trains through one for every run,
+// so each step's counts are recorded on every backend; a count costs an increment.
+// It sees the interface only: allocations and waits a backend makes inside an operation
+// (cuDNN workspace growth, a pinned staging copy's wait) show in a CUDA trace's API
+// records instead (profiler/analysis/StepApiCounts).
+//
+// Every Backend member function is forwarded. A virtual added to Backend must be
+// forwarded here too, or calls reach the base class's default instead of the backend.
+class CountingBackend final : public Backend {
+  public:
+    explicit CountingBackend(std::unique_ptr<Backend> inner);
+
+    Backend& inner() { return *inner_; }
+    // Totals since construction; tensor counts are the TensorAllocator's and stay 0 here.
+    StepCounts counts() const;
+    std::int64_t calls(BackendOp op) const { return calls_[static_cast<std::size_t>(op)]; }
+    const std::array<std::int64_t, kBackendOpCount>& calls() const { return calls_; }
+
+    std::string name() const override { return inner_->name(); }
+    RawAllocator& raw_allocator() override { return raw_; }
+    std::map<std::string, std::string> environment() const override {
+        return inner_->environment();
+    }
+    void synchronize() override;
+    void set_math_mode(MathMode mode) override { inner_->set_math_mode(mode); }
+    std::unique_ptr<StepTimer> start_step_timer() override { return inner_->start_step_timer(); }
+    bool emulates(Precision precision) const override { return inner_->emulates(precision); }
+    DType storage_dtype(Precision precision) const override {
+        return inner_->storage_dtype(precision);
+    }
+
+    void copy_from_host(const void* host, Tensor& destination) override;
+    void copy_to_host(const Tensor& source, void* host) override;
+    void copy(const Tensor& source, Tensor& destination) override;
+    void fill(Tensor& tensor, double value) override;
+    void convert(const Tensor& source, Tensor& destination) override;
+    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override;
+    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                        const Conv2dGeometry& geometry) override;
+    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                              const Conv2dGeometry& geometry) override;
+    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                const Conv2dGeometry& geometry) override;
+    void gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a, const Tensor& b,
+              double beta, Tensor& c) override;
+    void add_bias(Tensor& y, const Tensor& bias) override;
+    void bias_backward(const Tensor& dy, Tensor& dbias) override;
+    void relu_forward(const Tensor& x, Tensor& y) override;
+    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override;
+    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
+    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
+                           const Pool2dGeometry& geometry) override;
+    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) override;
+    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) override;
+    void global_avg_pool_forward(const Tensor& x, Tensor& y) override;
+    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override;
+    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                     Tensor& saved_mean, Tensor& saved_inv_std,
+                                     const BatchNormSettings& settings,
+                                     bool update_running) override;
+    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                      const Tensor& running_mean, const Tensor& running_var,
+                                      Tensor& y, const BatchNormSettings& settings) override;
+    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                             Tensor& dgamma, Tensor& dbeta,
+                             const BatchNormSettings& settings) override;
+    void add(const Tensor& a, const Tensor& b, Tensor& y) override;
+    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                               Tensor& dlogits, CrossEntropyTotals& totals) override;
+    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits) override;
+    CrossEntropyTotals take_loss_totals() override;
+    void begin_step_capture() override;
+    void end_step_capture() override;
+    void replay_step() override;
+    void abandon_step_capture() noexcept override;
+    void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                    const SgdSettings& settings, double grad_factor,
+                    const Tensor& skip_if_overflow) override;
+    void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                     Tensor& second_moment, const AdamSettings& settings, double grad_factor,
+                     const Tensor& skip_if_overflow) override;
+    void round_storage(Tensor& tensor, StorageRounding rounding) override;
+    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
+
+  private:
+    void count(BackendOp op) { ++calls_[static_cast<std::size_t>(op)]; }
+
+    std::unique_ptr<Backend> inner_;
+    CountingRawAllocator raw_;
+    std::array<std::int64_t, kBackendOpCount> calls_{};
+};
+
+}  // namespace trainscope::workloads
