@@ -8,8 +8,10 @@
 namespace trainscope::workloads {
 
 // Deterministic images of any shape, made on demand from (seed, index): each class has
-// a random prototype, and an image is its class's prototype blended with per-image
-// noise, so models can learn it and nothing but the prototypes is stored.
+// a random prototype, and an image is its class's prototype blended with a window of one
+// noise sequence made at construction, starting at an offset hashed from the index (4093
+// distinct windows). Models can learn it; the prototypes and the noise (one image plus
+// 4093 bytes) are all that is stored, and making an image is one pass over its bytes.
 class SyntheticImageSource final : public ImageSource {
   public:
     // Sources with the same seed share prototypes; `stream` tells their images apart
@@ -29,6 +31,7 @@ class SyntheticImageSource final : public ImageSource {
     std::uint64_t seed_;
     std::uint64_t sample_seed_;
     std::vector<std::uint8_t> prototypes_;
+    std::vector<std::uint8_t> noise_;
 };
 
 }  // namespace trainscope::workloads

@@ -12,7 +12,13 @@ namespace trainscope::workloads {
 struct StepRecord {
     std::int64_t index = 0;  // 0-based over the whole run, warm-up included
     int epoch = 0;
-    std::int64_t duration_ns = 0;  // CUDA events on GPU, steady_clock on CPU
+    // The timed window (docs/workloads.md, "A step"): CUDA events on GPU, steady_clock on
+    // CPU. Data staging is not in it.
+    std::int64_t duration_ns = 0;
+    // Host time to stage this step's batch (gather, scale, queue the copy), spent before
+    // the window opened: while the previous step ran, or before this one for an epoch's
+    // first batch.
+    std::int64_t data_ns = 0;
     double loss = 0.0;
     double loss_scale = 1.0;  // fp16 dynamic loss scale; 1 otherwise
     bool skipped = false;     // optimizer step skipped (fp16 overflow)
@@ -33,7 +39,7 @@ struct TrainingResult {
     std::vector<StepRecord> steps;
     std::vector<EvalRecord> evaluations;
     std::int64_t images_trained = 0;
-    std::int64_t train_time_ns = 0;  // sum of step durations, warm-up included
+    std::int64_t train_time_ns = 0;  // sum of step durations, warm-up included; no data staging
     std::int64_t peak_tensor_bytes = 0;
     std::int64_t parameter_count = 0;
     bool emulated = false;  // precision emulated by rounding (Backend::emulates)

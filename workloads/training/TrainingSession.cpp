@@ -1,6 +1,7 @@
 #include "workloads/training/TrainingSession.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -25,6 +26,13 @@
 namespace trainscope::workloads {
 namespace {
 
+// A batch on the backend, ready for its step, and the host time its staging took.
+struct StagedBatch {
+    Batch batch;
+    std::int64_t index = -1;
+    std::int64_t data_ns = 0;
+};
+
 // The objects of one run, declared so that tensors die before the allocators they
 // came from and those before the backend.
 class TrainingRun {
@@ -33,8 +41,12 @@ class TrainingRun {
     TrainingResult run();
 
   private:
-    // Returns false when the observer asked to stop.
-    bool train_step(std::int64_t batch_index, int epoch);
+    // Returns false when the observer asked to stop. next_index (-1: none) is the batch
+    // of the next step, staged once this step's timed window has closed.
+    bool train_step(std::int64_t batch_index, int epoch, std::int64_t next_index);
+    // Gathers, scales and copies a batch to the backend: data staging, never inside a
+    // step's timed window.
+    StagedBatch stage_batch(std::int64_t batch_index);
     // Forward, loss, backward and update of one batch, queued on the backend. With loss
     // scaling (fp16) the gradients are checked into overflow_ and the updates skip
     // themselves on overflow where they run; the engine reads the flag after the step
@@ -68,6 +80,7 @@ class TrainingRun {
     std::int64_t steps_done_ = 0;
     std::int64_t last_evaluated_step_ = -1;
     std::optional<StepCountRecorder> counts_;
+    std::optional<StagedBatch> staged_;  // the next step's batch, staged during this step
 };
 
 TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observer)
@@ -219,22 +232,37 @@ bool TrainingRun::step_applied() {
     return loss_scaler_->update(overflow == 0.0f);
 }
 
-bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
+StagedBatch TrainingRun::stage_batch(std::int64_t batch_index) {
+    PhaseRange range("data load");
+    const auto start = std::chrono::steady_clock::now();
+    StagedBatch staged;
+    staged.batch = train_loader_->load(*context_, batch_index);
+    staged.index = batch_index;
+    staged.data_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    return staged;
+}
+
+bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t next_index) {
     PhaseRange step_range("step");
     StepContext& context = *context_;
-    // Started before the batch is loaded: a step's time includes its input copy.
+    // The previous step staged this batch; the first step of an epoch stages its own,
+    // before its timer starts.
+    StagedBatch staged =
+        staged_ && staged_->index == batch_index ? std::move(*staged_) : stage_batch(batch_index);
+    staged_.reset();
+    Batch& batch = staged.batch;
+    const bool measured = steps_done_ >= config_.warmup_steps;
     counts_->open();
     const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
-    Batch batch;
-    {
-        PhaseRange range("data load");
-        batch = train_loader_->load(context, batch_index);
-        batch.images = context.to_storage(std::move(batch.images));
-        if (captured_) {
-            // A graph reads its input at fixed addresses: the batch is copied there.
-            backend_->copy(batch.images, captured_->input.images);
-            backend_->copy(batch.labels, captured_->input.labels);
-        }
+    // The conversion to the storage dtype is compute (PyTorch's autocast casts inside the
+    // forward), so it stays in the window; so does a graph's input refresh.
+    batch.images = context.to_storage(std::move(batch.images));
+    if (captured_) {
+        // A graph reads its input at fixed addresses: the batch is copied there.
+        backend_->copy(batch.images, captured_->input.images);
+        backend_->copy(batch.labels, captured_->input.labels);
     }
     const double loss_scale = loss_scaler_ ? loss_scaler_->scale() : 1.0;
     if (captured_) {
@@ -242,10 +270,16 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     } else {
         queue_step_work(context, batch, loss_scale);
     }
-    // Stopped as soon as the last operation is queued: stop_ns() waits for the work, so a
-    // device timer's stop mark is not delayed by the host's wait in synchronize().
-    const StepCounts counts = counts_->close(steps_done_ >= config_.warmup_steps);
-    const std::int64_t duration_ns = timer->stop_ns();
+    // Closed as soon as the last operation is queued: on a device the end mark is queued
+    // now, so neither the staging below nor the host's wait in synchronize() is timed.
+    timer->close();
+    const StepCounts counts = counts_->close(measured);
+    if (next_index >= 0) {
+        // On a GPU the host stages the next batch while the device runs this step; on the
+        // CPU the step is done and the staging is merely outside its window.
+        staged_ = stage_batch(next_index);
+    }
+    const std::int64_t duration_ns = timer->elapsed_ns();
     backend_->synchronize();
     const CrossEntropyTotals totals = backend_->take_loss_totals();
     const bool applied = step_applied();
@@ -260,6 +294,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch) {
     record.skipped = !applied;
     record.warmup = steps_done_ < config_.warmup_steps;
     record.counts = counts;
+    record.data_ns = staged.data_ns;
     result_.steps.push_back(record);
     result_.train_time_ns += record.duration_ns;
     result_.images_trained += batch.images.shape()[0];
@@ -303,7 +338,8 @@ TrainingResult TrainingRun::run() {
         PhaseRange epoch_range("epoch");
         train_loader_->start_epoch();
         for (std::int64_t b = 0; b < per_epoch && steps_done_ < total_steps; ++b) {
-            running = train_step(b, epoch);
+            const bool next_in_epoch = b + 1 < per_epoch && steps_done_ + 1 < total_steps;
+            running = train_step(b, epoch, next_in_epoch ? b + 1 : -1);
             if (config_.eval_every_steps > 0 && steps_done_ % config_.eval_every_steps == 0) {
                 record_evaluation(epoch);
             }

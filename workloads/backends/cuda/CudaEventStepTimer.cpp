@@ -9,8 +9,11 @@ CudaEventStepTimer::CudaEventStepTimer(cudaStream_t stream)
     TS_CUDA_CHECK(cudaEventRecord(start_.get(), stream_));
 }
 
-std::int64_t CudaEventStepTimer::stop_ns() {
+void CudaEventStepTimer::close() {
     TS_CUDA_CHECK(cudaEventRecord(stop_.get(), stream_));
+}
+
+std::int64_t CudaEventStepTimer::elapsed_ns() {
     TS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
     float elapsed_ms = 0.0f;
     TS_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start_.get(), stop_.get()));

@@ -18,9 +18,12 @@ namespace trainscope::workloads::cuda {
 class CudaEventStepTimer final : public StepTimer {
   public:
     explicit CudaEventStepTimer(cudaStream_t stream);
-    // Records the stop event, waits for it and returns the elapsed time (the events'
-    // resolution is about half a microsecond).
-    std::int64_t stop_ns() override;
+    // Records the stop event on the compute stream; the host does not wait.
+    void close() override;
+    // Waits for the stop event and returns the time between the events (their resolution
+    // is about half a microsecond). Work queued on the stream after close() (the next
+    // batch's copy) is not counted.
+    std::int64_t elapsed_ns() override;
 
   private:
     cudaStream_t stream_;
