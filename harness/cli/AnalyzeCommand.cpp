@@ -15,9 +15,13 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/StepApiCounts.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/TraceStore.hpp"
 
 namespace trainscope::harness {
 
@@ -147,8 +151,107 @@ void print_health(const profiler::Trace& trace) {
         static_cast<long long>(h.graph_kernels_without_launch));
 }
 
+const reports::Metric* find_metric(const reports::RunRecord& run, std::string_view name) {
+    for (const auto& m : run.metrics) {
+        if (m.name == name)
+            return &m;
+    }
+    return nullptr;
+}
+
+// What the engine counted inside each step's timed window (CountingBackend), as stored
+// in the run's metrics: printed for every run trainscope trained, traced or not.
+void print_engine_step_anatomy(const reports::RunRecord& run) {
+    const reports::Metric* calls = find_metric(run, "backend_calls_per_step");
+    std::printf(
+        "Step anatomy, counted by the engine inside each step's timed window (mean per "
+        "measured step):\n");
+    if (calls == nullptr) {
+        std::printf(
+            "  no counts: the run was imported, failed, or recorded before they were "
+            "kept\n\n");
+        return;
+    }
+    const auto value = [&run](std::string_view name) {
+        const reports::Metric* m = find_metric(run, name);
+        return m == nullptr ? 0.0 : m->value;
+    };
+    std::printf(
+        "  backend allocations %g, frees %g (below the pool); tensors made %g, released %g; "
+        "waits for the backend %g; host-to-device copies %g; backend calls %g\n",
+        value("allocations_per_step"), value("frees_per_step"),
+        value("tensor_allocations_per_step"), value("tensor_frees_per_step"),
+        value("syncs_per_step"), value("h2d_copies_per_step"), calls->value);
+    std::string ops;
+    constexpr std::string_view prefix = "op_";
+    constexpr std::string_view suffix = "_per_step";
+    for (const auto& m : run.metrics) {
+        const std::string_view name = m.name;
+        if (name.size() > prefix.size() + suffix.size() && name.substr(0, 3) == prefix &&
+            name.substr(name.size() - suffix.size()) == suffix) {
+            ops += fmt::format("{}{} {:g}", ops.empty() ? "" : ", ",
+                               name.substr(3, name.size() - 3 - suffix.size()), m.value);
+        }
+    }
+    std::printf("  by operation: %s\n", ops.c_str());
+    if (const reports::Metric* data = find_metric(run, "data_ms_median")) {
+        std::printf("  data staging, outside the window: median %.3f ms per step\n", data->value);
+    }
+    std::printf("\n");
+}
+
+void print_spread_line(const char* what, const profiler::ApiCallSpread& s) {
+    const auto c = [](const profiler::CountSpread& x) {
+        return x.min == x.max ? fmt::format("{}", x.min)
+                              : fmt::format("{:g} ({}-{})", x.median, x.min, x.max);
+    };
+    std::printf(
+        "  %-10s kernels launched %s; runtime calls %s: cudaMalloc* %s, cudaFree* %s, "
+        "cuda*Synchronize %s, cudaMemcpy* %s\n",
+        what, c(s.kernel_launches).c_str(), c(s.runtime_calls).c_str(), c(s.allocations).c_str(),
+        c(s.frees).c_str(), c(s.synchronizations).c_str(), c(s.memcpys).c_str());
+}
+
+// The same question asked of a CUDA trace's runtime API records, per NVTX "step" range.
+void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_steps) {
+    if (!profiler::has_runtime_api_records(trace))
+        return;
+    const auto steps = profiler::count_api_calls_per_step(trace);
+    if (steps.empty())
+        return;
+    const std::size_t skip = warmup_steps < steps.size() ? warmup_steps : 0;
+    std::printf(
+        "\nStep anatomy from the trace's CUDA API records, per NVTX step range (median "
+        "(min-max) over %zu steps, %zu warm-up steps left out; the step range also holds the "
+        "wait after the timed window):\n",
+        steps.size() - skip, skip);
+    print_spread_line("step", profiler::spread_of(steps, skip, false));
+    print_spread_line("data load", profiler::spread_of(steps, skip, true));
+}
+
 int execute(const AnalyzeOptions& options) {
-    const profiler::Trace trace = load_run_trace(options.database, options.run);
+    std::optional<reports::RunRecord> run;
+    std::optional<profiler::Trace> loaded;
+    {
+        const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+        reports::RunParts parts;
+        parts.steps = true;
+        run = reports::load_run(db, options.run, parts);  // names a missing run
+        loaded = reports::load_trace(db, options.run);
+    }
+    if (options.mode != "tracelens")
+        print_engine_step_anatomy(*run);
+    if (!loaded) {
+        if (options.mode == "tracelens")
+            (void)load_run_trace(options.database, options.run);  // says how to record one
+        std::printf(
+            "No trace for run %lld: record one with `trainscope run --trace "
+            "kernels|full` (full adds the API records counted per step), or import "
+            "one with `trainscope import`\n",
+            static_cast<long long>(options.run));
+        return 0;
+    }
+    const profiler::Trace& trace = *loaded;
     std::printf("Run %lld: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
                 trace.activities.size(), trace.lanes.size());
     if (options.mode == "tracelens") {
@@ -171,6 +274,10 @@ int execute(const AnalyzeOptions& options) {
         print_busy(trace, options, "GPU");
         print_breakdown(trace, options.top, "GPU");
         print_overlap_and_tensor_cores(trace);
+        std::size_t warmup = 0;
+        for (const auto& step : run->steps)
+            warmup += step.warmup ? 1 : 0;
+        print_trace_step_anatomy(trace, warmup);
     }
     print_nvtx(trace);
     print_health(trace);
@@ -183,8 +290,10 @@ CommandAction add_analyze_command(CLI::App& app) {
     auto options = std::make_shared<AnalyzeOptions>();
     CLI::App* cmd = app.add_subcommand(
         "analyze",
-        "Where the time went in a run's trace: GPU busy and idle, kernels by name and "
-        "category, copy/compute overlap, tensor cores, NVTX ranges, trace health.");
+        "What a step of a run is made of (allocations, waits, copies and backend calls per "
+        "step, for any run) and where the time went in its trace: GPU busy and idle, kernels "
+        "by name and category, copy/compute overlap, tensor cores, calls per step, NVTX "
+        "ranges, trace health.");
     cmd->add_option("database", options->database, "results database")->required();
     cmd->add_option("--run", options->run, "run id")->required();
     cmd->add_option(

@@ -9,13 +9,17 @@ namespace trainscope::harness {
 std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig& config,
                                                  const workloads::TrainingResult& result) {
     std::vector<double> step_ms;
+    std::vector<double> data_ms;
+    std::int64_t data_ns = 0;
     std::int64_t measured_ns = 0;
     std::int64_t skipped = 0;
     for (const auto& s : result.steps) {
         if (s.skipped)
             ++skipped;
+        data_ns += s.data_ns;
         if (s.warmup)
             continue;
+        data_ms.push_back(static_cast<double>(s.data_ns) * 1e-6);
         step_ms.push_back(static_cast<double>(s.duration_ns) * 1e-6);
         measured_ns += s.duration_ns;
     }
@@ -37,6 +41,10 @@ std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig
         m.push_back({"step_rse", stats.relative_standard_error, ""});
     }
     m.push_back({"step_count", static_cast<double>(stats.count), ""});
+    if (!data_ms.empty()) {
+        m.push_back({"data_ms_median", summarize(data_ms).median, "ms"});
+    }
+    m.push_back({"data_time_s", static_cast<double>(data_ns) * 1e-9, "s"});
     m.push_back({"train_time_s", static_cast<double>(result.train_time_ns) * 1e-9, "s"});
     m.push_back({"peak_mem_bytes", static_cast<double>(result.peak_tensor_bytes), "bytes"});
     m.push_back({"skipped_steps", static_cast<double>(skipped), ""});
@@ -74,7 +82,7 @@ std::vector<reports::StepRow> to_step_rows(const workloads::TrainingResult& resu
     for (const auto& s : result.steps) {
         rows.push_back({s.index, s.epoch, s.duration_ns,
                         std::isfinite(s.loss) ? std::optional<double>(s.loss) : std::nullopt,
-                        s.loss_scale, s.skipped, s.warmup});
+                        s.loss_scale, s.skipped, s.warmup, s.data_ns});
     }
     return rows;
 }

@@ -5,8 +5,8 @@
 namespace trainscope::reports {
 
 std::vector<CsvCell> steps_header() {
-    return {"matrix_id",   "run_id", "step",       "epoch",   "duration_ms",
-            "duration_ns", "loss",   "loss_scale", "skipped", "warmup"};
+    return {"matrix_id", "run_id",     "step",    "epoch",  "duration_ms", "duration_ns",
+            "loss",      "loss_scale", "skipped", "warmup", "data_ms",     "data_ns"};
 }
 
 std::vector<std::vector<CsvCell>> step_rows(const RunRecord& run) {
@@ -15,7 +15,9 @@ std::vector<std::vector<CsvCell>> step_rows(const RunRecord& run) {
     for (const StepRow& s : run.steps) {
         rows.push_back({run.matrix_id, run.id, s.step, s.epoch,
                         static_cast<double>(s.duration_ns) / 1e6, s.duration_ns, s.loss,
-                        s.loss_scale, s.skipped ? "true" : "false", s.warmup ? "true" : "false"});
+                        s.loss_scale, s.skipped ? "true" : "false", s.warmup ? "true" : "false",
+                        s.data_ns ? CsvCell(static_cast<double>(*s.data_ns) / 1e6) : CsvCell(),
+                        s.data_ns});
     }
     return rows;
 }

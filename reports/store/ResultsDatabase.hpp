@@ -12,7 +12,7 @@ struct sqlite3;
 namespace trainscope::reports {
 
 // The results database schema version this build reads and writes (docs/formats.md).
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 enum class OpenMode {
     ReadOnly,      // the file must exist and be a trainscope results database

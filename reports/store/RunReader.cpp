@@ -69,13 +69,17 @@ void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts
     }
     if (parts.steps) {
         auto s = db.prepare(
-            "SELECT step, epoch, duration_ns, loss, loss_scale, skipped, warmup FROM steps "
+            "SELECT step, epoch, duration_ns, loss, loss_scale, skipped, warmup, data_ns FROM "
+            "steps "
             "WHERE run_id = ?1 ORDER BY step");
         s.bind(1, run.id);
         while (s.step()) {
             run.steps.push_back(StepRow{s.column_int64(0), s.column_int64(1), s.column_int64(2),
                                         s.column_optional_double(3), s.column_double(4),
                                         s.column_int64(5) != 0, s.column_int64(6) != 0});
+            if (const auto data_ns = s.column_optional_double(7)) {
+                run.steps.back().data_ns = static_cast<std::int64_t>(*data_ns);
+            }
         }
     }
     if (parts.evaluations) {
@@ -150,7 +154,8 @@ std::vector<CellRunRow> cell_runs(const ResultsDatabase& db, std::int64_t matrix
     s.bind(1, matrix_id);
     std::vector<CellRunRow> rows;
     while (s.step()) {
-        rows.push_back({s.column_int64(0), s.column_text(1), run_status_from_string(s.column_text(2))});
+        rows.push_back(
+            {s.column_int64(0), s.column_text(1), run_status_from_string(s.column_text(2))});
     }
     return rows;
 }

@@ -57,6 +57,9 @@ struct StepRow {
     double loss_scale = 1.0;
     bool skipped = false;
     bool warmup = false;
+    // Host time to stage the step's batch, outside its timed window (schema 2; empty for
+    // imported runs).
+    std::optional<std::int64_t> data_ns = std::nullopt;
 };
 
 struct EvalRow {

@@ -53,13 +53,17 @@ void write_axes_row(const ResultsDatabase& db, const RunRecord& run) {
 // Trace rows carry no foreign key (they are bulk rows written without index upkeep), so
 // they are deleted by hand; the rest follows the run through ON DELETE CASCADE.
 void delete_run_rows(const ResultsDatabase& db, std::int64_t run_id) {
-    auto range = db.prepare("SELECT first_activity, last_activity FROM trace_info WHERE run_id = ?1");
+    auto range =
+        db.prepare("SELECT first_activity, last_activity FROM trace_info WHERE run_id = ?1");
     range.bind(1, run_id);
     if (range.step() && !range.is_null(0)) {
         const auto first = range.column_int64(0);
         const auto last = range.column_int64(1);
         range.reset();
-        db.prepare("DELETE FROM activities WHERE rowid BETWEEN ?1 AND ?2").bind(1, first).bind(2, last).run();
+        db.prepare("DELETE FROM activities WHERE rowid BETWEEN ?1 AND ?2")
+            .bind(1, first)
+            .bind(2, last)
+            .run();
     } else {
         range.reset();
     }
@@ -84,12 +88,15 @@ std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
     return matrix_id;
 }
 
-std::int64_t RunWriter::write(const RunRecord& run) { return replace(run, {}); }
+std::int64_t RunWriter::write(const RunRecord& run) {
+    return replace(run, {});
+}
 
 std::int64_t RunWriter::replace(const RunRecord& run,
                                 const std::vector<std::int64_t>& superseded_run_ids) {
     Transaction tx(db_);
-    for (const auto old_id : superseded_run_ids) delete_run_rows(db_, old_id);
+    for (const auto old_id : superseded_run_ids)
+        delete_run_rows(db_, old_id);
     write_axes_row(db_, run);
     const std::int64_t run_id = db_.last_insert_rowid();
 
@@ -103,8 +110,8 @@ std::int64_t RunWriter::replace(const RunRecord& run,
         metric.bind(1, run_id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).run();
     }
     auto step = db_.prepare(
-        "INSERT INTO steps (run_id, step, epoch, duration_ns, loss, loss_scale, skipped, warmup) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+        "INSERT INTO steps (run_id, step, epoch, duration_ns, loss, loss_scale, skipped, warmup, "
+        "data_ns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     for (const auto& s : run.steps) {
         step.bind(1, run_id)
             .bind(2, s.step)
@@ -114,6 +121,7 @@ std::int64_t RunWriter::replace(const RunRecord& run,
             .bind(6, s.loss_scale)
             .bind(7, s.skipped ? 1 : 0)
             .bind(8, s.warmup ? 1 : 0)
+            .bind(9, s.data_ns)
             .run();
     }
     auto eval = db_.prepare(

@@ -67,6 +67,7 @@ CREATE TABLE steps (
   loss_scale REAL NOT NULL DEFAULT 1,
   skipped INTEGER NOT NULL DEFAULT 0,
   warmup INTEGER NOT NULL DEFAULT 0,
+  data_ns INTEGER,
   PRIMARY KEY (run_id, step)
 ) WITHOUT ROWID;
 CREATE TABLE evaluations (

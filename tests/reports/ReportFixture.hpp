@@ -145,7 +145,7 @@ inline reports::RunRecord report_run(const std::string& precision, std::int64_t 
         const std::int64_t ns =
             std::llround(step_ms * 1e6) + (i % 3) * 10'000 + (i == 0 ? 500'000 : 0);
         run.steps.push_back({i, i / 3, ns, 2.5 - 0.25 * i, precision == "fp16" ? 65536.0 : 1.0,
-                             precision == "fp16" && i == 3, i < 1});
+                             precision == "fp16" && i == 3, i < 1, 250'000 + i * 1'000});
     }
     run.evaluations.push_back({6, 1, 30'000'000, 0.8125, 0.5});
     run.trace = report_trace(batch / 32);

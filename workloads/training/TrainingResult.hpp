@@ -15,16 +15,16 @@ struct StepRecord {
     // The timed window (docs/workloads.md, "A step"): CUDA events on GPU, steady_clock on
     // CPU. Data staging is not in it.
     std::int64_t duration_ns = 0;
-    // Host time to stage this step's batch (gather, scale, queue the copy), spent before
-    // the window opened: while the previous step ran, or before this one for an epoch's
-    // first batch.
-    std::int64_t data_ns = 0;
     double loss = 0.0;
     double loss_scale = 1.0;  // fp16 dynamic loss scale; 1 otherwise
     bool skipped = false;     // optimizer step skipped (fp16 overflow)
     bool warmup = false;
     // What the step's timed window asked of the backend (CountingBackend, TensorAllocator).
-    StepCounts counts;
+    StepCounts counts{};
+    // Host time to stage this step's batch (gather, scale, queue the copy), spent before
+    // the window opened: while the previous step ran, or before this one for an epoch's
+    // first batch.
+    std::int64_t data_ns = 0;
 };
 
 struct EvalRecord {

@@ -17,7 +17,8 @@ namespace trainscope::workloads {
 // with this backend's own workers (an OpenMP team shared with oneDNN) splitting each
 // other operation over images, channels or elements. fp32 and fp64 natively; tf32 by rounding GEMM
 // inputs; fp16/bf16 by the training loop's calls to round_storage.
-class CpuBackend final : public Backend {
+// Not final: tests derive variants that slow one operation down.
+class CpuBackend : public Backend {
   public:
     // threads 0: all cores.
     explicit CpuBackend(int threads);

@@ -1,0 +1,209 @@
+#include "profiler/analysis/StepApiCounts.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <unordered_set>
+
+namespace trainscope::profiler {
+
+namespace {
+
+using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+// "cudaStreamSynchronize_v3020" -> "cudaStreamSynchronize".
+std::string_view without_version(std::string_view name) {
+    const std::size_t suffix = name.find("_v");
+    return suffix == std::string_view::npos ? name : name.substr(0, suffix);
+}
+
+struct ApiCall {
+    std::int64_t start_ns = 0;
+    std::uint64_t correlation = 0;
+    bool runtime = false;
+    RuntimeCallClass call_class = RuntimeCallClass::other;
+};
+
+struct Range {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+};
+
+void add_call(const ApiCall& call, ApiCallCounts& counts) {
+    if (!call.runtime) {
+        return;
+    }
+    ++counts.runtime_calls;
+    switch (call.call_class) {
+        case RuntimeCallClass::allocation:
+            ++counts.allocations;
+            break;
+        case RuntimeCallClass::free:
+            ++counts.frees;
+            break;
+        case RuntimeCallClass::synchronization:
+            ++counts.synchronizations;
+            break;
+        case RuntimeCallClass::memcpy:
+            ++counts.memcpys;
+            break;
+        case RuntimeCallClass::other:
+            break;
+    }
+}
+
+}  // namespace
+
+RuntimeCallClass classify_runtime_call(std::string_view name) {
+    const std::string_view base = without_version(name);
+    if (starts_with(base, "cudaMalloc") || base == "cudaHostAlloc") {
+        return RuntimeCallClass::allocation;
+    }
+    if (starts_with(base, "cudaFree")) {
+        return RuntimeCallClass::free;
+    }
+    if (starts_with(base, "cuda") && base.size() > 11 &&
+        base.substr(base.size() - 11) == "Synchronize") {
+        return RuntimeCallClass::synchronization;
+    }
+    if (starts_with(base, "cudaMemcpy")) {
+        return RuntimeCallClass::memcpy;
+    }
+    return RuntimeCallClass::other;
+}
+
+bool has_runtime_api_records(const Trace& trace) {
+    return std::any_of(trace.activities.begin(), trace.activities.end(),
+                       [](const Activity& a) { return a.kind == ActivityKind::RuntimeApi; });
+}
+
+std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
+                                                    const StepApiCountOptions& options) {
+    // nsys stores some calls twice under one correlation id (cudaLaunchKernel and
+    // cudaLaunchKernel_v7000): the first record of an id stands for the call.
+    std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
+    std::unordered_set<std::uint64_t> seen;
+    std::unordered_multiset<std::uint64_t> kernels_by_correlation;
+    for (const Activity& a : trace.activities) {
+        if (a.kind == ActivityKind::Kernel && a.correlation != 0) {
+            kernels_by_correlation.insert(a.correlation);
+        }
+        if (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) {
+            continue;
+        }
+        if (a.correlation != 0 && !seen.insert(a.correlation).second) {
+            continue;
+        }
+        const Lane& lane = trace.lanes.at(a.lane);
+        const bool runtime = a.kind == ActivityKind::RuntimeApi;
+        calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
+            {a.start_ns, a.correlation, runtime,
+             runtime ? classify_runtime_call(trace.strings.at(a.name)) : RuntimeCallClass::other});
+    }
+    for (auto& [key, calls] : calls_by_thread) {
+        std::sort(calls.begin(), calls.end(),
+                  [](const ApiCall& x, const ApiCall& y) { return x.start_ns < y.start_ns; });
+    }
+    // Data-load ranges per thread, to tell a step's staging from its own calls.
+    std::map<ThreadKey, std::vector<Range>> data_ranges;
+    for (const Activity& a : trace.activities) {
+        if (a.kind != ActivityKind::NvtxRange) {
+            continue;
+        }
+        const Lane& lane = trace.lanes.at(a.lane);
+        if (lane.kind == LaneKind::Nvtx && lane.device < 0 &&
+            trace.strings.at(a.name) == options.data_range) {
+            data_ranges[{lane.process, lane.stream_or_thread}].push_back({a.start_ns, a.end_ns});
+        }
+    }
+
+    for (auto& [key, ranges] : data_ranges) {
+        std::sort(ranges.begin(), ranges.end(),
+                  [](const Range& x, const Range& y) { return x.start_ns < y.start_ns; });
+    }
+
+    std::vector<StepApiCounts> result;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& range = trace.activities[i];
+        if (range.kind != ActivityKind::NvtxRange) {
+            continue;
+        }
+        const Lane& lane = trace.lanes.at(range.lane);
+        if (lane.kind != LaneKind::Nvtx || lane.device >= 0 ||
+            trace.strings.at(range.name) != options.step_range) {
+            continue;
+        }
+        StepApiCounts step;
+        step.range_index = i;
+        step.begin_ns = range.start_ns;
+        step.end_ns = range.end_ns;
+        const ThreadKey key{lane.process, lane.stream_or_thread};
+        const auto calls = calls_by_thread.find(key);
+        if (calls == calls_by_thread.end()) {
+            result.push_back(step);
+            continue;
+        }
+        const auto ranges = data_ranges.find(key);
+        // Data-load ranges of one thread never overlap: the last one starting at or
+        // before t is the only candidate.
+        const auto in_data_range = [&](std::int64_t t) {
+            if (ranges == data_ranges.end()) {
+                return false;
+            }
+            const auto after = std::upper_bound(
+                ranges->second.begin(), ranges->second.end(), t,
+                [](std::int64_t time, const Range& r) { return time < r.start_ns; });
+            return after != ranges->second.begin() && t < std::prev(after)->end_ns;
+        };
+        auto call =
+            std::lower_bound(calls->second.begin(), calls->second.end(), range.start_ns,
+                             [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
+        for (; call != calls->second.end() && call->start_ns < range.end_ns; ++call) {
+            ApiCallCounts& counts = in_data_range(call->start_ns) ? step.data : step.step;
+            add_call(*call, counts);
+            if (call->correlation != 0) {
+                counts.kernel_launches +=
+                    static_cast<std::int64_t>(kernels_by_correlation.count(call->correlation));
+            }
+        }
+        result.push_back(step);
+    }
+    return result;
+}
+
+ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t skip_first,
+                        bool data) {
+    ApiCallSpread spread;
+    if (skip_first >= steps.size()) {
+        return spread;
+    }
+    spread.steps = steps.size() - skip_first;
+    const auto of = [&](std::int64_t ApiCallCounts::*field) {
+        std::vector<std::int64_t> values;
+        values.reserve(spread.steps);
+        for (std::size_t i = skip_first; i < steps.size(); ++i) {
+            values.push_back((data ? steps[i].data : steps[i].step).*field);
+        }
+        std::sort(values.begin(), values.end());
+        const std::size_t n = values.size();
+        CountSpread c;
+        c.min = values.front();
+        c.max = values.back();
+        c.median = n % 2 == 1 ? static_cast<double>(values[n / 2])
+                              : 0.5 * static_cast<double>(values[n / 2 - 1] + values[n / 2]);
+        return c;
+    };
+    spread.allocations = of(&ApiCallCounts::allocations);
+    spread.frees = of(&ApiCallCounts::frees);
+    spread.synchronizations = of(&ApiCallCounts::synchronizations);
+    spread.memcpys = of(&ApiCallCounts::memcpys);
+    spread.runtime_calls = of(&ApiCallCounts::runtime_calls);
+    spread.kernel_launches = of(&ApiCallCounts::kernel_launches);
+    return spread;
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+// What a CUDA runtime API call costs a training step, read from its name
+// (cuptiGetCallbackName's "cudaMalloc_v3020" or a plain "cudaMalloc").
+enum class RuntimeCallClass {
+    allocation,       // cudaMalloc*, cudaHostAlloc
+    free,             // cudaFree* (cudaFreeHost, cudaFreeAsync included)
+    synchronization,  // cuda*Synchronize
+    memcpy,           // cudaMemcpy*
+    other,
+};
+RuntimeCallClass classify_runtime_call(std::string_view name);
+
+struct ApiCallCounts {
+    std::int64_t allocations = 0;
+    std::int64_t frees = 0;
+    std::int64_t synchronizations = 0;
+    std::int64_t memcpys = 0;
+    std::int64_t runtime_calls = 0;  // every runtime API call, the above included
+    // Kernels whose launching call (runtime or driver API, joined by correlation id)
+    // began here: cuDNN and cuBLAS launch through the driver API, so launch calls alone
+    // would miss theirs.
+    std::int64_t kernel_launches = 0;
+};
+
+// The API calls of one training step: those on the step range's thread that begin in
+// it, split into the step's own and those inside its data-load ranges (the staging of
+// a batch, outside the timed window).
+struct StepApiCounts {
+    std::size_t range_index = 0;  // index of the step range in trace.activities
+    std::int64_t begin_ns = 0;
+    std::int64_t end_ns = 0;
+    ApiCallCounts step;
+    ApiCallCounts data;
+};
+
+struct StepApiCountOptions {
+    std::string step_range = "step";
+    std::string data_range = "data load";
+};
+
+// One entry per host NVTX range named options.step_range, in trace order. Empty when the
+// trace has no such ranges; all counts 0 when it has no API records (a trace recorded
+// below --trace full, or a CPU-backend trace). Threads are matched by (process, thread).
+std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
+                                                    const StepApiCountOptions& options = {});
+
+// Each count over a run of steps: median, least and most.
+struct CountSpread {
+    double median = 0.0;
+    std::int64_t min = 0;
+    std::int64_t max = 0;
+};
+struct ApiCallSpread {
+    std::size_t steps = 0;
+    CountSpread allocations, frees, synchronizations, memcpys, runtime_calls, kernel_launches;
+};
+// Over steps[skip_first:] (warm-up steps left out), of the step's own calls
+// (data = false) or of its data-load calls (data = true). All zero without steps.
+ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t skip_first, bool data);
+
+// Whether the trace holds runtime API records at all (so that zero counts mean zero).
+bool has_runtime_api_records(const Trace& trace);
+
+}  // namespace trainscope::profiler

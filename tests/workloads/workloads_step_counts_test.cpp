@@ -1,0 +1,151 @@
+// What a step's timed window holds, proven on the CPU through the counting layer that
+// wraps every run's backend (CountingBackend): after warm-up no backend allocation and
+// no wait inside the window, and the data staging outside it. The training loop and the
+// backend interface are the CUDA backend's too, so these hold there by construction.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "workloads/backend/BackendRegistry.hpp"
+#include "workloads/backend/CountingBackend.hpp"
+#include "workloads/backends/cpu/CpuBackend.hpp"
+#include "workloads/training/TrainingSession.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+TrainingConfig small_run(const std::string& model, const std::string& precision) {
+    TrainingConfig config;
+    config.model = model;
+    if (model == "resnet") {
+        config.model_params = {{"depth", "8"}, {"width", "4"}};
+    }
+    config.dataset = "synthetic";
+    config.input_shape = "1x12x12";
+    config.classes = 4;
+    config.batch = 8;
+    config.steps = 8;
+    config.warmup_steps = 2;
+    config.threads = 2;
+    config.precision = precision;
+    config.evaluate = false;
+    return config;  // allocator: the default pool
+}
+
+class WorkloadsStepWindow : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(WorkloadsStepWindow, AfterWarmUpNoAllocationNoWaitAndNoCopyInsideTheTimedWindow) {
+    const auto& [model, precision] = GetParam();
+    const TrainingResult result = run_training(small_run(model, precision), nullptr);
+    ASSERT_EQ(result.steps.size(), 8u);
+    for (const StepRecord& step : result.steps) {
+        // The batch was staged before the window opened, from the first step on.
+        EXPECT_EQ(step.counts.h2d_copies, 0) << "step " << step.index;
+        EXPECT_EQ(step.counts.synchronizations, 0) << "step " << step.index;
+        EXPECT_GT(step.counts.backend_calls, 0) << "step " << step.index;
+        EXPECT_GT(step.counts.tensor_allocations, 0) << "step " << step.index;
+        if (!step.warmup) {
+            EXPECT_EQ(step.counts.allocations, 0) << "step " << step.index;
+            EXPECT_EQ(step.counts.frees, 0) << "step " << step.index;
+        }
+    }
+    EXPECT_EQ(result.extra_metrics.at("allocations_per_step"), 0.0);
+    EXPECT_EQ(result.extra_metrics.at("frees_per_step"), 0.0);
+    EXPECT_EQ(result.extra_metrics.at("syncs_per_step"), 0.0);
+    EXPECT_EQ(result.extra_metrics.at("h2d_copies_per_step"), 0.0);
+    EXPECT_GT(result.extra_metrics.at("backend_calls_per_step"), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(ModelsAndPrecisions, WorkloadsStepWindow,
+                         ::testing::Values(std::pair<std::string, std::string>{"seed-cnn", "fp32"},
+                                           std::pair<std::string, std::string>{"seed-cnn", "fp16"},
+                                           std::pair<std::string, std::string>{"resnet", "fp32"},
+                                           std::pair<std::string, std::string>{"resnet", "fp16"}));
+
+TEST(WorkloadsStepCounts, RawAllocationsAreCountedWhereNoPoolServesThem) {
+    TrainingConfig config = small_run("seed-cnn", "fp32");
+    config.allocator = "device";
+    const TrainingResult result = run_training(config, nullptr);
+    for (const StepRecord& step : result.steps) {
+        // Without a pool every tensor made in the window is a backend allocation.
+        EXPECT_EQ(step.counts.allocations, step.counts.tensor_allocations) << step.index;
+        EXPECT_GT(step.counts.allocations, 0) << step.index;
+    }
+    EXPECT_GT(result.extra_metrics.at("allocations_per_step"), 0.0);
+}
+
+TEST(WorkloadsStepCounts, OperationCountsPerStepNameTheStepsOperations) {
+    const TrainingResult result = run_training(small_run("seed-cnn", "fp32"), nullptr);
+    // seed-cnn: 4 parameters (conv weight and bias, dense weight and bias), one Adam
+    // update each; one convolution forward; no host-to-device copy inside the window.
+    EXPECT_EQ(result.extra_metrics.at("op_adam_update_per_step"), 4.0);
+    EXPECT_EQ(result.extra_metrics.at("op_conv2d_forward_per_step"), 1.0);
+    EXPECT_EQ(result.extra_metrics.count("op_copy_from_host_per_step"), 0u);
+    double sum = 0.0;
+    for (const auto& [name, value] : result.extra_metrics) {
+        if (name.rfind("op_", 0) == 0) {
+            sum += value;
+        }
+    }
+    EXPECT_EQ(sum, result.extra_metrics.at("backend_calls_per_step"));
+}
+
+TEST(WorkloadsStepCounts, CountingBackendCountsWaitsCopiesAndRawAllocations) {
+    CountingBackend backend(std::make_unique<CpuBackend>(1));
+    void* block = backend.raw_allocator().allocate(64);
+    backend.raw_allocator().deallocate(block, 64);
+    backend.synchronize();
+    const StepCounts counts = backend.counts();
+    EXPECT_EQ(counts.allocations, 1);
+    EXPECT_EQ(counts.frees, 1);
+    EXPECT_EQ(counts.synchronizations, 1);
+    EXPECT_EQ(counts.backend_calls, 1);
+    EXPECT_EQ(backend.calls(BackendOp::synchronize), 1);
+    EXPECT_EQ(backend.name(), "cpu");
+}
+
+// A CPU backend whose host-to-device copies take kCopyDelay each: a slow data source.
+constexpr auto kCopyDelay = std::chrono::milliseconds(30);
+
+class SlowCopyBackend final : public CpuBackend {
+  public:
+    explicit SlowCopyBackend(int threads) : CpuBackend(threads) {}
+    void copy_from_host(const void* host, Tensor& destination) override {
+        std::this_thread::sleep_for(kCopyDelay);
+        CpuBackend::copy_from_host(host, destination);
+    }
+};
+
+TEST(WorkloadsStepCounts, ASlowDataSourceLeavesTheMeasuredStepTimeAlone) {
+    register_backend("slow-copy-cpu", [](const BackendOptions& options) {
+        return std::make_unique<SlowCopyBackend>(options.threads);
+    });
+    TrainingConfig config = small_run("seed-cnn", "fp32");
+    config.backend = "slow-copy-cpu";
+    config.steps = 5;
+    const TrainingResult result = run_training(config, nullptr);
+    ASSERT_EQ(result.steps.size(), 5u);
+    const auto delay_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(kCopyDelay).count();
+    for (const StepRecord& step : result.steps) {
+        // Two copies per batch (images, labels) staged outside the window, not in it.
+        EXPECT_GE(step.data_ns, 2 * delay_ns) << step.index;
+        EXPECT_LT(step.duration_ns, delay_ns) << step.index;
+    }
+}
+
+TEST(WorkloadsStepTimer, AClosedWindowIgnoresWhatTheHostDoesAfterwards) {
+    SteadyClockStepTimer timer;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    timer.close();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const std::int64_t elapsed_ns = timer.elapsed_ns();
+    EXPECT_GE(elapsed_ns, 5'000'000);
+    EXPECT_LT(elapsed_ns, 50'000'000);
+    EXPECT_EQ(timer.elapsed_ns(), elapsed_ns);  // read again, the same window
+}
+
+}  // namespace
+}  // namespace trainscope::workloads
