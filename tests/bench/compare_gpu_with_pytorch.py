@@ -4,17 +4,20 @@
 For each model and precision, `trainscope run --backend cuda` and a PyTorch program train
 the same network (same layers, Adam lr 1e-3, batch drawn from host memory and copied to
 the device each step, as trainscope's default placement=stream does) and report the
-median step time after warm-up, both timed with CUDA events from the batch copy to the
-optimizer step. The two run alternately `--rounds` times; the medians of their medians
+median step time after warm-up, both timed with CUDA events from the first operation on
+the batch already on the device to the optimizer step. The batch is gathered on the host
+and copied to the device before the step's start event on both sides (trainscope stages
+the next batch while the current step runs and keeps its data time apart, as
+data_ms_median; docs/workloads.md, "A step"). The two run alternately `--rounds` times; the medians of their medians
 are compared. Target (issue 4): trainscope within 1.2x of PyTorch's step time.
 
 PyTorch's precisions: fp32 with TF32 off (cudnn and matmul), tf32 with TF32 on, fp16
 with autocast(float16) + GradScaler, bf16 with autocast(bfloat16), fp64 with a double
 model. cudnn.benchmark stays off, as trainscope's default cudnn_algo=heuristic.
 
-The input batch stays float32 in host memory on both sides and is converted on the
-device inside the timed step (`.to(dev).to(dtype)`), as trainscope copies f32 and
-converts on the device: an fp64 batch would copy twice the bytes. The PyTorch worker
+The input batch stays float32 in host memory on both sides, is copied as f32 before the
+step and converted on the device inside the timed step (`.to(dtype)`), as trainscope
+copies f32 and converts on the device: an fp64 batch would copy twice the bytes. The PyTorch worker
 calls `torch.cuda.set_device(device)` first: CUDA events recorded without a stream use
 the current device's current stream, so with `--device N` (N != 0) the events would
 otherwise time an idle GPU 0.
@@ -71,9 +74,10 @@ def torch_worker(model_name, depth, width, batch, precision, steps, warmup, devi
     times = []
     for step in range(steps):
         index = torch.randint(0, images.shape[0], (batch,), generator=generator)
-        host_x, host_y = images[index], labels[index]
+        # Data staging, before the step's start event as in trainscope.
+        x_device, y = images[index].to(dev), labels[index].to(dev)
         start.record()
-        x, y = host_x.to(dev).to(dtype), host_y.to(dev)
+        x = x_device.to(dtype)
         optimizer.zero_grad(set_to_none=True)
         with torch.autocast("cuda", dtype=autocast or torch.float32, enabled=autocast is not None):
             loss = loss_fn(model(x), y)
