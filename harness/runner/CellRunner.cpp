@@ -16,9 +16,9 @@
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
-#include "harness/stats/SampleStatistics.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
 #include "workloads/training/ConfigError.hpp"
@@ -53,10 +53,10 @@ std::optional<double> measure_tracing_overhead(const workloads::TrainingConfig& 
             untraced_ms.push_back(static_cast<double>(s.duration_ns));
     }
     traced_ms.resize(static_cast<std::size_t>(measured));
-    const double base = quantile(untraced_ms, 0.5);
+    const double base = reports::quantile(untraced_ms, 0.5);
     if (base <= 0)
         return std::nullopt;
-    return 100.0 * (quantile(traced_ms, 0.5) - base) / base;
+    return 100.0 * (reports::quantile(traced_ms, 0.5) - base) / base;
 }
 
 // The CUDA ordinal the cell trains on and its PCI bus id, for NVML to find the same GPU
