@@ -572,7 +572,7 @@ void MainWindow::exportCsv() {
         QFileDialog::getSaveFileName(this, tr("Export table as CSV"), QString(), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    const QString error = writeCsv(*table->model(), path);
+    const QString error = writeCsv(*table, path);
     if (!error.isEmpty())
         reportError(tr("Cannot write %1: %2").arg(path, error));
 }

@@ -80,17 +80,4 @@ std::vector<KernelStat> mergeKernelStats(const std::vector<const std::vector<Ker
     return out;
 }
 
-std::int64_t countSteps(const TimelineData& data) {
-    std::vector<bool> is_step(data.nameCount());
-    for (std::size_t i = 0; i < is_step.size(); ++i)
-        is_step[i] = data.name(static_cast<std::uint32_t>(i))
-                         .startsWith(QLatin1String("step"), Qt::CaseInsensitive);
-    std::int64_t steps = 0;
-    for (const auto& a : data.trace().activities) {
-        if (a.kind == profiler::ActivityKind::NvtxRange && is_step[a.name])
-            ++steps;
-    }
-    return steps;
-}
-
 }  // namespace trainscope::gui

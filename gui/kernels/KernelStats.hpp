@@ -35,7 +35,5 @@ std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_n
 // `longest` stays valid only for names seen in parts[0] (the run on the timeline);
 // others get kNoActivity.
 std::vector<KernelStat> mergeKernelStats(const std::vector<const std::vector<KernelStat>*>& parts);
-// Training steps in the trace: NVTX ranges whose name starts with "step".
-std::int64_t countSteps(const TimelineData& data);
 
 }  // namespace trainscope::gui

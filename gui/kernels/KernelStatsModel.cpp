@@ -2,6 +2,8 @@
 
 #include <QBrush>
 
+#include "gui/common/ExportRole.hpp"
+#include "gui/common/MetricText.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
@@ -22,10 +24,32 @@ int KernelStatsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+namespace {
+// CSV cells: durations in ns and the share in percent, as plain numbers.
+QVariant csv_value(const KernelStat& s, int column) {
+    switch (column) {
+        case KernelStatsModel::Total:
+            return plainNumber(static_cast<double>(s.total_ns));
+        case KernelStatsModel::Mean:
+            return plainNumber(s.mean_ns());
+        case KernelStatsModel::Min:
+            return plainNumber(static_cast<double>(s.min_ns));
+        case KernelStatsModel::Max:
+            return plainNumber(static_cast<double>(s.max_ns));
+        case KernelStatsModel::Share:
+            return plainNumber(s.share * 100.0);
+        default:
+            return {};
+    }
+}
+}  // namespace
+
 QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const KernelStat& s = stats_[static_cast<std::size_t>(index.row())];
+    if (role == kCsvValueRole)
+        return csv_value(s, index.column());
     const auto cat = category_name(s.category);
     if (role == LongestActivityRole)
         return QVariant::fromValue<uint>(s.longest);
@@ -68,6 +92,10 @@ QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == kCsvValueRole && section >= Total &&
+        section <= Share)
+        return headerData(section, orientation, Qt::DisplayRole).toString() +
+               (section == Share ? QStringLiteral(" (%)") : QStringLiteral(" (ns)"));
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (static_cast<Column>(section)) {

@@ -3,6 +3,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <stdexcept>
 
+#include "profiler/analysis/TrainingSteps.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/TraceStore.hpp"
 
@@ -52,7 +53,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     if (!out->timeline)
         return nullptr;
     out->kernel_stats = computeKernelStats(*out->timeline);
-    out->steps = countSteps(*out->timeline);
+    out->steps = profiler::count_training_steps(out->timeline->trace());
     if (progress)
         progress(100);
     return out;
