@@ -195,6 +195,7 @@ TEST(WorkloadsRecompute, TrainingRunSameLossesLowerPeak) {
 
 TEST(WorkloadsPool, SameLossesAsPlainAllocation) {
     TrainingConfig device = small_synthetic_run();
+    device.allocator = "device";
     TrainingConfig pool = device;
     pool.allocator = "pool";
     const TrainingResult a = run_training(device, nullptr);
