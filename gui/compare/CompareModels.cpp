@@ -8,6 +8,8 @@
 
 #include "gui/common/ExportRole.hpp"
 #include "gui/common/MetricText.hpp"
+#include "gui/runs/MetricChartData.hpp"
+#include "gui/timeline/KernelName.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "reports/metrics/MetricCatalog.hpp"
 
@@ -198,12 +200,14 @@ void KernelDiffModel::setStats(const std::vector<KernelStat>& a, const std::vect
     for (const auto& s : a) {
         Row& r = by_name[s.name];
         r.name = s.name;
+        r.label = display_name(s.name, s.category);
         r.count_a = s.count;
         r.total_a = static_cast<double>(s.total_ns) / da;
     }
     for (const auto& s : b) {
         Row& r = by_name[s.name];
         r.name = s.name;
+        r.label = display_name(s.name, s.category);
         r.count_b = s.count;
         r.total_b = static_cast<double>(s.total_ns) / db;
     }
@@ -251,7 +255,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     const bool sort = role == SortRole;
     switch (static_cast<Column>(index.column())) {
         case Name:
-            return r.name;
+            return r.label;
         case CountA:
             return QVariant::fromValue<qint64>(r.count_a);
         case CountB:

@@ -81,7 +81,8 @@ class KernelDiffModel : public QAbstractTableModel {
 
   private:
     struct Row {
-        QString name;
+        QString name;   // the full name: rows are matched by it
+        QString label;  // shown: display_name (kernels shortened)
         std::int64_t count_a = 0;
         std::int64_t count_b = 0;
         double total_a = 0;  // ns, per step when per_step_

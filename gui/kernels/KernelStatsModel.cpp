@@ -4,6 +4,7 @@
 
 #include "gui/common/ExportRole.hpp"
 #include "gui/common/MetricText.hpp"
+#include "gui/timeline/KernelName.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
@@ -13,6 +14,10 @@ KernelStatsModel::KernelStatsModel(QObject* parent) : QAbstractTableModel(parent
 void KernelStatsModel::setStats(std::vector<KernelStat> stats) {
     beginResetModel();
     stats_ = std::move(stats);
+    labels_.clear();
+    labels_.reserve(stats_.size());
+    for (const KernelStat& s : stats_)
+        labels_.push_back(display_name(s.name, s.category));
     endResetModel();
 }
 
@@ -66,7 +71,7 @@ QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
     const bool sort = role == SortRole;
     switch (static_cast<Column>(index.column())) {
         case Name:
-            return s.name;
+            return labels_[static_cast<std::size_t>(index.row())];
         case CategoryColumn:
             return QString::fromLatin1(cat.data(), static_cast<qsizetype>(cat.size()));
         case Count:

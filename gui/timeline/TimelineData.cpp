@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "gui/timeline/KernelName.hpp"
+
 namespace trainscope::gui {
 
 using profiler::Activity;
@@ -71,6 +73,19 @@ QString default_lane_name(const Lane& lane) {
             return QStringLiteral("NVTX · thread %1").arg(lane.stream_or_thread);
     }
     return QStringLiteral("lane");
+}
+
+// The coarsest of 1 us, 100 ns, 10 ns and 1 ns that every start and end is a multiple
+// of (relative to the first start): the precision the trace really has.
+std::int64_t timestamp_resolution(const std::vector<Activity>& activities, std::int64_t origin) {
+    for (const std::int64_t step : {1000, 100, 10}) {
+        const bool all = std::all_of(activities.begin(), activities.end(), [&](const Activity& a) {
+            return (a.start_ns - origin) % step == 0 && (a.end_ns - origin) % step == 0;
+        });
+        if (all && !activities.empty())
+            return step;
+    }
+    return 1;
 }
 
 // Display order: the GPUs first (the centrepiece: a deep Python stack must not push the
@@ -149,6 +164,12 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     }
     data->begin_ns_ = begin;
     data->end_ns_ = std::max(end, begin + 1);
+    data->resolution_ns_ = timestamp_resolution(data->trace_.activities, begin);
+    data->labels_ = data->names_;
+    for (const auto& [key, category] : memo) {
+        if (key.first == static_cast<int>(profiler::ActivityKind::Kernel))
+            data->labels_[key.second] = display_name(data->names_[key.second], category);
+    }
     report(55);
     if (stopped(stop))
         return nullptr;

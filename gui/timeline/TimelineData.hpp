@@ -71,6 +71,8 @@ class TimelineData {
     [[nodiscard]] const profiler::Trace& trace() const { return trace_; }
     [[nodiscard]] const std::vector<TimelineRow>& rows() const { return rows_; }
     [[nodiscard]] const QString& name(std::uint32_t id) const { return names_[id]; }
+    // The name as painted: kernel names shortened (display_name), others as they are.
+    [[nodiscard]] const QString& label(std::uint32_t id) const { return labels_[id]; }
     [[nodiscard]] std::size_t nameCount() const { return names_.size(); }
     [[nodiscard]] std::int64_t beginNs() const { return begin_ns_; }
     [[nodiscard]] std::int64_t endNs() const { return end_ns_; }
@@ -87,11 +89,15 @@ class TimelineData {
     [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const { return gpu_by_start_; }
     [[nodiscard]] const std::vector<DeviceBusy>& deviceBusy() const { return busy_; }
     [[nodiscard]] std::size_t kernelCount() const { return kernel_count_; }
+    // The finest step of the trace's timestamps: 1 ns, or 1000 ns for a Kineto file
+    // with integer microseconds. Times are shown to this precision, no finer.
+    [[nodiscard]] std::int64_t resolutionNs() const { return resolution_ns_; }
 
   private:
     profiler::Trace trace_;
     std::vector<TimelineRow> rows_;
     std::vector<QString> names_;
+    std::vector<QString> labels_;
     std::vector<Category> categories_;
     std::vector<std::int32_t> row_of_activity_;
     std::unordered_map<std::uint64_t, std::uint32_t> gpu_by_correlation_;
@@ -102,6 +108,7 @@ class TimelineData {
     std::int64_t end_ns_ = 1;
     int content_height_ = 0;
     std::size_t kernel_count_ = 0;
+    std::int64_t resolution_ns_ = 1;
 };
 
 }  // namespace trainscope::gui

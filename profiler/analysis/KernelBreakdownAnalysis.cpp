@@ -32,11 +32,15 @@ void finish(DurationStats& s, std::int64_t grand_total_ns) {
 }  // namespace
 
 KernelBreakdown analyze_kernel_breakdown(const Trace& trace) {
+    return analyze_kernel_breakdown(trace, TimeWindow{});
+}
+
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window) {
     KernelBreakdown result;
     std::unordered_map<StringId, std::size_t> name_index;
     std::array<DurationStats, kKernelCategoryCount> categories{};
     for (const Activity& a : trace.activities) {
-        if (!is_gpu_work(a.kind))
+        if (!is_gpu_work(a.kind) || !window.contains(a.start_ns))
             continue;
         auto [it, inserted] = name_index.emplace(a.name, result.by_name.size());
         if (inserted) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -41,5 +42,8 @@ struct KernelBreakdown {
 // fall in the memcpy/memset category regardless of name). Durations are summed, so two
 // kernels overlapping on two streams both count fully.
 KernelBreakdown analyze_kernel_breakdown(const Trace& trace);
+// The same over the GPU work that starts inside `window` (whole activities, not
+// clipped: adjacent windows count each activity once, with its full duration).
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window);
 
 }  // namespace trainscope::profiler

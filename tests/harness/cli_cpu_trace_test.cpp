@@ -71,9 +71,9 @@ TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
     std::ifstream kernels_csv(dir / "csv" / "kernels.csv");
     bool found = false;
     for (std::string line; std::getline(kernels_csv, line);) {
-        found = found ||
-                line.rfind("1,1,conv_bwd_filter,convolution,false," + std::to_string(kSteps) + ",",
-                           0) == 0;
+        found = found || line.rfind("1,1,conv_bwd_filter,conv_bwd_filter,convolution,false," +
+                                        std::to_string(kSteps) + ",",
+                                    0) == 0;
     }
     EXPECT_TRUE(found) << "kernels.csv lists the CPU run's ops with their counts";
 
