@@ -18,8 +18,8 @@ namespace trainscope::harness {
 
 CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend,
                          const CaptureDevice& device)
-    : level_(level) {
-    const bool cuda = backend == "cuda";
+    : level_(level), cuda_(backend == "cuda") {
+    const bool cuda = cuda_;
     if (cuda && device.pci_bus_id.empty()) {
         // Never another GPU's telemetry: without the bus id NVML cannot be matched.
         nvml_metadata_["nvml_device"] = "not found: CUDA reported no PCI bus id for device " +
@@ -88,8 +88,11 @@ CapturedCell CellCapture::stop(std::span<const TimeInterval> measured,
 #if defined(TRAINSCOPE_HAS_HOST_TRACER)
     if (host_) {
         profiler::Trace host = host_->stop();
-        if (level_ == profiler::TraceLevel::Kernels) {
-            // kernels: the work itself; NVTX phase ranges belong to full.
+        // kernels: the work itself; on CUDA the NVTX phase ranges belong to full. On the
+        // CPU the ops are the work and arrive through the same NVTX injection as the few
+        // phase ranges per step (a handful against dozens of ops) are what gives the
+        // trace its steps (timeline rows, per-step compare, analyze's NVTX section).
+        if (level_ == profiler::TraceLevel::Kernels && cuda_) {
             std::erase_if(host.activities, [](const profiler::Activity& a) {
                 return a.kind == profiler::ActivityKind::NvtxRange;
             });

@@ -60,6 +60,7 @@ class CellCapture {
   private:
     HostLoadMonitor host_load_;  // first, so its window covers the whole capture
     profiler::TraceLevel level_;
+    bool cuda_ = false;
     std::int64_t nvml_base_ns_ = 0;
     std::map<std::string, std::string> nvml_metadata_;
 #if defined(TRAINSCOPE_HAS_HOST_TRACER)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct KernelNameStats {
     std::string name;
     KernelCategory category = KernelCategory::Other;
     DurationStats stats;
+    std::size_t longest = 0;  // index into trace.activities of the longest instance
 };
 
 struct KernelCategoryStats {
@@ -37,9 +39,17 @@ struct KernelBreakdown {
     std::vector<KernelCategoryStats> by_category;  // categories with work, largest first
 };
 
+struct KernelBreakdownOptions {
+    // Only the work that starts in [begin_ns, end_ns) (a selected time range).
+    std::int64_t begin_ns = std::numeric_limits<std::int64_t>::min();
+    std::int64_t end_ns = std::numeric_limits<std::int64_t>::max();
+};
+
 // GPU time by kernel name and by category over kernels, memcpys and memsets (copies
-// fall in the memcpy/memset category regardless of name). Durations are summed, so two
-// kernels overlapping on two streams both count fully.
-KernelBreakdown analyze_kernel_breakdown(const Trace& trace);
+// fall in the memcpy/memset category regardless of name); in a CPU-backend trace
+// (is_host_op_trace) over its host ops, the device's work there. Durations are summed,
+// so two kernels overlapping on two streams both count fully.
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace,
+                                         const KernelBreakdownOptions& options = {});
 
 }  // namespace trainscope::profiler
