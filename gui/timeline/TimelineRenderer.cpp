@@ -404,7 +404,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
             p.setPen(theme.separator);
             const int ly = top - TimelineData::kLaneGap / 2 - 1;
             p.drawLine(0, ly, x_off, ly);
-            const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream;
+            const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream ||
+                             (row.device_lane && row.lane_kind == profiler::LaneKind::HostThread);
             p.setFont(gpu ? bold : small);
             p.fillRect(
                 QRect(4, top + 4, 4, row_h - 8),
