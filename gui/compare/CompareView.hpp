@@ -52,8 +52,8 @@ class CompareView : public QWidget {
     std::vector<KernelStat> stats_a_;
     std::vector<KernelStat> stats_b_;
     std::int64_t steps_a_ = 0;
-    std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
     std::int64_t steps_b_ = 0;
+    std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
     int loaded_ = 0;
 };
 
