@@ -431,12 +431,15 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     utilization_->setMapping(timeline_->state().mapping);
     showKernelStats();
     if (trace) {
-        statusBar()->showMessage(tr("Run %1: %2 activities, %3 kernels, %4 lanes")
-                                     .arg(trace->run_id)
-                                     .arg(trace->timeline->trace().activities.size())
-                                     .arg(trace->timeline->kernelCount())
-                                     .arg(trace->timeline->trace().lanes.size()),
-                                 8000);
+        const TimelineData& td = *trace->timeline;
+        statusBar()->showMessage(
+            (td.hostOpTrace() ? tr("Run %1: %2 activities, %3 CPU ops, %4 lanes")
+                              : tr("Run %1: %2 activities, %3 kernels, %4 lanes"))
+                .arg(trace->run_id)
+                .arg(td.trace().activities.size())
+                .arg(td.hostOpTrace() ? td.gpuWorkByStart().size() : td.kernelCount())
+                .arg(td.trace().lanes.size()),
+            8000);
     }
 }
 

@@ -194,6 +194,7 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
         return;
     (side == 0 ? stats_a_ : stats_b_) = trace->kernel_stats;
     (side == 0 ? steps_a_ : steps_b_) = trace->steps;
+    host_ops_[static_cast<std::size_t>(side)] = trace->timeline && trace->timeline->hostOpTrace();
     loaded_ |= 1 << side;
     if (loaded_ != 3)
         return;
@@ -204,18 +205,25 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
         ta += static_cast<double>(s.total_ns);
     for (const auto& s : stats_b_)
         tb += static_cast<double>(s.total_ns);
+    // A CPU-backend run's device work is its ops.
+    const QString work = host_ops_[0] && host_ops_[1] ? tr("CPU op time")
+                         : !host_ops_[0] && !host_ops_[1]
+                             ? tr("GPU time")
+                             : tr("Device time (CPU ops against GPU work)");
     if (kernels_->perStep()) {
         ta /= static_cast<double>(steps_a_);
         tb /= static_cast<double>(steps_b_);
-        note_->setText(tr("GPU time per training step (NVTX \"step\" or Kineto ProfilerStep#N "
-                          "ranges; A: %1 steps, B: %2): A %3, B %4, B − A %5. Red: B slower, "
+        note_->setText(tr("%1 per training step (NVTX \"step\" or Kineto ProfilerStep#N "
+                          "ranges; A: %2 steps, B: %3): A %4, B %5, B − A %6. Red: B slower, "
                           "green: B faster.")
+                           .arg(work)
                            .arg(steps_a_)
                            .arg(steps_b_)
                            .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
     } else {
-        note_->setText(tr("Total GPU time (the traces have no step ranges): A %1, B %2, B − A %3.")
-                           .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
+        note_->setText(
+            tr("%1 in all (the traces have no step ranges): A %2, B %3, B − A %4.")
+                .arg(work, formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
     }
 }
 

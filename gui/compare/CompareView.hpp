@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -62,6 +63,7 @@ class CompareView : public QWidget {
     std::vector<KernelStat> stats_b_;
     std::int64_t steps_a_ = 0;
     std::int64_t steps_b_ = 0;
+    std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
     int loaded_ = 0;
 };
 

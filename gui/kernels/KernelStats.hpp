@@ -11,7 +11,8 @@ namespace trainscope::gui {
 
 inline constexpr std::uint32_t kNoActivity = 0xffffffffU;
 
-// Time spent per GPU activity name (kernels, copies, sets) of one trace.
+// Time spent per name of the device's work (kernels, copies, sets; a CPU-backend
+// trace's ops) of one trace, from profiler::analyze_kernel_breakdown.
 struct KernelStat {
     QString name;
     Category category = Category::OtherKernel;
@@ -20,7 +21,7 @@ struct KernelStat {
     std::int64_t min_ns = 0;
     std::int64_t max_ns = 0;
     std::uint32_t longest = 0;  // activity index of the longest instance
-    double share = 0.0;         // of all GPU work time, 0..1
+    double share = 0.0;         // of all the device's work time, 0..1
 
     [[nodiscard]] double mean_ns() const {
         return count > 0 ? static_cast<double>(total_ns) / static_cast<double>(count) : 0.0;

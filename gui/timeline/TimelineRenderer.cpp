@@ -157,8 +157,10 @@ void TimelineRenderer::layoutRows(const TimelineData& data, const std::vector<bo
 
 namespace {
 
+// GPU streams and their annotation lanes; in a CPU-backend trace the compute threads'
+// op and NVTX lanes, which are that run's device.
 bool is_device_row(const TimelineRow& row) {
-    return row.lane_kind == profiler::LaneKind::GpuStream || row.device >= 0;
+    return row.lane_kind == profiler::LaneKind::GpuStream || row.device >= 0 || row.device_lane;
 }
 
 }  // namespace
@@ -456,7 +458,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
                 p.setPen(theme.separator);
                 const int ly = top - TimelineData::kLaneGap / 2 - 1;
                 p.drawLine(0, ly, x_off, ly);
-                const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream;
+                const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream ||
+                                 (row.device_lane && row.lane_kind == profiler::LaneKind::HostThread);
                 p.setFont(gpu ? bold : small);
                 p.fillRect(
                     QRect(4, top + 4, 4, row_h - 8),

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct KernelNameStats {
     std::string name;
     KernelCategory category = KernelCategory::Other;
     DurationStats stats;
+    std::size_t longest = 0;  // index into trace.activities of the longest instance
 };
 
 struct KernelCategoryStats {
@@ -39,11 +41,11 @@ struct KernelBreakdown {
 };
 
 // GPU time by kernel name and by category over kernels, memcpys and memsets (copies
-// fall in the memcpy/memset category regardless of name). Durations are summed, so two
-// kernels overlapping on two streams both count fully.
-KernelBreakdown analyze_kernel_breakdown(const Trace& trace);
-// The same over the GPU work that starts inside `window` (whole activities, not
-// clipped: adjacent windows count each activity once, with its full duration).
-KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window);
+// fall in the memcpy/memset category regardless of name); in a CPU-backend trace
+// (is_host_op_trace) over its host ops, the device's work there. Only the work that
+// starts inside `window` (whole activities, not clipped: adjacent windows count each
+// activity once, with its full duration). Durations are summed, so two kernels
+// overlapping on two streams both count fully.
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window = {});
 
 }  // namespace trainscope::profiler

@@ -381,11 +381,15 @@ profiler::Trace makeTrace(const TraceShape& shape) {
     return std::move(g.trace);
 }
 
-std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShape& shape) {
+void removeDatabase(const std::filesystem::path& path) {
     for (const char* suffix : {"", "-wal", "-shm"}) {
         std::error_code ec;
         std::filesystem::remove(path.string() + suffix, ec);
     }
+}
+
+std::int64_t writeDatabase(const std::filesystem::path& path, const DatabaseShape& shape) {
+    removeDatabase(path);
     reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
     reports::RunWriter writer(db);
     const std::int64_t matrix =
