@@ -138,6 +138,8 @@ void CompareView::refresh() {
     loader_b_.cancel();
     stats_a_.clear();
     stats_b_.clear();
+    step_stats_a_.clear();
+    step_stats_b_.clear();
     steps_a_ = steps_b_ = 0;
     loaded_ = 0;
     kernels_->setStats(stats_a_, stats_b_);
@@ -193,17 +195,23 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
     if (!trace)
         return;
     (side == 0 ? stats_a_ : stats_b_) = trace->kernel_stats;
+    (side == 0 ? step_stats_a_ : step_stats_b_) = trace->step_kernel_stats;
     (side == 0 ? steps_a_ : steps_b_) = trace->steps;
     host_ops_[static_cast<std::size_t>(side)] = trace->timeline && trace->timeline->hostOpTrace();
     loaded_ |= 1 << side;
     if (loaded_ != 3)
         return;
-    kernels_->setStats(stats_a_, stats_b_, steps_a_, steps_b_);
+    // Per step, only the work between the first step and the last counts: the evaluation
+    // after training would otherwise be spread over the steps.
+    const bool per_step = steps_a_ > 0 && steps_b_ > 0;
+    const auto& a = per_step ? step_stats_a_ : stats_a_;
+    const auto& b = per_step ? step_stats_b_ : stats_b_;
+    kernels_->setStats(a, b, steps_a_, steps_b_);
     double ta = 0;
     double tb = 0;
-    for (const auto& s : stats_a_)
+    for (const auto& s : a)
         ta += static_cast<double>(s.total_ns);
-    for (const auto& s : stats_b_)
+    for (const auto& s : b)
         tb += static_cast<double>(s.total_ns);
     // A CPU-backend run's device work is its ops.
     const QString work = host_ops_[0] && host_ops_[1] ? tr("CPU op time")

@@ -61,6 +61,8 @@ class CompareView : public QWidget {
     TraceLoader loader_b_;
     std::vector<KernelStat> stats_a_;
     std::vector<KernelStat> stats_b_;
+    std::vector<KernelStat> step_stats_a_;  // inside the training steps' span
+    std::vector<KernelStat> step_stats_b_;
     std::int64_t steps_a_ = 0;
     std::int64_t steps_b_ = 0;
     std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's

@@ -21,6 +21,9 @@ struct LoadedTrace {
     std::shared_ptr<const TimelineData> timeline;
     std::vector<KernelStat> kernel_stats;
     std::int64_t steps = 0;  // profiler::count_training_steps (normalises comparisons)
+    // The kernel statistics inside profiler::training_steps_span when the trace has steps
+    // (what per-step figures divide by `steps`), else empty.
+    std::vector<KernelStat> step_kernel_stats;
 };
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
 

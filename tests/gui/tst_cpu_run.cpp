@@ -12,6 +12,7 @@
 #include <set>
 
 #include "gui/app/MainWindow.hpp"
+#include "gui/compare/CompareModels.hpp"
 #include "gui/compare/CompareView.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/loading/TraceLoader.hpp"
@@ -189,6 +190,17 @@ class TestCpuRun : public QObject {
         const auto* diff = compare->kernelTable()->model();
         QVERIFY(diff->rowCount() >= 10);
         QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
+        // Per step means the steps' work: the evaluation forwards after training (and the
+        // set-up copies before it) are left out, so a conv_fwd runs once a step.
+        int conv_row = -1;
+        for (int r = 0; r < diff->rowCount(); ++r) {
+            if (diff->index(r, KernelDiffModel::Name).data().toString() ==
+                QLatin1String("conv_fwd"))
+                conv_row = r;
+        }
+        QVERIFY(conv_row >= 0);
+        QCOMPARE(diff->index(conv_row, KernelDiffModel::CountA).data().toLongLong(),
+                 qint64(kSteps));
         bool said_cpu = false;
         for (const QLabel* label : compare->findChildren<QLabel*>())
             said_cpu = said_cpu ||
