@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "gui/kernels/KernelStatsModel.hpp"
+#include "gui/kernels/KernelTable.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
@@ -22,24 +23,11 @@ RangePanel::RangePanel(QWidget* parent)
       summary_(new QLabel),
       filter_(new QLineEdit),
       table_(new QTableView) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(KernelStatsModel::SortRole);
-    proxy_->setFilterKeyColumn(-1);
-    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(KernelStatsModel::Total, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->setWordWrap(false);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::Name, QHeaderView::Stretch);
+    setUpKernelTable(model_, proxy_, table_, filter_);
     // The panel is narrow: the less telling columns can be shown by the user.
     for (const int c : {KernelStatsModel::Min, KernelStatsModel::Max})
         table_->setColumnHidden(c, true);
     filter_->setPlaceholderText(tr("Filter kernels…"));
-    filter_->setClearButtonEnabled(true);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
 
     auto* close = new QToolButton;
     close->setText(QStringLiteral("✕"));
