@@ -25,6 +25,9 @@ void setUpKernelTable(KernelStatsModel* model, QSortFilterProxyModel* proxy, QTa
     table->verticalHeader()->hide();
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->horizontalHeader()->setSectionResizeMode(KernelStatsModel::Name, QHeaderView::Stretch);
+    // "normalization" and "elementwise" whole: the category is what a reader scans for.
+    table->horizontalHeader()->setSectionResizeMode(KernelStatsModel::CategoryColumn,
+                                                    QHeaderView::ResizeToContents);
     filter->setClearButtonEnabled(true);
     QObject::connect(filter, &QLineEdit::textChanged, proxy,
                      &QSortFilterProxyModel::setFilterFixedString);
