@@ -15,17 +15,26 @@ namespace trainscope::workloads::cuda {
 // elapsed time covers the step up to its last queued operation, idle gaps included,
 // without the host's wake-up after it. Work on other streams counts where the compute
 // stream waits for it (the overlap copier makes it wait for each input copy).
+//
+// The events are the backend's (StepTimerEvents), made once: starting a timer creates no
+// CUDA object. One timer runs at a time (the engine times one step after another); a
+// second would re-record the first one's events.
+struct StepTimerEvents {
+    CudaEvent start = make_event(true);
+    CudaEvent stop = make_event(true);
+};
+
 class CudaEventStepTimer final : public StepTimer {
   public:
-    explicit CudaEventStepTimer(cudaStream_t stream);
+    CudaEventStepTimer(cudaStream_t stream, const StepTimerEvents& events);
     // Records the stop event, waits for it and returns the elapsed time (the events'
     // resolution is about half a microsecond).
     std::int64_t stop_ns() override;
 
   private:
     cudaStream_t stream_;
-    CudaEvent start_;
-    CudaEvent stop_;
+    cudaEvent_t start_;
+    cudaEvent_t stop_;
 };
 
 }  // namespace trainscope::workloads::cuda
