@@ -30,6 +30,7 @@
 #include "gui/compare/CompareView.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/kernels/KernelStatsView.hpp"
+#include "gui/range/RangePanel.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -72,7 +73,8 @@ MainWindow::MainWindow(QWidget* parent)
       timeline_(new TimelineView),
       utilization_(new UtilizationView),
       search_(new QLineEdit),
-      range_label_(new QLabel),
+      search_status_(new QLabel),
+      range_panel_(new RangePanel),
       kernels_view_(new KernelStatsView(kernel_model_)),
       compare_(new CompareView(runs_model_)),
       progress_(new QProgressBar),
@@ -91,19 +93,26 @@ MainWindow::MainWindow(QWidget* parent)
     auto* next = new QPushButton(tr("Next ▶"));
     auto* fit = new QPushButton(tr("Fit (Home)"));
     bar->addWidget(search_, 2);
+    bar->addWidget(search_status_);
     bar->addWidget(prev);
     bar->addWidget(next);
     bar->addWidget(fit);
-    bar->addWidget(range_label_, 3);
-    range_label_->setText(tr("Shift+drag selects a time range."));
+    bar->addStretch(1);
     timeline_split_->addWidget(timeline_);
     timeline_split_->addWidget(utilization_);
     timeline_split_->setStretchFactor(0, 4);
     timeline_split_->setStretchFactor(1, 1);
+    // The range statistics beside the timeline, shown while a range is selected.
+    auto* range_split = new QSplitter(Qt::Horizontal);
+    range_split->addWidget(timeline_split_);
+    range_split->addWidget(range_panel_);
+    range_split->setStretchFactor(0, 3);
+    range_split->setStretchFactor(1, 1);
     auto* page_layout = new QVBoxLayout(timeline_page_);
     page_layout->setContentsMargins(4, 4, 4, 4);
     page_layout->addLayout(bar);
-    page_layout->addWidget(timeline_split_, 1);
+    page_layout->addWidget(range_split, 1);
+    connect(timeline_, &TimelineView::searchStatusChanged, search_status_, &QLabel::setText);
     connect(search_, &QLineEdit::textChanged, timeline_, &TimelineView::setSearchText);
     connect(search_, &QLineEdit::returnPressed, timeline_, &TimelineView::findNext);
     connect(next, &QPushButton::clicked, timeline_, &TimelineView::findNext);
@@ -116,9 +125,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(timeline_, &TimelineView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m); });
     connect(timeline_, &TimelineView::rangeSelected, this, [this](double t0, double t1) {
-        range_label_->setText(timeline_->rangeSummary(t0, t1));
         if (!trace_)
             return;
+        range_panel_->showRange(*trace_->timeline, t0, t1,
+                                TimelineRenderer::originNs(*trace_->timeline, timeline_->state()));
         // The Kernels tab follows the range until "Show the whole run".
         kernel_model_->setStats(computeKernelStats(*trace_->timeline, t0, t1));
         const double base = static_cast<double>(trace_->timeline->beginNs());
@@ -129,6 +139,11 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(kernels_view_, &KernelStatsView::wholeRunRequested, this,
             [this] { showKernelStats(); });
+    connect(timeline_, &TimelineView::rangeCleared, this, [this] {
+        range_panel_->clear();
+        showKernelStats();  // the Kernels tab followed the range: back to the run
+    });
+    connect(range_panel_, &RangePanel::closeRequested, timeline_, &TimelineView::clearSelection);
 
     tabs_->addTab(runs_view_, tr("Runs"));
     tabs_->addTab(timeline_page_, tr("Timeline"));
@@ -250,16 +265,20 @@ void MainWindow::showShortcuts() {
            "<tr><td><b>Wheel</b></td><td>zoom around the cursor (Shift+wheel scrolls "
            "lanes)</td></tr>"
            "<tr><td><b>Drag</b></td><td>pan</td></tr>"
-           "<tr><td><b>Shift+drag</b></td><td>select a range: duration and the GPU work in "
-           "it</td></tr>"
+           "<tr><td><b>Shift+drag</b></td><td>select a range: its statistics in the range "
+           "panel</td></tr>"
            "<tr><td><b>W / S, + / −</b></td><td>zoom in / out</td></tr>"
            "<tr><td><b>A / D, ← / →</b></td><td>pan left / right</td></tr>"
            "<tr><td><b>↑ / ↓, PgUp / PgDn</b></td><td>scroll lanes</td></tr>"
            "<tr><td><b>Home</b></td><td>show the whole trace</td></tr>"
            "<tr><td><b>Click</b></td><td>select; on an API call or kernel: flow arrow to its "
            "partner; on a folded block: zoom into it</td></tr>"
+           "<tr><td><b>F</b></td><td>follow the flow arrow to its other end</td></tr>"
+           "<tr><td><b>O / Shift+O</b></td><td>time origin at the selected event (or the "
+           "cursor) / reset it</td></tr>"
            "<tr><td><b>Ctrl+F, F3 / Shift+F3</b></td><td>find kernel, next / previous</td></tr>"
-           "<tr><td><b>Esc</b></td><td>clear selection and range</td></tr>"
+           "<tr><td><b>Esc</b></td><td>clear selection and range (hides the range "
+           "panel)</td></tr>"
            "<tr><td colspan=2><br><b>Kernels</b></td></tr>"
            "<tr><td><b>Double-click</b></td><td>show the longest instance on the timeline</td></tr>"
            "</table>"));
@@ -412,12 +431,15 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     utilization_->setMapping(timeline_->state().mapping);
     showKernelStats();
     if (trace) {
-        statusBar()->showMessage(tr("Run %1: %2 activities, %3 kernels, %4 lanes")
-                                     .arg(trace->run_id)
-                                     .arg(trace->timeline->trace().activities.size())
-                                     .arg(trace->timeline->kernelCount())
-                                     .arg(trace->timeline->trace().lanes.size()),
-                                 8000);
+        const TimelineData& td = *trace->timeline;
+        statusBar()->showMessage(
+            (td.hostOpTrace() ? tr("Run %1: %2 activities, %3 CPU ops, %4 lanes")
+                              : tr("Run %1: %2 activities, %3 kernels, %4 lanes"))
+                .arg(trace->run_id)
+                .arg(td.trace().activities.size())
+                .arg(td.hostOpTrace() ? td.gpuWorkByStart().size() : td.kernelCount())
+                .arg(td.trace().lanes.size()),
+            8000);
     }
 }
 
@@ -572,7 +594,7 @@ void MainWindow::exportCsv() {
         QFileDialog::getSaveFileName(this, tr("Export table as CSV"), QString(), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    const QString error = writeCsv(*table->model(), path);
+    const QString error = writeCsv(*table, path);
     if (!error.isEmpty())
         reportError(tr("Cannot write %1: %2").arg(path, error));
 }

@@ -24,6 +24,7 @@ namespace trainscope::gui {
 class CompareView;
 class KernelStatsModel;
 class KernelStatsView;
+class RangePanel;
 class RunsTableModel;
 class RunsView;
 class TimelineView;
@@ -67,6 +68,8 @@ class MainWindow : public QMainWindow {
     [[nodiscard]] UtilizationView* utilization() const { return utilization_; }
     [[nodiscard]] RunsView* runsView() const { return runs_view_; }
     [[nodiscard]] CompareView* compareView() const { return compare_; }
+    [[nodiscard]] RangePanel* rangePanel() const { return range_panel_; }
+    [[nodiscard]] QLabel* searchStatus() const { return search_status_; }
     [[nodiscard]] const QString& databasePath() const { return path_; }
 
   protected:
@@ -99,7 +102,8 @@ class MainWindow : public QMainWindow {
     TimelineView* timeline_;
     UtilizationView* utilization_;
     QLineEdit* search_;
-    QLabel* range_label_;
+    QLabel* search_status_;
+    RangePanel* range_panel_;
     KernelStatsView* kernels_view_;
     CompareView* compare_;
     QProgressBar* progress_;

@@ -12,6 +12,16 @@
 
 namespace trainscope::gui {
 
+bool chartHasWarnings(const ChartData& chart) {
+    for (const auto& s : chart.series) {
+        for (const auto& p : s.points) {
+            if (!p.warning.isEmpty())
+                return true;
+        }
+    }
+    return false;
+}
+
 QColor seriesColor(int index) {
     static const QColor kColors[] = {QColor(0x3d, 0x7e, 0xdb), QColor(0xf0, 0x8c, 0x28),
                                      QColor(0x3f, 0xb5, 0x6b), QColor(0xe0, 0x4a, 0x4a),
@@ -66,6 +76,8 @@ double chartXFraction(const ChartData& chart, int index) {
 }
 
 namespace {
+const QColor kWarningColor(0xe0, 0x9a, 0x20);  // the runs table's amber
+
 QString format_value(double v) {
     const double a = std::abs(v);
     if (a >= 1e6)
@@ -87,6 +99,16 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
     p.setPen(fg);
     p.drawText(rect.adjusted(10, 6, -10, 0), Qt::AlignTop | Qt::AlignHCenter, data.title);
     p.setFont(QFont(title_font.family(), title_font.pointSize()));
+    if (!data.interval_name.isEmpty()) {
+        // Say which interval the bars are: a median's and a mean's read differently.
+        QFont note_font = p.font();
+        note_font.setPointSizeF(note_font.pointSizeF() * 0.85);
+        p.save();
+        p.setFont(note_font);
+        p.drawText(rect.adjusted(10, 22, -10, 0), Qt::AlignTop | Qt::AlignHCenter,
+                   QObject::tr("Error bars: %1").arg(data.interval_name));
+        p.restore();
+    }
     double lo = std::numeric_limits<double>::max();
     double hi = std::numeric_limits<double>::lowest();
     for (const auto& s : data.series) {
@@ -105,7 +127,7 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
     hi += pad;
     if (lo != 0)
         lo -= pad;
-    const QRect plot = rect.adjusted(70, 34, -160, -48);
+    const QRect plot = rect.adjusted(70, 40, -160, -48);
     const double step = niceStep((hi - lo) / 6.0);
     p.setPen(grid);
     for (double v = std::ceil(lo / step) * step; v <= hi; v += step) {
@@ -182,18 +204,30 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
                 p.drawLine(QPointF(x - 4, ypos(*pt.low)), QPointF(x + 4, ypos(*pt.low)));
                 p.drawLine(QPointF(x - 4, ypos(*pt.high)), QPointF(x + 4, ypos(*pt.high)));
             }
-            p.setPen(QPen(bg, 1.5));
-            p.setBrush(c);
-            p.drawEllipse(QPointF(x, ypos(pt.y)), 4, 4);
+            if (pt.warning.isEmpty()) {
+                p.setPen(QPen(bg, 1.5));
+                p.setBrush(c);
+                p.drawEllipse(QPointF(x, ypos(pt.y)), 4, 4);
+            } else {
+                // Measured on a busy machine: hollow, amber-ringed, larger.
+                p.setPen(QPen(kWarningColor, 2.5));
+                p.setBrush(bg);
+                p.drawEllipse(QPointF(x, ypos(pt.y)), 5.5, 5.5);
+            }
             if (hits) {
                 QString text = QStringLiteral("<b>%1</b><br>%2 = %3<br>%4 = %5")
                                    .arg(s.label.toHtmlEscaped(), data.x_title.toHtmlEscaped(),
                                         data.x_labels.value(pt.x), data.y_title.toHtmlEscaped())
                                    .arg(pt.y, 0, 'g', 6);
                 if (pt.low && pt.high)
-                    text += QStringLiteral("<br>CI [%1, %2]")
+                    text += QStringLiteral("<br>%1 [%2, %3]")
+                                .arg(data.interval_name.toHtmlEscaped())
                                 .arg(*pt.low, 0, 'g', 6)
                                 .arg(*pt.high, 0, 'g', 6);
+                if (!pt.warning.isEmpty())
+                    text += QStringLiteral("<br><span style=\"color:#e09a20\">⚠ %1</span>")
+                                .arg(pt.warning.toHtmlEscaped().replace(QLatin1Char('\n'),
+                                                                        QStringLiteral("<br>⚠ ")));
                 hits->push_back({QPointF(x, ypos(pt.y)), text});
             }
             p.setBrush(Qt::NoBrush);
@@ -205,6 +239,15 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
         p.setPen(fg);
         p.drawText(QRect(plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter,
                    s.label);
+    }
+    if (chartHasWarnings(data)) {
+        const int ly = plot.top() + 6 + static_cast<int>(data.series.size()) * 20 + 6;
+        p.setPen(QPen(kWarningColor, 2.5));
+        p.setBrush(bg);
+        p.drawEllipse(QPointF(plot.right() + 26, ly + 8), 5.5, 5.5);
+        p.setPen(fg);
+        p.drawText(QRect(plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   QObject::tr("busy machine"));
     }
     p.setRenderHint(QPainter::Antialiasing, false);
 }

@@ -17,6 +17,9 @@ struct ChartPoint {
     double y = 0.0;
     std::optional<double> low;  // confidence interval, if known
     std::optional<double> high;
+    // Why the point's timings may not measure the workload alone (a busy machine, a
+    // throttling GPU); "" for a clean point. Drawn hollow in amber, said in the tooltip.
+    QString warning;
 };
 
 struct ChartSeries {
@@ -35,12 +38,18 @@ struct ChartData {
     QStringList x_labels;
     std::vector<double> x_values;  // empty, or one per x_label, ascending
     bool log_x = false;
+    // Which interval the error bars are ("95 % CI of the median (order statistics)");
+    // shown under the title and in the tooltips; "" when no point has one.
+    QString interval_name;
     std::vector<ChartSeries> series;
 };
 
 // Where x position `index` sits along the axis, from 0 (first) to 1 (last); 0.5 when
 // there is one position.
 [[nodiscard]] double chartXFraction(const ChartData& chart, int index);
+
+// Whether any point carries a measurement warning (the legend then explains the mark).
+[[nodiscard]] bool chartHasWarnings(const ChartData& chart);
 
 QColor seriesColor(int index);
 

@@ -2,30 +2,28 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "gui/common/ExportRole.hpp"
+#include "gui/common/MetricText.hpp"
 #include "gui/runs/MetricChartData.hpp"
+#include "gui/timeline/KernelName.hpp"
 #include "gui/timeline/TimeFormat.hpp"
+#include "reports/metrics/MetricCatalog.hpp"
 
 namespace trainscope::gui {
-
-Verdict compareIntervals(std::optional<std::pair<double, double>> a,
-                         std::optional<std::pair<double, double>> b) {
-    if (!a || !b)
-        return Verdict::NoInterval;
-    const bool overlap = a->first <= b->second && b->first <= a->second;
-    return overlap ? Verdict::WithinNoise : Verdict::Significant;
-}
 
 namespace {
 QVariant right_aligned() {
     return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
 }
 QString number(double v) {
-    const double a = std::abs(v);
-    return QString::number(v, 'f', a >= 1000 || a == std::floor(a) ? 0 : (a >= 10 ? 2 : 3));
+    return displayNumber(v);
 }
+const QColor kBetter(0x3f, 0xb5, 0x6b);
+const QColor kWorse(0xe0, 0x4a, 0x4a);
 }  // namespace
 
 CompareMetricsModel::CompareMetricsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -33,6 +31,9 @@ CompareMetricsModel::CompareMetricsModel(QObject* parent) : QAbstractTableModel(
 void CompareMetricsModel::setRuns(const reports::RunRecord* a, const reports::RunRecord* b) {
     beginResetModel();
     rows_.clear();
+    comparison_ = {};
+    if (a != nullptr && b != nullptr && a->id == b->id)
+        a = b = nullptr;  // a run against itself says nothing: no table of zeros
     std::map<std::string, Row> by_name;
     auto add = [&](const reports::RunRecord* r, bool first) {
         if (!r)
@@ -46,12 +47,43 @@ void CompareMetricsModel::setRuns(const reports::RunRecord* a, const reports::Ru
     };
     add(a, true);
     add(b, false);
+    if (a && b)
+        comparison_ = reports::compare_pair(*a, *b);
     for (auto& [name, row] : by_name) {
-        if (a && b)
-            row.verdict = compareIntervals(metricInterval(*a, name), metricInterval(*b, name));
+        if (row.a && row.b)
+            row.judgement = reports::judge_metric(name, *row.a, *row.b, comparison_);
         rows_.push_back(row);
     }
+    // The catalog's order: throughput and step time first.
+    std::stable_sort(rows_.begin(), rows_.end(), [](const Row& x, const Row& y) {
+        return reports::metric_rank(x.name) < reports::metric_rank(y.name);
+    });
     endResetModel();
+}
+
+QString CompareMetricsModel::summary() const {
+    if (!comparison_.step_time)
+        return tr("No step-time verdict: a run lacks step statistics (mean, stdev, count).");
+    const auto ratio = [](const reports::Comparison& c) {
+        return QStringLiteral("%1× [%2, %3]")
+            .arg(c.speedup, 0, 'f', 3)
+            .arg(c.speedup_ci_low, 0, 'f', 3)
+            .arg(c.speedup_ci_high, 0, 'f', 3);
+    };
+    const auto verdict = [](reports::Verdict v) {
+        return QString::fromStdString(reports::to_string(v));
+    };
+    const reports::Comparison& steps = *comparison_.step_time;
+    QString text = tr("Step time, B against A: %1, speed-up %2 (95 % CI; same within ±%3 %), "
+                      "the verdict of trainscope compare with A as the baseline.")
+                       .arg(verdict(steps.verdict), ratio(steps))
+                       .arg(reports::kDefaultSameWithin * 100, 0, 'g', 3);
+    // With another batch the step time and the throughput can disagree: say both.
+    const auto& images = comparison_.throughput;
+    if (images && std::abs(images->speedup - steps.speedup) > 1e-9 * steps.speedup)
+        text += tr(" Throughput at the other batch: %1, %2.")
+                    .arg(verdict(images->verdict), ratio(*images));
+    return text;
 }
 
 int CompareMetricsModel::rowCount(const QModelIndex& parent) const {
@@ -68,50 +100,80 @@ QVariant CompareMetricsModel::data(const QModelIndex& index, int role) const {
     const bool both = r.a && r.b;
     const double diff = both ? *r.b - *r.a : 0.0;
     const double rel = both && *r.a != 0 ? diff / std::abs(*r.a) : 0.0;
-    if (role == VerdictRole)
-        return static_cast<int>(r.verdict);
-    if (role == Qt::TextAlignmentRole && index.column() != Metric &&
-        index.column() != VerdictColumn)
-        return right_aligned();
-    if (role == Qt::ForegroundRole && index.column() == VerdictColumn &&
-        r.verdict == Verdict::Significant)
-        return QBrush(QColor(0xf0, 0x8c, 0x28));
-    if (role == Qt::ToolTipRole && index.column() == VerdictColumn)
-        return tr("Significant when the two runs' confidence intervals do not overlap.");
-    if (role != Qt::DisplayRole && role != SortRole)
-        return {};
+    const reports::Judgement judgement = r.judgement.judgement;
+    switch (role) {
+        case VerdictRole:
+            return static_cast<int>(judgement);
+        case TestedRole:
+            return r.judgement.tested;
+        case TagRole:
+            return QString::fromStdString(r.name);
+        case Qt::TextAlignmentRole:
+            if (index.column() != Metric && index.column() != VerdictColumn)
+                return right_aligned();
+            return {};
+        case Qt::ForegroundRole:
+            if (index.column() != VerdictColumn && index.column() != Relative)
+                return {};
+            if (judgement == reports::Judgement::Better)
+                return QBrush(r.judgement.tested ? kBetter : kBetter.darker(130));
+            if (judgement == reports::Judgement::Worse)
+                return QBrush(r.judgement.tested ? kWorse : kWorse.darker(130));
+            return {};
+        case Qt::ToolTipRole:
+            if (index.column() == Metric)
+                return metricToolTip(r.name);
+            if (index.column() != VerdictColumn || judgement == reports::Judgement::NotJudged)
+                return {};
+            if (r.judgement.tested)
+                return summary();
+            return tr("By the direction alone (%1): this metric has no noise estimate, so the "
+                      "difference may be noise.")
+                .arg(QString::fromLatin1(
+                    reports::to_string(reports::find_metric_info(r.name)->direction).data()));
+        case Qt::DisplayRole:
+        case SortRole:
+        case kCsvValueRole:
+            break;
+        default:
+            return {};
+    }
     const bool sort = role == SortRole;
+    const bool csv = role == kCsvValueRole;
+    const auto value = [&](double v) {
+        return sort ? QVariant(v) : QVariant(csv ? plainNumber(v) : number(v));
+    };
     switch (static_cast<Column>(index.column())) {
         case Metric:
-            return QString::fromStdString(r.name) +
-                   (r.unit.empty() || sort
-                        ? QString()
-                        : QStringLiteral(" [%1]").arg(QString::fromStdString(r.unit)));
+            if (sort)
+                return static_cast<qlonglong>(reports::metric_rank(r.name));
+            return metricLabel(r.name, r.unit);
         case A:
-            return r.a ? (sort ? QVariant(*r.a) : QVariant(number(*r.a))) : QVariant();
+            return r.a ? value(*r.a) : QVariant();
         case B:
-            return r.b ? (sort ? QVariant(*r.b) : QVariant(number(*r.b))) : QVariant();
+            return r.b ? value(*r.b) : QVariant();
         case Diff:
-            return both ? (sort ? QVariant(diff)
-                                : QVariant((diff > 0 ? QStringLiteral("+") : QString()) +
-                                           number(diff)))
-                        : QVariant();
+            if (!both)
+                return {};
+            if (sort || csv)
+                return value(diff);
+            return (diff > 0 ? QStringLiteral("+") : QString()) + number(diff);
         case Relative:
-            return both ? (sort ? QVariant(rel)
-                                : QVariant(QStringLiteral("%1%2 %")
-                                               .arg(rel > 0 ? QStringLiteral("+") : QString())
-                                               .arg(rel * 100, 0, 'f', 1)))
-                        : QVariant();
-        case VerdictColumn:
-            switch (r.verdict) {
-                case Verdict::NoInterval:
-                    return tr("no CI");
-                case Verdict::WithinNoise:
-                    return tr("within noise");
-                case Verdict::Significant:
-                    return tr("significant");
-            }
-            return {};
+            if (!both)
+                return {};
+            if (sort || csv)
+                return value(rel * 100);
+            return QStringLiteral("%1%2 %")
+                .arg(rel > 0 ? QStringLiteral("+") : QString())
+                .arg(rel * 100, 0, 'f', 1);
+        case VerdictColumn: {
+            if (sort)
+                return static_cast<int>(judgement);
+            const QString word = QString::fromLatin1(reports::to_string(judgement).data());
+            if (word.isEmpty() || r.judgement.tested || judgement == reports::Judgement::Same)
+                return word;
+            return tr("%1 (direction only)").arg(word);
+        }
         case ColumnCount:
             break;
     }
@@ -121,7 +183,7 @@ QVariant CompareMetricsModel::data(const QModelIndex& index, int role) const {
 QVariant CompareMetricsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* kNames[] = {"metric", "run A", "run B", "B − A", "change", "verdict"};
+    static const char* kNames[] = {"metric", "run A", "run B", "B − A", "change (%)", "B is"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(kNames[section])) : QVariant();
 }
 
@@ -138,12 +200,14 @@ void KernelDiffModel::setStats(const std::vector<KernelStat>& a, const std::vect
     for (const auto& s : a) {
         Row& r = by_name[s.name];
         r.name = s.name;
+        r.label = display_name(s.name, s.category);
         r.count_a = s.count;
         r.total_a = static_cast<double>(s.total_ns) / da;
     }
     for (const auto& s : b) {
         Row& r = by_name[s.name];
         r.name = s.name;
+        r.label = display_name(s.name, s.category);
         r.count_b = s.count;
         r.total_b = static_cast<double>(s.total_ns) / db;
     }
@@ -165,6 +229,20 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     const Row& r = rows_[static_cast<std::size_t>(index.row())];
     const double diff = r.total_b - r.total_a;
     const double rel = r.total_a != 0 ? diff / r.total_a : 0.0;
+    if (role == kCsvValueRole) {  // ns and percent as plain numbers
+        switch (index.column()) {
+            case TotalA:
+                return plainNumber(r.total_a);
+            case TotalB:
+                return plainNumber(r.total_b);
+            case Diff:
+                return plainNumber(diff);
+            case Relative:
+                return r.total_a != 0 ? QVariant(plainNumber(rel * 100)) : QVariant(QString());
+            default:
+                return {};
+        }
+    }
     if (role == Qt::TextAlignmentRole && index.column() != Name)
         return right_aligned();
     if (role == Qt::ForegroundRole && (index.column() == Diff || index.column() == Relative) &&
@@ -177,7 +255,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     const bool sort = role == SortRole;
     switch (static_cast<Column>(index.column())) {
         case Name:
-            return r.name;
+            return r.label;
         case CountA:
             return QVariant::fromValue<qint64>(r.count_a);
         case CountB:
@@ -204,6 +282,10 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == kCsvValueRole && section >= TotalA &&
+        section <= Relative)
+        return headerData(section, orientation, Qt::DisplayRole).toString() +
+               (section == Relative ? QStringLiteral(" (%)") : QStringLiteral(" (ns)"));
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* kTotals[] = {"kernel",  "count A", "count B", "total A",

@@ -6,24 +6,40 @@
 #include <vector>
 
 #include "gui/kernels/KernelStats.hpp"
+#include "reports/metrics/RunComparison.hpp"
 #include "reports/store/RunRecord.hpp"
 
 namespace trainscope::gui {
 
-enum class Verdict { NoInterval, WithinNoise, Significant };
-// Non-overlapping confidence intervals: significant; overlapping: within noise.
-Verdict compareIntervals(std::optional<std::pair<double, double>> a,
-                         std::optional<std::pair<double, double>> b);
-
-// Metrics of two runs side by side: A, B, B - A, relative change, verdict.
+// Metrics of two runs side by side: A, B, B - A, relative change, and whether B is
+// better or worse than A by each metric's direction. Mean step time takes the verdict
+// of `trainscope compare` (reports::compare_runs, A as the baseline) and throughput the
+// same comparison scaled by the batch ratio; the other metrics are judged by their
+// direction alone and say so.
 class CompareMetricsModel : public QAbstractTableModel {
     Q_OBJECT
   public:
     enum Column { Metric, A, B, Diff, Relative, VerdictColumn, ColumnCount };
-    enum Roles { SortRole = Qt::UserRole + 1, VerdictRole };
+    enum Roles {
+        SortRole = Qt::UserRole + 1,
+        VerdictRole,  // int(reports::Judgement)
+        TestedRole,   // bool: the verdict accounts for noise
+        TagRole,      // the metric tag
+    };
 
     explicit CompareMetricsModel(QObject* parent = nullptr);
+    // Nothing is compared when either is missing or both are the same run.
     void setRuns(const reports::RunRecord* a, const reports::RunRecord* b);
+    // B against A on the mean step times; nullopt without step statistics.
+    [[nodiscard]] const std::optional<reports::Comparison>& stepTimeComparison() const {
+        return comparison_.step_time;
+    }
+    [[nodiscard]] const std::optional<reports::Comparison>& throughputComparison() const {
+        return comparison_.throughput;
+    }
+    // The verdict, the speed-up with its interval and the band; with different batches
+    // also the throughput's.
+    [[nodiscard]] QString summary() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -37,9 +53,10 @@ class CompareMetricsModel : public QAbstractTableModel {
         std::string unit;
         std::optional<double> a;
         std::optional<double> b;
-        Verdict verdict = Verdict::NoInterval;
+        reports::MetricJudgement judgement;
     };
     std::vector<Row> rows_;
+    reports::RunPairComparison comparison_;
 };
 
 // Kernel time of two runs by kernel name: time gained or lost per kernel. Traces of
@@ -64,7 +81,8 @@ class KernelDiffModel : public QAbstractTableModel {
 
   private:
     struct Row {
-        QString name;
+        QString name;   // the full name: rows are matched by it
+        QString label;  // shown: display_name (kernels shortened)
         std::int64_t count_a = 0;
         std::int64_t count_b = 0;
         double total_a = 0;  // ns, per step when per_step_

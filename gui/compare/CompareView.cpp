@@ -12,6 +12,7 @@
 #include "gui/compare/CompareModels.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
+#include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::gui {
 
@@ -41,6 +42,8 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
       a_(new QComboBox),
       b_(new QComboBox),
       note_(new QLabel),
+      summary_(new QLabel),
+      warning_(new QLabel),
       metrics_(new CompareMetricsModel(this)),
       kernels_(new KernelDiffModel(this)) {
     metrics_view_ =
@@ -61,7 +64,13 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addWidget(summary_);
+    layout->addWidget(warning_);
     layout->addWidget(note_);
+    summary_->setWordWrap(true);
+    warning_->setWordWrap(true);
+    warning_->setStyleSheet(QStringLiteral("color: #e09a20;"));  // the runs table's amber
+    warning_->hide();
     layout->addWidget(split, 1);
     note_->setText(tr("Select two runs in the Runs view (Ctrl+click) or pick them here."));
     connect(runs_, &QAbstractItemModel::modelReset, this, &CompareView::runsChanged);
@@ -73,6 +82,7 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
             [this](const LoadedTracePtr& t) { traceReady(1, t); });
     connect(&loader_a_, &TraceLoader::failed, note_, &QLabel::setText);
     connect(&loader_b_, &TraceLoader::failed, note_, &QLabel::setText);
+    runsChanged();  // the model may hold runs already
 }
 
 void CompareView::runsChanged() {
@@ -89,6 +99,8 @@ void CompareView::runsChanged() {
         if (r.status != reports::RunStatus::Ok)
             label += QStringLiteral(" (%1)").arg(
                 QString::fromLatin1(reports::to_string(r.status).data()));
+        for (const auto& w : reports::measurement_warnings(r))
+            label += QStringLiteral(" ⚠ %1").arg(QString::fromStdString(w.tag));
         a_->addItem(label, QVariant::fromValue<qint64>(r.id));
         b_->addItem(label, QVariant::fromValue<qint64>(r.id));
     }
@@ -109,15 +121,52 @@ void CompareView::setRuns(std::int64_t a, std::int64_t b) {
     refresh();
 }
 
+QString CompareView::summaryText() const {
+    return summary_->text();
+}
+QString CompareView::warningText() const {
+    return warning_->text();
+}
+QString CompareView::noteText() const {
+    return note_->text();
+}
+
 void CompareView::refresh() {
     const auto* ra = runs_->runById(a_->currentData().toLongLong());
     const auto* rb = runs_->runById(b_->currentData().toLongLong());
-    metrics_->setRuns(ra, rb);
+    loader_a_.cancel();
+    loader_b_.cancel();
     stats_a_.clear();
     stats_b_.clear();
+    step_stats_a_.clear();
+    step_stats_b_.clear();
     steps_a_ = steps_b_ = 0;
     loaded_ = 0;
     kernels_->setStats(stats_a_, stats_b_);
+    QStringList warnings;
+    for (const auto& [side, run] :
+         {std::pair{QStringLiteral("A"), ra}, {QStringLiteral("B"), rb}}) {
+        if (!run)
+            continue;
+        for (const auto& w : reports::measurement_warnings(*run))
+            warnings << tr("⚠ Run %1 (#%2): %3")
+                            .arg(side)
+                            .arg(run->id)
+                            .arg(QString::fromStdString(w.text));
+    }
+    if (ra && rb && ra->id == rb->id) {
+        metrics_->setRuns(nullptr, nullptr);
+        summary_->setText(tr("Run A and run B are the same run (#%1): pick two different runs "
+                             "to compare.")
+                              .arg(ra->id));
+        warning_->hide();
+        note_->clear();
+        return;
+    }
+    metrics_->setRuns(ra, rb);
+    summary_->setText(ra && rb ? metrics_->summary() : QString());
+    warning_->setText(warnings.join(QLatin1Char('\n')));
+    warning_->setVisible(!warnings.isEmpty());
     if (!ra || !rb || path_.isEmpty())
         return;
     note_->setText(tr("Loading the kernel tables of runs %1 and %2…").arg(ra->id).arg(rb->id));
@@ -128,6 +177,8 @@ void CompareView::refresh() {
 void CompareView::loadKernelDiffNow() {
     const auto ida = a_->currentData().toLongLong();
     const auto idb = b_->currentData().toLongLong();
+    if (ida == idb)
+        return;
     loader_a_.cancel();
     loader_b_.cancel();
     try {
@@ -144,28 +195,43 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
     if (!trace)
         return;
     (side == 0 ? stats_a_ : stats_b_) = trace->kernel_stats;
+    (side == 0 ? step_stats_a_ : step_stats_b_) = trace->step_kernel_stats;
     (side == 0 ? steps_a_ : steps_b_) = trace->steps;
+    host_ops_[static_cast<std::size_t>(side)] = trace->timeline && trace->timeline->hostOpTrace();
     loaded_ |= 1 << side;
     if (loaded_ != 3)
         return;
-    kernels_->setStats(stats_a_, stats_b_, steps_a_, steps_b_);
+    // Per step, only the work between the first step and the last counts: the evaluation
+    // after training would otherwise be spread over the steps.
+    const bool per_step = steps_a_ > 0 && steps_b_ > 0;
+    const auto& a = per_step ? step_stats_a_ : stats_a_;
+    const auto& b = per_step ? step_stats_b_ : stats_b_;
+    kernels_->setStats(a, b, steps_a_, steps_b_);
     double ta = 0;
     double tb = 0;
-    for (const auto& s : stats_a_)
+    for (const auto& s : a)
         ta += static_cast<double>(s.total_ns);
-    for (const auto& s : stats_b_)
+    for (const auto& s : b)
         tb += static_cast<double>(s.total_ns);
+    // A CPU-backend run's device work is its ops.
+    const QString work = host_ops_[0] && host_ops_[1] ? tr("CPU op time")
+                         : !host_ops_[0] && !host_ops_[1]
+                             ? tr("GPU time")
+                             : tr("Device time (CPU ops against GPU work)");
     if (kernels_->perStep()) {
         ta /= static_cast<double>(steps_a_);
         tb /= static_cast<double>(steps_b_);
-        note_->setText(tr("GPU time per training step (NVTX \"step\" ranges; A: %1 steps, B: %2): "
-                          "A %3, B %4, B − A %5. Red: B slower, green: B faster.")
+        note_->setText(tr("%1 per training step (NVTX \"step\" or Kineto ProfilerStep#N "
+                          "ranges; A: %2 steps, B: %3): A %4, B %5, B − A %6. Red: B slower, "
+                          "green: B faster.")
+                           .arg(work)
                            .arg(steps_a_)
                            .arg(steps_b_)
                            .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
     } else {
-        note_->setText(tr("Total GPU time (the traces have no NVTX steps): A %1, B %2, B − A %3.")
-                           .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
+        note_->setText(
+            tr("%1 in all (the traces have no step ranges): A %2, B %3, B − A %4.")
+                .arg(work, formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -17,8 +18,10 @@ class CompareMetricsModel;
 class KernelDiffModel;
 class RunsTableModel;
 
-// Two runs side by side: metrics with differences and a noise verdict, and the kernel
-// time gained or lost per kernel (both traces load off the GUI thread).
+// Two runs side by side: metrics with differences and better/worse verdicts (the
+// step-time verdict is `trainscope compare`'s), a warning when a run was measured on a
+// busy machine, and the kernel time gained or lost per kernel (both traces load off the
+// GUI thread). A run is never compared with itself.
 class CompareView : public QWidget {
     Q_OBJECT
   public:
@@ -27,6 +30,12 @@ class CompareView : public QWidget {
     void setRuns(std::int64_t a, std::int64_t b);
     [[nodiscard]] QTableView* metricsTable() const { return metrics_view_; }
     [[nodiscard]] QTableView* kernelTable() const { return kernels_view_; }
+    [[nodiscard]] CompareMetricsModel* metricsModel() const { return metrics_; }
+    // The line above the tables: the verdict, or why there is none.
+    [[nodiscard]] QString summaryText() const;
+    // Measurement warnings of A and B ("" when both are clean).
+    [[nodiscard]] QString warningText() const;
+    [[nodiscard]] QString noteText() const;
     // Synchronous variant (screenshots, tests).
     void loadKernelDiffNow();
 
@@ -42,6 +51,8 @@ class CompareView : public QWidget {
     QComboBox* a_;
     QComboBox* b_;
     QLabel* note_;
+    QLabel* summary_;
+    QLabel* warning_;
     CompareMetricsModel* metrics_;
     KernelDiffModel* kernels_;
     QTableView* metrics_view_;
@@ -50,8 +61,11 @@ class CompareView : public QWidget {
     TraceLoader loader_b_;
     std::vector<KernelStat> stats_a_;
     std::vector<KernelStat> stats_b_;
+    std::vector<KernelStat> step_stats_a_;  // inside the training steps' span
+    std::vector<KernelStat> step_stats_b_;
     std::int64_t steps_a_ = 0;
     std::int64_t steps_b_ = 0;
+    std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
     int loaded_ = 0;
 };
 

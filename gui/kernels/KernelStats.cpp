@@ -1,10 +1,26 @@
 #include "gui/kernels/KernelStats.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+
 namespace trainscope::gui {
+
+namespace {
+
+// Work starts are whole nanoseconds: start >= t exactly when start >= ceil(t).
+std::int64_t start_bound(double t_ns) {
+    if (t_ns <= static_cast<double>(std::numeric_limits<std::int64_t>::min()))
+        return std::numeric_limits<std::int64_t>::min();
+    if (t_ns >= static_cast<double>(std::numeric_limits<std::int64_t>::max()))
+        return std::numeric_limits<std::int64_t>::max();
+    return static_cast<std::int64_t>(std::ceil(t_ns));
+}
+
+}  // namespace
 
 std::vector<KernelStat> computeKernelStats(const TimelineData& data) {
     return computeKernelStats(data, -std::numeric_limits<double>::infinity(),
@@ -12,43 +28,25 @@ std::vector<KernelStat> computeKernelStats(const TimelineData& data) {
 }
 
 std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_ns, double t1_ns) {
-    std::unordered_map<std::uint32_t, std::size_t> by_name;
+    // The profiler's breakdown (the numbers of `trainscope analyze` and kernels.csv);
+    // the GUI adds its display category, which tells a memset from a memcpy.
+    const profiler::TimeWindow window{start_bound(t0_ns), start_bound(t1_ns)};
+    const profiler::KernelBreakdown breakdown =
+        profiler::analyze_kernel_breakdown(data.trace(), window);
     std::vector<KernelStat> out;
-    std::int64_t all = 0;
-    const auto& order = data.gpuWorkByStart();
-    auto start_less = [&](std::uint32_t idx, double t) {
-        return static_cast<double>(data.activity(idx).start_ns) < t;
-    };
-    const auto first = std::lower_bound(order.begin(), order.end(), t0_ns, start_less);
-    const auto last = std::lower_bound(first, order.end(), t1_ns, start_less);
-    for (auto pos = first; pos != last; ++pos) {
-        const std::uint32_t idx = *pos;
-        const auto& a = data.activity(idx);
-        const std::int64_t d = a.duration_ns();
-        auto [it, inserted] = by_name.emplace(a.name, out.size());
-        if (inserted) {
-            KernelStat s;
-            s.name = data.name(a.name);
-            s.category = data.category(idx);
-            s.min_ns = d;
-            s.max_ns = d;
-            s.longest = idx;
-            out.push_back(s);
-        }
-        KernelStat& s = out[it->second];
-        ++s.count;
-        s.total_ns += d;
-        s.min_ns = std::min(s.min_ns, d);
-        if (d > s.max_ns || inserted) {
-            s.max_ns = d;
-            s.longest = idx;
-        }
-        all += d;
+    out.reserve(breakdown.by_name.size());
+    for (const profiler::KernelNameStats& k : breakdown.by_name) {
+        KernelStat s;
+        s.longest = static_cast<std::uint32_t>(k.longest);
+        s.name = data.name(data.activity(s.longest).name);
+        s.category = data.category(s.longest);
+        s.count = k.stats.count;
+        s.total_ns = k.stats.total_ns;
+        s.min_ns = k.stats.min_ns;
+        s.max_ns = k.stats.max_ns;
+        s.share = k.stats.share;
+        out.push_back(std::move(s));
     }
-    for (KernelStat& s : out)
-        s.share = all > 0 ? static_cast<double>(s.total_ns) / static_cast<double>(all) : 0.0;
-    std::sort(out.begin(), out.end(),
-              [](const KernelStat& a, const KernelStat& b) { return a.total_ns > b.total_ns; });
     return out;
 }
 
@@ -78,19 +76,6 @@ std::vector<KernelStat> mergeKernelStats(const std::vector<const std::vector<Ker
     std::sort(out.begin(), out.end(),
               [](const KernelStat& a, const KernelStat& b) { return a.total_ns > b.total_ns; });
     return out;
-}
-
-std::int64_t countSteps(const TimelineData& data) {
-    std::vector<bool> is_step(data.nameCount());
-    for (std::size_t i = 0; i < is_step.size(); ++i)
-        is_step[i] = data.name(static_cast<std::uint32_t>(i))
-                         .startsWith(QLatin1String("step"), Qt::CaseInsensitive);
-    std::int64_t steps = 0;
-    for (const auto& a : data.trace().activities) {
-        if (a.kind == profiler::ActivityKind::NvtxRange && is_step[a.name])
-            ++steps;
-    }
-    return steps;
 }
 
 }  // namespace trainscope::gui

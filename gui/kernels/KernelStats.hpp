@@ -11,7 +11,8 @@ namespace trainscope::gui {
 
 inline constexpr std::uint32_t kNoActivity = 0xffffffffU;
 
-// Time spent per GPU activity name (kernels, copies, sets) of one trace.
+// Time spent per name of the device's work (kernels, copies, sets; a CPU-backend
+// trace's ops) of one trace, from profiler::analyze_kernel_breakdown.
 struct KernelStat {
     QString name;
     Category category = Category::OtherKernel;
@@ -20,7 +21,7 @@ struct KernelStat {
     std::int64_t min_ns = 0;
     std::int64_t max_ns = 0;
     std::uint32_t longest = 0;  // activity index of the longest instance
-    double share = 0.0;         // of all GPU work time, 0..1
+    double share = 0.0;         // of all the device's work time, 0..1
 
     [[nodiscard]] double mean_ns() const {
         return count > 0 ? static_cast<double>(total_ns) / static_cast<double>(count) : 0.0;
@@ -35,7 +36,5 @@ std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_n
 // `longest` stays valid only for names seen in parts[0] (the run on the timeline);
 // others get kNoActivity.
 std::vector<KernelStat> mergeKernelStats(const std::vector<const std::vector<KernelStat>*>& parts);
-// Training steps in the trace: NVTX ranges whose name starts with "step".
-std::int64_t countSteps(const TimelineData& data);
 
 }  // namespace trainscope::gui

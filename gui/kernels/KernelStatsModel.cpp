@@ -2,6 +2,9 @@
 
 #include <QBrush>
 
+#include "gui/common/ExportRole.hpp"
+#include "gui/common/MetricText.hpp"
+#include "gui/timeline/KernelName.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
@@ -11,6 +14,10 @@ KernelStatsModel::KernelStatsModel(QObject* parent) : QAbstractTableModel(parent
 void KernelStatsModel::setStats(std::vector<KernelStat> stats) {
     beginResetModel();
     stats_ = std::move(stats);
+    labels_.clear();
+    labels_.reserve(stats_.size());
+    for (const KernelStat& s : stats_)
+        labels_.push_back(display_name(s.name, s.category));
     endResetModel();
 }
 
@@ -22,10 +29,32 @@ int KernelStatsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+namespace {
+// CSV cells: durations in ns and the share in percent, as plain numbers.
+QVariant csv_value(const KernelStat& s, int column) {
+    switch (column) {
+        case KernelStatsModel::Total:
+            return plainNumber(static_cast<double>(s.total_ns));
+        case KernelStatsModel::Mean:
+            return plainNumber(s.mean_ns());
+        case KernelStatsModel::Min:
+            return plainNumber(static_cast<double>(s.min_ns));
+        case KernelStatsModel::Max:
+            return plainNumber(static_cast<double>(s.max_ns));
+        case KernelStatsModel::Share:
+            return plainNumber(s.share * 100.0);
+        default:
+            return {};
+    }
+}
+}  // namespace
+
 QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const KernelStat& s = stats_[static_cast<std::size_t>(index.row())];
+    if (role == kCsvValueRole)
+        return csv_value(s, index.column());
     const auto cat = category_name(s.category);
     if (role == LongestActivityRole)
         return QVariant::fromValue<uint>(s.longest);
@@ -42,7 +71,7 @@ QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
     const bool sort = role == SortRole;
     switch (static_cast<Column>(index.column())) {
         case Name:
-            return s.name;
+            return labels_[static_cast<std::size_t>(index.row())];
         case CategoryColumn:
             return QString::fromLatin1(cat.data(), static_cast<qsizetype>(cat.size()));
         case Count:
@@ -68,6 +97,10 @@ QVariant KernelStatsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant KernelStatsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == kCsvValueRole && section >= Total &&
+        section <= Share)
+        return headerData(section, orientation, Qt::DisplayRole).toString() +
+               (section == Share ? QStringLiteral(" (%)") : QStringLiteral(" (ns)"));
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (static_cast<Column>(section)) {

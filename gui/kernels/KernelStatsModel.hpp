@@ -7,7 +7,8 @@
 
 namespace trainscope::gui {
 
-// Per-kernel statistics: name, category, count, total, mean, min, max, share.
+// Per-kernel statistics: name, category, count, total, mean, min, max, share. Kernel
+// names show shortened (display_name), the full name in the tooltip.
 class KernelStatsModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -30,6 +31,7 @@ class KernelStatsModel : public QAbstractTableModel {
 
   private:
     std::vector<KernelStat> stats_;
+    std::vector<QString> labels_;  // display_name of each row: kernels shortened
 };
 
 }  // namespace trainscope::gui

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "gui/kernels/KernelStatsModel.hpp"
+#include "gui/kernels/KernelTable.hpp"
 
 namespace trainscope::gui {
 
@@ -21,24 +22,9 @@ KernelStatsView::KernelStatsView(KernelStatsModel* model, QWidget* parent)
       filter_(new QLineEdit),
       scope_(new QLabel),
       whole_run_(new QPushButton(tr("Show the whole run"))) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(KernelStatsModel::SortRole);
-    proxy_->setFilterKeyColumn(-1);
-    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(KernelStatsModel::Total, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setAlternatingRowColors(true);
-    table_->setWordWrap(false);
-    table_->setTextElideMode(Qt::ElideMiddle);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    table_->horizontalHeader()->setSectionResizeMode(KernelStatsModel::Name, QHeaderView::Stretch);
+    setUpKernelTable(model_, proxy_, table_, filter_);
     table_->setToolTip(tr("Double-click a kernel to show its longest instance on the timeline."));
     filter_->setPlaceholderText(tr("Filter kernels by name or category…"));
-    filter_->setClearButtonEnabled(true);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
     connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         const auto activity = index.data(KernelStatsModel::LongestActivityRole).toUInt();
         if (activity != kNoActivity)  // a kernel of another selected run: not on the timeline

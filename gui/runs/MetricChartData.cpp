@@ -1,44 +1,22 @@
 #include "gui/runs/MetricChartData.hpp"
 
+#include <QStringList>
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "gui/common/MetricText.hpp"
+#include "reports/metrics/MetricInterval.hpp"
+#include "reports/quality/MeasurementWarnings.hpp"
+
 namespace trainscope::gui {
-
-namespace {
-std::string base_of(const std::string& metric) {
-    for (const char* suffix : {"_median", "_mean"}) {
-        const std::string s(suffix);
-        if (metric.size() > s.size() && metric.compare(metric.size() - s.size(), s.size(), s) == 0)
-            return metric.substr(0, metric.size() - s.size());
-    }
-    return metric;
-}
-}  // namespace
-
-std::optional<std::pair<double, double>> metricInterval(const reports::RunRecord& run,
-                                                        const std::string& metric) {
-    const std::string base = base_of(metric);
-    const reports::Metric* lo = run.find_metric(base + "_ci_low");
-    const reports::Metric* hi = run.find_metric(base + "_ci_high");
-    if (lo && hi)
-        return std::make_pair(std::min(lo->value, hi->value), std::max(lo->value, hi->value));
-    if (metric == "images_per_s" && run.axes.batch) {
-        const reports::Metric* slo = run.find_metric("step_ms_ci_low");
-        const reports::Metric* shi = run.find_metric("step_ms_ci_high");
-        if (slo && shi && slo->value > 0 && shi->value > 0) {
-            const double b = static_cast<double>(*run.axes.batch) * 1000.0;
-            return std::make_pair(b / shi->value, b / slo->value);
-        }
-    }
-    return std::nullopt;
-}
 
 ChartData buildMetricChart(const std::vector<reports::RunRecord>& runs, const std::string& metric,
                            const std::string& x_axis, const std::string& group_axis) {
     ChartData chart;
     chart.x_title = QString::fromStdString(x_axis);
+    if (x_axis.empty() || metric.empty())
+        return chart;  // runs without axes (imported traces): nothing to plot against
     std::string unit;
     // x values sorted numerically when they all are numbers.
     std::set<std::string> xs;
@@ -90,22 +68,34 @@ ChartData buildMetricChart(const std::vector<reports::RunRecord>& runs, const st
             ChartPoint pt;
             pt.x = xi;
             double sum = 0;
+            QStringList warnings;
             for (const auto* r : rs) {
                 sum += r->find_metric(metric)->value;
-                if (auto ci = metricInterval(*r, metric)) {
-                    pt.low = std::min(pt.low.value_or(ci->first), ci->first);
-                    pt.high = std::max(pt.high.value_or(ci->second), ci->second);
+                if (auto ci = reports::metric_interval(*r, metric)) {
+                    pt.low = std::min(pt.low.value_or(ci->low), ci->low);
+                    pt.high = std::max(pt.high.value_or(ci->high), ci->high);
                 }
+                for (const auto& w : reports::measurement_warnings(*r))
+                    warnings << QStringLiteral("run %1: %2")
+                                    .arg(r->id)
+                                    .arg(QString::fromStdString(w.text));
             }
             pt.y = sum / static_cast<double>(rs.size());
+            pt.warning = warnings.join(QLatin1Char('\n'));
             s.points.push_back(pt);
         }
         chart.series.push_back(std::move(s));
     }
-    chart.y_title =
-        QString::fromStdString(metric) +
-        (unit.empty() ? QString() : QStringLiteral(" [%1]").arg(QString::fromStdString(unit)));
-    chart.title = QStringLiteral("%1 vs %2").arg(QString::fromStdString(metric), chart.x_title);
+    chart.y_title = metricLabel(metric, unit);
+    chart.title = QStringLiteral("%1 vs %2").arg(chart.y_title, chart.x_title);
+    const bool any_interval =
+        std::any_of(chart.series.begin(), chart.series.end(), [](const ChartSeries& cs) {
+            return std::any_of(cs.points.begin(), cs.points.end(),
+                               [](const ChartPoint& p) { return p.low.has_value(); });
+        });
+    const std::string_view what = reports::interval_description(metric);
+    if (any_interval)
+        chart.interval_name = QString::fromUtf8(what.data(), static_cast<qsizetype>(what.size()));
     if (!group_axis.empty())
         chart.title += QStringLiteral(", by %1").arg(QString::fromStdString(group_axis));
     return chart;

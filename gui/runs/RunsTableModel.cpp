@@ -3,11 +3,13 @@
 #include <QBrush>
 #include <QColor>
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
 
+#include "gui/common/ExportRole.hpp"
+#include "gui/common/MetricText.hpp"
+#include "reports/metrics/MetricCatalog.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::gui {
@@ -43,9 +45,15 @@ void RunsTableModel::setRuns(std::vector<reports::RunRecord> runs) {
         for (const auto& m : r.metrics)
             units.emplace(m.name, m.unit);
     }
-    for (const auto& [name, unit] : units) {
+    for (const auto& [name, unit] : units)
         metrics_.push_back(name);
-        columns_.push_back({ColumnKind::Metric, name, unit});
+    // The catalog's order puts throughput, step time and accuracy first.
+    std::stable_sort(metrics_.begin(), metrics_.end(), [](const auto& a, const auto& b) {
+        return reports::metric_rank(a) < reports::metric_rank(b);
+    });
+    for (const auto& name : metrics_) {
+        const reports::MetricInfo* info = reports::find_metric_info(name);
+        columns_.push_back({ColumnKind::Metric, name, units[name], info == nullptr || info->key});
     }
     for (const auto& axis : constant)
         columns_.push_back({ColumnKind::Axis, axis, ""});
@@ -110,6 +118,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return {};
         case Qt::DisplayRole:
         case SortRole:
+        case kCsvValueRole:
             break;
         default:
             return {};
@@ -139,24 +148,33 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
         return role == SortRole ? QVariant(std::numeric_limits<double>::lowest()) : QVariant();
     if (role == SortRole)
         return m->value;
-    const double a = std::abs(m->value);
-    const int decimals = a >= 1000 || a == std::floor(a) ? 0 : (a >= 10 ? 2 : 3);
-    return QString::number(m->value, 'f', decimals);
+    if (role == kCsvValueRole)
+        return plainNumber(m->value);
+    return displayNumber(m->value);
 }
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     const Column& col = columns_[static_cast<std::size_t>(section)];
-    if (role == MetricNameRole)
-        return col.kind == ColumnKind::Metric ? QVariant(QString::fromStdString(col.name))
-                                              : QVariant();
-    if (role != Qt::DisplayRole)
-        return {};
-    QString h = QString::fromStdString(col.name);
-    if (!col.unit.empty())
-        h += QStringLiteral(" [%1]").arg(QString::fromStdString(col.unit));
-    return h;
+    const bool metric = col.kind == ColumnKind::Metric;
+    switch (role) {
+        case MetricNameRole:
+            return metric ? QVariant(QString::fromStdString(col.name)) : QVariant();
+        case ColumnKeyRole:
+            return QString::fromStdString((metric                         ? "metric:"
+                                           : col.kind == ColumnKind::Axis ? "axis:"
+                                                                          : "") +
+                                          col.name);
+        case DefaultShownRole:
+            return col.shown_by_default;
+        case Qt::ToolTipRole:
+            return metric ? QVariant(metricToolTip(col.name)) : QVariant();
+        case Qt::DisplayRole:
+            return metric ? metricLabel(col.name, col.unit) : QString::fromStdString(col.name);
+        default:
+            return {};
+    }
 }
 
 }  // namespace trainscope::gui

@@ -10,8 +10,9 @@
 namespace trainscope::gui {
 
 // Every run of a results database: id, status, the axes that vary between runs, every
-// metric (a sorted union of metric names), the axes that are the same for all runs,
-// and the error. Failed runs are red, with their error as tooltip.
+// metric (the catalog's important ones first, named in words with their unit), the
+// axes that are the same for all runs, and the error. Failed runs are red, with their
+// error as tooltip; runs measured on a busy machine are amber.
 class RunsTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -21,6 +22,8 @@ class RunsTableModel : public QAbstractTableModel {
         ErrorRole,                     // the failure message
         SortRole,                      // numbers as numbers, text as text
         MetricNameRole,                // header: the metric tag of a metric column
+        ColumnKeyRole,     // header: stable key ("metric:images_per_s", "axis:batch", "run")
+        DefaultShownRole,  // header: bool, shown unless the user chose otherwise
     };
 
     explicit RunsTableModel(QObject* parent = nullptr);
@@ -43,6 +46,7 @@ class RunsTableModel : public QAbstractTableModel {
         ColumnKind kind;
         std::string name;
         std::string unit;
+        bool shown_by_default = true;
     };
     std::vector<reports::RunRecord> runs_;
     std::vector<std::string> axes_;

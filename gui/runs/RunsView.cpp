@@ -6,12 +6,15 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "gui/charts/LineChart.hpp"
+#include "gui/common/MetricText.hpp"
 #include "gui/runs/MetricChartData.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 
@@ -42,6 +45,11 @@ RunsView::RunsView(RunsTableModel* model, QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->sortByColumn(0, Qt::AscendingOrder);
+    table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this,
+            [this](const QPoint& pos) {
+                columnMenu()->popup(table_->horizontalHeader()->mapToGlobal(pos));
+            });
     filter_->setPlaceholderText(tr("Filter runs (any column, e.g. fp16 or failed)…"));
     filter_->setClearButtonEnabled(true);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
@@ -82,6 +90,69 @@ RunsView::RunsView(RunsTableModel* model, QWidget* parent)
     modelReset();
 }
 
+namespace {
+// The user's column choices: key -> shown. Keys not in it follow the model's default.
+const QString kColumnChoices = QStringLiteral("runs/columns");
+}  // namespace
+
+int RunsView::columnOfKey(const QString& key) const {
+    for (int c = 0; c < model_->columnCount(); ++c) {
+        if (model_->headerData(c, Qt::Horizontal, RunsTableModel::ColumnKeyRole).toString() == key)
+            return c;
+    }
+    return -1;
+}
+
+bool RunsView::isColumnShown(const QString& key) const {
+    const int c = columnOfKey(key);
+    return c >= 0 && !table_->isColumnHidden(c);
+}
+
+void RunsView::setColumnShown(const QString& key, bool shown) {
+    QSettings settings;
+    QVariantMap choices = settings.value(kColumnChoices).toMap();
+    choices.insert(key, shown);
+    settings.setValue(kColumnChoices, choices);
+    applyColumnChoices();
+}
+
+void RunsView::resetColumns() {
+    QSettings().remove(kColumnChoices);
+    applyColumnChoices();
+}
+
+void RunsView::applyColumnChoices() {
+    const QVariantMap choices = QSettings().value(kColumnChoices).toMap();
+    for (int c = 0; c < model_->columnCount(); ++c) {
+        const QString key =
+            model_->headerData(c, Qt::Horizontal, RunsTableModel::ColumnKeyRole).toString();
+        const bool shown =
+            choices.contains(key)
+                ? choices.value(key).toBool()
+                : model_->headerData(c, Qt::Horizontal, RunsTableModel::DefaultShownRole).toBool();
+        table_->setColumnHidden(c, !shown);
+    }
+}
+
+QMenu* RunsView::columnMenu() {
+    delete column_menu_;
+    column_menu_ = new QMenu(this);
+    for (int c = 0; c < model_->columnCount(); ++c) {
+        const QString key =
+            model_->headerData(c, Qt::Horizontal, RunsTableModel::ColumnKeyRole).toString();
+        QAction* action = column_menu_->addAction(model_->headerData(c, Qt::Horizontal).toString());
+        action->setCheckable(true);
+        action->setChecked(!table_->isColumnHidden(c));
+        action->setData(key);
+        connect(action, &QAction::toggled, this,
+                [this, key](bool checked) { setColumnShown(key, checked); });
+    }
+    column_menu_->addSeparator();
+    connect(column_menu_->addAction(tr("Important columns only")), &QAction::triggered, this,
+            &RunsView::resetColumns);
+    return column_menu_;
+}
+
 void RunsView::setDark(bool dark) {
     chart_->setDark(dark);
 }
@@ -111,21 +182,21 @@ void RunsView::modelReset() {
     const QSignalBlocker b1(metric_);
     const QSignalBlocker b2(x_axis_);
     const QSignalBlocker b3(group_);
-    const QString old_metric = metric_->currentText();
+    const QString old_metric = metric_->currentData().toString();
     metric_->clear();
     x_axis_->clear();
     group_->clear();
     for (const auto& m : model_->metricColumns())
-        metric_->addItem(QString::fromStdString(m));
+        metric_->addItem(metricLabel(m), QString::fromStdString(m));
     group_->addItem(tr("(none)"), QString());
     for (const auto& a : model_->axisColumns()) {
-        x_axis_->addItem(QString::fromStdString(a));
+        x_axis_->addItem(QString::fromStdString(a), QString::fromStdString(a));
         group_->addItem(QString::fromStdString(a), QString::fromStdString(a));
     }
     // Sensible defaults: images/s against batch, one line per precision.
     auto pick = [](QComboBox* box, const QStringList& wanted) {
         for (const QString& w : wanted) {
-            const int i = box->findText(w);
+            const int i = box->findData(w);
             if (i >= 0) {
                 box->setCurrentIndex(i);
                 return;
@@ -135,12 +206,20 @@ void RunsView::modelReset() {
     pick(metric_, {old_metric, QStringLiteral("images_per_s"), QStringLiteral("step_ms_median")});
     pick(x_axis_, {QStringLiteral("batch")});
     pick(group_, {QStringLiteral("precision")});
+    applyColumnChoices();
     updateChart();
 }
 
+void RunsView::setChartMetric(const QString& tag) {
+    const int i = metric_->findData(tag);
+    if (i >= 0)
+        metric_->setCurrentIndex(i);
+}
+
 void RunsView::updateChart() {
-    chart_->setData(buildMetricChart(model_->runs(), metric_->currentText().toStdString(),
-                                     x_axis_->currentText().toStdString(),
+    chart_->setData(buildMetricChart(model_->runs(),
+                                     metric_->currentData().toString().toStdString(),
+                                     x_axis_->currentData().toString().toStdString(),
                                      group_->currentData().toString().toStdString()));
 }
 

@@ -1,12 +1,11 @@
 #include "gui/timeline/KernelCategory.hpp"
 
-#include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
 
 namespace trainscope::gui {
 
-Category classify_kernel_name(std::string_view name) {
-    // The profiler library's classifier (the same categories the reports use).
-    switch (profiler::classify_kernel(name)) {
+Category from_profiler(profiler::KernelCategory category, profiler::ActivityKind kind) {
+    switch (category) {
         case profiler::KernelCategory::Convolution:
             return Category::Conv;
         case profiler::KernelCategory::Gemm:
@@ -20,22 +19,22 @@ Category classify_kernel_name(std::string_view name) {
         case profiler::KernelCategory::Optimizer:
             return Category::Optimizer;
         case profiler::KernelCategory::MemcpyMemset:
-            return Category::Memcpy;
+            return kind == profiler::ActivityKind::Memset ? Category::Memset : Category::Memcpy;
         case profiler::KernelCategory::Other:
             return Category::OtherKernel;
     }
     return Category::OtherKernel;
 }
 
-Category classify(profiler::ActivityKind kind, std::string_view name) {
+Category classify_kernel_name(std::string_view name) {
+    return from_profiler(profiler::classify_kernel(name), profiler::ActivityKind::Kernel);
+}
+
+Category classify(profiler::ActivityKind kind, std::string_view name, bool host_op_trace) {
     using profiler::ActivityKind;
+    if (profiler::is_device_work(kind, host_op_trace))
+        return from_profiler(profiler::classify_work(kind, name), kind);
     switch (kind) {
-        case ActivityKind::Kernel:
-            return classify_kernel_name(name);
-        case ActivityKind::Memcpy:
-            return Category::Memcpy;
-        case ActivityKind::Memset:
-            return Category::Memset;
         case ActivityKind::Synchronization:
             return Category::Sync;
         case ActivityKind::RuntimeApi:
@@ -47,6 +46,10 @@ Category classify(profiler::ActivityKind kind, std::string_view name) {
             return Category::HostOp;
         case ActivityKind::Overhead:
             return Category::Overhead;
+        case ActivityKind::Kernel:
+        case ActivityKind::Memcpy:
+        case ActivityKind::Memset:
+            break;
     }
     return Category::OtherKernel;
 }

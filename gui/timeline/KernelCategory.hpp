@@ -4,13 +4,14 @@
 #include <cstdint>
 #include <string_view>
 
+#include "profiler/analysis/KernelCategory.hpp"
 #include "profiler/trace/ActivityKind.hpp"
 
 namespace trainscope::gui {
 
-// What an activity is, for colouring and statistics. Kernels are classified by name
-// with the profiler library's classifier (profiler/analysis/KernelCategory.hpp);
-// everything else by its kind.
+// What an activity is, for colouring and statistics. The device's work (kernels, copies,
+// sets; in a CPU-backend trace the host ops) is classified by the profiler library
+// (profiler/analysis/KernelCategory.hpp: classify_work); everything else by its kind.
 enum class Category : std::uint8_t {
     Conv,
     Gemm,
@@ -29,8 +30,11 @@ enum class Category : std::uint8_t {
 };
 inline constexpr int kCategoryCount = 14;
 
-Category classify(profiler::ActivityKind kind, std::string_view name);
+// host_op_trace: profiler::is_host_op_trace of the trace the activity belongs to.
+Category classify(profiler::ActivityKind kind, std::string_view name, bool host_op_trace = false);
 Category classify_kernel_name(std::string_view name);
+// The GUI's category of device work the profiler classified; a memset keeps its own.
+Category from_profiler(profiler::KernelCategory category, profiler::ActivityKind kind);
 std::string_view category_name(Category category);
 QColor category_color(Category category);
 // Kernel-like categories: GPU work shown in the statistics and counted as busy time.

@@ -1,5 +1,6 @@
 #include "gui/timeline/TimeFormat.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace trainscope::gui {
@@ -39,6 +40,28 @@ QString formatTick(double t_ns, double step_ns) {
     return QStringLiteral("%1 %2")
         .arg(t_ns / u.ns, 0, 'f', decimals)
         .arg(QString::fromUtf8(u.name));
+}
+
+QString formatTimeExact(std::int64_t ns, std::int64_t resolution_ns) {
+    const std::uint64_t magnitude =
+        ns < 0 ? std::uint64_t(0) - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+    const Unit& u = unit_for(static_cast<double>(magnitude));
+    const auto unit_ns = static_cast<std::uint64_t>(u.ns);
+    const auto resolution = static_cast<std::uint64_t>(std::max<std::int64_t>(resolution_ns, 1));
+    int decimals = 0;
+    for (std::uint64_t r = resolution; r < unit_ns; r *= 10)
+        ++decimals;
+    QString text = ns < 0 ? QStringLiteral("-") : QString();
+    text += QString::number(magnitude / unit_ns);
+    if (decimals > 0) {
+        std::uint64_t fraction = magnitude % unit_ns;
+        std::uint64_t scale = unit_ns;
+        for (int d = 0; d < decimals; ++d)
+            scale /= 10;
+        fraction /= scale;
+        text += QStringLiteral(".%1").arg(fraction, decimals, 10, QLatin1Char('0'));
+    }
+    return text + QStringLiteral(" ") + QString::fromUtf8(u.name);
 }
 
 QString formatBytes(double bytes) {

@@ -4,7 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
+
+#include "gui/timeline/KernelName.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
 
 namespace trainscope::gui {
 
@@ -73,15 +77,33 @@ QString default_lane_name(const Lane& lane) {
     return QStringLiteral("lane");
 }
 
-// Display order: the GPUs first (the centrepiece: a deep Python stack must not push the
-// kernels out of view), each device's annotation lanes then its streams by id; then the
-// host, thread by thread, NVTX ranges above the thread's API calls and ops.
-auto lane_order_key(const Lane& lane) {
+// The coarsest of 1 us, 100 ns, 10 ns and 1 ns that every start and end is a multiple
+// of (relative to the first start): the precision the trace really has.
+std::int64_t timestamp_resolution(const std::vector<Activity>& activities, std::int64_t origin) {
+    for (const std::int64_t step : {1000, 100, 10}) {
+        const bool all = std::all_of(activities.begin(), activities.end(), [&](const Activity& a) {
+            return (a.start_ns - origin) % step == 0 && (a.end_ns - origin) % step == 0;
+        });
+        if (all && !activities.empty())
+            return step;
+    }
+    return 1;
+}
+
+using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
+
+// Display order: the devices first (the centrepiece: a deep Python stack must not push the
+// kernels out of view), each GPU's annotation lanes then its streams by id, and in a
+// CPU-backend trace the threads that run ops, each with its NVTX ranges above its ops;
+// then the rest of the host, thread by thread, NVTX ranges above the thread's API calls
+// and ops.
+auto lane_order_key(const Lane& lane, bool device_thread) {
     const bool gpu = lane.kind == LaneKind::GpuStream || lane.device >= 0;
     const int within = lane.kind == LaneKind::Nvtx ? 0 : 1;
     if (gpu)
         return std::make_tuple(0, lane.device, within, std::int64_t{0}, lane.stream_or_thread);
-    return std::make_tuple(1, 0, 0, lane.process, lane.stream_or_thread * 2 + within);
+    return std::make_tuple(device_thread ? 0 : 1, -1, 0, lane.process,
+                           lane.stream_or_thread * 2 + within);
 }
 
 }  // namespace
@@ -107,6 +129,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
         data->names_.push_back(
             QString::fromStdString(t.strings.at(static_cast<profiler::StringId>(i))));
 
+    data->host_op_trace_ = profiler::is_host_op_trace(t);
     // Classify each distinct (kind, name) once.
     std::map<std::pair<int, profiler::StringId>, Category> memo;
     data->categories_.resize(n);
@@ -118,7 +141,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
         const auto key = std::make_pair(static_cast<int>(a.kind), a.name);
         auto it = memo.find(key);
         if (it == memo.end())
-            it = memo.emplace(key, classify(a.kind, t.strings.at(a.name))).first;
+            it = memo.emplace(key, classify(a.kind, t.strings.at(a.name), data->host_op_trace_))
+                     .first;
         data->categories_[i] = it->second;
         begin = std::min(begin, a.start_ns);
         end = std::max(end, a.end_ns);
@@ -149,6 +173,12 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     }
     data->begin_ns_ = begin;
     data->end_ns_ = std::max(end, begin + 1);
+    data->resolution_ns_ = timestamp_resolution(data->trace_.activities, begin);
+    data->labels_ = data->names_;
+    for (const auto& [key, category] : memo) {
+        if (key.first == static_cast<int>(profiler::ActivityKind::Kernel))
+            data->labels_[key.second] = display_name(data->names_[key.second], category);
+    }
     report(55);
     if (stopped(stop))
         return nullptr;
@@ -157,11 +187,23 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     std::vector<std::size_t> lane_begin(t.lanes.size() + 1, n);
     for (std::size_t i = n; i-- > 0;)
         lane_begin[t.activities[i].lane] = i;
+    std::set<ThreadKey> op_threads;  // a CPU-backend trace's compute threads
+    if (data->host_op_trace_) {
+        for (const Activity& a : t.activities) {
+            if (a.kind == profiler::ActivityKind::HostOp)
+                op_threads.insert({t.lanes[a.lane].process, t.lanes[a.lane].stream_or_thread});
+        }
+    }
+    auto device_lane = [&](const Lane& lane) {
+        return lane.kind == LaneKind::GpuStream || lane.device >= 0 ||
+               op_threads.count({lane.process, lane.stream_or_thread}) > 0;
+    };
     std::vector<profiler::LaneId> order(t.lanes.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = static_cast<profiler::LaneId>(i);
     std::stable_sort(order.begin(), order.end(), [&](profiler::LaneId a, profiler::LaneId b) {
-        return lane_order_key(t.lanes[a]) < lane_order_key(t.lanes[b]);
+        return lane_order_key(t.lanes[a], device_lane(t.lanes[a])) <
+               lane_order_key(t.lanes[b], device_lane(t.lanes[b]));
     });
 
     int y = 0;
@@ -192,6 +234,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
                 row.lane = lane_id;
                 row.lane_kind = lane.kind;
                 row.device = lane.device;
+                row.device_lane = device_lane(lane);
                 row.depth = static_cast<int>(data->rows_.size() - row0);
                 row.first_of_lane = row.depth == 0;
                 row.label =
@@ -233,8 +276,11 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
             data->gpu_by_start_.push_back(idx);
             if (a.correlation != 0)
                 data->gpu_by_correlation_.emplace(a.correlation, idx);
-            per_device[std::max(a.device, t.lanes[a.lane].device)].emplace_back(a.start_ns,
-                                                                                a.end_ns);
+            // A CPU-backend trace's ops run on threads: their busy share is
+            // compute_busy_, not a device's union.
+            const std::int32_t device = std::max(a.device, t.lanes[a.lane].device);
+            if (device >= 0)
+                per_device[device].emplace_back(a.start_ns, a.end_ns);
         } else if (a.correlation != 0 && data->categories_[i] == Category::RuntimeApi) {
             data->api_by_correlation_.emplace(a.correlation, idx);
         }
@@ -266,6 +312,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
         }
         data->busy_.push_back(std::move(busy));
     }
+    if (data->host_op_trace_)
+        data->compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(t);
     report(100);
     return data;
 }

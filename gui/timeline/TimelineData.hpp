@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gui/timeline/KernelCategory.hpp"
+#include "profiler/analysis/ComputeThreadBusy.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::gui {
@@ -32,6 +33,9 @@ struct TimelineRow {
     profiler::LaneKind lane_kind = profiler::LaneKind::GpuStream;
     profiler::LaneId lane = 0;
     std::int32_t device = -1;
+    // The lane belongs to a device: a GPU's streams and annotations, or in a CPU-backend
+    // trace the threads that run its ops (and their NVTX ranges).
+    bool device_lane = false;
     int depth = 0;
     bool first_of_lane = true;
     int top = 0;  // y of the row's top edge in content coordinates (below the ruler)
@@ -71,6 +75,8 @@ class TimelineData {
     [[nodiscard]] const profiler::Trace& trace() const { return trace_; }
     [[nodiscard]] const std::vector<TimelineRow>& rows() const { return rows_; }
     [[nodiscard]] const QString& name(std::uint32_t id) const { return names_[id]; }
+    // The name as painted: kernel names shortened (display_name), others as they are.
+    [[nodiscard]] const QString& label(std::uint32_t id) const { return labels_[id]; }
     [[nodiscard]] std::size_t nameCount() const { return names_.size(); }
     [[nodiscard]] std::int64_t beginNs() const { return begin_ns_; }
     [[nodiscard]] std::int64_t endNs() const { return end_ns_; }
@@ -85,23 +91,38 @@ class TimelineData {
     [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::uint64_t correlation) const;
     // GPU work (kernels, copies, sets) of all devices sorted by start time.
     [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const { return gpu_by_start_; }
+    // GPU busy time per device (device >= 0).
     [[nodiscard]] const std::vector<DeviceBusy>& deviceBusy() const { return busy_; }
+    // A CPU-backend trace (profiler::is_host_op_trace): its host ops are the device's
+    // work, in gpuWorkByStart(), the statistics and the colours of kernels.
+    [[nodiscard]] bool hostOpTrace() const { return host_op_trace_; }
+    // How busy the threads that run host ops are (empty unless hostOpTrace()).
+    [[nodiscard]] const profiler::ComputeThreadBusy& computeThreadBusy() const {
+        return compute_busy_;
+    }
     [[nodiscard]] std::size_t kernelCount() const { return kernel_count_; }
+    // The finest step of the trace's timestamps: 1 ns, or 1000 ns for a Kineto file
+    // with integer microseconds. Times are shown to this precision, no finer.
+    [[nodiscard]] std::int64_t resolutionNs() const { return resolution_ns_; }
 
   private:
     profiler::Trace trace_;
     std::vector<TimelineRow> rows_;
     std::vector<QString> names_;
+    std::vector<QString> labels_;
     std::vector<Category> categories_;
     std::vector<std::int32_t> row_of_activity_;
     std::unordered_map<std::uint64_t, std::uint32_t> gpu_by_correlation_;
     std::unordered_map<std::uint64_t, std::uint32_t> api_by_correlation_;
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
+    profiler::ComputeThreadBusy compute_busy_;
+    bool host_op_trace_ = false;
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 1;
     int content_height_ = 0;
     std::size_t kernel_count_ = 0;
+    std::int64_t resolution_ns_ = 1;
 };
 
 }  // namespace trainscope::gui

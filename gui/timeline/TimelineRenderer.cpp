@@ -31,11 +31,6 @@ QColor nvtx_color(const QString& name) {
     return QColor::fromHsv(h, 110, 210);
 }
 
-QColor folded(const QColor& c) {
-    // Desaturated and a little darker: clearly "many things here", still of its category.
-    return QColor::fromHsv(c.hsvHue(), c.hsvSaturation() / 2, c.value() * 4 / 5);
-}
-
 bool is_light(const QColor& c) {
     return c.red() * 299 + c.green() * 587 + c.blue() * 114 > 140000;
 }
@@ -122,17 +117,21 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
 }
 
 int TimelineRenderer::rowAt(const TimelineData& data, const TimelineViewState& state, int y) {
-    const int content_y = y - kRulerHeight + state.scroll_y;
     if (y < kRulerHeight)
         return -1;
+    // The pinned device rows own the top of the viewport; the host rows the rest.
+    const bool in_pinned = y < kRulerHeight + state.pinned_height;
     const auto& rows = data.rows();
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const int top = contentTop(data, state, r);
-        if (top < 0)
+    const auto pinned = static_cast<std::size_t>(state.pinned_rows);
+    const std::size_t first = in_pinned ? 0 : pinned;
+    const std::size_t last = in_pinned ? pinned : rows.size();
+    for (std::size_t r = first; r < last; ++r) {
+        if (contentTop(data, state, r) < 0)
             continue;
-        if (content_y < top)
+        const int top = rowScreenTop(data, state, r);
+        if (y < top)
             return -1;
-        if (content_y < top + TimelineData::kRowHeight)
+        if (y < top + TimelineData::kRowHeight)
             return static_cast<int>(r);
     }
     return -1;
@@ -156,21 +155,96 @@ void TimelineRenderer::layoutRows(const TimelineData& data, const std::vector<bo
     state.content_height = y + TimelineData::kLaneGap;
 }
 
+namespace {
+
+// GPU streams and their annotation lanes; in a CPU-backend trace the compute threads'
+// op and NVTX lanes, which are that run's device.
+bool is_device_row(const TimelineRow& row) {
+    return row.lane_kind == profiler::LaneKind::GpuStream || row.device >= 0 || row.device_lane;
+}
+
+}  // namespace
+
+void TimelineRenderer::pinRows(const TimelineData& data, TimelineViewState& state,
+                               int widget_height) {
+    state.pinned_rows = 0;
+    state.pinned_height = 0;
+    const auto& rows = data.rows();
+    std::size_t n = 0;
+    while (n < rows.size() && is_device_row(rows[n]))
+        ++n;
+    int host_top = -1;
+    for (std::size_t r = n; r < rows.size() && host_top < 0; ++r)
+        host_top = contentTop(data, state, r);
+    if (n == 0 || host_top < 0)
+        return;  // nothing would scroll under the device rows
+    // The boundary is where the first host lane's separator line sits.
+    const int height = host_top - TimelineData::kLaneGap / 2 - 1;
+    if (height > viewportHeight(widget_height) / 2)
+        return;
+    state.pinned_rows = static_cast<int>(n);
+    state.pinned_height = height;
+}
+
 void TimelineRenderer::buildDrawList(const TimelineData& data, const TimelineViewState& state,
                                      QSize size, std::vector<DrawItem>& out) {
     out.clear();
     const int view_h = viewportHeight(size.height());
     const auto& rows = data.rows();
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        const int content_top = contentTop(data, state, r);
-        if (content_top < 0)
+        if (contentTop(data, state, r) < 0)
             continue;  // collapsed
-        const int top = content_top - state.scroll_y;
-        if (top + TimelineData::kRowHeight <= 0)
-            continue;  // above the viewport
-        if (top >= view_h)
+        const bool pinned = static_cast<int>(r) < state.pinned_rows;
+        const int top = rowScreenTop(data, state, r) - kRulerHeight;
+        if (top + TimelineData::kRowHeight <= (pinned ? 0 : state.pinned_height))
+            continue;  // above the viewport, or scrolled under the pinned rows
+        if (top >= view_h) {
+            if (pinned)
+                continue;
             break;  // rows are in y order: the rest is below
+        }
         appendRow(rows[r], static_cast<int>(r), state.mapping, out);
+    }
+}
+
+std::vector<RulerTick> TimelineRenderer::rulerTicks(const TimelineData& data,
+                                                    const TimelineViewState& s, int widget_width,
+                                                    const QFontMetrics& metrics) {
+    const int dw = dataWidth(widget_width);
+    const double step = niceStep(110.0 * s.mapping.nsPerPixel());
+    const auto origin = static_cast<double>(originNs(data, s));
+    const double rel0 = s.mapping.startNs() - origin;
+    std::vector<RulerTick> ticks;
+    for (double t = std::floor(rel0 / step) * step; t < rel0 + s.mapping.durationNs() + step;
+         t += step) {
+        const double x = s.mapping.mapTimeToX(t + origin);
+        if (x < 0 || x >= dw)
+            continue;
+        RulerTick tick{x, {}, {}};
+        // A label that would run off either edge is left out rather than cut: a cut
+        // "145.6 ms" reads "45.6 ms".
+        const QString text = formatTick(std::abs(t) < step * 1e-6 ? 0.0 : t, step);
+        const int left = kLabelWidth + static_cast<int>(std::lround(x)) + 3;
+        const int width = metrics.horizontalAdvance(text);
+        if (left + width <= kLabelWidth + dw) {
+            tick.label = text;
+            tick.label_rect = QRect(left, 2, width, kRulerHeight - 10);
+        }
+        ticks.push_back(tick);
+    }
+    return ticks;
+}
+
+void TimelineRenderer::paintFold(QPainter& p, const QRect& rect, const QColor& c) {
+    // Desaturated and a little darker, hatched and outlined: clearly "many things
+    // here", still of its category.
+    const QColor base = QColor::fromHsv(c.hsvHue(), c.hsvSaturation() / 2, c.value() * 4 / 5);
+    p.fillRect(rect, base);
+    p.fillRect(rect, QBrush(base.lighter(160), Qt::BDiagPattern));
+    if (rect.width() >= 3) {
+        p.setPen(base.darker(170));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(rect.adjusted(0, 0, -1, -1));
     }
 }
 
@@ -186,51 +260,61 @@ void paint_ruler(QPainter& p, const TimelineData& data, const TimelineViewState&
     p.setPen(theme.separator);
     p.drawLine(0, h - 1, w, h - 1);
     const double step = niceStep(110.0 * s.mapping.nsPerPixel());
-    const double base = static_cast<double>(data.beginNs());
-    const double rel0 = s.mapping.startNs() - base;
-    const double first = std::floor(rel0 / step) * step;
+    const auto origin = static_cast<double>(TimelineRenderer::originNs(data, s));
+    const double rel0 = s.mapping.startNs() - origin;
     const double minor = step / 5.0;
     p.setPen(theme.dim_text);
-    for (double m = first; m < rel0 + s.mapping.durationNs() + minor; m += minor) {
-        const double x = s.mapping.mapTimeToX(m + base);
+    for (double m = std::floor(rel0 / step) * step; m < rel0 + s.mapping.durationNs() + minor;
+         m += minor) {
+        const double x = s.mapping.mapTimeToX(m + origin);
         if (x < 0 || x >= dw)
             continue;
         const int xi = x_off + static_cast<int>(std::lround(x));
         p.drawLine(xi, h - 5, xi, h - 1);
     }
-    p.setPen(theme.text);
-    for (double t = first; t < rel0 + s.mapping.durationNs() + step; t += step) {
-        const double x = s.mapping.mapTimeToX(t + base);
-        if (x < -100 || x >= dw)
-            continue;
-        const int xi = x_off + static_cast<int>(std::lround(x));
-        if (x >= 0)
-            p.drawLine(xi, h - 12, xi, h - 1);
-        p.drawText(QRect(xi + 3, 2, 110, h - 10), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatTick(t, step));
+    for (const RulerTick& tick : TimelineRenderer::rulerTicks(data, s, w, p.fontMetrics())) {
+        const int xi = x_off + static_cast<int>(std::lround(tick.x));
+        p.setPen(theme.text);
+        p.drawLine(xi, h - 12, xi, h - 1);
+        if (!tick.label.isEmpty())
+            p.drawText(tick.label_rect, Qt::AlignLeft | Qt::AlignVCenter, tick.label);
     }
-    // The window's extent, in the label column's corner.
+    // A chosen time origin: a marker where the ruler reads 0.
+    if (s.origin_ns) {
+        const double x = s.mapping.mapTimeToX(origin);
+        if (x >= 0 && x < dw) {
+            const auto xo = static_cast<double>(x_off) + x;
+            QPolygonF mark;
+            mark << QPointF(xo - 5, 0) << QPointF(xo + 5, 0) << QPointF(xo, 8);
+            p.setPen(Qt::NoPen);
+            p.setBrush(theme.highlight);
+            p.drawPolygon(mark);
+            p.setBrush(Qt::NoBrush);
+        }
+    }
+    // The window's extent (and a chosen origin) in the label column's corner.
     p.fillRect(QRect(0, 0, x_off, h - 1), theme.label_background);
-    p.setPen(theme.dim_text);
-    p.drawText(
-        QRect(8, 0, x_off - 12, h - 1), Qt::AlignLeft | Qt::AlignVCenter,
+    p.setPen(s.origin_ns ? theme.highlight : theme.dim_text);
+    const QString extent =
         QStringLiteral("view %1 · %2/px")
-            .arg(formatDuration(s.mapping.durationNs()), formatDuration(s.mapping.nsPerPixel())));
+            .arg(formatDuration(s.mapping.durationNs()), formatDuration(s.mapping.nsPerPixel()));
+    p.drawText(QRect(8, 0, x_off - 12, h - 1), Qt::AlignLeft | Qt::AlignVCenter,
+               s.origin_ns ? QStringLiteral("t = 0 at ▾ · %1").arg(extent) : extent);
 }
 
 void paint_grid(QPainter& p, const TimelineData& data, const TimelineViewState& s, QSize size,
-                const TimelineTheme& theme) {
+                const TimelineTheme& theme, const QRect& clip) {
     const double step = niceStep(110.0 * s.mapping.nsPerPixel());
-    const double base = static_cast<double>(data.beginNs());
-    const double rel0 = s.mapping.startNs() - base;
+    const auto origin = static_cast<double>(TimelineRenderer::originNs(data, s));
+    const double rel0 = s.mapping.startNs() - origin;
     p.setPen(theme.grid);
-    const int bottom = size.height() - TimelineRenderer::kLegendHeight;
+    const int dw = TimelineRenderer::dataWidth(size.width());
     for (double t = std::floor(rel0 / step) * step; t < rel0 + s.mapping.durationNs(); t += step) {
-        const double x = s.mapping.mapTimeToX(t + base);
-        if (x < 0)
+        const double x = s.mapping.mapTimeToX(t + origin);
+        if (x < 0 || x >= dw)
             continue;
         const int xi = TimelineRenderer::kLabelWidth + static_cast<int>(std::lround(x));
-        p.drawLine(xi, TimelineRenderer::kRulerHeight, xi, bottom);
+        p.drawLine(xi, clip.top(), xi, clip.bottom());
     }
 }
 
@@ -254,9 +338,9 @@ void paint_legend(QPainter& p, QSize size, const TimelineTheme& theme) {
         p.drawText(QPoint(x + 16, y + 16), label);
         x += 16 + fm.horizontalAdvance(label) + 14;
     }
-    p.fillRect(QRect(x, y + 7, 12, 10), folded(category_color(Category::Conv)));
+    TimelineRenderer::paintFold(p, QRect(x, y + 6, 18, 12), category_color(Category::Conv));
     p.setPen(theme.text);
-    p.drawText(QPoint(x + 16, y + 16), QStringLiteral("folded (< 3 px each)"));
+    p.drawText(QPoint(x + 22, y + 16), QStringLiteral("folded (< 3 px each)"));
 }
 
 }  // namespace
@@ -268,81 +352,141 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     const int x_off = kLabelWidth;
     const int dw = dataWidth(w);
     const int clip_bottom = size.height() - kLegendHeight;
+    const int scroll_top = kRulerHeight + s.pinned_height;  // host rows show below this
     p.setRenderHint(QPainter::Antialiasing, false);
     p.fillRect(QRect(0, 0, w, size.height()), theme.background);
 
     buildDrawList(data, s, size, list);
     const auto& rows = data.rows();
+    const auto pinned_rows = static_cast<std::size_t>(s.pinned_rows);
+    const auto first_host_item = static_cast<std::size_t>(
+        std::find_if(list.begin(), list.end(),
+                     [&](const DrawItem& item) { return item.row >= s.pinned_rows; }) -
+        list.begin());
+    // The host rows scroll in [scroll_top, clip_bottom); the pinned device rows own
+    // [kRulerHeight, scroll_top). Each part is painted inside its own clip.
+    const QRect host_area(0, scroll_top, w, clip_bottom - scroll_top);
+    const QRect pinned_area(0, kRulerHeight, w, s.pinned_height);
 
-    // Lane backgrounds, alternating per lane, only for rows in view.
-    p.setClipRect(QRect(0, kRulerHeight, w, clip_bottom - kRulerHeight));
-    int lane_parity = 0;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const TimelineRow& row = rows[r];
-        if (row.first_of_lane)
-            ++lane_parity;
-        const int content_top = contentTop(data, s, r);
-        const int top = kRulerHeight + content_top - s.scroll_y;
-        if (content_top < 0 || top + TimelineData::kRowHeight <= kRulerHeight || top >= clip_bottom)
-            continue;
-        if (lane_parity % 2 == 0)
-            p.fillRect(
-                QRect(x_off, top - (row.first_of_lane ? TimelineData::kLaneGap / 2 : 0), dw,
-                      TimelineData::kRowHeight + (row.first_of_lane ? TimelineData::kLaneGap : 0)),
-                theme.lane_alt);
-        if (row.first_of_lane) {
-            p.setPen(theme.separator);
-            const int ly = top - TimelineData::kLaneGap / 2 - 1;
-            p.drawLine(0, ly, w, ly);
-        }
-    }
-    paint_grid(p, data, s, size, theme);
-
-    // The draw list: boxes first, then their labels.
     QFont small = p.font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
-    p.setFont(small);
     const QFontMetrics fm(small);
     const int row_h = TimelineData::kRowHeight;
     const bool searching = !s.name_matches.empty();
-    for (const DrawItem& item : list) {
-        const TimelineRow& row = rows[static_cast<std::size_t>(item.row)];
-        const TimelineEvent& e = row.events[item.first];
-        const int top =
-            kRulerHeight + contentTop(data, s, static_cast<std::size_t>(item.row)) - s.scroll_y + 1;
-        const int xa = x_off + static_cast<int>(std::floor(std::max(item.x, -2.0f)));
-        const int xb =
-            x_off +
-            static_cast<int>(std::ceil(std::min(item.x + item.w, static_cast<float>(dw) + 2.0f)));
-        const QRect rect(xa, top, std::max(xb - xa, 1), row_h - 2);
-        QColor c = eventColor(data, e);
-        if (item.kind == DrawKind::Fold) {
-            p.fillRect(rect, folded(c));
-            if (rect.width() >= 40) {
+    QFont bold = small;
+    bold.setBold(true);
+
+    auto paint_rows = [&](std::size_t row_begin, std::size_t row_end, std::size_t item_begin,
+                          std::size_t item_end, const QRect& area) {
+        if (area.height() <= 0)
+            return;
+        // Lane backgrounds, alternating per lane, only for rows in view.
+        p.setClipRect(area);
+        int lane_parity = 0;
+        for (std::size_t r = 0; r < row_end; ++r) {
+            const TimelineRow& row = rows[r];
+            if (row.first_of_lane)
+                ++lane_parity;
+            const int top = rowScreenTop(data, s, r);
+            if (r < row_begin || contentTop(data, s, r) < 0 || top + row_h <= area.top() ||
+                top >= area.bottom() + 1)
+                continue;
+            if (lane_parity % 2 == 0)
+                p.fillRect(QRect(x_off, top - (row.first_of_lane ? TimelineData::kLaneGap / 2 : 0),
+                                 dw, row_h + (row.first_of_lane ? TimelineData::kLaneGap : 0)),
+                           theme.lane_alt);
+            if (row.first_of_lane) {
+                p.setPen(theme.separator);
+                const int ly = top - TimelineData::kLaneGap / 2 - 1;
+                p.drawLine(0, ly, w, ly);
+            }
+        }
+        paint_grid(p, data, s, size, theme, area);
+
+        // The draw list: boxes with their labels.
+        p.setFont(small);
+        for (std::size_t i = item_begin; i < item_end; ++i) {
+            const DrawItem& item = list[i];
+            const TimelineRow& row = rows[static_cast<std::size_t>(item.row)];
+            const TimelineEvent& e = row.events[item.first];
+            const int top = rowScreenTop(data, s, static_cast<std::size_t>(item.row)) + 1;
+            const int xa = x_off + static_cast<int>(std::floor(std::max(item.x, -2.0f)));
+            const int xb = x_off + static_cast<int>(std::ceil(
+                                       std::min(item.x + item.w, static_cast<float>(dw) + 2.0f)));
+            const QRect rect(xa, top, std::max(xb - xa, 1), row_h - 2);
+            QColor c = eventColor(data, e);
+            if (item.kind == DrawKind::Fold) {
+                paintFold(p, rect, c);
+                if (rect.width() >= 40) {
+                    p.setPen(theme.text);
+                    p.drawText(rect, Qt::AlignCenter, QStringLiteral("×%1").arg(item.count));
+                }
+                continue;
+            }
+            if (searching && (e.name >= s.name_matches.size() || !s.name_matches[e.name]))
+                c = c.darker(250);
+            p.fillRect(rect, c);
+            if (rect.width() >= 4)
+                p.fillRect(QRect(rect.x(), rect.y(), 1, rect.height()), c.darker(140));
+            if (rect.width() >= 36) {
+                const QRect text_rect =
+                    rect.intersected(QRect(x_off, 0, dw, size.height())).adjusted(3, 0, -2, 0);
+                if (text_rect.width() >= 24) {
+                    p.setPen(is_light(c) ? QColor(0x10, 0x10, 0x10) : QColor(0xf8, 0xf8, 0xf8));
+                    p.drawText(
+                        text_rect, Qt::AlignLeft | Qt::AlignVCenter,
+                        fm.elidedText(data.label(e.name), Qt::ElideRight, text_rect.width()));
+                }
+            }
+            if (searching && e.name < s.name_matches.size() && s.name_matches[e.name]) {
+                p.setPen(theme.highlight);
+                p.drawRect(rect.adjusted(0, 0, -1, -1));
+            }
+        }
+
+        // Label column (fixed while the data area pans).
+        p.fillRect(QRect(0, area.top(), x_off, area.height()), theme.label_background);
+        for (std::size_t r = row_begin; r < row_end; ++r) {
+            const TimelineRow& row = rows[r];
+            const int top = rowScreenTop(data, s, r);
+            if (contentTop(data, s, r) < 0 || top + row_h <= area.top() || top >= area.bottom() + 1)
+                continue;
+            if (row.first_of_lane) {
+                // A lane with nested rows gets an expand/collapse marker (click the label).
+                const bool nested = r + 1 < rows.size() && rows[r + 1].lane == row.lane;
+                const bool collapsed = nested && contentTop(data, s, r + 1) < 0;
+                p.setPen(theme.separator);
+                const int ly = top - TimelineData::kLaneGap / 2 - 1;
+                p.drawLine(0, ly, x_off, ly);
+                const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream ||
+                                 (row.device_lane && row.lane_kind == profiler::LaneKind::HostThread);
+                p.setFont(gpu ? bold : small);
+                p.fillRect(
+                    QRect(4, top + 4, 4, row_h - 8),
+                    gpu ? QColor(0x76, 0xb9, 0x00)
+                        : (row.lane_kind == profiler::LaneKind::Nvtx ? QColor(0x6a, 0x9b, 0xc4)
+                                                                     : QColor(0xb8, 0xa6, 0x58)));
                 p.setPen(theme.text);
-                p.drawText(rect, Qt::AlignCenter, QStringLiteral("×%1").arg(item.count));
-            }
-            continue;
-        }
-        if (searching && (e.name >= s.name_matches.size() || !s.name_matches[e.name]))
-            c = c.darker(250);
-        p.fillRect(rect, c);
-        if (rect.width() >= 4)
-            p.fillRect(QRect(rect.x(), rect.y(), 1, rect.height()), c.darker(140));
-        if (rect.width() >= 36) {
-            const QRect text_rect =
-                rect.intersected(QRect(x_off, 0, dw, size.height())).adjusted(3, 0, -2, 0);
-            if (text_rect.width() >= 24) {
-                p.setPen(is_light(c) ? QColor(0x10, 0x10, 0x10) : QColor(0xf8, 0xf8, 0xf8));
-                p.drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter,
-                           fm.elidedText(data.name(e.name), Qt::ElideRight, text_rect.width()));
+                const QString marker =
+                    nested ? (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
+                p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignLeft | Qt::AlignVCenter,
+                           fm.elidedText(marker + row.label, Qt::ElideMiddle, x_off - 16));
+            } else {
+                p.setFont(small);
+                p.setPen(theme.dim_text);
+                p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignRight | Qt::AlignVCenter,
+                           QStringLiteral("depth %1").arg(row.depth));
             }
         }
-        if (searching && e.name < s.name_matches.size() && s.name_matches[e.name]) {
-            p.setPen(theme.highlight);
-            p.drawRect(rect.adjusted(0, 0, -1, -1));
-        }
+        p.setClipping(false);
+    };
+    paint_rows(pinned_rows, rows.size(), first_host_item, list.size(), host_area);
+    paint_rows(0, pinned_rows, 0, first_host_item, pinned_area);
+    if (s.pinned_rows > 0 && s.scroll_y > 0) {
+        // Host rows are scrolled under the pinned device rows: a firm edge says so.
+        p.fillRect(QRect(0, scroll_top - 1, w, 2), theme.separator);
     }
+    p.setFont(small);
 
     // Selection outline and the API -> kernel flow arrow.
     auto activity_rect = [&](std::uint32_t idx) {
@@ -352,8 +496,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
         const double xb = s.mapping.mapTimeToX(static_cast<double>(a.end_ns));
         const double xa_c = std::clamp(xa, -10.0, dw + 10.0);
         const double xb_c = std::clamp(xb, -10.0, dw + 10.0);
-        return QRectF(x_off + xa_c, kRulerHeight + contentTop(data, s, r) - s.scroll_y,
-                      std::max(xb_c - xa_c, 2.0), row_h);
+        return QRectF(x_off + xa_c, rowScreenTop(data, s, r), std::max(xb_c - xa_c, 2.0), row_h);
     };
     p.setClipRect(QRect(x_off, kRulerHeight, dw, clip_bottom - kRulerHeight));
     auto shown = [&](std::uint32_t idx) {
@@ -385,48 +528,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
         p.setRenderHint(QPainter::Antialiasing, false);
     }
     p.setClipping(false);
-
-    // Label column (fixed while the data area scrolls).
-    p.setClipRect(QRect(0, kRulerHeight, x_off, clip_bottom - kRulerHeight));
-    p.fillRect(QRect(0, kRulerHeight, x_off, clip_bottom - kRulerHeight), theme.label_background);
-    QFont bold = p.font();
-    bold.setBold(true);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        const TimelineRow& row = rows[r];
-        const int content_top = contentTop(data, s, r);
-        const int top = kRulerHeight + content_top - s.scroll_y;
-        if (content_top < 0 || top + row_h <= kRulerHeight || top >= clip_bottom)
-            continue;
-        if (row.first_of_lane) {
-            // A lane with nested rows gets an expand/collapse marker (click the label).
-            const bool nested = r + 1 < rows.size() && rows[r + 1].lane == row.lane;
-            const bool collapsed = nested && contentTop(data, s, r + 1) < 0;
-            p.setPen(theme.separator);
-            const int ly = top - TimelineData::kLaneGap / 2 - 1;
-            p.drawLine(0, ly, x_off, ly);
-            const bool gpu = row.lane_kind == profiler::LaneKind::GpuStream;
-            p.setFont(gpu ? bold : small);
-            p.fillRect(
-                QRect(4, top + 4, 4, row_h - 8),
-                gpu ? QColor(0x76, 0xb9, 0x00)
-                    : (row.lane_kind == profiler::LaneKind::Nvtx ? QColor(0x6a, 0x9b, 0xc4)
-                                                                 : QColor(0xb8, 0xa6, 0x58)));
-            p.setPen(theme.text);
-            const QString marker =
-                nested ? (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) : QString();
-            p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(marker + row.label, Qt::ElideMiddle, x_off - 16));
-        } else {
-            p.setFont(small);
-            p.setPen(theme.dim_text);
-            p.drawText(QRect(12, top, x_off - 16, row_h), Qt::AlignRight | Qt::AlignVCenter,
-                       QStringLiteral("depth %1").arg(row.depth));
-        }
-    }
-    p.setClipping(false);
     p.setPen(theme.separator);
     p.drawLine(x_off - 1, kRulerHeight, x_off - 1, clip_bottom);
-    p.setFont(small);
 
     // Range selection on top of everything in the data area.
     if (s.range) {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QColor>
+#include <QRect>
 #include <QSize>
+#include <QString>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -11,6 +13,7 @@
 #include "gui/timeline/TimeAxisMapping.hpp"
 #include "gui/timeline/TimelineData.hpp"
 
+class QFontMetrics;
 class QPainter;
 class QPoint;
 
@@ -31,6 +34,22 @@ struct TimelineViewState {
     // Empty: every row at TimelineRow::top.
     std::vector<int> row_tops;
     int content_height = -1;
+    // The device rows (GPU streams and their annotation lanes) stay at the top while the
+    // host rows scroll under them: rows [0, pinned_rows) ignore scroll_y, and the host
+    // rows show below pinned_height. 0 and 0: nothing pinned (see pinRows).
+    int pinned_rows = 0;
+    int pinned_height = 0;
+    // Times read relative to this point on the ruler and in tooltips (trace clock, ns);
+    // empty: relative to the start of the trace.
+    std::optional<std::int64_t> origin_ns;
+};
+
+// A major tick of the ruler: its position and, when the whole text fits inside the
+// data area, its label (empty otherwise: a label is never drawn cut).
+struct RulerTick {
+    double x = 0;  // data-area pixels
+    QString label;
+    QRect label_rect;  // widget coordinates; empty without a label
 };
 
 enum class DrawKind : std::uint8_t { Event, Fold };
@@ -77,6 +96,26 @@ class TimelineRenderer {
     // The layout with the lanes in `collapsed` (by LaneId) reduced to their first row.
     static void layoutRows(const TimelineData& data, const std::vector<bool>& collapsed,
                            TimelineViewState& state);
+    // Pins the leading device rows when they take at most half the viewport (else a
+    // screen of GPU streams would leave no room for the host); call after any layout
+    // change or resize.
+    static void pinRows(const TimelineData& data, TimelineViewState& state, int widget_height);
+    // Widget y of row r's top in the state's layout (pinned rows ignore the scroll).
+    static int rowScreenTop(const TimelineData& data, const TimelineViewState& state,
+                            std::size_t r) {
+        const int scroll = static_cast<int>(r) < state.pinned_rows ? 0 : state.scroll_y;
+        return kRulerHeight + contentTop(data, state, r) - scroll;
+    }
+    // The time the ruler and tooltips count from.
+    static std::int64_t originNs(const TimelineData& data, const TimelineViewState& state) {
+        return state.origin_ns.value_or(data.beginNs());
+    }
+    static std::vector<RulerTick> rulerTicks(const TimelineData& data,
+                                             const TimelineViewState& state, int widget_width,
+                                             const QFontMetrics& metrics);
+    // A folded block: desaturated category colour with hatching, so that a run of tiny
+    // events never looks like one long event (the legend's swatch is painted by it too).
+    static void paintFold(QPainter& painter, const QRect& rect, const QColor& category_color);
     static int viewportHeight(int widget_height) {
         return std::max(widget_height - kRulerHeight - kLegendHeight, 1);
     }

@@ -1,6 +1,8 @@
 #include "gui/timeline/TimelineView.hpp"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -8,7 +10,6 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "gui/timeline/TimeFormat.hpp"
 
@@ -22,6 +23,7 @@ TimelineView::TimelineView(QWidget* parent)
     setMinimumSize(400, 200);
     connect(scroll_, &QScrollBar::valueChanged, this, [this](int v) {
         state_.scroll_y = v;
+        hideToolTip();
         update();
     });
 }
@@ -35,13 +37,17 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
     state_.selected.reset();
     state_.flow_from.reset();
     state_.flow_to.reset();
+    const bool had_range = state_.range.has_value();
     state_.range.reset();
+    state_.origin_ns.reset();
     state_.scroll_y = 0;
     scroll_->setValue(0);
     collapsed_.assign(data_ ? data_->trace().lanes.size() : 0, false);
     relayout();
     setSearchText(search_);
     zoomToFit();
+    if (had_range)
+        emit rangeCleared();
 }
 
 void TimelineView::relayout() {
@@ -49,6 +55,10 @@ void TimelineView::relayout() {
     state_.content_height = -1;
     if (data_ && std::find(collapsed_.begin(), collapsed_.end(), true) != collapsed_.end())
         TimelineRenderer::layoutRows(*data_, collapsed_, state_);
+    state_.pinned_rows = 0;
+    state_.pinned_height = 0;
+    if (data_)
+        TimelineRenderer::pinRows(*data_, state_, height());
     updateScrollBar();
     update();
 }
@@ -88,6 +98,7 @@ void TimelineView::setMapping(const TimeAxisMapping& mapping) {
 void TimelineView::setMappingInternal(const TimeAxisMapping& mapping) {
     fitted_ = false;
     state_.mapping = mapping.withWidth(TimelineRenderer::dataWidth(paintSize().width()));
+    hideToolTip();
     update();
     emit mappingChanged(state_.mapping);
 }
@@ -135,17 +146,73 @@ void TimelineView::zoomToActivity(std::uint32_t activity) {
     setMappingInternal(TimeAxisMapping::fit(static_cast<double>(a.start_ns) - 4 * d,
                                             static_cast<double>(a.end_ns) + 4 * d,
                                             state_.mapping.width()));
-    const int row = data_->rowOf(activity);
-    if (row >= 0) {
-        const auto lane = data_->rows()[static_cast<std::size_t>(row)].lane;
-        if (lane < collapsed_.size() && collapsed_[lane])
-            setLaneCollapsed(lane, false);  // show what was asked for
-        const int top = TimelineRenderer::contentTop(*data_, state_, static_cast<std::size_t>(row));
-        const int view_h = TimelineRenderer::viewportHeight(height());
-        if (top < state_.scroll_y || top + TimelineData::kRowHeight > state_.scroll_y + view_h)
-            scroll_->setValue(std::max(0, top - view_h / 3));
-    }
+    ensureRowVisible(data_->rowOf(activity));
     select(activity);
+}
+
+void TimelineView::ensureRowVisible(int row) {
+    if (row < 0)
+        return;
+    const auto lane = data_->rows()[static_cast<std::size_t>(row)].lane;
+    if (lane < collapsed_.size() && collapsed_[lane])
+        setLaneCollapsed(lane, false);  // show what was asked for
+    if (row < state_.pinned_rows)
+        return;
+    const int top = TimelineRenderer::contentTop(*data_, state_, static_cast<std::size_t>(row));
+    const int view_h = TimelineRenderer::viewportHeight(height());
+    const int pinned = state_.pinned_height;
+    if (top < state_.scroll_y + pinned || top + TimelineData::kRowHeight > state_.scroll_y + view_h)
+        scroll_->setValue(std::max(0, top - pinned - (view_h - pinned) / 3));
+}
+
+void TimelineView::followFlow() {
+    if (!data_ || !state_.flow_from || !state_.flow_to)
+        return;
+    const std::uint32_t other =
+        state_.selected == state_.flow_to ? *state_.flow_from : *state_.flow_to;
+    const auto& a = data_->activity(other);
+    const double start = static_cast<double>(a.start_ns);
+    const double end = static_cast<double>(a.end_ns);
+    if (end < state_.mapping.startNs() || start > state_.mapping.endNs()) {
+        // Off screen: centre it at the same zoom.
+        const double half = state_.mapping.durationNs() / 2;
+        setMappingInternal(TimeAxisMapping((start + end) / 2 - half, state_.mapping.nsPerPixel(),
+                                           state_.mapping.width()));
+    }
+    ensureRowVisible(data_->rowOf(other));
+    select(other);
+}
+
+void TimelineView::setTimeOrigin(std::int64_t t_ns) {
+    state_.origin_ns = t_ns;
+    hideToolTip();
+    update();
+    if (data_)
+        emit statusMessage(
+            tr("Times now count from %1 after the start of the trace (Shift+O resets)")
+                .arg(formatTimeExact(t_ns - data_->beginNs(), data_->resolutionNs())));
+}
+
+void TimelineView::resetTimeOrigin() {
+    state_.origin_ns.reset();
+    hideToolTip();
+    update();
+    emit statusMessage(tr("Times count from the start of the trace"));
+}
+
+void TimelineView::setTimeOriginHere() {
+    if (!data_)
+        return;
+    if (state_.selected) {
+        setTimeOrigin(data_->activity(*state_.selected).start_ns);
+        return;
+    }
+    setTimeOrigin(static_cast<std::int64_t>(std::llround(state_.mapping.mapXToTime(anchorX()))));
+}
+
+void TimelineView::hideToolTip() {
+    if (QToolTip::isVisible())
+        QToolTip::hideText();
 }
 
 void TimelineView::select(std::uint32_t activity) {
@@ -166,17 +233,22 @@ void TimelineView::select(std::uint32_t activity) {
         }
     }
     update();
+    updateSearchStatus();
     emit activitySelected(activity);
     emit statusMessage(QStringLiteral("%1 · %2").arg(
         data_->name(a.name), formatDuration(static_cast<double>(a.duration_ns()))));
 }
 
 void TimelineView::clearSelection() {
+    const bool had_range = state_.range.has_value();
     state_.selected.reset();
     state_.flow_from.reset();
     state_.flow_to.reset();
     state_.range.reset();
     update();
+    updateSearchStatus();
+    if (had_range)
+        emit rangeCleared();
 }
 
 void TimelineView::setSearchText(const QString& text) {
@@ -188,7 +260,40 @@ void TimelineView::setSearchText(const QString& text) {
             state_.name_matches[i] =
                 data_->name(static_cast<std::uint32_t>(i)).contains(text, Qt::CaseInsensitive);
     }
+    match_count_ = 0;
+    if (!state_.name_matches.empty()) {
+        for (const std::uint32_t idx : data_->gpuWorkByStart())
+            match_count_ += state_.name_matches[data_->activity(idx).name] ? 1 : 0;
+    }
     update();
+    updateSearchStatus();
+}
+
+QString TimelineView::searchStatus() const {
+    if (!data_ || search_.isEmpty())
+        return {};
+    if (match_count_ == 0)
+        return tr("no matches");
+    const auto is_match = [&](std::uint32_t idx) {
+        return state_.name_matches[data_->activity(idx).name];
+    };
+    if (state_.selected && is_gpu_work(data_->category(*state_.selected)) &&
+        is_match(*state_.selected)) {
+        // Its place among the matches in the order Next walks them.
+        std::size_t rank = 0;
+        for (const std::uint32_t idx : data_->gpuWorkByStart()) {
+            if (is_match(idx))
+                ++rank;
+            if (idx == *state_.selected)
+                break;
+        }
+        return tr("%1 of %2").arg(rank).arg(match_count_);
+    }
+    return match_count_ == 1 ? tr("1 match") : tr("%1 matches").arg(match_count_);
+}
+
+void TimelineView::updateSearchStatus() {
+    emit searchStatusChanged(searchStatus());
 }
 
 void TimelineView::findNext() {
@@ -280,7 +385,7 @@ void TimelineView::resizeEvent(QResizeEvent*) {
     const int sw = scroll_->sizeHint().width();
     scroll_->setGeometry(width() - sw, TimelineRenderer::kRulerHeight, sw,
                          TimelineRenderer::viewportHeight(height()));
-    updateScrollBar();
+    relayout();
     if (data_ && state_.mapping.isValid() && !fitted_)
         setMappingInternal(state_.mapping);
     else if (data_)
@@ -321,6 +426,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     moved_ = false;
     if (event->modifiers() & Qt::ShiftModifier) {
         drag_ = Drag::Range;
+        if (state_.range)
+            emit rangeCleared();
         range_anchor_ns_ =
             state_.mapping.mapXToTime(press_pos_.x() - TimelineRenderer::kLabelWidth);
         state_.range = std::make_pair(range_anchor_ns_, range_anchor_ns_);
@@ -357,7 +464,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     if (was == Drag::Range) {
         if (moved_ && state_.range) {
             emit rangeSelected(state_.range->first, state_.range->second);
-            emit statusMessage(rangeSummary(state_.range->first, state_.range->second));
+            emit statusMessage(
+                tr("Range of %1: its statistics are in the range panel (Esc clears it)")
+                    .arg(formatDuration(state_.range->second - state_.range->first)));
         } else {
             state_.range.reset();
         }
@@ -418,11 +527,40 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_Escape:
             clearSelection();
             break;
+        case Qt::Key_F:
+            followFlow();
+            break;
+        case Qt::Key_O:
+            if (event->modifiers() & Qt::ShiftModifier)
+                resetTimeOrigin();
+            else
+                setTimeOriginHere();
+            break;
         default:
             QWidget::keyPressEvent(event);
             return;
     }
     event->accept();
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+    if (!data_ || event->pos().x() < TimelineRenderer::kLabelWidth)
+        return;
+    QMenu menu(this);
+    const auto t = static_cast<std::int64_t>(
+        std::llround(state_.mapping.mapXToTime(event->pos().x() - TimelineRenderer::kLabelWidth)));
+    menu.addAction(tr("Set time origin here"), this, [this, t] { setTimeOrigin(t); });
+    if (state_.selected) {
+        const std::uint32_t sel = *state_.selected;
+        menu.addAction(tr("Set time origin at the start of \"%1\" (O)")
+                           .arg(data_->label(data_->activity(sel).name).left(40)),
+                       this, [this, sel] { setTimeOrigin(data_->activity(sel).start_ns); });
+    }
+    if (state_.origin_ns)
+        menu.addAction(tr("Reset time origin (Shift+O)"), this, [this] { resetTimeOrigin(); });
+    if (state_.flow_from && state_.flow_to)
+        menu.addAction(tr("Follow the flow arrow (F)"), this, [this] { followFlow(); });
+    menu.exec(event->globalPos());
 }
 
 bool TimelineView::event(QEvent* event) {
@@ -440,28 +578,33 @@ bool TimelineView::event(QEvent* event) {
 
 QString TimelineView::describe(const DrawItem& item) const {
     const TimelineRow& row = data_->rows()[static_cast<std::size_t>(item.row)];
-    const double base = static_cast<double>(data_->beginNs());
+    // Times to the trace's own precision, from the chosen origin.
+    const std::int64_t origin = TimelineRenderer::originNs(*data_, state_);
+    const std::int64_t res = data_->resolutionNs();
     if (item.kind == DrawKind::Fold) {
         return tr("<b>%1 events folded</b> (each narrower than %2 px)<br>from %3, spanning %4<br>"
                   "first: %5<br><i>Click to zoom in.</i>")
             .arg(item.count)
             .arg(TimelineRenderer::kMinPx)
-            .arg(formatDuration(static_cast<double>(item.begin) - base),
-                 formatDuration(static_cast<double>(item.end - item.begin)),
-                 data_->name(row.events[item.first].name).toHtmlEscaped());
+            .arg(formatTimeExact(item.begin - origin, res),
+                 formatTimeExact(item.end - item.begin, res),
+                 data_->label(row.events[item.first].name).toHtmlEscaped());
     }
     const std::uint32_t idx = row.events[item.first].activity;
     const auto& a = data_->activity(idx);
     const Category c = data_->category(idx);
-    QString html = QStringLiteral("<b>%1</b><table>").arg(data_->name(a.name).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><table>").arg(data_->label(a.name).toHtmlEscaped());
     auto line = [&](const QString& key, const QString& value) {
         html += QStringLiteral("<tr><td>%1&nbsp;</td><td>%2</td></tr>").arg(key, value);
     };
+    if (data_->label(a.name) != data_->name(a.name))
+        line(tr("full name"), data_->name(a.name).toHtmlEscaped());
     line(tr("kind"), QString::fromLatin1(profiler::to_string(a.kind).data())
                          .append(QStringLiteral(" · "))
                          .append(QString::fromLatin1(category_name(c).data())));
-    line(tr("start"), formatDuration(static_cast<double>(a.start_ns) - base));
-    line(tr("duration"), formatDuration(static_cast<double>(a.duration_ns())));
+    line(state_.origin_ns ? tr("start (from origin)") : tr("start"),
+         formatTimeExact(a.start_ns - origin, res));
+    line(tr("duration"), formatTimeExact(a.duration_ns(), res));
     line(tr("lane"), row.label.toHtmlEscaped());
     if (a.kind == profiler::ActivityKind::Kernel) {
         line(tr("grid"),
@@ -486,47 +629,15 @@ QString TimelineView::describe(const DrawItem& item) const {
             if (auto api = data_->apiCallFor(a.correlation)) {
                 const auto& call = data_->activity(*api);
                 line(tr("launched by"),
-                     QStringLiteral("%1 (%2)").arg(
-                         data_->name(call.name).toHtmlEscaped(),
-                         formatDuration(static_cast<double>(call.duration_ns()))));
+                     QStringLiteral("%1 (%2)").arg(data_->name(call.name).toHtmlEscaped(),
+                                                   formatTimeExact(call.duration_ns(), res)));
             }
         } else if (auto k = data_->gpuWorkFor(a.correlation)) {
-            line(tr("launches"), data_->name(data_->activity(*k).name).toHtmlEscaped());
+            line(tr("launches"), data_->label(data_->activity(*k).name).toHtmlEscaped());
         }
     }
     html += QStringLiteral("</table>");
     return html;
-}
-
-QString TimelineView::rangeSummary(double t0, double t1) const {
-    if (!data_)
-        return {};
-    const auto& order = data_->gpuWorkByStart();
-    auto start_less = [&](std::uint32_t idx, double t) {
-        return static_cast<double>(data_->activity(idx).start_ns) < t;
-    };
-    auto b = std::lower_bound(order.begin(), order.end(), t0, start_less);
-    auto e = std::lower_bound(b, order.end(), t1, start_less);
-    std::map<std::uint32_t, std::int64_t> by_name;
-    std::int64_t total = 0;
-    for (auto it = b; it != e; ++it) {
-        const auto& a = data_->activity(*it);
-        by_name[a.name] += a.duration_ns();
-        total += a.duration_ns();
-    }
-    std::vector<std::pair<std::int64_t, std::uint32_t>> top;
-    for (const auto& [name, ns] : by_name)
-        top.emplace_back(ns, name);
-    std::sort(top.rbegin(), top.rend());
-    QString text = tr("Range %1: %2 GPU activities, %3 of GPU time")
-                       .arg(formatDuration(t1 - t0))
-                       .arg(e - b)
-                       .arg(formatDuration(static_cast<double>(total)));
-    for (std::size_t i = 0; i < std::min<std::size_t>(3, top.size()); ++i)
-        text += QStringLiteral(" · %1 %2")
-                    .arg(data_->name(top[i].second).left(40),
-                         formatDuration(static_cast<double>(top[i].first)));
-    return text;
 }
 
 }  // namespace trainscope::gui

@@ -26,8 +26,9 @@ class TimelineView : public QWidget {
     [[nodiscard]] const TimelineViewState& state() const { return state_; }
     [[nodiscard]] QImage renderImage(QSize size) const;
     [[nodiscard]] QString describe(const DrawItem& item) const;
-    // Summary of the GPU work that starts inside [t0, t1).
-    [[nodiscard]] QString rangeSummary(double t0, double t1) const;
+    // "3 of 102" (the selected match's place among the matches in time order),
+    // "102 matches", "no matches", or empty without a search.
+    [[nodiscard]] QString searchStatus() const;
 
   public slots:
     void setMapping(const trainscope::gui::TimeAxisMapping& mapping);
@@ -42,6 +43,16 @@ class TimelineView : public QWidget {
     void findPrevious();
     void setDark(bool dark);
     void clearSelection();
+    // Selects the other end of the flow arrow (API call <-> GPU work) and brings it into
+    // view at the current zoom.
+    void followFlow();
+    // Times on the ruler and in tooltips count from t_ns (trace clock); reset: from the
+    // start of the trace.
+    void setTimeOrigin(std::int64_t t_ns);
+    void resetTimeOrigin();
+    // The origin at the selected event's start (a step range, a kernel), else at the
+    // time under the cursor.
+    void setTimeOriginHere();
     // Shows only the first row of a lane with nested rows (NVTX, host stacks), or all.
     void setLaneCollapsed(profiler::LaneId lane, bool collapsed);
     // Collapses every host lane deeper than max_rows rows (a readable first view).
@@ -50,6 +61,8 @@ class TimelineView : public QWidget {
   signals:
     void mappingChanged(const trainscope::gui::TimeAxisMapping& mapping);
     void rangeSelected(double t0_ns, double t1_ns);
+    void rangeCleared();
+    void searchStatusChanged(const QString& text);
     void activitySelected(std::uint32_t activity);
     void statusMessage(const QString& text);
 
@@ -61,6 +74,7 @@ class TimelineView : public QWidget {
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
 
   private:
@@ -68,6 +82,10 @@ class TimelineView : public QWidget {
     void select(std::uint32_t activity);
     void find(bool forward);
     void updateScrollBar();
+    // Scrolls vertically so that the row shows (pinned device rows always do).
+    void ensureRowVisible(int row);
+    void hideToolTip();
+    void updateSearchStatus();
     [[nodiscard]] QSize paintSize() const;
     [[nodiscard]] double anchorX() const;
 
@@ -82,6 +100,7 @@ class TimelineView : public QWidget {
     bool fitted_ = true;  // showing everything: a resize refits
     double range_anchor_ns_ = 0;
     QString search_;
+    std::size_t match_count_ = 0;  // GPU work whose name matches the search
     std::vector<bool> collapsed_;  // by LaneId
     void relayout();
 };

@@ -12,7 +12,7 @@
 namespace trainscope::gui {
 
 UtilizationView::UtilizationView(QWidget* parent) : QWidget(parent) {
-    setMinimumHeight(kTrackHeight);
+    setMinimumHeight(kMinTrackHeight + kAxisHeight);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
@@ -23,8 +23,16 @@ void UtilizationView::setData(std::shared_ptr<const TimelineData> timeline) {
 }
 
 int UtilizationView::trackCount() const {
-    return data_ ? static_cast<int>(data_->deviceBusy().size() + data_->trace().counters.size())
-                 : 0;
+    if (!data_)
+        return 0;
+    const int compute = data_->computeThreadBusy().thread_count() > 0 ? 1 : 0;
+    return static_cast<int>(data_->deviceBusy().size() + data_->trace().counters.size()) + compute;
+}
+
+int UtilizationView::trackHeight(int height, int tracks) {
+    if (tracks <= 0)
+        return kTrackHeight;
+    return std::max(kMinTrackHeight, (height - kAxisHeight - 4) / tracks);
 }
 
 QSize UtilizationView::sizeHint() const {
@@ -71,6 +79,8 @@ void UtilizationView::paintEvent(QPaintEvent*) {
 
 namespace {
 
+constexpr int kTickLabelWidth = 64;
+
 struct Track {
     QString title;
     QString unit;
@@ -83,7 +93,31 @@ struct Track {
 QString format_value(double v, const QString& unit) {
     if (unit == QStringLiteral("bytes"))
         return formatBytes(v);
-    return QStringLiteral("%1 %2").arg(v, 0, 'f', v >= 100 ? 0 : 1).arg(unit);
+    if (unit == QStringLiteral("%"))
+        return QStringLiteral("%1 %").arg(v, 0, 'f', 0);
+    return QStringLiteral("%1 %2").arg(v, 0, 'f', v >= 100 || v == 0 ? 0 : 1).arg(unit);
+}
+
+// Ticks at 0, half and full scale with their values, right-aligned against the plot,
+// and faint grid lines across it, so the height of a step reads as a number.
+void paint_y_ticks(QPainter& p, const TimelineTheme& theme, const Track& t, const QRect& area) {
+    const QFontMetrics fm = p.fontMetrics();
+    for (int k = 0; k <= 2; ++k) {
+        const double value = t.max * k / 2.0;
+        const int y = area.bottom() - static_cast<int>(std::lround(area.height() * k / 2.0));
+        if (k > 0) {
+            p.setPen(theme.grid);
+            p.drawLine(area.left(), y, area.right(), y);
+        }
+        p.setPen(theme.dim_text);
+        p.drawLine(area.left() - 4, y, area.left() - 1, y);
+        const QString label = format_value(value, t.unit);
+        const int ty =
+            std::clamp(y - fm.height() / 2, area.top() - 4, area.bottom() - fm.height() + 4);
+        p.drawText(QRect(area.left() - 8 - fm.horizontalAdvance(label), ty,
+                         fm.horizontalAdvance(label) + 2, fm.height()),
+                   Qt::AlignRight | Qt::AlignVCenter, label);
+    }
 }
 
 }  // namespace
@@ -108,6 +142,23 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
             const double t0 = m.mapXToTime(x);
             const double t1 = m.mapXToTime(x + kBucketPx);
             t.points.emplace_back(x, 100.0 * busy.busyNs(t0, t1) / (t1 - t0));
+        }
+        tracks.push_back(std::move(t));
+    }
+    // A CPU-backend run: the share of its compute threads' time spent in ops.
+    if (const auto& cpu = td.computeThreadBusy(); cpu.thread_count() > 0) {
+        Track t;
+        t.title = cpu.thread_count() == 1
+                      ? QObject::tr("CPU busy (ops, 1 thread)")
+                      : QObject::tr("CPU busy (ops, %1 threads)").arg(cpu.thread_count());
+        t.unit = QStringLiteral("%");
+        t.percent = true;
+        t.max = 100.0;
+        t.color = QColor(0x76, 0xb9, 0x00);
+        for (int x = 0; x < dw; x += kBucketPx) {
+            const double t0 = m.mapXToTime(x);
+            const double t1 = m.mapXToTime(x + kBucketPx);
+            t.points.emplace_back(x, 100.0 * cpu.busy_share(t0, t1));
         }
         tracks.push_back(std::move(t));
     }
@@ -152,23 +203,24 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
         }
         tracks.push_back(std::move(t));
     }
+    const int track_h = trackHeight(size.height(), static_cast<int>(tracks.size()));
     QFont small = p.font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
     p.setFont(small);
     for (std::size_t i = 0; i < tracks.size(); ++i) {
         const Track& t = tracks[i];
-        const int top = static_cast<int>(i) * kTrackHeight + 2;
-        const QRect area(x_off, top + 4, dw, kTrackHeight - 10);
+        const int top = static_cast<int>(i) * track_h + 2;
+        const QRect area(x_off, top + 8, dw, track_h - 14);
         if (i % 2 == 1)
-            p.fillRect(QRect(x_off, top, dw, kTrackHeight), theme.lane_alt);
-        p.fillRect(QRect(0, top, x_off, kTrackHeight), theme.label_background);
+            p.fillRect(QRect(x_off, top, dw, track_h), theme.lane_alt);
+        p.fillRect(QRect(0, top, x_off, track_h), theme.label_background);
         p.setPen(theme.separator);
         p.drawLine(0, top, size.width(), top);
         p.setPen(theme.text);
-        p.drawText(QRect(10, top + 4, x_off - 14, 16), Qt::AlignLeft | Qt::AlignVCenter, t.title);
-        p.setPen(theme.dim_text);
-        p.drawText(QRect(10, top + 22, x_off - 14, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   QObject::tr("max %1").arg(format_value(t.max, t.unit)));
+        // The right of the label column holds the y ticks: the title wraps beside them.
+        p.drawText(QRect(10, top + 4, x_off - kTickLabelWidth - 14, track_h - 8),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, t.title);
+        paint_y_ticks(p, theme, t, area);
         p.setClipRect(area.adjusted(0, -2, 0, 2));
         QPainterPath fill;
         fill.moveTo(area.left() + (t.points.empty() ? 0.0 : std::max(t.points.front().first, 0.0)),
@@ -198,7 +250,7 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
         p.setClipping(false);
     }
     // Time axis below the tracks, on the timeline's clock (relative to the trace begin).
-    const int axis_y = static_cast<int>(tracks.size()) * kTrackHeight + 2;
+    const int axis_y = static_cast<int>(tracks.size()) * track_h + 2;
     p.fillRect(QRect(0, axis_y, size.width(), kAxisHeight), theme.ruler);
     p.setPen(theme.separator);
     p.drawLine(0, axis_y, size.width(), axis_y);

@@ -9,12 +9,16 @@
 namespace trainscope::gui {
 
 // GPU busy % per device (computed from the trace at the zoom's resolution: one bucket
-// per 2 px) and the NVML-like counters (utilization, memory, power), on the timeline's
-// time axis: same label column, same mapping.
+// per 2 px), a CPU-backend run's compute-thread busy % and the NVML-like counters
+// (utilization, memory, power), on the timeline's time axis: same label column, same
+// mapping. Each track has y ticks at 0, half and full scale.
 class UtilizationView : public QWidget {
     Q_OBJECT
   public:
-    static constexpr int kTrackHeight = 58;
+    // Tracks share the view's height (drag the splitter above it to give them more),
+    // never less than kMinTrackHeight each; kTrackHeight is the height they ask for.
+    static constexpr int kTrackHeight = 90;
+    static constexpr int kMinTrackHeight = 50;
     static constexpr int kBucketPx = 2;
     static constexpr int kAxisHeight = 22;  // time axis below the tracks
 
@@ -22,6 +26,8 @@ class UtilizationView : public QWidget {
     void setData(std::shared_ptr<const TimelineData> timeline);
     [[nodiscard]] const TimeAxisMapping& mapping() const { return mapping_; }
     [[nodiscard]] int trackCount() const;
+    // Height of each of `tracks` tracks in a view of `height` px.
+    static int trackHeight(int height, int tracks);
     static void paint(QPainter& painter, const TimelineData& timeline,
                       const TimeAxisMapping& mapping, QSize size, bool dark);
     [[nodiscard]] QImage renderImage(QSize size) const;

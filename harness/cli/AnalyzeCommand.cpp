@@ -107,7 +107,7 @@ void print_overlap_and_tensor_cores(const profiler::Trace& trace) {
                 ms(tc.kernel_ns).c_str(), 100.0 * tc.share);
 }
 
-void print_nvtx(const profiler::Trace& trace) {
+void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
     const auto ranges = profiler::project_nvtx_ranges_to_gpu(trace);
     if (ranges.empty())
         return;
@@ -123,9 +123,13 @@ void print_nvtx(const profiler::Trace& trace) {
         t.kernel_ns += r.kernel_ns;
         t.busy_ns += r.gpu_busy_ns;
     }
-    std::printf(
-        "\nNVTX ranges -> GPU time of the work launched inside them:\n  %-28s %8s %14s %14s %14s\n",
-        "range", "count", "host time", "kernel time", "GPU busy");
+    if (cpu_ops) {
+        std::printf("\nNVTX ranges -> CPU time of the ops run inside them (same thread):\n");
+    } else {
+        std::printf("\nNVTX ranges -> GPU time of the work launched inside them:\n");
+    }
+    std::printf("  %-28s %8s %14s %14s %14s\n", "range", "count", "host time",
+                cpu_ops ? "op time" : "kernel time", cpu_ops ? "CPU busy" : "GPU busy");
     for (const auto& [name, t] : totals) {
         std::printf("  %-28s %8lld %14s %14s %14s\n", name.substr(0, 28).c_str(),
                     static_cast<long long>(t.count), ms(t.host_ns).c_str(), ms(t.kernel_ns).c_str(),
@@ -262,7 +266,8 @@ int execute(const AnalyzeOptions& options) {
         }
         return 0;
     }
-    if (profiler::is_host_op_trace(trace)) {
+    const bool cpu_ops = profiler::is_host_op_trace(trace);
+    if (cpu_ops) {
         // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
         std::printf(
             "CPU backend trace: backend ops are analysed as the device's work (device -1 = "
@@ -279,7 +284,7 @@ int execute(const AnalyzeOptions& options) {
             warmup += step.warmup ? 1 : 0;
         print_trace_step_anatomy(trace, warmup);
     }
-    print_nvtx(trace);
+    print_nvtx(trace, cpu_ops);
     print_health(trace);
     return 0;
 }

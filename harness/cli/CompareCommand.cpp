@@ -7,7 +7,7 @@
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/UsageError.hpp"
-#include "harness/compare/StepTimeComparison.hpp"
+#include "reports/metrics/RunComparison.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 
@@ -20,19 +20,8 @@ struct CompareOptions {
     std::string against;
     std::optional<std::int64_t> baseline;
     std::optional<std::int64_t> matrix;
-    double same_within = 0.02;
+    double same_within = reports::kDefaultSameWithin;
 };
-
-std::optional<StepTimeSample> sample_of(const reports::RunRecord& run) {
-    const auto* mean = run.find_metric("step_ms_mean");
-    const auto* stdev = run.find_metric("step_ms_stdev");
-    const auto* count = run.find_metric("step_count");
-    if (run.status != reports::RunStatus::Ok || mean == nullptr || stdev == nullptr ||
-        count == nullptr) {
-        return std::nullopt;
-    }
-    return StepTimeSample{mean->value, stdev->value, static_cast<std::int64_t>(count->value)};
-}
 
 // The axes in which the compared runs differ: what names a cell in the table.
 std::string label_of(const reports::RunRecord& run, const std::vector<reports::RunRecord>& all) {
@@ -49,17 +38,18 @@ std::string label_of(const reports::RunRecord& run, const std::vector<reports::R
 }
 
 void print_row(const std::string& id, const std::string& label, const reports::RunRecord& run,
-               const std::optional<StepTimeSample>& base, const std::string& note) {
-    const auto cell = sample_of(run);
+               const reports::RunRecord* baseline, const std::string& note, double same_within) {
+    const auto cell = reports::step_time_sample(run);
     std::string step = cell ? fmt::format("{:.3f}", cell->mean_ms) : "-";
     std::string speedup = "-";
     std::string verdict = note;
-    if (cell && base) {
-        const Comparison c = compare_step_times(*base, *cell);
-        speedup =
-            fmt::format("{:.3f}x [{:.3f}, {:.3f}]", c.speedup, c.speedup_ci_low, c.speedup_ci_high);
+    const auto c =
+        baseline != nullptr ? reports::compare_runs(*baseline, run, same_within) : std::nullopt;
+    if (c) {
+        speedup = fmt::format("{:.3f}x [{:.3f}, {:.3f}]", c->speedup, c->speedup_ci_low,
+                              c->speedup_ci_high);
         if (verdict.empty())
-            verdict = to_string(c.verdict);
+            verdict = reports::to_string(c->verdict);
     } else if (verdict.empty()) {
         verdict = run.status == reports::RunStatus::Ok ? "no step statistics"
                                                        : std::string(to_string(run.status));
@@ -87,15 +77,17 @@ int execute(const CompareOptions& options) {
         for (const auto& run : runs) {
             const auto it = baseline_by_cell.find(run.cell_key);
             print_row(std::to_string(run.id), label_of(run, runs), run,
-                      it != baseline_by_cell.end() ? sample_of(it->second) : std::nullopt,
-                      it == baseline_by_cell.end() ? "no such cell in " + options.against : "");
+                      it != baseline_by_cell.end() ? &it->second : nullptr,
+                      it == baseline_by_cell.end() ? "no such cell in " + options.against : "",
+                      options.same_within);
         }
         return 0;
     }
 
     const reports::RunRecord* baseline = nullptr;
     for (const auto& run : runs) {
-        if (options.baseline ? run.id == *options.baseline : sample_of(run).has_value()) {
+        if (options.baseline ? run.id == *options.baseline
+                             : reports::step_time_sample(run).has_value()) {
             baseline = &run;
             break;
         }
@@ -106,13 +98,12 @@ int execute(const CompareOptions& options) {
                                            *options.baseline, options.database)
                              : "no ok run with step statistics to use as the baseline");
     }
-    const auto base = sample_of(*baseline);
-    if (!base)
+    if (!reports::step_time_sample(*baseline))
         throw UsageError(
             fmt::format("--baseline {}: that run has no step statistics", baseline->id));
     for (const auto& run : runs) {
-        print_row(std::to_string(run.id), label_of(run, runs), run, base,
-                  run.id == baseline->id ? "baseline" : "");
+        print_row(std::to_string(run.id), label_of(run, runs), run, baseline,
+                  run.id == baseline->id ? "baseline" : "", options.same_within);
     }
     return 0;
 }

@@ -17,9 +17,9 @@
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "harness/runner/TracingOverhead.hpp"
-#include "harness/stats/SampleStatistics.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
 #include "workloads/training/ConfigError.hpp"
@@ -37,7 +37,7 @@ double median_measured_step_ns(const workloads::TrainingResult& result) {
         if (!s.warmup)
             ns.push_back(static_cast<double>(s.duration_ns));
     }
-    return ns.empty() ? 0.0 : quantile(ns, 0.5);
+    return ns.empty() ? 0.0 : reports::quantile(ns, 0.5);
 }
 
 // The CUDA ordinal the cell trains on and its PCI bus id, for NVML to find the same GPU

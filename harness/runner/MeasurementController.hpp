@@ -7,7 +7,7 @@
 
 #include "harness/runner/FaultInjection.hpp"
 #include "harness/runner/StoppingRule.hpp"
-#include "harness/stats/RunningMoments.hpp"
+#include "reports/stats/RunningMoments.hpp"
 #include "workloads/training/TrainingResult.hpp"
 
 namespace trainscope::harness {
@@ -32,7 +32,7 @@ class MeasurementController : public workloads::TrainingObserver {
     FaultInjection fault_;
     std::string cell_key_;
     workloads::TrainingObserver* progress_;
-    RunningMoments measured_;
+    reports::RunningMoments measured_;
     double trained_s_ = 0.0;
     StopDecision decision_ = StopDecision::Continue;
     std::string divergence_;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "harness/stats/SampleStatistics.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 
 namespace trainscope::harness {
 
@@ -23,7 +23,7 @@ std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig
         step_ms.push_back(static_cast<double>(s.duration_ns) * 1e-6);
         measured_ns += s.duration_ns;
     }
-    const SampleStatistics stats = summarize(step_ms);
+    const reports::SampleStatistics stats = reports::summarize(step_ms);
     std::vector<reports::Metric> m;
     if (measured_ns > 0) {
         const double images = static_cast<double>(step_ms.size()) * config.batch;
@@ -32,6 +32,8 @@ std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig
     }
     if (stats.count > 0) {
         m.push_back({"step_ms_median", stats.median, "ms"});
+        m.push_back({"step_ms_median_ci_low", stats.median_ci95_low, "ms"});
+        m.push_back({"step_ms_median_ci_high", stats.median_ci95_high, "ms"});
         m.push_back({"step_ms_mean", stats.mean, "ms"});
         m.push_back({"step_ms_stdev", stats.stdev, "ms"});
         m.push_back({"step_ms_p5", stats.p5, "ms"});
@@ -42,7 +44,7 @@ std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig
     }
     m.push_back({"step_count", static_cast<double>(stats.count), ""});
     if (!data_ms.empty()) {
-        m.push_back({"data_ms_median", summarize(data_ms).median, "ms"});
+        m.push_back({"data_ms_median", reports::summarize(data_ms).median, "ms"});
     }
     m.push_back({"data_time_s", static_cast<double>(data_ns) * 1e-9, "s"});
     m.push_back({"train_time_s", static_cast<double>(result.train_time_ns) * 1e-9, "s"});

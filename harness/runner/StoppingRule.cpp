@@ -2,7 +2,7 @@
 
 namespace trainscope::harness {
 
-StopDecision decide_stop(const StoppingRule& rule, const RunningMoments& measured_steps,
+StopDecision decide_stop(const StoppingRule& rule, const reports::RunningMoments& measured_steps,
                          double elapsed_s) {
     if (rule.fixed_length)
         return StopDecision::Continue;

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "harness/stats/RunningMoments.hpp"
+#include "reports/stats/RunningMoments.hpp"
 
 namespace trainscope::harness {
 
@@ -20,7 +20,7 @@ struct StoppingRule {
 enum class StopDecision { Continue, NoiseTargetMet, TimeCapReached };
 
 // Pure: the moments of the measured (non-warm-up) step times and the training time so far.
-StopDecision decide_stop(const StoppingRule& rule, const RunningMoments& measured_steps,
+StopDecision decide_stop(const StoppingRule& rule, const reports::RunningMoments& measured_steps,
                          double elapsed_s);
 
 }  // namespace trainscope::harness

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "harness/capture/TraceCapture.hpp"
-#include "harness/stats/SampleStatistics.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 #include "workloads/training/TrainingSession.hpp"
 
 namespace trainscope::harness {
@@ -22,9 +22,9 @@ std::optional<TracingOverhead> estimate_tracing_overhead(std::span<const Overhea
             return std::nullopt;
         log_ratios.push_back(std::log(r.traced_median / r.untraced_median));
     }
-    const SampleStatistics s = summarize(log_ratios);
+    const reports::SampleStatistics s = reports::summarize(log_ratios);
     const double half =
-        student_t_975(s.count - 1) * s.stdev / std::sqrt(static_cast<double>(s.count));
+        reports::student_t_975(s.count - 1) * s.stdev / std::sqrt(static_cast<double>(s.count));
     auto pct = [](double log_ratio) { return 100.0 * std::expm1(log_ratio); };
     TracingOverhead overhead;
     overhead.estimate_pct = pct(s.mean);
@@ -77,8 +77,8 @@ std::vector<OverheadRound> InterleavedTracingProbe::rounds() const {
         const std::size_t second = first + 1;
         if (block_steps_[first].empty() || block_steps_[second].empty())
             break;
-        const double a = quantile(block_steps_[first], 0.5);
-        const double b = quantile(block_steps_[second], 0.5);
+        const double a = reports::quantile(block_steps_[first], 0.5);
+        const double b = reports::quantile(block_steps_[second], 0.5);
         out.push_back(probe_block_is_traced(first) ? OverheadRound{b, a} : OverheadRound{a, b});
     }
     return out;

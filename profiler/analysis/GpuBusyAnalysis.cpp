@@ -1,18 +1,28 @@
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 
+#include <algorithm>
+
 #include "profiler/analysis/GpuWork.hpp"
 
 namespace trainscope::profiler {
 
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options) {
-    const auto by_device =
-        options.include_copies
-            ? intervals_by_device(
-                  trace, {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset})
-            : intervals_by_device(trace, {ActivityKind::Kernel});
+    return analyze_gpu_busy(trace, options, TimeWindow{});
+}
+
+std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
+                                      const TimeWindow& window) {
+    auto by_device = options.include_copies
+                         ? intervals_by_device(trace, {ActivityKind::Kernel, ActivityKind::Memcpy,
+                                                       ActivityKind::Memset})
+                         : intervals_by_device(trace, {ActivityKind::Kernel});
     std::vector<GpuBusy> result;
-    for (const auto& [device, intervals] : by_device) {
-        const std::vector<Interval> merged = merge_intervals(intervals);
+    for (auto& [device, intervals] : by_device) {
+        for (Interval& i : intervals) {
+            i.begin_ns = std::max(i.begin_ns, window.begin_ns);
+            i.end_ns = std::min(i.end_ns, window.end_ns);
+        }
+        const std::vector<Interval> merged = merge_intervals(std::move(intervals));
         if (merged.empty())
             continue;
         GpuBusy b;

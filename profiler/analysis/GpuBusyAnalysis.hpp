@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -34,5 +35,9 @@ struct GpuBusy {
 
 // One entry per device that ran at least one kernel, ordered by device.
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options = {});
+// The same inside `window` only: work is clipped to it, so busy is what each device
+// did during the window (a timeline range selection) and the span lies inside it.
+std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
+                                      const TimeWindow& window);
 
 }  // namespace trainscope::profiler

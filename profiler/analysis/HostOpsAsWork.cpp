@@ -1,6 +1,6 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 
-#include <algorithm>
+#include "profiler/analysis/GpuWork.hpp"
 
 namespace trainscope::profiler {
 
@@ -13,13 +13,18 @@ Trace host_ops_as_device_work(const Trace& trace) {
     view.lanes = trace.lanes;
     view.metadata = trace.metadata;
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::HostOp) continue;
+        if (a.kind != ActivityKind::HostOp)
+            continue;
         Activity work = a;
         work.kind = ActivityKind::Kernel;
         work.device = -1;
         view.activities.push_back(work);
     }
     return view;
+}
+
+bool is_device_work(ActivityKind kind, bool host_op_trace) {
+    return is_gpu_work(kind) || (host_op_trace && kind == ActivityKind::HostOp);
 }
 
 bool is_host_op_trace(const Trace& trace) {

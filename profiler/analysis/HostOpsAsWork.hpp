@@ -13,4 +13,8 @@ Trace host_ops_as_device_work(const Trace& trace);
 // True when the trace holds no GPU work (kernels, copies) but does hold host ops.
 bool is_host_op_trace(const Trace& trace);
 
+// Whether an activity of this kind is the device's work: kernels, copies and sets; in a
+// host-op trace (a CPU-backend run, is_host_op_trace) the host ops as well.
+bool is_device_work(ActivityKind kind, bool host_op_trace);
+
 }  // namespace trainscope::profiler

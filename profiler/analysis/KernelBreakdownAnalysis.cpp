@@ -4,7 +4,7 @@
 #include <array>
 #include <unordered_map>
 
-#include "profiler/analysis/GpuWork.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
 
 namespace trainscope::profiler {
 
@@ -31,22 +31,24 @@ void finish(DurationStats& s, std::int64_t grand_total_ns) {
 
 }  // namespace
 
-KernelBreakdown analyze_kernel_breakdown(const Trace& trace) {
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window) {
     KernelBreakdown result;
     std::unordered_map<StringId, std::size_t> name_index;
     std::array<DurationStats, kKernelCategoryCount> categories{};
-    for (const Activity& a : trace.activities) {
-        if (!is_gpu_work(a.kind))
+    const bool host_ops = is_host_op_trace(trace);
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
+        if (!is_device_work(a.kind, host_ops) || !window.contains(a.start_ns)) {
             continue;
+        }
         auto [it, inserted] = name_index.emplace(a.name, result.by_name.size());
         if (inserted) {
             const std::string& name = trace.strings.at(a.name);
-            const KernelCategory category = a.kind == ActivityKind::Kernel
-                                                ? classify_kernel(name)
-                                                : KernelCategory::MemcpyMemset;
-            result.by_name.push_back(KernelNameStats{name, category, {}});
+            result.by_name.push_back(KernelNameStats{name, classify_work(a.kind, name), {}, i});
         }
         KernelNameStats& entry = result.by_name[it->second];
+        if (a.duration_ns() > entry.stats.max_ns || entry.stats.count == 0)
+            entry.longest = i;
         add_sample(entry.stats, a.duration_ns());
         add_sample(categories[static_cast<std::size_t>(entry.category)], a.duration_ns());
         result.total_ns += a.duration_ns();

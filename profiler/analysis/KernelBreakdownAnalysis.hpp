@@ -1,10 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -24,6 +26,7 @@ struct KernelNameStats {
     std::string name;
     KernelCategory category = KernelCategory::Other;
     DurationStats stats;
+    std::size_t longest = 0;  // index into trace.activities of the longest instance
 };
 
 struct KernelCategoryStats {
@@ -38,8 +41,11 @@ struct KernelBreakdown {
 };
 
 // GPU time by kernel name and by category over kernels, memcpys and memsets (copies
-// fall in the memcpy/memset category regardless of name). Durations are summed, so two
-// kernels overlapping on two streams both count fully.
-KernelBreakdown analyze_kernel_breakdown(const Trace& trace);
+// fall in the memcpy/memset category regardless of name); in a CPU-backend trace
+// (is_host_op_trace) over its host ops, the device's work there. Only the work that
+// starts inside `window` (whole activities, not clipped: adjacent windows count each
+// activity once, with its full duration). Durations are summed, so two kernels
+// overlapping on two streams both count fully.
+KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window = {});
 
 }  // namespace trainscope::profiler

@@ -44,6 +44,27 @@ constexpr std::array<std::string_view, 16> kElementwise{
     "relu",        "gelu",      "silu",       "sigmoid",  "tanh", "copy",
     "transpose",   "cat_array", "catarray",   "index"};
 
+// trainscope's own backend ops (the NVTX "trainscope.ops" ranges; a CPU-backend run's
+// device work) that the patterns would miss or misplace, by exact name: "convert"
+// contains "conv", "bias_bwd" names no pattern, and copy_h2d/copy_d2h are copies, not
+// PyTorch's elementwise "copy" kernels. The other op names (conv_fwd, gemm, relu_bwd,
+// max_pool_fwd, adam_update, ...) already match a pattern.
+struct NamedOp {
+    std::string_view name;
+    KernelCategory category;
+};
+constexpr std::array<NamedOp, 9> kBackendOps{{
+    {"add", KernelCategory::Elementwise},
+    {"add_bias", KernelCategory::Elementwise},
+    {"convert", KernelCategory::Elementwise},
+    {"round_storage", KernelCategory::Elementwise},
+    {"gather_rows", KernelCategory::Elementwise},
+    {"bias_bwd", KernelCategory::Reduction},
+    {"flag_non_finite", KernelCategory::Reduction},
+    {"copy_h2d", KernelCategory::MemcpyMemset},
+    {"copy_d2h", KernelCategory::MemcpyMemset},
+}};
+
 constexpr std::array<std::string_view, 16> kTensorCore{
     "hmma",  "wgmma",  "gmma",  "xmma",   "tensorop", "wmma", "s1688", "s16816",
     "h1688", "h16816", "i8816", "i16832", "h884",     "s884", "_tf32", "tf32_"};
@@ -52,6 +73,10 @@ constexpr std::array<std::string_view, 16> kTensorCore{
 
 KernelCategory classify_kernel(std::string_view kernel_name) {
     const std::string name = lowercase(kernel_name);
+    for (const NamedOp& op : kBackendOps) {
+        if (name == op.name)
+            return op.category;
+    }
     if (name.rfind("memcpy", 0) == 0 || name.rfind("memset", 0) == 0 ||
         contains_any(name, kMemcpyMemset)) {
         return KernelCategory::MemcpyMemset;
@@ -69,6 +94,12 @@ KernelCategory classify_kernel(std::string_view kernel_name) {
     if (contains_any(name, kElementwise))
         return KernelCategory::Elementwise;
     return KernelCategory::Other;
+}
+
+KernelCategory classify_work(ActivityKind kind, std::string_view name) {
+    if (kind == ActivityKind::Memcpy || kind == ActivityKind::Memset)
+        return KernelCategory::MemcpyMemset;
+    return classify_kernel(name);
 }
 
 std::string_view to_string(KernelCategory category) {

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "profiler/trace/ActivityKind.hpp"
+
 namespace trainscope::profiler {
 
 // What a GPU kernel does, guessed from its (demangled) name; see docs/profiler.md for
@@ -21,10 +23,16 @@ inline constexpr int kKernelCategoryCount = 8;
 
 // Classifies by case-insensitive substrings, first match wins, in the order
 // optimizer, normalization, convolution, gemm, reduction, elementwise; memcpy/memset
-// names ("Memcpy HtoD", "Memset (Device)") give MemcpyMemset.
+// names ("Memcpy HtoD", "Memset (Device)") give MemcpyMemset. A few of trainscope's
+// backend op names (the CPU backend's device work: add_bias, convert, copy_h2d, ...)
+// are looked up by exact name first.
 KernelCategory classify_kernel(std::string_view kernel_name);
 
 std::string_view to_string(KernelCategory category);
+
+// The category of one piece of device work: copies and sets by their kind, kernels (and
+// the host ops of a CPU-backend trace) by name.
+KernelCategory classify_work(ActivityKind kind, std::string_view name);
 
 // True when the name says the kernel uses tensor cores (HMMA/WGMMA instructions,
 // tensor-op CUTLASS/cuBLAS/cuDNN kernels); see docs/profiler.md for the patterns.

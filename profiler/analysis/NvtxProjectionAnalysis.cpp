@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "profiler/analysis/GpuWork.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 
 namespace trainscope::profiler {
@@ -17,6 +18,38 @@ struct ApiCall {
     std::int64_t start_ns = 0;
     std::uint64_t correlation = 0;
 };
+
+// A CPU-backend trace launches nothing: its ops run on the thread that pushed the
+// range, so the ops that start inside a range on that thread are the range's device work.
+std::map<ThreadKey, std::vector<std::size_t>> host_ops_by_thread(const Trace& trace) {
+    std::map<ThreadKey, std::vector<std::size_t>> ops;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
+        if (a.kind != ActivityKind::HostOp)
+            continue;
+        const Lane& lane = trace.lanes.at(a.lane);
+        ops[{lane.process, lane.stream_or_thread}].push_back(i);
+    }
+    for (auto& [key, list] : ops) {
+        std::stable_sort(list.begin(), list.end(), [&](std::size_t x, std::size_t y) {
+            return trace.activities[x].start_ns < trace.activities[y].start_ns;
+        });
+    }
+    return ops;
+}
+
+void add_ops_inside(const Trace& trace, const std::vector<std::size_t>& ops, const Activity& range,
+                    NvtxRangeGpuTime& r, std::vector<Interval>& work) {
+    auto first = std::lower_bound(
+        ops.begin(), ops.end(), range.start_ns,
+        [&](std::size_t i, std::int64_t t) { return trace.activities[i].start_ns < t; });
+    for (auto op = first; op != ops.end() && trace.activities[*op].start_ns < range.end_ns; ++op) {
+        const Activity& a = trace.activities[*op];
+        ++r.kernel_count;
+        r.kernel_ns += a.duration_ns();
+        work.push_back({a.start_ns, a.end_ns});
+    }
+}
 
 }  // namespace
 
@@ -41,6 +74,10 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
                   [](const ApiCall& x, const ApiCall& y) { return x.start_ns < y.start_ns; });
     }
 
+    const bool host_op_trace = is_host_op_trace(trace);
+    const auto ops_by_thread =
+        host_op_trace ? host_ops_by_thread(trace) : std::map<ThreadKey, std::vector<std::size_t>>{};
+
     std::vector<NvtxRangeGpuTime> result;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& range = trace.activities[i];
@@ -57,6 +94,10 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
         r.host_begin_ns = range.start_ns;
         r.host_end_ns = range.end_ns;
         std::vector<Interval> launched;
+        if (auto ops = ops_by_thread.find({lane.process, lane.stream_or_thread});
+            ops != ops_by_thread.end()) {
+            add_ops_inside(trace, ops->second, range, r, launched);
+        }
         if (auto it = calls_by_thread.find({lane.process, lane.stream_or_thread});
             it != calls_by_thread.end()) {
             const auto& calls = it->second;

@@ -10,7 +10,10 @@ namespace trainscope::profiler {
 
 // The GPU work launched from inside one host NVTX range: every runtime/driver call on
 // the range's thread that begins within [range start, range end) is followed through
-// its correlation id to the kernels (and copies) it launched.
+// its correlation id to the kernels (and copies) it launched. In a CPU-backend trace
+// (is_host_op_trace) the device's work is the host ops: those on the range's own thread
+// that start within the range count as its kernels (kernel_count, kernel_ns, and
+// gpu_busy_ns as their union).
 struct NvtxRangeGpuTime {
     std::size_t range_index = 0;  // index into trace.activities
     std::string name;

@@ -49,8 +49,10 @@ Trace HostTracer::stop() {
         const auto key = std::make_tuple(kind, process, thread);
         if (auto it = lanes.find(key); it != lanes.end())
             return it->second;
-        std::string name(kind == LaneKind::Nvtx ? "NVTX · thread " : "thread ");
-        name += std::to_string(thread);
+        // The lanes hold what the CPU ran (on the CPU backend, the device's work); Linux
+        // gives a process's main thread the process id as its thread id.
+        std::string name(kind == LaneKind::Nvtx ? "NVTX · " : "CPU · ");
+        name += thread == process ? std::string("main thread") : "thread " + std::to_string(thread);
         const LaneId id = trace.add_lane(Lane{kind, -1, thread, process, std::move(name)});
         lanes.emplace(key, id);
         return id;

@@ -6,6 +6,7 @@
 
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/analysis/ShortKernelName.hpp"
 
 namespace trainscope::reports {
 
@@ -15,15 +16,35 @@ double to_us(double ns) {
     return ns / 1000.0;
 }
 
+// Copies and sets are named by the tracer, not by C++: only kernels are shortened.
+std::string short_name(const profiler::KernelNameStats& entry) {
+    return entry.category == profiler::KernelCategory::MemcpyMemset
+               ? entry.name
+               : profiler::shorten_kernel_name(entry.name);
+}
+
 }  // namespace
 
 std::vector<CsvCell> kernels_header() {
-    return {"matrix_id",       "run_id",        "kernel",
-            "category",        "tensor_cores",  "count",
-            "total_us",        "mean_us",       "min_us",
-            "max_us",          "gpu_share_pct", "grid_x",
-            "grid_y",          "grid_z",        "block_x",
-            "block_y",         "block_z",       "registers_per_thread",
+    return {"matrix_id",
+            "run_id",
+            "kernel",
+            "kernel_short",
+            "category",
+            "tensor_cores",
+            "count",
+            "total_us",
+            "mean_us",
+            "min_us",
+            "max_us",
+            "gpu_share_pct",
+            "grid_x",
+            "grid_y",
+            "grid_z",
+            "block_x",
+            "block_y",
+            "block_z",
+            "registers_per_thread",
             "shared_mem_bytes"};
 }
 
@@ -47,6 +68,7 @@ std::vector<std::vector<CsvCell>> kernel_rows(const RunRecord& run) {
         std::vector<CsvCell> row{run.matrix_id,
                                  run.id,
                                  entry.name,
+                                 short_name(entry),
                                  std::string(profiler::to_string(entry.category)),
                                  profiler::uses_tensor_cores(entry.name) ? "true" : "false",
                                  s.count,

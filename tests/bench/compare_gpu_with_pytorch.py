@@ -130,7 +130,7 @@ def main():
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--steps", type=int, default=110)
     parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--device", type=int, default=0)
     parser.add_argument("--torch-worker", nargs=8, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -26,6 +26,9 @@ struct DatabaseShape {
     std::uint64_t seed = 1;
 };
 
+// Removes a database file and its WAL and shared-memory files, if they exist.
+void removeDatabase(const std::filesystem::path& path);
+
 // Writes a results database (replacing the file) with a small matrix:
 // precision {fp32, tf32, fp16, bf16} x batch {32, 64, 128, 256}, one failed cell.
 // Returns the id of the run that carries the main trace.

@@ -2,8 +2,11 @@
 // view on a generated database are not blank, the loader works off the GUI thread.
 #include <QApplication>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QItemSelectionModel>
+#include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -267,6 +270,49 @@ class TestApp : public QObject {
         const qint64 in_range = total_count();
         QVERIFY(in_range > 0);
         QVERIFY(in_range < all / 10);
+    }
+
+    // The header's context menu shows and hides columns; the choice outlives the view
+    // (QSettings) and the CSV export leaves hidden columns out.
+    void columnChooserRemembersTheChoice() {
+        QSettings().remove(QStringLiteral("runs/columns"));
+        RunsTableModel model;
+        reports::RunRecord r;
+        r.id = 1;
+        r.metrics = {{"images_per_s", 1000.0, "images/s"},
+                     {"step_ms_median", 10.0, "ms"},
+                     {"step_ms_ci_low", 9.0, "ms"}};
+        model.setRuns({r});
+        const QString ci = QStringLiteral("metric:step_ms_ci_low");
+        const QString median = QStringLiteral("metric:step_ms_median");
+        {
+            RunsView view(&model);
+            // Defaults: the important columns shown, interval bounds hidden.
+            QVERIFY(view.isColumnShown(median));
+            QVERIFY(!view.isColumnShown(ci));
+            QMenu* menu = view.columnMenu();
+            QAction* median_action = nullptr;
+            for (QAction* a : menu->actions()) {
+                if (a->data().toString() == median)
+                    median_action = a;
+            }
+            QVERIFY(median_action);
+            QCOMPARE(median_action->text(), QStringLiteral("Step time, median (ms)"));
+            QVERIFY(median_action->isChecked());
+            median_action->trigger();  // untick: hide
+            QVERIFY(!view.isColumnShown(median));
+            view.setColumnShown(ci, true);
+            QVERIFY(view.isColumnShown(ci));
+            const QString csv = toCsv(*view.table());
+            QVERIFY2(!csv.contains(QLatin1String("Step time, median")), qPrintable(csv));
+            QVERIFY(csv.contains(QLatin1String("Step time, mean: 95 % CI low (ms)")));
+        }
+        RunsView again(&model);
+        QVERIFY(!again.isColumnShown(median));
+        QVERIFY(again.isColumnShown(ci));
+        again.resetColumns();
+        QVERIFY(again.isColumnShown(median));
+        QVERIFY(!again.isColumnShown(ci));
     }
 
     void csvQuotesFields() {

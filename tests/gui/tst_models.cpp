@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "gui/app/CsvExport.hpp"
 #include "gui/charts/LineChart.hpp"
 #include "gui/compare/CompareModels.hpp"
 #include "gui/kernels/KernelStats.hpp"
@@ -194,46 +195,155 @@ class TestModels : public QObject {
         QCOMPARE(int(classify_kernel_name(name.toStdString())), category);
     }
 
-    void intervalsAndVerdicts_data() {
-        QTest::addColumn<double>("aLow");
-        QTest::addColumn<double>("aHigh");
-        QTest::addColumn<double>("bLow");
-        QTest::addColumn<double>("bHigh");
-        QTest::addColumn<int>("verdict");
-        QTest::newRow("disjoint") << 1.0 << 2.0 << 3.0 << 4.0 << int(Verdict::Significant);
-        QTest::newRow("disjoint reversed") << 3.0 << 4.0 << 1.0 << 2.0 << int(Verdict::Significant);
-        QTest::newRow("overlap") << 1.0 << 3.0 << 2.0 << 4.0 << int(Verdict::WithinNoise);
-        QTest::newRow("nested") << 1.0 << 5.0 << 2.0 << 3.0 << int(Verdict::WithinNoise);
-        QTest::newRow("touching") << 1.0 << 2.0 << 2.0 << 3.0 << int(Verdict::WithinNoise);
+    // The chart's error bars belong to the statistic plotted: rows name the metric and
+    // the interval expected from a run storing the mean's and the median's intervals.
+    void chartIntervalBelongsToTheStatistic_data() {
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("median: its order-statistic interval")
+            << "step_ms_median" << 9.5 << 10.4 << "median";
+        QTest::newRow("mean: Student t") << "step_ms_mean" << 11.0 << 14.0 << "mean";
+        QTest::newRow("images/s: from the mean step time")
+            << "images_per_s" << 100000.0 / 14.0 << 100000.0 / 11.0 << "mean step time";
     }
-    void intervalsAndVerdicts() {
-        QFETCH(double, aLow);
-        QFETCH(double, aHigh);
-        QFETCH(double, bLow);
-        QFETCH(double, bHigh);
-        QFETCH(int, verdict);
-        QCOMPARE(int(compareIntervals(std::make_pair(aLow, aHigh), std::make_pair(bLow, bHigh))),
-                 verdict);
-        QCOMPARE(int(compareIntervals(std::nullopt, std::make_pair(bLow, bHigh))),
-                 int(Verdict::NoInterval));
+    void chartIntervalBelongsToTheStatistic() {
+        QFETCH(QString, metric);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(QString, named);
+        reports::RunRecord r;
+        r.id = 1;
+        r.axes.batch = 100;
+        r.metrics = {{"images_per_s", 8000.0, "images/s"}, {"step_ms_median", 10.0, "ms"},
+                     {"step_ms_median_ci_low", 9.5, "ms"}, {"step_ms_median_ci_high", 10.4, "ms"},
+                     {"step_ms_mean", 12.5, "ms"},         {"step_ms_ci_low", 11.0, "ms"},
+                     {"step_ms_ci_high", 14.0, "ms"}};
+        const ChartData chart = buildMetricChart({r}, metric.toStdString(), "batch", "");
+        QCOMPARE(chart.series.size(), std::size_t(1));
+        const ChartPoint& p = chart.series[0].points.at(0);
+        QVERIFY(p.low && p.high);
+        QCOMPARE(*p.low, low);
+        QCOMPARE(*p.high, high);
+        QVERIFY2(chart.interval_name.contains(named), qPrintable(chart.interval_name));
+        // The chart says which interval it draws, on the chart and in the tooltip.
+        LineChart view;
+        view.resize(800, 400);
+        view.setData(chart);
+        view.grab();
+        QVERIFY(view.pointHits().front().text.contains(chart.interval_name.toHtmlEscaped()));
     }
 
-    void imagesPerSecondIntervalFromStepTime() {
+    void medianWithoutItsOwnIntervalGetsNoBars() {
+        // A run recorded before the median's interval was stored: the mean's interval
+        // is not drawn around the median.
         reports::RunRecord r;
         r.axes.batch = 100;
-        r.metrics = {{"images_per_s", 10000.0, "images/s"},
-                     {"step_ms_median", 10.0, "ms"},
+        r.metrics = {{"step_ms_median", 10.0, "ms"},
                      {"step_ms_ci_low", 8.0, "ms"},
                      {"step_ms_ci_high", 12.5, "ms"}};
-        const auto step = metricInterval(r, "step_ms_median");
-        QVERIFY(step);
-        QCOMPARE(step->first, 8.0);
-        QCOMPARE(step->second, 12.5);
-        const auto ips = metricInterval(r, "images_per_s");
-        QVERIFY(ips);
-        QCOMPARE(ips->first, 8000.0);
-        QCOMPARE(ips->second, 12500.0);
-        QVERIFY(!metricInterval(r, "gpu_busy_pct"));
+        const ChartData chart = buildMetricChart({r}, "step_ms_median", "batch", "");
+        QVERIFY(!chart.series.at(0).points.at(0).low);
+        QVERIFY(chart.interval_name.isEmpty());
+    }
+
+    void chartMarksRunsMeasuredOnABusyMachine() {
+        reports::RunRecord clean;
+        clean.id = 1;
+        clean.axes.batch = 32;
+        clean.metrics = {{"images_per_s", 1000.0, "images/s"}, {"host_other_cpu_pct", 1.0, "%"}};
+        reports::RunRecord busy = clean;
+        busy.id = 2;
+        busy.axes.batch = 64;
+        busy.metrics[1].value = 46.5;
+        const ChartData chart = buildMetricChart({clean, busy}, "images_per_s", "batch", "");
+        QVERIFY(chart.series.at(0).points.at(0).warning.isEmpty());
+        QVERIFY(chart.series.at(0).points.at(1).warning.contains(QLatin1String("46.5 %")));
+        QVERIFY(chartHasWarnings(chart));
+        LineChart view;
+        view.resize(800, 400);
+        view.setData(chart);
+        const QImage image = view.grab().toImage();
+        QCOMPARE(view.pointHits().size(), std::size_t(2));
+        QVERIFY(!view.pointHits()[0].text.contains(QStringLiteral("⚠")));
+        QVERIFY(view.pointHits()[1].text.contains(QStringLiteral("⚠")));
+        // Hollow amber ring: amber on the ring, the background in the middle.
+        const QPointF at = view.pointHits()[1].pos;
+        const QColor centre = image.pixelColor(at.toPoint());
+        QCOMPARE(centre, QColor(0x1e, 0x20, 0x24));
+        bool amber = false;
+        for (int dx = -7; dx <= 7; ++dx) {
+            const QColor c = image.pixelColor(at.toPoint() + QPoint(dx, 0));
+            amber = amber ||
+                    (c.red() > 0xc0 && c.green() > 0x80 && c.green() < 0xb0 && c.blue() < 0x50);
+        }
+        QVERIFY(amber);
+        const QColor clean_centre = image.pixelColor(view.pointHits()[0].pos.toPoint());
+        QCOMPARE(clean_centre, seriesColor(0));
+    }
+
+    void runsTableNamesMetricsInWordsWithUnits() {
+        RunsTableModel model;
+        model.setRuns(runs_);
+        QStringList headers;
+        for (int c = 0; c < model.columnCount(); ++c)
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(headers.contains(QStringLiteral("Step time, median (ms)")),
+                 qPrintable(headers.join(QLatin1Char('|'))));
+        QVERIFY(headers.contains(QStringLiteral("Throughput (images/s)")));
+        QVERIFY(headers.contains(QStringLiteral("Peak tensor memory (bytes)")));
+        // Important columns first: throughput, then the median step time.
+        const auto& metrics = model.metricColumns();
+        QCOMPARE(metrics.at(0), std::string("images_per_s"));
+        QCOMPARE(metrics.at(1), std::string("step_ms_median"));
+        const int first_metric = static_cast<int>(headers.indexOf("Throughput (images/s)"));
+        QCOMPARE(model.headerData(first_metric, Qt::Horizontal, RunsTableModel::MetricNameRole)
+                     .toString(),
+                 QStringLiteral("images_per_s"));
+        QCOMPARE(model.headerData(first_metric, Qt::Horizontal, RunsTableModel::ColumnKeyRole)
+                     .toString(),
+                 QStringLiteral("metric:images_per_s"));
+        QVERIFY(model.headerData(first_metric, Qt::Horizontal, RunsTableModel::DefaultShownRole)
+                    .toBool());
+        const int ci = static_cast<int>(headers.indexOf("Step time, mean: 95 % CI low (ms)"));
+        QVERIFY(ci > first_metric);
+        QVERIFY(!model.headerData(ci, Qt::Horizontal, RunsTableModel::DefaultShownRole).toBool());
+        QVERIFY(model.headerData(first_metric, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("Higher is better")));
+    }
+
+    void csvCellsArePlainNumbers() {
+        reports::RunRecord r;
+        r.id = 7;
+        r.metrics = {{"images_per_s", 14600.123456789, "images/s"},
+                     {"peak_mem_bytes", 1234567890.0, "bytes"}};
+        RunsTableModel model;
+        model.setRuns({r});
+        // People see grouped, rounded numbers; the CSV gets every digit, no separator.
+        QCOMPARE(model.index(0, 2).data().toString(), QStringLiteral("14,600"));
+        const QString csv = toCsv(model);
+        const QStringList lines = csv.split(QStringLiteral("\r\n"));
+        QCOMPARE(lines.at(0),
+                 QStringLiteral("run,status,Throughput (images/s),Peak tensor memory (bytes)"));
+        QCOMPARE(lines.at(1), QStringLiteral("7,ok,14600.123456789,1234567890"));
+        // Every metric cell of a real database reads back as a number.
+        RunsTableModel all;
+        all.setRuns(runs_);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&all);
+        const QStringList rows = toCsv(proxy).split(QStringLiteral("\r\n"));
+        const QStringList header = rows.at(0).split(QLatin1Char(','));
+        const int images = static_cast<int>(header.indexOf("Throughput (images/s)"));
+        QVERIFY(images > 0);
+        for (int i = 1; i < rows.size(); ++i) {
+            if (rows[i].isEmpty() || rows[i].contains(QLatin1String("failed")))
+                continue;
+            bool ok = false;
+            rows[i].split(QLatin1Char(',')).at(images).toDouble(&ok);
+            QVERIFY2(ok, qPrintable(rows[i]));
+        }
     }
 
     void chartGroupsByAxis() {
@@ -318,9 +428,92 @@ class TestModels : public QObject {
         QCOMPARE(chart.pointHits().size(), std::size_t(15));  // 16 runs, one failed
         const auto& hit = chart.pointHits().front();
         const QString text = chart.pointTextAt(hit.pos + QPointF(3, -3));
-        QVERIFY2(text.contains(QLatin1String("batch = 32")) && text.contains(QLatin1String("CI [")),
-                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QLatin1String("batch = 32")) && text.contains(QLatin1String("95 % CI")),
+            qPrintable(text));
         QVERIFY(chart.pointTextAt(QPointF(-100, -100)).isEmpty());
+    }
+
+    // B against A, said with each metric's direction: more images/s is better, a longer
+    // step is worse; the step-time verdict is the CLI's own function's.
+    void compareSaysBetterOrWorseByDirection_data() {
+        QTest::addColumn<double>("stepA");
+        QTest::addColumn<double>("stepB");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("B faster") << 10.0 << 8.0 << int(reports::Judgement::Better);
+        QTest::newRow("B slower") << 8.0 << 10.0 << int(reports::Judgement::Worse);
+        QTest::newRow("B within 2 %") << 10.0 << 10.05 << int(reports::Judgement::Same);
+    }
+    void compareSaysBetterOrWorseByDirection() {
+        QFETCH(double, stepA);
+        QFETCH(double, stepB);
+        QFETCH(int, expected);
+        auto run = [](std::int64_t id, double step_ms, double memory) {
+            reports::RunRecord r;
+            r.id = id;
+            r.axes.batch = 64;
+            r.metrics = {{"images_per_s", 64000.0 / step_ms, "images/s"},
+                         {"step_ms_mean", step_ms, "ms"},
+                         {"step_ms_stdev", step_ms * 0.002, "ms"},
+                         {"step_count", 500, ""},
+                         {"peak_mem_bytes", memory, "bytes"}};
+            return r;
+        };
+        const reports::RunRecord a = run(1, stepA, 1000);
+        const reports::RunRecord b = run(2, stepB, 2000);
+        CompareMetricsModel model;
+        model.setRuns(&a, &b);
+        auto row_of = [&](const QString& tag) {
+            for (int r = 0; r < model.rowCount(); ++r) {
+                if (model.index(r, 0).data(CompareMetricsModel::TagRole).toString() == tag)
+                    return r;
+            }
+            return -1;
+        };
+        const int images = row_of(QStringLiteral("images_per_s"));
+        const int step = row_of(QStringLiteral("step_ms_mean"));
+        const int memory = row_of(QStringLiteral("peak_mem_bytes"));
+        QVERIFY(images >= 0 && step >= 0 && memory >= 0);
+        QCOMPARE(model.index(images, 0).data(CompareMetricsModel::VerdictRole).toInt(), expected);
+        QCOMPARE(model.index(step, 0).data(CompareMetricsModel::VerdictRole).toInt(), expected);
+        QVERIFY(model.index(step, 0).data(CompareMetricsModel::TestedRole).toBool());
+        const auto verdict = model.index(images, CompareMetricsModel::VerdictColumn).data();
+        QCOMPARE(verdict.toString(),
+                 QString::fromLatin1(
+                     reports::to_string(static_cast<reports::Judgement>(expected)).data()));
+        // The same function as `trainscope compare`.
+        QCOMPARE(model.stepTimeComparison()->verdict, reports::compare_runs(a, b)->verdict);
+        // More memory is worse, by direction alone, and the cell says so.
+        QCOMPARE(model.index(memory, 0).data(CompareMetricsModel::VerdictRole).toInt(),
+                 int(reports::Judgement::Worse));
+        QVERIFY(!model.index(memory, 0).data(CompareMetricsModel::TestedRole).toBool());
+        QVERIFY(model.index(memory, CompareMetricsModel::VerdictColumn)
+                    .data()
+                    .toString()
+                    .contains(QLatin1String("direction only")));
+    }
+
+    void compareJudgesThroughputAtItsBatch() {
+        // Batch 32 against batch 64: longer steps (worse) but more images/s (better).
+        QCOMPARE(runs_[0].axes.batch.value_or(0), 32);
+        QCOMPARE(runs_[1].axes.batch.value_or(0), 64);
+        CompareMetricsModel model;
+        model.setRuns(&runs_[0], &runs_[1]);
+        QMap<QString, int> verdicts;
+        for (int r = 0; r < model.rowCount(); ++r)
+            verdicts[model.index(r, 0).data(CompareMetricsModel::TagRole).toString()] =
+                model.index(r, 0).data(CompareMetricsModel::VerdictRole).toInt();
+        QCOMPARE(verdicts.value("step_ms_mean"), int(reports::Judgement::Worse));
+        QCOMPARE(verdicts.value("images_per_s"), int(reports::Judgement::Better));
+        QVERIFY2(model.summary().contains(QLatin1String("Throughput")),
+                 qPrintable(model.summary()));
+    }
+
+    void compareRefusesARunAgainstItself() {
+        CompareMetricsModel model;
+        model.setRuns(&runs_[0], &runs_[0]);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.stepTimeComparison());
     }
 
     void compareModelsPassTheTester() {
@@ -329,17 +522,9 @@ class TestModels : public QObject {
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
         metrics.setRuns(&runs_[0], &runs_[5]);
         QVERIFY(metrics.rowCount() >= 8);
-        bool found = false;
-        for (int r = 0; r < metrics.rowCount(); ++r) {
-            if (metrics.index(r, CompareMetricsModel::Metric)
-                    .data(CompareMetricsModel::SortRole)
-                    .toString() == QLatin1String("step_ms_median")) {
-                found = true;
-                QCOMPARE(metrics.index(r, 0).data(CompareMetricsModel::VerdictRole).toInt(),
-                         int(Verdict::Significant));
-            }
-        }
-        QVERIFY(found);
+        QCOMPARE(metrics.index(0, 0).data(CompareMetricsModel::TagRole).toString(),
+                 QStringLiteral("images_per_s"));
+        QCOMPARE(metrics.index(0, 0).data().toString(), QStringLiteral("Throughput (images/s)"));
         metrics.setRuns(nullptr, nullptr);
         QCOMPARE(metrics.rowCount(), 0);
 
@@ -357,6 +542,12 @@ class TestModels : public QObject {
         c.total_ns = 300;
         diff.setStats({a}, {b, c});
         QCOMPARE(diff.rowCount(), 2);
+        // CSV: durations in ns, change in percent, plain numbers; units in the header.
+        const QStringList csv = toCsv(diff).split(QStringLiteral("\r\n"));
+        QVERIFY2(csv.at(0).contains(QLatin1String("total A (ns),total B (ns)")),
+                 qPrintable(csv.at(0)));
+        QVERIFY2(csv.contains(QStringLiteral("gemm,2,2,1000,1500,500,50")),
+                 qPrintable(csv.join(QLatin1Char('|'))));
         for (int r = 0; r < 2; ++r) {
             if (diff.index(r, 0).data().toString() == QLatin1String("gemm")) {
                 QCOMPARE(diff.index(r, KernelDiffModel::Diff)

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
@@ -71,9 +72,9 @@ TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
     std::ifstream kernels_csv(dir / "csv" / "kernels.csv");
     bool found = false;
     for (std::string line; std::getline(kernels_csv, line);) {
-        found = found ||
-                line.rfind("1,1,conv_bwd_filter,convolution,false," + std::to_string(kSteps) + ",",
-                           0) == 0;
+        found = found || line.rfind("1,1,conv_bwd_filter,conv_bwd_filter,convolution,false," +
+                                        std::to_string(kSteps) + ",",
+                                    0) == 0;
     }
     EXPECT_TRUE(found) << "kernels.csv lists the CPU run's ops with their counts";
 
@@ -111,6 +112,60 @@ TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
             nested = nested || (s.begin <= op.begin && op.end <= s.end);
         EXPECT_TRUE(nested) << "conv_bwd_filter at " << op.begin << " is outside every step";
     }
+}
+
+// A CPU run traced at level kernels, the demo's level: the ops are the device's work and
+// the phase ranges stay, so `analyze` attributes to each range the ops run inside it on
+// its thread, to the nanosecond the trace's own op durations give.
+TEST(CpuTrace, KernelsLevelKeepsPhasesAndAnalyzeAttributesOpsToThem) {
+    testing::TempDir dir;
+    const auto db_path = dir / "k.db";
+    constexpr int kSteps = 6;
+    const auto r =
+        run_trainscope("run --steps " + std::to_string(kSteps) +
+                       " --warmup 1 --trace kernels --batch 32 -q --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    const auto trace = reports::load_trace(db, 1);
+    ASSERT_TRUE(trace.has_value());
+    std::vector<const profiler::Activity*> steps;
+    std::vector<const profiler::Activity*> ops;
+    for (const auto& a : trace->activities) {
+        if (a.kind == profiler::ActivityKind::NvtxRange && trace->strings.at(a.name) == "step")
+            steps.push_back(&a);
+        if (a.kind == profiler::ActivityKind::HostOp) {
+            ops.push_back(&a);
+            EXPECT_EQ(trace->lanes.at(a.lane).name, "CPU · main thread");
+        }
+    }
+    ASSERT_EQ(steps.size(), static_cast<std::size_t>(kSteps));
+    // The ops that start inside a step (one thread runs them all).
+    std::int64_t expected_ns = 0;
+    for (const auto* op : ops) {
+        for (const auto* step : steps) {
+            if (step->start_ns <= op->start_ns && op->start_ns < step->end_ns)
+                expected_ns += op->duration_ns();
+        }
+    }
+    ASSERT_GT(expected_ns, 0);
+
+    const auto analyzed = run_trainscope("analyze " + db_path.string() + " --run 1");
+    ASSERT_EQ(analyzed.exit_code, 0) << analyzed.output;
+    ASSERT_NE(analyzed.output.find("NVTX ranges -> CPU time of the ops"), std::string::npos)
+        << analyzed.output;
+    // "  step   <count>   <host time> ms   <op time> ms   <CPU busy> ms"
+    const auto line_at = analyzed.output.find("\n  step ");
+    ASSERT_NE(line_at, std::string::npos) << analyzed.output;
+    std::istringstream line(analyzed.output.substr(line_at + 1));
+    std::string name, unit;
+    long long count = 0;
+    double host_ms = 0, op_ms = 0, busy_ms = 0;
+    line >> name >> count >> host_ms >> unit >> op_ms >> unit >> busy_ms;
+    EXPECT_EQ(count, kSteps);
+    EXPECT_NEAR(op_ms, static_cast<double>(expected_ns) / 1e6, 0.0006);
+    EXPECT_GT(op_ms, 0.5 * host_ms) << "the ops fill most of a CPU step";
+    EXPECT_LE(op_ms, host_ms);
 }
 
 }  // namespace

@@ -28,6 +28,9 @@ TEST(RunMetrics, WarmupStepsAreExcludedFromTimingButCountedAsTraining) {
     const auto m = compute_run_metrics(config, result);
     EXPECT_DOUBLE_EQ(find(m, "images_per_s").value, 400.0 / 0.04);
     EXPECT_DOUBLE_EQ(find(m, "step_ms_median").value, 10.0);
+    // The median's own interval (order statistics), stored beside the mean's.
+    EXPECT_DOUBLE_EQ(find(m, "step_ms_median_ci_low").value, 10.0);
+    EXPECT_DOUBLE_EQ(find(m, "step_ms_median_ci_high").value, 10.0);
     EXPECT_DOUBLE_EQ(find(m, "step_count").value, 4.0);
     EXPECT_DOUBLE_EQ(find(m, "skipped_steps").value, 1.0);
     EXPECT_DOUBLE_EQ(find(m, "final_loss").value, 1.6);

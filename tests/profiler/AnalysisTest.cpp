@@ -54,6 +54,35 @@ TEST(GpuBusyAnalysis, DevicesAreSeparateAndCopiesOptional) {
     EXPECT_EQ(with_copies[0].busy_ns, 500);
 }
 
+TEST(GpuBusyAnalysis, AWindowClipsWorkToIt) {
+    auto t = two_overlapping_streams();
+    const GpuBusyOptions options{500, false};
+    // [100, 350): the tail of [0,150) is 50 ns, the head of [300,400) another 50 ns.
+    const auto busy = analyze_gpu_busy(t.trace(), options, TimeWindow{100, 350});
+    ASSERT_EQ(busy.size(), 1u);
+    EXPECT_EQ(busy[0].busy_ns, 100);
+    EXPECT_EQ(busy[0].span_begin_ns, 100);
+    EXPECT_EQ(busy[0].span_end_ns, 350);
+    // Between the kernels: no busy device at all.
+    EXPECT_TRUE(analyze_gpu_busy(t.trace(), options, TimeWindow{500, 900}).empty());
+}
+
+TEST(KernelBreakdownAnalysis, AWindowTakesTheWorkStartingInIt) {
+    auto t = two_overlapping_streams();
+    // [40, 1000): the kernels starting at 50 and 300; the one at 1000 starts at the end.
+    const auto b = analyze_kernel_breakdown(t.trace(), TimeWindow{40, 1000});
+    ASSERT_EQ(b.by_name.size(), 2u);
+    EXPECT_EQ(b.total_ns, 200);
+    EXPECT_EQ(b.by_name[0].stats.count, 1);
+    EXPECT_EQ(b.by_name[0].stats.total_ns, 100);  // whole, not clipped
+    // Adjacent windows share no activity.
+    const auto rest = analyze_kernel_breakdown(t.trace(), TimeWindow{1000, 2000});
+    ASSERT_EQ(rest.by_name.size(), 1u);
+    EXPECT_EQ(rest.by_name[0].name, "volta_sgemm_128x64_nn");
+    EXPECT_EQ(analyze_kernel_breakdown(t.trace(), TimeWindow{}).total_ns,
+              analyze_kernel_breakdown(t.trace()).total_ns);
+}
+
 TEST(KernelBreakdownAnalysis, GroupsByNameAndCategory) {
     auto t = two_overlapping_streams();
     t.memcpy(0, 7, 150, 250, 1024);

@@ -53,6 +53,18 @@ Activity& HandBuiltTrace::runtime_call(std::int64_t thread, const std::string& n
     return add(a);
 }
 
+Activity& HandBuiltTrace::host_op(std::int64_t thread, const std::string& name,
+                                  std::int64_t start_ns, std::int64_t end_ns, std::uint16_t depth) {
+    Activity a;
+    a.kind = ActivityKind::HostOp;
+    a.lane = trace_.lane_for(LaneKind::HostThread, -1, thread, 1, "thread");
+    a.name = trace_.strings.intern(name);
+    a.start_ns = start_ns;
+    a.end_ns = end_ns;
+    a.depth = depth;
+    return add(a);
+}
+
 Activity& HandBuiltTrace::nvtx_range(std::int64_t thread, const std::string& name,
                                      std::int64_t start_ns, std::int64_t end_ns) {
     Activity a;

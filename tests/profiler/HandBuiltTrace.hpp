@@ -18,6 +18,9 @@ class HandBuiltTrace {
                      std::int64_t end_ns, std::uint64_t correlation = 0);
     Activity& runtime_call(std::int64_t thread, const std::string& name, std::int64_t start_ns,
                            std::int64_t end_ns, std::uint64_t correlation);
+    // A CPU backend op on the thread's host lane (process 1), as HostTracer records it.
+    Activity& host_op(std::int64_t thread, const std::string& name, std::int64_t start_ns,
+                      std::int64_t end_ns, std::uint16_t depth = 0);
     Activity& nvtx_range(std::int64_t thread, const std::string& name, std::int64_t start_ns,
                          std::int64_t end_ns);
 

@@ -76,6 +76,7 @@ TEST_F(ReportExports, KernelNamesRoundTripThroughAnIndependentCsvReader) {
     const std::string& out = cells.output;
     // Run 1 (scale 1): the convolution ran 4000 and 5000 ns, the longest with grid 129.
     EXPECT_NE(out.find("0|kernel|'implicit_convolve_sgemm'"), std::string::npos) << out;
+    EXPECT_NE(out.find("0|kernel_short|'implicit_convolve_sgemm'"), std::string::npos) << out;
     EXPECT_NE(out.find("0|count|'2'"), std::string::npos) << out;
     EXPECT_NE(out.find("0|total_us|'9'"), std::string::npos) << out;
     EXPECT_NE(out.find("0|mean_us|'4.5'"), std::string::npos) << out;

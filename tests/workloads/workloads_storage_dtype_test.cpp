@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,6 +164,33 @@ class RecordingBackend final : public Backend {
     void flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
         note("flag_non_finite", {&tensor, &overflow});
     }
+    // The multi-tensor calls are noted with their first position's dtypes, then run as
+    // Backend's defaults do: one single-tensor call (noted too) per position.
+    void sgd_update_multi(std::span<Tensor* const> parameters,
+                          std::span<const Tensor* const> gradients,
+                          std::span<Tensor* const> velocities, const SgdSettings& settings,
+                          double grad_factor, const Tensor& skip) override {
+        note("sgd_update_multi", {parameters[0], gradients[0], velocities[0]});
+        Backend::sgd_update_multi(parameters, gradients, velocities, settings, grad_factor, skip);
+    }
+    void adam_update_multi(std::span<Tensor* const> parameters,
+                           std::span<const Tensor* const> gradients,
+                           std::span<Tensor* const> first_moments,
+                           std::span<Tensor* const> second_moments, const AdamSettings& settings,
+                           double grad_factor, const Tensor& skip) override {
+        note("adam_update_multi", {parameters[0], gradients[0], first_moments[0]});
+        Backend::adam_update_multi(parameters, gradients, first_moments, second_moments, settings,
+                                   grad_factor, skip);
+    }
+    void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) override {
+        note("flag_non_finite_multi", {tensors[0], &overflow});
+        Backend::flag_non_finite_multi(tensors, overflow);
+    }
+    void convert_multi(std::span<const Tensor* const> sources,
+                       std::span<Tensor* const> destinations) override {
+        note("convert_multi", {sources[0], destinations[0]});
+        Backend::convert_multi(sources, destinations);
+    }
 
   private:
     void note(const char* op, std::initializer_list<const Tensor*> tensors) {
@@ -188,7 +216,8 @@ std::vector<Call>& recorded_calls() {
 }
 
 std::vector<Call> run_recorded(const std::string& model, const std::string& precision,
-                               const std::string& optimizer, std::int64_t steps) {
+                               const std::string& optimizer, std::int64_t steps,
+                               const std::string& resnet_depth = "8") {
     static const bool registered = [] {
         register_backend("recording-native-half", [](const BackendOptions&) {
             return std::make_unique<RecordingBackend>(recorded_calls());
@@ -201,7 +230,7 @@ std::vector<Call> run_recorded(const std::string& model, const std::string& prec
     config.backend = "recording-native-half";
     config.model = model;
     if (model == "resnet") {
-        config.model_params = {{"depth", "8"}, {"width", "4"}};
+        config.model_params = {{"depth", resnet_depth}, {"width", "4"}};
     }
     config.dataset = "synthetic";
     config.input_shape = "1x8x8";
@@ -368,6 +397,30 @@ TEST(WorkloadsNativeHalfStorage, CpuConvertNarrowsAndWidensBetweenF32AndF64) {
     EXPECT_TRUE(std::isinf(got[2]));
     Tensor half = tensors.allocate(Shape{3}, DType::f16);
     EXPECT_THROW(backend.convert(narrow, half), std::logic_error);
+}
+
+// The per-step parameter work is one multi-tensor call per gradient dtype, however many
+// parameters the model has: resnet-8 and resnet-14 at fp16 make the same number of
+// optimizer, finite-check and cast calls per step (2 gradient dtypes: f16 for the
+// convolutions and the dense layer, f32 for batch norm; one 16-bit copy list).
+TEST(WorkloadsNativeHalfStorage, ParameterWorkPerStepDoesNotGrowWithTheParameterCount) {
+    const std::int64_t steps = 2;
+    for (const std::string depth : {"8", "14"}) {
+        for (const std::string optimizer : {"adam", "sgd"}) {
+            const std::vector<Call> calls = run_recorded("resnet", "fp16", optimizer, steps, depth);
+            const std::string update = optimizer + "_update";
+            const std::vector<Call> singles = calls_named(calls, update);
+            const std::vector<Call> multis = calls_named(calls, update + "_multi");
+            EXPECT_EQ(multis.size(), 2u * steps) << depth << " " << optimizer;
+            EXPECT_GT(singles.size(), multis.size()) << "the lists hold every parameter";
+            ASSERT_EQ(multis.size(), 2u * steps);
+            EXPECT_EQ(multis[0].dtypes[1], "f16");  // model order: a convolution first
+            EXPECT_EQ(multis[1].dtypes[1], "f32");
+            EXPECT_EQ(calls_named(calls, "flag_non_finite_multi").size(), 2u * steps) << depth;
+            // One list conversion at materialize and one after every update.
+            EXPECT_EQ(calls_named(calls, "convert_multi").size(), 1u + steps) << depth;
+        }
+    }
 }
 
 }  // namespace

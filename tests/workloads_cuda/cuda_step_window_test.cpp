@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -49,6 +50,29 @@ TEST(CudaStepWindow, AfterWarmUpNoAllocationNoWaitAndNoCopyInsideTheTimedWindow)
                 }
             }
         }
+    }
+}
+
+double calls(const TrainingResult& result, std::initializer_list<const char*> ops) {
+    double sum = 0.0;
+    for (const char* op : ops) {
+        const auto it = result.extra_metrics.find(std::string("op_") + op + "_per_step");
+        sum += it == result.extra_metrics.end() ? 0.0 : it->second;
+    }
+    return sum;
+}
+
+// Multi-tensor operations: seed-cnn (4 parameter tensors) and ResNet-8 (29) make the same
+// number of optimizer, finite-check and cast calls per step.
+TEST(CudaStepWindow, ParameterWorkCallsDoNotGrowWithTheParameterCount) {
+    TS_SKIP_WITHOUT_CUDA_DEVICE();
+    const TrainingResult small = run_training(cuda_run("seed-cnn", "fp16"), nullptr);
+    const TrainingResult large = run_training(cuda_run("resnet", "fp16"), nullptr);
+    for (const auto& ops :
+         {std::initializer_list<const char*>{"adam_update", "adam_update_multi"},
+          std::initializer_list<const char*>{"flag_non_finite", "flag_non_finite_multi"},
+          std::initializer_list<const char*>{"convert", "convert_multi"}}) {
+        EXPECT_EQ(calls(large, ops), calls(small, ops)) << *ops.begin();
     }
 }
 

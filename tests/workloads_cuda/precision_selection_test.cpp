@@ -29,7 +29,8 @@ TEST(PrecisionSelection, HalfPrecisionsStoreSixteenBitTensors) {
 TEST(PrecisionSelection, Fp32RunsWithoutTensorCores) {
     const LibraryMath math = library_math_for(Precision::fp32);
     EXPECT_EQ(math.cudnn_math, CUDNN_FMA_MATH);
-    EXPECT_EQ(math.cublas_compute, CUBLAS_COMPUTE_32F_PEDANTIC);
+    // Not _PEDANTIC (which also forbids split-K) and not _FAST_TF32.
+    EXPECT_EQ(math.cublas_compute, CUBLAS_COMPUTE_32F);
     EXPECT_EQ(math.data_type, CUDA_R_32F);
     EXPECT_EQ(math.cudnn_data_type, CUDNN_DATA_FLOAT);
 }

@@ -6,9 +6,10 @@
 namespace trainscope::workloads::cuda {
 namespace {
 
-TEST(CudaRunOptions, DefaultsAreDeviceAllocationPageableSync) {
+// The caching pool by default, as PyTorch's caching allocator.
+TEST(CudaRunOptions, DefaultsArePoolAllocationPageableSync) {
     const CudaRunOptions parsed = parse_cuda_run_options(BackendOptions{});
-    EXPECT_EQ(parsed.allocation, DeviceAllocation::device);
+    EXPECT_EQ(parsed.allocation, DeviceAllocation::pool);
     EXPECT_EQ(parsed.host_memory, HostMemory::pageable);
     EXPECT_EQ(parsed.transfer, TransferMode::sync);
     EXPECT_FALSE(parsed.exhaustive_algorithms);

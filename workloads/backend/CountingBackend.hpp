@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "workloads/backend/Backend.hpp"
 #include "workloads/backend/BackendOp.hpp"
@@ -20,7 +21,10 @@ namespace trainscope::workloads {
 // records instead (profiler/analysis/StepApiCounts).
 //
 // Every Backend member function is forwarded. A virtual added to Backend must be
-// forwarded here too, or calls reach the base class's default instead of the backend.
+// forwarded here too (and named in BackendOp.hpp), or calls reach the base class's
+// default instead of the backend: a multi-tensor operation would silently become one
+// call per tensor. CountingBackend.CountsEveryOperationOnce (workloads_step_counts_test)
+// catches a missing forward of an operation that has a default.
 class CountingBackend final : public Backend {
   public:
     explicit CountingBackend(std::unique_ptr<Backend> inner);
@@ -99,6 +103,18 @@ class CountingBackend final : public Backend {
                      const Tensor& skip_if_overflow) override;
     void round_storage(Tensor& tensor, StorageRounding rounding) override;
     void flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
+    void sgd_update_multi(std::span<Tensor* const> parameters,
+                          std::span<const Tensor* const> gradients,
+                          std::span<Tensor* const> velocities, const SgdSettings& settings,
+                          double grad_factor, const Tensor& skip_if_overflow) override;
+    void adam_update_multi(std::span<Tensor* const> parameters,
+                           std::span<const Tensor* const> gradients,
+                           std::span<Tensor* const> first_moments,
+                           std::span<Tensor* const> second_moments, const AdamSettings& settings,
+                           double grad_factor, const Tensor& skip_if_overflow) override;
+    void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) override;
+    void convert_multi(std::span<const Tensor* const> sources,
+                       std::span<Tensor* const> destinations) override;
 
   private:
     void count(BackendOp op) { ++calls_[static_cast<std::size_t>(op)]; }

@@ -4,6 +4,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "workloads/layers/ParameterGroups.hpp"
+
 namespace trainscope::workloads {
 namespace {
 
@@ -83,20 +85,39 @@ void Model::materialize(StepContext& context, std::uint64_t seed) {
         b->value = context.make_master(b->shape);
         context.backend.fill(b->value, b->initial_value);
     }
+    gradient_groups_.clear();
+    for (const std::vector<std::size_t>& positions : group_by_gradient_dtype(parameters_)) {
+        std::vector<const Tensor*>& group = gradient_groups_.emplace_back();
+        for (std::size_t i : positions) {
+            group.push_back(&parameters_[i]->gradient);
+        }
+    }
+    converted_masters_.clear();
+    converted_copies_.clear();
+    for (Parameter* p : parameters_) {
+        if (!p->compute_copy.empty() && p->compute_copy.dtype() != p->value.dtype()) {
+            converted_masters_.push_back(&p->value);  // f32 master -> f16/bf16
+            converted_copies_.push_back(&p->compute_copy);
+        }
+    }
     refresh_compute_copies(context);
 }
 
 void Model::refresh_compute_copies(StepContext& context) {
     for (Parameter* p : parameters()) {
-        if (p->compute_copy.empty()) {
-            continue;
-        }
-        if (p->compute_copy.dtype() == p->value.dtype()) {
+        if (!p->compute_copy.empty() && p->compute_copy.dtype() == p->value.dtype()) {
             context.backend.copy(p->value, p->compute_copy);
             context.round_result(p->compute_copy);
-        } else {
-            context.backend.convert(p->value, p->compute_copy);  // f32 master -> f16/bf16
         }
+    }
+    if (!converted_copies_.empty()) {
+        context.backend.convert_multi(converted_masters_, converted_copies_);
+    }
+}
+
+void Model::flag_non_finite_gradients(StepContext& context, Tensor& overflow) {
+    for (const std::vector<const Tensor*>& group : gradient_groups_) {
+        context.backend.flag_non_finite_multi(group, overflow);
     }
 }
 

@@ -32,7 +32,11 @@ class Model {
     void materialize(StepContext& context, std::uint64_t seed);
     // Copies masters into the fp16/bf16 compute copies (after every optimizer update):
     // a copy rounded in place when emulating, a conversion to 16-bit when stored natively.
+    // One multi-tensor conversion for all 16-bit copies (Backend::convert_multi).
     void refresh_compute_copies(StepContext& context);
+    // Sets overflow (Backend::flag_non_finite) when any gradient holds an inf or NaN: one
+    // multi-tensor check per gradient dtype. After materialize().
+    void flag_non_finite_gradients(StepContext& context, Tensor& overflow);
 
     void set_recompute(bool recompute);
     bool recompute() const { return recompute_; }
@@ -59,6 +63,11 @@ class Model {
     std::vector<StateBuffer*> buffers_;
     bool recompute_ = false;
     std::vector<Segment> segments_;
+    // The multi-tensor lists of the per-step parameter work, built by materialize() and
+    // pointing into the parameters' tensors.
+    std::vector<std::vector<const Tensor*>> gradient_groups_;
+    std::vector<const Tensor*> converted_masters_;
+    std::vector<Tensor*> converted_copies_;
 };
 
 }  // namespace trainscope::workloads

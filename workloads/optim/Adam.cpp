@@ -1,5 +1,7 @@
 #include "workloads/optim/Adam.hpp"
 
+#include "workloads/layers/ParameterGroups.hpp"
+
 namespace trainscope::workloads {
 
 Adam::Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSettings settings)
@@ -11,14 +13,23 @@ Adam::Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSetting
         context.backend.fill(first_moments_.back(), 0.0);
         context.backend.fill(second_moments_.back(), 0.0);
     }
+    for (const std::vector<std::size_t>& positions : group_by_gradient_dtype(parameters_)) {
+        Group& group = groups_.emplace_back();
+        for (std::size_t i : positions) {
+            group.values.push_back(&parameters_[i]->value);
+            group.gradients.push_back(&parameters_[i]->gradient);
+            group.first_moments.push_back(&first_moments_[i]);
+            group.second_moments.push_back(&second_moments_[i]);
+        }
+    }
 }
 
 void Adam::step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) {
     settings_.step = applied_steps_ + 1;
-    for (std::size_t i = 0; i < parameters_.size(); ++i) {
-        context.backend.adam_update(parameters_[i]->value, parameters_[i]->gradient,
-                                    first_moments_[i], second_moments_[i], settings_, grad_factor,
-                                    skip_if_overflow);
+    for (const Group& group : groups_) {
+        context.backend.adam_update_multi(group.values, group.gradients, group.first_moments,
+                                          group.second_moments, settings_, grad_factor,
+                                          skip_if_overflow);
     }
 }
 

@@ -1,5 +1,7 @@
 #include "workloads/optim/Sgd.hpp"
 
+#include "workloads/layers/ParameterGroups.hpp"
+
 namespace trainscope::workloads {
 
 Sgd::Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings settings)
@@ -8,12 +10,20 @@ Sgd::Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings s
         velocities_.push_back(context.make_master(p->shape));
         context.backend.fill(velocities_.back(), 0.0);
     }
+    for (const std::vector<std::size_t>& positions : group_by_gradient_dtype(parameters_)) {
+        Group& group = groups_.emplace_back();
+        for (std::size_t i : positions) {
+            group.values.push_back(&parameters_[i]->value);
+            group.gradients.push_back(&parameters_[i]->gradient);
+            group.velocities.push_back(&velocities_[i]);
+        }
+    }
 }
 
 void Sgd::step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) {
-    for (std::size_t i = 0; i < parameters_.size(); ++i) {
-        context.backend.sgd_update(parameters_[i]->value, parameters_[i]->gradient, velocities_[i],
-                                   settings_, grad_factor, skip_if_overflow);
+    for (const Group& group : groups_) {
+        context.backend.sgd_update_multi(group.values, group.gradients, group.velocities, settings_,
+                                         grad_factor, skip_if_overflow);
     }
 }
 

@@ -11,8 +11,16 @@ class Sgd final : public Optimizer {
     void finish_step(bool) override {}
 
   private:
+    // As Adam's: one multi-tensor update per gradient dtype, lists built once.
+    struct Group {
+        std::vector<Tensor*> values;
+        std::vector<const Tensor*> gradients;
+        std::vector<Tensor*> velocities;
+    };
+
     std::vector<Parameter*> parameters_;
     std::vector<Tensor> velocities_;
+    std::vector<Group> groups_;
     SgdSettings settings_;
 };
 

@@ -180,9 +180,7 @@ void TrainingRun::queue_step_work(StepContext& context, const Batch& batch, doub
         PhaseRange range("optimizer");
         if (loss_scaler_) {
             backend_->fill(overflow_, 0.0);
-            for (const Parameter* p : model_->parameters()) {
-                backend_->flag_non_finite(p->gradient, overflow_);
-            }
+            model_->flag_non_finite_gradients(context, overflow_);
         }
         optimizer_->step(context, 1.0 / loss_scale, overflow_);
         // A skipped update left the masters as they were, so this rewrites the same copies.

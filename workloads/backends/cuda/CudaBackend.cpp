@@ -112,7 +112,7 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
       cublas_(cuda::make_cublas_handle()),
       allocator_(make_allocator(options, stream_.get())),
       h2d_(options.host_memory, options.transfer, stream_.get()),
-      convolutions_(cudnn_.get(), workspace_,
+      convolutions_(cudnn_.get(), stream_.get(), workspace_,
                     {options.exhaustive_algorithms, options.workspace_limit_bytes}) {
     TS_CUDNN_CHECK(cudnnSetStream(cudnn_.get(), stream_.get()));
     TS_CUBLAS_CHECK(cublasSetStream(cublas_.get(), stream_.get()));
@@ -154,7 +154,7 @@ void CudaBackend::synchronize() {
 }
 
 std::unique_ptr<StepTimer> CudaBackend::start_step_timer() {
-    return std::make_unique<cuda::CudaEventStepTimer>(stream());
+    return std::make_unique<cuda::CudaEventStepTimer>(stream(), step_timer_events_);
 }
 
 bool CudaBackend::emulates(Precision precision) const {
@@ -300,7 +300,10 @@ void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
     const cuda::ActivationProblem problem = activation_problem(x, y, "relu_forward");
     cudnn_or_own(
         activation_fallbacks_, "relu_forward", x.dtype(),
-        [&] { return cuda::cudnn_relu_forward(cudnn_.get(), problem, x.raw(), y.raw()); },
+        [&] {
+            return cuda::cudnn_relu_forward(cudnn_.get(), pooling_descriptors_, problem, x.raw(),
+                                            y.raw());
+        },
         [&] {
             with_storage_type(x, "relu_forward", [&](auto zero) {
                 using T = decltype(zero);
@@ -317,7 +320,8 @@ void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     cudnn_or_own(
         activation_fallbacks_, "relu_backward", y.dtype(),
         [&] {
-            return cuda::cudnn_relu_backward(cudnn_.get(), problem, y.raw(), dy.raw(), dx.raw());
+            return cuda::cudnn_relu_backward(cudnn_.get(), pooling_descriptors_, problem, y.raw(),
+                                             dy.raw(), dx.raw());
         },
         [&] {
             with_storage_type(y, "relu_backward", [&](auto zero) {
@@ -333,7 +337,10 @@ void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeome
     const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::max);
     cudnn_or_own(
         pooling_fallbacks_, "max_pool_forward", x.dtype(),
-        [&] { return cuda::cudnn_pooling_forward(cudnn_.get(), problem, x.raw(), y.raw()); },
+        [&] {
+            return cuda::cudnn_pooling_forward(cudnn_.get(), pooling_descriptors_, problem, x.raw(),
+                                               y.raw());
+        },
         [&] {
             const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
             with_storage_type(x, "max_pool_forward", [&](auto zero) {
@@ -355,8 +362,8 @@ void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tens
     cudnn_or_own(
         pooling_fallbacks_, "max_pool_backward", x.dtype(),
         [&] {
-            return cuda::cudnn_pooling_backward(cudnn_.get(), problem, y.raw(), dy.raw(), x.raw(),
-                                                dx.raw());
+            return cuda::cudnn_pooling_backward(cudnn_.get(), pooling_descriptors_, problem,
+                                                y.raw(), dy.raw(), x.raw(), dx.raw());
         },
         [&] {
             const cuda::math::PoolPlane plane = pool_plane(x, dy, geometry);
@@ -373,7 +380,10 @@ void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeome
     const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::average);
     cudnn_or_own(
         pooling_fallbacks_, "avg_pool_forward", x.dtype(),
-        [&] { return cuda::cudnn_pooling_forward(cudnn_.get(), problem, x.raw(), y.raw()); },
+        [&] {
+            return cuda::cudnn_pooling_forward(cudnn_.get(), pooling_descriptors_, problem, x.raw(),
+                                               y.raw());
+        },
         [&] {
             const cuda::math::PoolPlane plane = pool_plane(x, y, geometry);
             with_storage_type(x, "avg_pool_forward", [&](auto zero) {
@@ -392,8 +402,8 @@ void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGe
         [&] {
             // Average pooling's gradient needs neither x nor y; the Backend hands neither,
             // so same-shaped tensors stand in for them (dy for y, dx for x).
-            return cuda::cudnn_pooling_backward(cudnn_.get(), problem, dy.raw(), dy.raw(), dx.raw(),
-                                                dx.raw());
+            return cuda::cudnn_pooling_backward(cudnn_.get(), pooling_descriptors_, problem,
+                                                dy.raw(), dy.raw(), dx.raw(), dx.raw());
         },
         [&] {
             const cuda::math::PoolPlane plane = pool_plane(dx, dy, geometry);
@@ -449,14 +459,14 @@ void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gam
         // cuDNN always blends into the running statistics; while recomputing they must not
         // change, so it blends into scratch that is thrown away.
         std::byte* scratch = static_cast<std::byte*>(
-            discarded_running_stats_.reserve(running_mean.bytes() + running_var.bytes()));
+            discarded_running_stats_.reserve(running_mean.bytes() + running_var.bytes(), stream()));
         mean_out = scratch;
         var_out = scratch + running_mean.bytes();
     }
-    cuda::cudnn_batch_norm_forward_training(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(),
-                                            gamma.raw(), beta.raw(), y.raw(), settings.momentum,
-                                            mean_out, var_out, settings.epsilon, saved_mean.raw(),
-                                            saved_inv_std.raw());
+    cuda::cudnn_batch_norm_forward_training(
+        cudnn_.get(), batch_norm_descriptors_, batch_norm_problem(x, gamma), x.raw(), gamma.raw(),
+        beta.raw(), y.raw(), settings.momentum, mean_out, var_out, settings.epsilon,
+        saved_mean.raw(), saved_inv_std.raw());
 }
 
 void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
@@ -475,9 +485,9 @@ void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& ga
         });
         return;
     }
-    cuda::cudnn_batch_norm_forward_inference(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(),
-                                             gamma.raw(), beta.raw(), running_mean.raw(),
-                                             running_var.raw(), y.raw(), settings.epsilon);
+    cuda::cudnn_batch_norm_forward_inference(
+        cudnn_.get(), batch_norm_descriptors_, batch_norm_problem(x, gamma), x.raw(), gamma.raw(),
+        beta.raw(), running_mean.raw(), running_var.raw(), y.raw(), settings.epsilon);
 }
 
 void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
@@ -498,9 +508,10 @@ void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const T
         return;
     }
     // cuDNN: "the same epsilon value should be used in forward and backward functions".
-    cuda::cudnn_batch_norm_backward(cudnn_.get(), batch_norm_problem(x, gamma), x.raw(), dy.raw(),
-                                    gamma.raw(), dx.raw(), dgamma.raw(), dbeta.raw(),
-                                    settings.epsilon, saved_mean.raw(), saved_inv_std.raw());
+    cuda::cudnn_batch_norm_backward(cudnn_.get(), batch_norm_descriptors_,
+                                    batch_norm_problem(x, gamma), x.raw(), dy.raw(), gamma.raw(),
+                                    dx.raw(), dgamma.raw(), dbeta.raw(), settings.epsilon,
+                                    saved_mean.raw(), saved_inv_std.raw());
 }
 
 void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
@@ -533,7 +544,7 @@ void CudaBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Ten
                                                  double loss_scale, Tensor& dlogits) {
     OpRange range("softmax_cross_entropy");
     launch_cross_entropy(logits, labels, loss_scale, dlogits,
-                         deferred_loss_.queue(logits.shape()[0]));
+                         deferred_loss_.queue(logits.shape()[0], stream()));
 }
 
 CrossEntropyTotals CudaBackend::take_loss_totals() {
@@ -576,8 +587,8 @@ void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labe
                                         CrossEntropyTotals& totals) {
     OpRange range("softmax_cross_entropy");
     const std::int64_t rows = logits.shape()[0];
-    auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(
-        loss_rows_.reserve(static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow)));
+    auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(loss_rows_.reserve(
+        static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow), stream()));
     launch_cross_entropy(logits, labels, loss_scale, dlogits, rows_out);
     std::vector<cuda::math::CrossEntropyRow> host_rows(static_cast<std::size_t>(rows));
     TS_CUDA_CHECK(cudaMemcpyAsync(host_rows.data(), rows_out,

@@ -5,11 +5,13 @@
 
 #include "workloads/backend/Backend.hpp"
 #include "workloads/backends/cuda/CublasResources.hpp"
+#include "workloads/backends/cuda/CudaEventStepTimer.hpp"
 #include "workloads/backends/cuda/CudaRawAllocators.hpp"
 #include "workloads/backends/cuda/CudaResources.hpp"
 #include "workloads/backends/cuda/CudaRunOptions.hpp"
 #include "workloads/backends/cuda/CudnnFallbacks.hpp"
 #include "workloads/backends/cuda/CudnnLegacyAdapter.hpp"
+#include "workloads/backends/cuda/CudnnLegacyPooling.hpp"
 #include "workloads/backends/cuda/CudnnResources.hpp"
 #include "workloads/backends/cuda/DeferredLossRows.hpp"
 #include "workloads/backends/cuda/HostToDeviceCopier.hpp"
@@ -98,6 +100,19 @@ class CudaBackend final : public Backend {
                      const Tensor& skip_if_overflow) override;
     void round_storage(Tensor& tensor, StorageRounding rounding) override;
     void flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
+    // One launch per list (CudaBackendMultiTensor.cpp): kernels/MultiTensorKernels.hpp.
+    void sgd_update_multi(std::span<Tensor* const> parameters,
+                          std::span<const Tensor* const> gradients,
+                          std::span<Tensor* const> velocities, const SgdSettings& settings,
+                          double grad_factor, const Tensor& skip_if_overflow) override;
+    void adam_update_multi(std::span<Tensor* const> parameters,
+                           std::span<const Tensor* const> gradients,
+                           std::span<Tensor* const> first_moments,
+                           std::span<Tensor* const> second_moments, const AdamSettings& settings,
+                           double grad_factor, const Tensor& skip_if_overflow) override;
+    void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) override;
+    void convert_multi(std::span<const Tensor* const> sources,
+                       std::span<Tensor* const> destinations) override;
 
   private:
     cudaStream_t stream() const { return stream_.get(); }
@@ -119,7 +134,11 @@ class CudaBackend final : public Backend {
     // Pooling and ReLU run on cuDNN unless it refused an (op, dtype) once.
     cuda::CudnnFallbacks pooling_fallbacks_;
     cuda::CudnnFallbacks activation_fallbacks_;
+    // cuDNN descriptors per problem, made once (no descriptor built inside a step).
+    cuda::CudnnPoolingDescriptors pooling_descriptors_;
+    cuda::BatchNormDescriptors batch_norm_descriptors_;
     cuda::StreamIntervalTimer step_timer_;
+    cuda::StepTimerEvents step_timer_events_;
     cuda::DeferredLossRows deferred_loss_;
     // cuda_graph=true only: cuBLAS's own workspace (cuBLAS must not allocate inside a
     // capture), the captured step, and the deferred loss calls each replay writes again.

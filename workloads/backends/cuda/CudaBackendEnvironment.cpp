@@ -58,8 +58,14 @@ std::map<std::string, std::string> CudaBackend::environment() const {
     add_device_facts(options_.device, env);
     env["cudnn"] = std::to_string(cudnnGetVersion());
     env["cublas"] = cublas_version();
-    if (const char* tf32_override = std::getenv("NVIDIA_TF32_OVERRIDE")) {
-        env["NVIDIA_TF32_OVERRIDE"] = tf32_override;
+    // Variables that change which math the libraries run for fp32 behind the API's back:
+    // the TF32 override, and cuBLAS's fp32 emulation on BF16 tensor cores (BF16x9,
+    // cc 10.x), which CUBLAS_COMPUTE_32F permits when these ask for it.
+    for (const char* name :
+         {"NVIDIA_TF32_OVERRIDE", "CUBLAS_EMULATE_SINGLE_PRECISION", "CUBLAS_EMULATION_STRATEGY"}) {
+        if (const char* value = std::getenv(name)) {
+            env[name] = value;
+        }
     }
     const cuda::LibraryMath library = cuda::library_math_for(DType::f32, math_);
     env["cudnn_math_f32"] = cuda::cudnn_math_name(library.cudnn_math);

@@ -15,9 +15,18 @@ namespace trainscope::workloads::cuda {
 // elapsed time covers the step up to its last queued operation, idle gaps included,
 // without the host's wake-up after it. Work on other streams counts where the compute
 // stream waits for it (the overlap copier makes it wait for each input copy).
+//
+// The events are the backend's (StepTimerEvents), made once: starting a timer creates no
+// CUDA object. One timer runs at a time (the engine times one step after another); a
+// second would re-record the first one's events.
+struct StepTimerEvents {
+    CudaEvent start = make_event(true);
+    CudaEvent stop = make_event(true);
+};
+
 class CudaEventStepTimer final : public StepTimer {
   public:
-    explicit CudaEventStepTimer(cudaStream_t stream);
+    CudaEventStepTimer(cudaStream_t stream, const StepTimerEvents& events);
     // Records the stop event on the compute stream; the host does not wait.
     void close() override;
     // Waits for the stop event and returns the time between the events (their resolution
@@ -27,8 +36,8 @@ class CudaEventStepTimer final : public StepTimer {
 
   private:
     cudaStream_t stream_;
-    CudaEvent start_;
-    CudaEvent stop_;
+    cudaEvent_t start_;
+    cudaEvent_t stop_;
 };
 
 }  // namespace trainscope::workloads::cuda

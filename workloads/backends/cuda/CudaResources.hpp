@@ -69,15 +69,20 @@ inline PinnedMemory make_pinned_memory(std::size_t bytes) {
 }
 
 // Device scratch that grows to the largest request and is reused (cuDNN workspaces,
-// per-row loss terms).
+// per-row loss terms). Growing never frees the outgrown block under queued work: the
+// caller names the stream its work using the block is queued on, and the old block is
+// freed only once that stream has passed an event recorded at the growth (polled at later
+// calls, so the host never waits; the destructor's cudaFree waits for the device).
+// Before, a plain cudaFree was safe only because it synchronizes the device, which a
+// stream-ordered or pooled allocator would not do.
 class DeviceScratch {
   public:
-    void* reserve(std::size_t bytes) {
+    void* reserve(std::size_t bytes, cudaStream_t stream) {
+        release_passed();
         if (bytes > bytes_) {
-            if (keep_outgrown_ && memory_) {
-                outgrown_.push_back(std::move(memory_));
+            if (memory_) {
+                retire(stream);
             }
-            memory_.reset();
             bytes_ = 0;  // consistent if the allocation below throws
             memory_ = make_device_memory(bytes);
             bytes_ = bytes;
@@ -89,12 +94,43 @@ class DeviceScratch {
     // From now on a block outgrown by a larger request stays allocated until this scratch
     // dies: a captured CUDA graph may still use its address.
     void keep_outgrown_blocks() { keep_outgrown_ = true; }
+    // Outgrown blocks still waiting for their stream (tests).
+    std::size_t retired_blocks() const { return retired_.size(); }
 
   private:
+    struct Retired {
+        DeviceMemory memory;
+        CudaEvent passed;  // recorded after the last work that may use memory
+    };
+
+    void retire(cudaStream_t stream) {
+        if (keep_outgrown_) {
+            outgrown_.push_back(std::move(memory_));
+            return;
+        }
+        CudaEvent passed = make_event(false);
+        TS_CUDA_CHECK(cudaEventRecord(passed.get(), stream));
+        retired_.push_back({std::move(memory_), std::move(passed)});
+    }
+
+    void release_passed() {
+        for (auto it = retired_.begin(); it != retired_.end();) {
+            const cudaError_t status = cudaEventQuery(it->passed.get());
+            if (status == cudaErrorNotReady) {
+                (void)cudaGetLastError();  // not an error: keep it out of the next check
+                ++it;
+                continue;
+            }
+            TS_CUDA_CHECK(status);
+            it = retired_.erase(it);
+        }
+    }
+
     DeviceMemory memory_;
     std::size_t bytes_ = 0;
     bool keep_outgrown_ = false;
     std::vector<DeviceMemory> outgrown_;
+    std::vector<Retired> retired_;
 };
 
 }  // namespace trainscope::workloads::cuda

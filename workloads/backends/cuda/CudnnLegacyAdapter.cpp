@@ -8,7 +8,9 @@
 
 #include <cudnn.h>
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -64,6 +66,11 @@ bool math_acceptable(cudnnMathType_t requested, cudnnMathType_t offered) {
 
 }  // namespace
 
+DescriptorKey<13> ConvProblem::compact_key() const {
+    return {{n, c, h, w, k, r, s, p, q, stride, padding, static_cast<int>(data_type),
+             static_cast<int>(math)}};
+}
+
 std::string ConvProblem::key() const {
     return std::to_string(n) + "x" + std::to_string(c) + "x" + std::to_string(h) + "x" +
            std::to_string(w) + "_k" + std::to_string(k) + "x" + std::to_string(r) + "x" +
@@ -71,10 +78,10 @@ std::string ConvProblem::key() const {
            "_t" + std::to_string(static_cast<int>(data_type)) + "_" + cudnn_math_name(math);
 }
 
-// The descriptors of one problem, built per call (cheap host objects).
-struct ConvolutionCall {
-    ConvolutionCall(CudnnConvolutions& owner, const ConvProblem& problem)
-        : owner_(owner), problem_(problem) {
+// The descriptors of one problem and the algorithm chosen per direction, made at the
+// problem's first call and kept by CudnnConvolutions.
+struct CudnnConvolutions::Plan {
+    Plan(CudnnConvolutions& owner, const ConvProblem& problem) : owner_(owner), problem_(problem) {
         x_ = make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
         y_ = make_tensor_descriptor(problem.data_type, problem.n, problem.k, problem.p, problem.q);
         cudnnFilterDescriptor_t filter = nullptr;
@@ -92,6 +99,7 @@ struct ConvolutionCall {
             convolution, problem.padding, problem.padding, problem.stride, problem.stride, 1, 1,
             CUDNN_CROSS_CORRELATION, problem.compute_type));
         TS_CUDNN_CHECK(cudnnSetConvolutionMathType(convolution, problem.math));
+        descriptor_math_ = problem.math;
     }
 
     template <typename Perf>
@@ -114,22 +122,20 @@ struct ConvolutionCall {
 
     CudnnConvolutions::Choice choose(ConvDirection direction, const void* a, const void* b,
                                      void* out) {
-        const std::string key = std::string(direction_name(direction)) + "[" + problem_.key() + "]";
-        const auto cached = owner_.cache_.find(key);
-        if (cached != owner_.cache_.end()) {
-            return cached->second;
+        std::optional<Choice>& cached = choices_[static_cast<std::size_t>(direction)];
+        if (cached) {
+            return *cached;
         }
         const Choice choice =
             owner_.policy_.exhaustive ? find(direction, a, b, out) : heuristic(direction);
-        owner_.cache_[key] = choice;
+        cached = choice;
+        const std::string key = std::string(direction_name(direction)) + "[" + problem_.key() + "]";
         owner_.chosen_[key] = "algo " + std::to_string(choice.algorithm) + ", " +
                               std::to_string(choice.workspace_bytes) + " B workspace, " +
                               cudnn_math_name(choice.math) +
                               (owner_.policy_.exhaustive ? ", exhaustive" : ", heuristic");
         return choice;
     }
-
-    using Choice = CudnnConvolutions::Choice;
 
     Choice heuristic(ConvDirection direction) {
         cudnnHandle_t handle = owner_.handle_;
@@ -171,7 +177,7 @@ struct ConvolutionCall {
     Choice find(ConvDirection direction, const void* a, const void* b, void* out) {
         cudnnHandle_t handle = owner_.handle_;
         const std::size_t limit = owner_.policy_.workspace_limit_bytes;
-        void* workspace = limit > 0 ? owner_.workspace_->reserve(limit) : nullptr;
+        void* workspace = limit > 0 ? owner_.workspace_->reserve(limit, owner_.stream_) : nullptr;
         int count = 0;
         int returned = 0;
         switch (direction) {
@@ -207,23 +213,45 @@ struct ConvolutionCall {
         throw std::logic_error("unknown convolution direction");
     }
 
-    // The chosen algorithm runs with the math type it was offered with.
+    // The chosen algorithm runs with the math type it was offered with; the descriptor is
+    // shared by the three directions, so it changes only where their choices differ.
     void* prepare(const Choice& choice) {
-        TS_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_.get(), choice.math));
-        return choice.workspace_bytes > 0 ? owner_.workspace_->reserve(choice.workspace_bytes)
-                                          : nullptr;
+        if (descriptor_math_ != choice.math) {
+            TS_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_.get(), choice.math));
+            descriptor_math_ = choice.math;
+        }
+        return choice.workspace_bytes > 0
+                   ? owner_.workspace_->reserve(choice.workspace_bytes, owner_.stream_)
+                   : nullptr;
     }
 
     CudnnConvolutions& owner_;
-    const ConvProblem& problem_;
+    const ConvProblem problem_;
     CudnnTensorDescriptor x_;
     CudnnTensorDescriptor y_;
     CudnnFilterDescriptor w_;
     CudnnConvolutionDescriptor conv_;
+    cudnnMathType_t descriptor_math_ = CUDNN_DEFAULT_MATH;
+    std::array<std::optional<Choice>, 3> choices_;
 };
 
+CudnnConvolutions::CudnnConvolutions(cudnnHandle_t handle, cudaStream_t stream,
+                                     DeviceScratch& workspace, ConvAlgorithmPolicy policy)
+    : handle_(handle), stream_(stream), workspace_(&workspace), policy_(policy) {}
+
+CudnnConvolutions::~CudnnConvolutions() = default;
+
+CudnnConvolutions::Plan& CudnnConvolutions::plan(const ConvProblem& problem) {
+    const DescriptorKey<13> key = problem.compact_key();
+    const auto found = plans_.find(key);
+    if (found != plans_.end()) {
+        return *found->second;
+    }
+    return *plans_.emplace(key, std::make_unique<Plan>(*this, problem)).first->second;
+}
+
 void CudnnConvolutions::forward(const ConvProblem& problem, const void* x, const void* w, void* y) {
-    ConvolutionCall call(*this, problem);
+    Plan& call = plan(problem);
     const Choice choice = call.choose(ConvDirection::forward, x, w, y);
     void* workspace = call.prepare(choice);
     const Scaling scaling(problem.data_type);
@@ -235,7 +263,7 @@ void CudnnConvolutions::forward(const ConvProblem& problem, const void* x, const
 
 void CudnnConvolutions::backward_data(const ConvProblem& problem, const void* dy, const void* w,
                                       void* dx) {
-    ConvolutionCall call(*this, problem);
+    Plan& call = plan(problem);
     const Choice choice = call.choose(ConvDirection::backward_data, dy, w, dx);
     void* workspace = call.prepare(choice);
     const Scaling scaling(problem.data_type);
@@ -247,7 +275,7 @@ void CudnnConvolutions::backward_data(const ConvProblem& problem, const void* dy
 
 void CudnnConvolutions::backward_filter(const ConvProblem& problem, const void* x, const void* dy,
                                         void* dw) {
-    ConvolutionCall call(*this, problem);
+    Plan& call = plan(problem);
     const Choice choice = call.choose(ConvDirection::backward_filter, x, dy, dw);
     void* workspace = call.prepare(choice);
     const Scaling scaling(problem.data_type);
@@ -269,53 +297,64 @@ void require_epsilon(double epsilon) {
 
 }  // namespace
 
-void cudnn_batch_norm_forward_training(cudnnHandle_t handle, const BatchNormProblem& problem,
-                                       const void* x, const void* gamma, const void* beta, void* y,
+const BatchNormDescriptors::Pair& BatchNormDescriptors::get(const BatchNormProblem& problem) {
+    const DescriptorKey<5> key{
+        {problem.n, problem.c, problem.h, problem.w, static_cast<int>(problem.data_type)}};
+    const auto found = cache_.find(key);
+    if (found != cache_.end()) {
+        return found->second;
+    }
+    Pair pair{make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w),
+              make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1)};
+    return cache_.emplace(key, std::move(pair)).first->second;
+}
+
+void cudnn_batch_norm_forward_training(cudnnHandle_t handle, BatchNormDescriptors& descriptors,
+                                       const BatchNormProblem& problem, const void* x,
+                                       const void* gamma, const void* beta, void* y,
                                        double momentum, void* running_mean, void* running_var,
                                        double epsilon, void* saved_mean, void* saved_inv_std) {
     require_epsilon(epsilon);
-    const CudnnTensorDescriptor data =
-        make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
-    const CudnnTensorDescriptor parameters =
-        make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1);
+    const BatchNormDescriptors::Pair& descriptor = descriptors.get(problem);
+    const cudnnTensorDescriptor_t data = descriptor.data.get();
+    const cudnnTensorDescriptor_t parameters = descriptor.parameters.get();
     const Scaling scaling(problem.data_type);
     // cuDNN: running = (1 - factor) * running + factor * batch, with the unbiased batch
     // variance: the same blend as BatchNormSettings::momentum.
     TS_CUDNN_CHECK(cudnnBatchNormalizationForwardTraining(
-        handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), data.get(), x, data.get(),
-        y, parameters.get(), gamma, beta, momentum, running_mean, running_var, epsilon, saved_mean,
+        handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), data, x, data, y,
+        parameters, gamma, beta, momentum, running_mean, running_var, epsilon, saved_mean,
         saved_inv_std));
 }
 
-void cudnn_batch_norm_forward_inference(cudnnHandle_t handle, const BatchNormProblem& problem,
-                                        const void* x, const void* gamma, const void* beta,
+void cudnn_batch_norm_forward_inference(cudnnHandle_t handle, BatchNormDescriptors& descriptors,
+                                        const BatchNormProblem& problem, const void* x,
+                                        const void* gamma, const void* beta,
                                         const void* running_mean, const void* running_var, void* y,
                                         double epsilon) {
     require_epsilon(epsilon);
-    const CudnnTensorDescriptor data =
-        make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
-    const CudnnTensorDescriptor parameters =
-        make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1);
+    const BatchNormDescriptors::Pair& descriptor = descriptors.get(problem);
+    const cudnnTensorDescriptor_t data = descriptor.data.get();
+    const cudnnTensorDescriptor_t parameters = descriptor.parameters.get();
     const Scaling scaling(problem.data_type);
     TS_CUDNN_CHECK(cudnnBatchNormalizationForwardInference(
-        handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), data.get(), x, data.get(),
-        y, parameters.get(), gamma, beta, running_mean, running_var, epsilon));
+        handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), data, x, data, y,
+        parameters, gamma, beta, running_mean, running_var, epsilon));
 }
 
-void cudnn_batch_norm_backward(cudnnHandle_t handle, const BatchNormProblem& problem, const void* x,
-                               const void* dy, const void* gamma, void* dx, void* dgamma,
-                               void* dbeta, double epsilon, const void* saved_mean,
-                               const void* saved_inv_std) {
+void cudnn_batch_norm_backward(cudnnHandle_t handle, BatchNormDescriptors& descriptors,
+                               const BatchNormProblem& problem, const void* x, const void* dy,
+                               const void* gamma, void* dx, void* dgamma, void* dbeta,
+                               double epsilon, const void* saved_mean, const void* saved_inv_std) {
     require_epsilon(epsilon);
-    const CudnnTensorDescriptor data =
-        make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
-    const CudnnTensorDescriptor parameters =
-        make_tensor_descriptor(problem.parameter_type(), 1, problem.c, 1, 1);
+    const BatchNormDescriptors::Pair& descriptor = descriptors.get(problem);
+    const cudnnTensorDescriptor_t data = descriptor.data.get();
+    const cudnnTensorDescriptor_t parameters = descriptor.parameters.get();
     const Scaling scaling(problem.data_type);
     TS_CUDNN_CHECK(cudnnBatchNormalizationBackward(
         handle, CUDNN_BATCHNORM_SPATIAL, scaling.one(), scaling.zero(), scaling.one(),
-        scaling.zero(), data.get(), x, data.get(), dy, data.get(), dx, parameters.get(), gamma,
-        dgamma, dbeta, epsilon, saved_mean, saved_inv_std));
+        scaling.zero(), data, x, data, dy, data, dx, parameters, gamma, dgamma, dbeta, epsilon,
+        saved_mean, saved_inv_std));
 }
 
 }  // namespace trainscope::workloads::cuda

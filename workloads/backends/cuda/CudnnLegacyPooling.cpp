@@ -15,6 +15,7 @@
 
 #include "workloads/backends/cuda/CudnnResources.hpp"
 #include "workloads/backends/cuda/CudnnScaling.hpp"
+#include "workloads/backends/cuda/DescriptorKey.hpp"
 #include "workloads/backends/cuda/TensorProblems.hpp"
 
 namespace trainscope::workloads::cuda {
@@ -51,7 +52,7 @@ cudnnPoolingMode_t pooling_mode(PoolKind kind) {
                                  : CUDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING;
 }
 
-// The descriptors of one pooling problem, built per call (cheap host objects).
+// The descriptors of one pooling problem, built at its first call.
 struct PoolingCall {
     explicit PoolingCall(const PoolProblem& problem) {
         x = make_tensor_descriptor(problem.data_type, problem.n, problem.c, problem.h, problem.w);
@@ -94,7 +95,36 @@ struct ReluCall {
     CudnnActivationDescriptor activation;
 };
 
+DescriptorKey<11> pool_key(const PoolProblem& p) {
+    return {{p.n, p.c, p.h, p.w, p.p, p.q, p.window, p.stride, p.padding, static_cast<int>(p.kind),
+             static_cast<int>(p.data_type)}};
+}
+
+DescriptorKey<5> activation_key(const ActivationProblem& p) {
+    return {{p.n, p.c, p.h, p.w, static_cast<int>(p.data_type)}};
+}
+
 }  // namespace
+
+struct CudnnPoolingDescriptors::Cache {
+    DescriptorCache<11, PoolingCall> pooling;
+    DescriptorCache<5, ReluCall> relu;
+
+    const PoolingCall& get(const PoolProblem& problem) {
+        const DescriptorKey<11> key = pool_key(problem);
+        const auto found = pooling.find(key);
+        return found != pooling.end() ? found->second
+                                      : pooling.try_emplace(key, problem).first->second;
+    }
+    const ReluCall& get(const ActivationProblem& problem) {
+        const DescriptorKey<5> key = activation_key(problem);
+        const auto found = relu.find(key);
+        return found != relu.end() ? found->second : relu.try_emplace(key, problem).first->second;
+    }
+};
+
+CudnnPoolingDescriptors::CudnnPoolingDescriptors() : cache_(std::make_unique<Cache>()) {}
+CudnnPoolingDescriptors::~CudnnPoolingDescriptors() = default;
 
 const char* cudnn_pooling_mode_name(PoolKind kind) {
     return kind == PoolKind::max ? "CUDNN_POOLING_MAX_DETERMINISTIC"
@@ -105,36 +135,38 @@ const char* cudnn_nan_rule_name() {
     return "CUDNN_NOT_PROPAGATE_NAN";
 }
 
-cudnnStatus_t cudnn_pooling_forward(cudnnHandle_t handle, const PoolProblem& problem, const void* x,
-                                    void* y) {
-    const PoolingCall call(problem);
+cudnnStatus_t cudnn_pooling_forward(cudnnHandle_t handle, CudnnPoolingDescriptors& descriptors,
+                                    const PoolProblem& problem, const void* x, void* y) {
+    const PoolingCall& call = descriptors.cache().get(problem);
     const Scaling scaling(problem.data_type);
     return TS_CUDNN_CHECK_SUPPORTED(cudnnPoolingForward(handle, call.pooling.get(), scaling.one(),
                                                         call.x.get(), x, scaling.zero(),
                                                         call.y.get(), y));
 }
 
-cudnnStatus_t cudnn_pooling_backward(cudnnHandle_t handle, const PoolProblem& problem,
-                                     const void* y, const void* dy, const void* x, void* dx) {
-    const PoolingCall call(problem);
+cudnnStatus_t cudnn_pooling_backward(cudnnHandle_t handle, CudnnPoolingDescriptors& descriptors,
+                                     const PoolProblem& problem, const void* y, const void* dy,
+                                     const void* x, void* dx) {
+    const PoolingCall& call = descriptors.cache().get(problem);
     const Scaling scaling(problem.data_type);
     return TS_CUDNN_CHECK_SUPPORTED(
         cudnnPoolingBackward(handle, call.pooling.get(), scaling.one(), call.y.get(), y,
                              call.y.get(), dy, call.x.get(), x, scaling.zero(), call.x.get(), dx));
 }
 
-cudnnStatus_t cudnn_relu_forward(cudnnHandle_t handle, const ActivationProblem& problem,
-                                 const void* x, void* y) {
-    const ReluCall call(problem);
+cudnnStatus_t cudnn_relu_forward(cudnnHandle_t handle, CudnnPoolingDescriptors& descriptors,
+                                 const ActivationProblem& problem, const void* x, void* y) {
+    const ReluCall& call = descriptors.cache().get(problem);
     const Scaling scaling(problem.data_type);
     return TS_CUDNN_CHECK_SUPPORTED(cudnnActivationForward(handle, call.activation.get(),
                                                            scaling.one(), call.data.get(), x,
                                                            scaling.zero(), call.data.get(), y));
 }
 
-cudnnStatus_t cudnn_relu_backward(cudnnHandle_t handle, const ActivationProblem& problem,
-                                  const void* y, const void* dy, void* dx) {
-    const ReluCall call(problem);
+cudnnStatus_t cudnn_relu_backward(cudnnHandle_t handle, CudnnPoolingDescriptors& descriptors,
+                                  const ActivationProblem& problem, const void* y, const void* dy,
+                                  void* dx) {
+    const ReluCall& call = descriptors.cache().get(problem);
     const Scaling scaling(problem.data_type);
     return TS_CUDNN_CHECK_SUPPORTED(cudnnActivationBackward(
         handle, call.activation.get(), scaling.one(), call.data.get(), y, call.data.get(), dy,

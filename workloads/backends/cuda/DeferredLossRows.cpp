@@ -2,15 +2,15 @@
 
 namespace trainscope::workloads::cuda {
 
-math::CrossEntropyRow* DeferredLossRows::queue(std::int64_t rows) {
+math::CrossEntropyRow* DeferredLossRows::queue(std::int64_t rows, cudaStream_t stream) {
     const std::size_t index = queued_.size();
     if (buffers_.size() <= index) {
         buffers_.resize(index + 1);
         // A captured graph writes these rows at the address it saw: never free it early.
         buffers_[index].keep_outgrown_blocks();
     }
-    auto* data = static_cast<math::CrossEntropyRow*>(
-        buffers_[index].reserve(static_cast<std::size_t>(rows) * sizeof(math::CrossEntropyRow)));
+    auto* data = static_cast<math::CrossEntropyRow*>(buffers_[index].reserve(
+        static_cast<std::size_t>(rows) * sizeof(math::CrossEntropyRow), stream));
     queued_.push_back({data, rows});
     return data;
 }

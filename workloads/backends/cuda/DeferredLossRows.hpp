@@ -27,7 +27,7 @@ class DeferredLossRows {
     };
 
     // Device rows for the next call of `rows` rows; remembered until take().
-    math::CrossEntropyRow* queue(std::int64_t rows);
+    math::CrossEntropyRow* queue(std::int64_t rows, cudaStream_t stream);
     // Copies every queued call's rows to the host, waits for the stream, sums; clears.
     CrossEntropyTotals take(cudaStream_t stream);
     const std::vector<Call>& queued() const { return queued_; }

@@ -31,11 +31,11 @@ void HostToDeviceCopier::copy(const void* host, void* device, std::size_t bytes)
 }
 
 std::pair<cudaEvent_t, cudaEvent_t> HostToDeviceCopier::timing_pair() {
-    CudaEvent start = make_event(true);
-    CudaEvent stop = make_event(true);
-    const std::pair<cudaEvent_t, cudaEvent_t> raw{start.get(), stop.get()};
-    pending_.emplace_back(std::move(start), std::move(stop));
-    return raw;
+    if (timing_events_used_ == timing_events_.size()) {
+        timing_events_.emplace_back(make_event(true), make_event(true));
+    }
+    const auto& [start, stop] = timing_events_[timing_events_used_++];
+    return {start.get(), stop.get()};
 }
 
 void* HostToDeviceCopier::staging(StagingSlot& slot, std::size_t bytes) {
@@ -91,12 +91,13 @@ void HostToDeviceCopier::copy_pinned_overlap(const void* host, void* device, std
 }
 
 void HostToDeviceCopier::collect() {
-    for (auto& [start, stop] : pending_) {
+    for (std::size_t i = 0; i < timing_events_used_; ++i) {
+        const auto& [start, stop] = timing_events_[i];
         float elapsed_ms = 0.0f;
         TS_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start.get(), stop.get()));
         time_ms_ += static_cast<double>(elapsed_ms);
     }
-    pending_.clear();
+    timing_events_used_ = 0;
 }
 
 }  // namespace trainscope::workloads::cuda

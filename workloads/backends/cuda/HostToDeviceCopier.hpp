@@ -53,7 +53,10 @@ class HostToDeviceCopier {
     CudaEvent compute_ready_;
     std::array<StagingSlot, 2> slots_;
     std::size_t next_slot_ = 0;
-    std::vector<std::pair<CudaEvent, CudaEvent>> pending_;
+    // Timing event pairs, made as the copies of the first steps need them and reused
+    // after each collect(): a step's copies create no events once warm.
+    std::vector<std::pair<CudaEvent, CudaEvent>> timing_events_;
+    std::size_t timing_events_used_ = 0;
     std::int64_t bytes_ = 0;
     double time_ms_ = 0.0;
 };

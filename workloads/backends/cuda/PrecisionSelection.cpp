@@ -7,7 +7,9 @@ namespace trainscope::workloads::cuda {
 LibraryMath library_math_for(Precision precision) {
     switch (precision) {
         case Precision::fp32:
-            return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F_PEDANTIC, CUDA_R_32F, CUDNN_DATA_FLOAT,
+            // CUBLAS_COMPUTE_32F, as PyTorch with TF32 off: fp32 arithmetic with the
+            // library's faster fp32 algorithms (split-K); _PEDANTIC would forbid those.
+            return {CUDNN_FMA_MATH, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDNN_DATA_FLOAT,
                     CUDNN_DATA_FLOAT};
         case Precision::tf32:
             // TENSOR_OP lets fp32 data run on tf32 tensor cores; ALLOW_CONVERSION would also

@@ -16,7 +16,7 @@ namespace trainscope::workloads::cuda {
 // What the library call computes with, for one precision of the vocabulary.
 struct LibraryMath {
     cudnnMathType_t cudnn_math = CUDNN_FMA_MATH;
-    cublasComputeType_t cublas_compute = CUBLAS_COMPUTE_32F_PEDANTIC;
+    cublasComputeType_t cublas_compute = CUBLAS_COMPUTE_32F;
     cudaDataType_t data_type = CUDA_R_32F;  // GEMM operand/convolution data type
     cudnnDataType_t cudnn_data_type = CUDNN_DATA_FLOAT;
     // The convolution descriptor's compute type: float for fp16/bf16 data (cuDNN's

@@ -20,8 +20,12 @@ class StreamIntervalTimer {
     double total_ms() const { return total_ms_; }
 
   private:
+    // Two events made at the first mark and swapped from then on: no event is created
+    // per interval.
     CudaEvent previous_;
     CudaEvent current_;
+    bool previous_recorded_ = false;
+    bool current_recorded_ = false;
     std::int64_t intervals_ = 0;
     double total_ms_ = 0.0;
 };

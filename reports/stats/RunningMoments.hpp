@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 
 // Welford's running mean and variance: O(1) per sample, so the stopping rule can be
 // checked after every step without re-reading all step times.
@@ -29,4 +29,4 @@ struct RunningMoments {
     }
 };
 
-}  // namespace trainscope::harness
+}  // namespace trainscope::reports

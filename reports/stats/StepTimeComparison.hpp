@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 
 // Mean step time of one cell with its spread: what a comparison needs.
 struct StepTimeSample {
@@ -11,6 +11,9 @@ struct StepTimeSample {
     double stdev_ms = 0.0;
     std::int64_t count = 0;
 };
+
+// Relative difference below which `compare` calls two cells the same (--same-within).
+inline constexpr double kDefaultSameWithin = 0.02;
 
 enum class Verdict { Faster, Slower, Same, Unclear };
 std::string to_string(Verdict verdict);
@@ -28,6 +31,15 @@ struct Comparison {
 };
 
 Comparison compare_step_times(const StepTimeSample& baseline, const StepTimeSample& cell,
-                              double same_within = 0.02);
+                              double same_within = kDefaultSameWithin);
 
-}  // namespace trainscope::harness
+// The verdict rule above for a ratio's 95 % interval (> 1: better).
+Verdict verdict_of_ratio(double ci_low, double ci_high, double same_within = kDefaultSameWithin);
+
+// A comparison of a quantity that is the compared one times a known constant (images
+// per second = batch ÷ step time: the step-time speed-up times the batch ratio), with
+// its verdict re-derived. An unclear, empty comparison stays so.
+Comparison scale_comparison(const Comparison& c, double factor,
+                            double same_within = kDefaultSameWithin);
+
+}  // namespace trainscope::reports

@@ -1,4 +1,4 @@
-#include "harness/stats/SampleStatistics.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 
 namespace {
 double quantile_sorted(const std::vector<double>& sorted, double q) {
@@ -18,7 +18,34 @@ double quantile_sorted(const std::vector<double>& sorted, double q) {
     const double fraction = position - static_cast<double>(lower);
     return sorted[lower] + fraction * (sorted[upper] - sorted[lower]);
 }
+
+Interval median_ci95_sorted(const std::vector<double>& sorted) {
+    if (sorted.empty())
+        return {};
+    const std::size_t n = sorted.size();
+    // Largest k with P(B <= k - 1) <= 0.025, B ~ Binomial(n, 1/2); log space keeps the
+    // terms finite for any n.
+    const double log_norm =
+        std::lgamma(static_cast<double>(n) + 1.0) - static_cast<double>(n) * std::log(2.0);
+    double cdf = 0.0;
+    std::size_t k = 0;  // 0: not even the extremes reach the level
+    for (std::size_t i = 0; i < n / 2; ++i) {
+        cdf += std::exp(log_norm - std::lgamma(static_cast<double>(i) + 1.0) -
+                        std::lgamma(static_cast<double>(n - i) + 1.0));
+        if (cdf > 0.025)
+            break;
+        k = i + 1;
+    }
+    const std::size_t lower = k == 0 ? 0 : k - 1;  // 0-based x_(k)
+    return {sorted[lower], sorted[n - 1 - lower]};
+}
 }  // namespace
+
+Interval median_ci95(std::span<const double> values) {
+    std::vector<double> sorted(values.begin(), values.end());
+    std::sort(sorted.begin(), sorted.end());
+    return median_ci95_sorted(sorted);
+}
 
 double quantile(std::span<const double> values, double q) {
     std::vector<double> sorted(values.begin(), values.end());
@@ -58,6 +85,9 @@ SampleStatistics summarize(std::span<const double> values) {
     s.max = sorted.back();
     s.p5 = quantile_sorted(sorted, 0.05);
     s.p95 = quantile_sorted(sorted, 0.95);
+    const Interval median_ci = median_ci95_sorted(sorted);
+    s.median_ci95_low = median_ci.low;
+    s.median_ci95_high = median_ci.high;
     if (sorted.size() >= 2) {
         double sum_sq = 0.0;
         for (double x : sorted)
@@ -72,4 +102,4 @@ SampleStatistics summarize(std::span<const double> values) {
     return s;
 }
 
-}  // namespace trainscope::harness
+}  // namespace trainscope::reports

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <vector>
 
-#include "harness/stats/SampleStatistics.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 namespace {
 
 TEST(SampleStatistics, MatchesHandComputedValues) {
@@ -41,6 +41,47 @@ TEST(SampleStatistics, GuardsSmallSamples) {
     EXPECT_EQ(same.relative_standard_error, 0.0);
 }
 
+std::vector<double> one_to(int n) {
+    std::vector<double> v;
+    for (int i = n; i >= 1; --i)  // unsorted on purpose
+        v.push_back(i);
+    return v;
+}
+
+TEST(MedianInterval, PicksTheTabulatedOrderStatistics) {
+    // Ranks from the binomial tables (e.g. Conover, Practical Nonparametric Statistics):
+    // n = 10 -> x(2), x(9); n = 20 -> x(6), x(15); n = 100 -> x(40), x(61).
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(10)).low, 2);
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(10)).high, 9);
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(20)).low, 6);
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(20)).high, 15);
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(100)).low, 40);
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(100)).high, 61);
+}
+
+TEST(MedianInterval, SmallSamplesGiveTheRangeAndEmptyGivesZero) {
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(5)).low, 1);
+    EXPECT_DOUBLE_EQ(median_ci95(one_to(5)).high, 5);
+    EXPECT_DOUBLE_EQ(median_ci95(std::vector<double>{7.0}).low, 7.0);
+    EXPECT_DOUBLE_EQ(median_ci95(std::vector<double>{}).high, 0.0);
+}
+
+TEST(MedianInterval, BelongsToTheMedianNotTheMean) {
+    // Skewed like step times: 40 fast steps and 10 slow ones. The mean's interval sits
+    // far above the median; the median's own interval holds it.
+    std::vector<double> v;
+    for (int i = 0; i < 40; ++i)
+        v.push_back(10.0 + 0.01 * i);
+    for (int i = 0; i < 10; ++i)
+        v.push_back(30.0 + i);
+    const auto s = summarize(v);
+    EXPECT_GT(s.ci95_low, s.median);
+    EXPECT_LE(s.median_ci95_low, s.median);
+    EXPECT_GE(s.median_ci95_high, s.median);
+    EXPECT_LT(s.median_ci95_high, 11.0);
+    EXPECT_DOUBLE_EQ(s.median_ci95_low, median_ci95(v).low);
+}
+
 TEST(StudentT, MatchesTables) {
     EXPECT_NEAR(student_t_975(1), 12.7062, 1e-4);
     EXPECT_NEAR(student_t_975(5), 2.5706, 1e-4);
@@ -58,4 +99,4 @@ TEST(Quantile, InterpolatesLinearlyLikeNumpy) {
 }
 
 }  // namespace
-}  // namespace trainscope::harness
+}  // namespace trainscope::reports

@@ -1,8 +1,8 @@
-#include "harness/compare/StepTimeComparison.hpp"
+#include "reports/stats/StepTimeComparison.hpp"
 
 #include <cmath>
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 
 std::string to_string(Verdict verdict) {
     switch (verdict) {
@@ -34,18 +34,27 @@ Comparison compare_step_times(const StepTimeSample& baseline, const StepTimeSamp
     constexpr double kZ975 = 1.959963984540054;
     c.speedup_ci_low = c.speedup * (1.0 - kZ975 * relative_se);
     c.speedup_ci_high = c.speedup * (1.0 + kZ975 * relative_se);
-    const bool within_margin =
-        c.speedup_ci_low >= 1.0 - same_within && c.speedup_ci_high <= 1.0 + same_within;
-    if (within_margin) {
-        c.verdict = Verdict::Same;  // any difference is smaller than the margin that matters
-    } else if (c.speedup_ci_low > 1.0) {
-        c.verdict = Verdict::Faster;
-    } else if (c.speedup_ci_high < 1.0) {
-        c.verdict = Verdict::Slower;
-    } else {
-        c.verdict = Verdict::Unclear;  // the interval holds 1 and is wider than the margin
-    }
+    c.verdict = verdict_of_ratio(c.speedup_ci_low, c.speedup_ci_high, same_within);
     return c;
 }
 
-}  // namespace trainscope::harness
+Verdict verdict_of_ratio(double ci_low, double ci_high, double same_within) {
+    if (ci_low >= 1.0 - same_within && ci_high <= 1.0 + same_within)
+        return Verdict::Same;  // any difference is smaller than the margin that matters
+    if (ci_low > 1.0)
+        return Verdict::Faster;
+    if (ci_high < 1.0)
+        return Verdict::Slower;
+    return Verdict::Unclear;  // the interval holds 1 and is wider than the margin
+}
+
+Comparison scale_comparison(const Comparison& c, double factor, double same_within) {
+    if (c.speedup <= 0 || factor <= 0)
+        return {};
+    Comparison scaled{c.speedup * factor, c.speedup_ci_low * factor, c.speedup_ci_high * factor,
+                      Verdict::Unclear};
+    scaled.verdict = verdict_of_ratio(scaled.speedup_ci_low, scaled.speedup_ci_high, same_within);
+    return scaled;
+}
+
+}  // namespace trainscope::reports

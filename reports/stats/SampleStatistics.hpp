@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <span>
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 
 // Summary of a sample (step times, in whatever unit the caller uses). Edge cases are
 // guarded: n = 0 gives all zeros, n = 1 gives zero spread and a degenerate interval.
@@ -18,6 +18,8 @@ struct SampleStatistics {
     double p95 = 0.0;
     double ci95_low = 0.0;  // Student-t 95 % confidence interval of the mean
     double ci95_high = 0.0;
+    double median_ci95_low = 0.0;  // order-statistic 95 % interval of the median
+    double median_ci95_high = 0.0;
     double relative_standard_error = 0.0;  // (stdev / sqrt(n)) / mean
 };
 
@@ -27,7 +29,18 @@ SampleStatistics summarize(std::span<const double> values);
 // Hyndman-Fan type 7); q in [0, 1]. The input need not be sorted.
 double quantile(std::span<const double> values, double q);
 
+// Distribution-free 95 % confidence interval of the median: the order statistics
+// x_(k) and x_(n+1-k) with the largest k for which Binomial(n, 1/2) puts at most 2.5 %
+// below k. Step times are skewed (a few slow steps), so the mean's Student-t interval
+// says nothing about the median. With n <= 5 no pair of order statistics reaches 95 %
+// and the interval is [min, max]. The input need not be sorted.
+struct Interval {
+    double low = 0.0;
+    double high = 0.0;
+};
+Interval median_ci95(std::span<const double> values);
+
 // Two-sided 95 % critical value of Student's t with `degrees_of_freedom`.
 double student_t_975(std::size_t degrees_of_freedom);
 
-}  // namespace trainscope::harness
+}  // namespace trainscope::reports

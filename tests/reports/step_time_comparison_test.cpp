@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "harness/compare/StepTimeComparison.hpp"
-#include "harness/runner/StoppingRule.hpp"
+#include "reports/stats/RunningMoments.hpp"
+#include "reports/stats/StepTimeComparison.hpp"
 
-namespace trainscope::harness {
+namespace trainscope::reports {
 namespace {
 
 TEST(StepTimeComparison, ClearlyFasterCell) {
@@ -43,28 +43,6 @@ TEST(StepTimeComparison, TooFewStepsSayNothing) {
     EXPECT_EQ(compare_step_times({10.0, 1.0, 1}, {5.0, 1.0, 100}).verdict, Verdict::Unclear);
 }
 
-TEST(StoppingRule, StopsWhenNoiseTargetMetAfterMinSteps) {
-    StoppingRule rule;
-    rule.fixed_length = false;
-    rule.rse_target = 0.01;
-    rule.min_steps = 4;
-    rule.max_time_s = 100;
-    RunningMoments m;
-    for (double x : {10.0, 10.1, 9.9})
-        m.add(x);
-    EXPECT_EQ(decide_stop(rule, m, 1.0), StopDecision::Continue) << "below min steps";
-    m.add(10.0);
-    EXPECT_EQ(decide_stop(rule, m, 1.0), StopDecision::NoiseTargetMet);
-    RunningMoments noisy;
-    for (double x : {1.0, 20.0, 3.0, 15.0, 2.0})
-        noisy.add(x);
-    EXPECT_EQ(decide_stop(rule, noisy, 1.0), StopDecision::Continue);
-    EXPECT_EQ(decide_stop(rule, noisy, 100.0), StopDecision::TimeCapReached);
-    rule.fixed_length = true;
-    EXPECT_EQ(decide_stop(rule, m, 1000.0), StopDecision::Continue)
-        << "fixed length ignores the rule";
-}
-
 TEST(RunningMoments, MatchesTwoPassFormulas) {
     RunningMoments m;
     for (double x : {2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0})
@@ -75,4 +53,4 @@ TEST(RunningMoments, MatchesTwoPassFormulas) {
 }
 
 }  // namespace
-}  // namespace trainscope::harness
+}  // namespace trainscope::reports

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "profiler/analysis/TimeWindow.hpp"
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+// The name of a range that spans one training step: trainscope's NVTX "step" (also
+// "step 12" from other annotators) or the PyTorch profiler's "ProfilerStep#12" (Kineto
+// traces brought in with `trainscope import`).
+bool is_training_step_name(std::string_view name);
+
+// Training steps in a trace: host ranges (NVTX or host ops) with a step name. GPU lanes
+// are left out because Kineto mirrors each ProfilerStep#N onto the GPU as a
+// gpu_user_annotation, which would count every step twice. Per-step comparisons
+// (compare's kernel diff) divide by it, so traces of different lengths compare.
+std::int64_t count_training_steps(const Trace& trace);
+
+// From the start of the first training step to the end of the last, over step ranges on
+// every lane, extended to the last GPU work launched inside them (the GPU runs behind
+// the host: a step's kernels may start after its range has ended). Per-step figures are
+// taken over the work starting in it, so the evaluation after training and the set-up
+// before it do not count as step work. The whole trace (TimeWindow{}) when there are no
+// step ranges.
+TimeWindow training_steps_span(const Trace& trace);
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,216 @@
+// The Compare tab: the same verdict as `trainscope compare` on the same pair (the CLI
+// runs as a separate process), a run is never compared with itself, busy-machine runs
+// are flagged, and Kineto's ProfilerStep#N ranges count as training steps.
+#include <QProcess>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui/compare/CompareModels.hpp"
+#include "gui/compare/CompareView.hpp"
+#include "gui/runs/RunsTableModel.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/RunWriter.hpp"
+
+using namespace trainscope;
+using namespace trainscope::gui;
+
+namespace {
+
+reports::RunRecord timedRun(double mean_ms, double stdev_ms, double count) {
+    reports::RunRecord r;
+    r.axes.model = "seed-cnn";
+    r.axes.batch = 64;
+    r.metrics = {{"images_per_s", 64000.0 / mean_ms, "images/s"},
+                 {"step_ms_mean", mean_ms, "ms"},
+                 {"step_ms_stdev", stdev_ms, "ms"},
+                 {"step_count", count, ""}};
+    return r;
+}
+
+// A trace shaped like a PyTorch profiler capture: ProfilerStep#N ranges on the host
+// thread (and Kineto's copy on the GPU lane), one 1 ms kernel per step.
+profiler::Trace profilerStepTrace(int steps) {
+    profiler::Trace t;
+    const auto host = t.lane_for(profiler::LaneKind::HostThread, -1, 1, 1, "python");
+    const auto gpu = t.lane_for(profiler::LaneKind::GpuStream, 0, 7, 1, "stream 7");
+    for (int i = 0; i < steps; ++i) {
+        const std::int64_t start = i * 10'000'000;
+        const auto name = t.strings.intern("ProfilerStep#" + std::to_string(i + 5));
+        profiler::Activity step;
+        step.kind = profiler::ActivityKind::NvtxRange;
+        step.lane = host;
+        step.start_ns = start;
+        step.end_ns = start + 9'000'000;
+        step.name = name;
+        t.activities.push_back(step);
+        profiler::Activity mirrored = step;  // gpu_user_annotation
+        mirrored.lane = gpu;
+        mirrored.device = 0;
+        t.activities.push_back(mirrored);
+        profiler::Activity kernel;
+        kernel.kind = profiler::ActivityKind::Kernel;
+        kernel.lane = gpu;
+        kernel.device = 0;
+        kernel.start_ns = start + 1'000'000;
+        kernel.end_ns = start + 2'000'000;
+        kernel.name = t.strings.intern("volta_sgemm_128x64_nn");
+        t.activities.push_back(kernel);
+    }
+    t.capture_end_ns = steps * 10'000'000;
+    t.metadata["source"] = "kineto";
+    t.sort();
+    return t;
+}
+
+}  // namespace
+
+class TestCompare : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString writeRuns(const QString& name, std::vector<reports::RunRecord> runs) {
+        const QString path = dir_.filePath(name);
+        reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::CreateOrOpen);
+        reports::RunWriter writer(db);
+        const auto matrix = writer.create_matrix({"compare test", "", "0", "test"});
+        for (auto& r : runs) {
+            r.matrix_id = matrix;
+            writer.write(r);
+        }
+        return path;
+    }
+
+    static std::vector<reports::RunRecord> load(const QString& path) {
+        reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::ReadOnly);
+        return reports::load_runs(db, {}, {});
+    }
+
+  private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    // Pairs near each edge of the verdict: both faces must read them the same way.
+    void sameVerdictAsTheCli_data() {
+        QTest::addColumn<double>("meanB");
+        QTest::addColumn<double>("stdevB");
+        QTest::addColumn<double>("countB");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("faster") << 8.0 << 0.1 << 200.0 << "faster";
+        QTest::newRow("slower") << 12.0 << 0.1 << 200.0 << "slower";
+        // 1.5 % slower and measured precisely: the two means' intervals do not overlap
+        // (the GUI's old rule called that "significant"), but the difference is inside
+        // the 2 % band that matters.
+        QTest::newRow("same: inside the 2 % band") << 10.15 << 0.01 << 2000.0 << "same";
+        QTest::newRow("unclear: too noisy to tell") << 10.3 << 5.0 << 10.0 << "unclear";
+    }
+    void sameVerdictAsTheCli() {
+        QFETCH(double, meanB);
+        QFETCH(double, stdevB);
+        QFETCH(double, countB);
+        QFETCH(QString, expected);
+        const QString db = writeRuns(QStringLiteral("%1.db").arg(QTest::currentDataTag()),
+                                     {timedRun(10.0, 0.1, 200), timedRun(meanB, stdevB, countB)});
+        const auto runs = load(db);
+        QCOMPARE(runs.size(), std::size_t(2));
+
+        QProcess cli;
+        cli.start(QStringLiteral(TRAINSCOPE_CLI),
+                  {QStringLiteral("compare"), db, QStringLiteral("--baseline"),
+                   QString::number(runs[0].id)});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        QString cli_verdict;
+        for (const QString& line : QString::fromUtf8(cli.readAllStandardOutput()).split('\n')) {
+            if (line.startsWith(QString::number(runs[1].id) + QLatin1Char(' ')))
+                cli_verdict = line.split(QLatin1Char(' '), Qt::SkipEmptyParts).last();
+        }
+        QCOMPARE(cli_verdict, expected);
+
+        RunsTableModel model;
+        model.setRuns(runs);
+        CompareView view(&model);
+        view.setRuns(runs[0].id, runs[1].id);
+        const auto& gui = view.metricsModel()->stepTimeComparison();
+        QVERIFY(gui);
+        QCOMPARE(QString::fromStdString(reports::to_string(gui->verdict)), cli_verdict);
+        QVERIFY2(view.summaryText().contains(cli_verdict), qPrintable(view.summaryText()));
+    }
+
+    void cliHonoursSameWithin() {
+        // 1.5 % slower, precisely: "same" within the default 2 %, "slower" within 0.1 %.
+        const QString db = writeRuns(QStringLiteral("band.db"),
+                                     {timedRun(10.0, 0.01, 2000), timedRun(10.15, 0.01, 2000)});
+        QProcess cli;
+        cli.start(QStringLiteral(TRAINSCOPE_CLI),
+                  {QStringLiteral("compare"), db, QStringLiteral("--same-within"),
+                   QStringLiteral("0.001")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QString out = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(out.trimmed().endsWith(QLatin1String("slower")), qPrintable(out));
+    }
+
+    void aRunIsNeverComparedWithItself() {
+        const QString db = writeRuns(QStringLiteral("self.db"),
+                                     {timedRun(10.0, 0.1, 200), timedRun(11.0, 0.1, 200)});
+        RunsTableModel model;
+        model.setRuns(load(db));
+        CompareView view(&model);
+        view.setDatabasePath(db);
+        const auto id = model.runs().front().id;
+        view.setRuns(id, id);
+        QVERIFY2(view.summaryText().contains(QLatin1String("same run")),
+                 qPrintable(view.summaryText()));
+        QCOMPARE(view.metricsTable()->model()->rowCount(), 0);
+        view.loadKernelDiffNow();
+        QCOMPARE(view.kernelTable()->model()->rowCount(), 0);
+        view.setRuns(id, model.runs().back().id);
+        QVERIFY(view.metricsTable()->model()->rowCount() > 0);
+    }
+
+    void runsMeasuredOnABusyMachineAreFlagged() {
+        reports::RunRecord clean = timedRun(10.0, 0.1, 200);
+        clean.metrics.push_back({"host_other_cpu_pct", 1.0, "%"});
+        reports::RunRecord busy = timedRun(9.0, 0.1, 200);
+        busy.metrics.push_back({"host_other_cpu_pct", 46.5, "%"});
+        RunsTableModel model;
+        model.setRuns(load(writeRuns(QStringLiteral("busy.db"), {clean, busy})));
+        CompareView view(&model);
+        view.setRuns(model.runs()[0].id, model.runs()[1].id);
+        QVERIFY2(view.warningText().contains(QLatin1String("Run B")) &&
+                     view.warningText().contains(QLatin1String("46.5 %")),
+                 qPrintable(view.warningText()));
+        QVERIFY(!view.warningText().contains(QLatin1String("Run A")));
+        view.setRuns(model.runs()[1].id, model.runs()[0].id);
+        QVERIFY(view.warningText().contains(QLatin1String("Run A")));
+    }
+
+    void profilerStepsAreTrainingSteps() {
+        reports::RunRecord a = timedRun(10.0, 0.1, 200);
+        a.source = "kineto";
+        a.trace = profilerStepTrace(2);
+        reports::RunRecord b = a;
+        b.trace = profilerStepTrace(4);
+        const QString db = writeRuns(QStringLiteral("kineto.db"), {a, b});
+        RunsTableModel model;
+        model.setRuns(load(db));
+        CompareView view(&model);
+        view.setDatabasePath(db);
+        view.setRuns(model.runs()[0].id, model.runs()[1].id);
+        view.loadKernelDiffNow();
+        const auto* diff = view.kernelTable()->model();
+        QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
+        QCOMPARE(diff->rowCount(), 1);
+        // 2 and 4 kernels of 1 ms over 2 and 4 steps: 1 ms per step on both sides.
+        QCOMPARE(diff->index(0, KernelDiffModel::TotalA).data(KernelDiffModel::SortRole).toDouble(),
+                 1e6);
+        QCOMPARE(diff->index(0, KernelDiffModel::TotalB).data(KernelDiffModel::SortRole).toDouble(),
+                 1e6);
+        QVERIFY2(view.noteText().contains(QLatin1String("ProfilerStep")),
+                 qPrintable(view.noteText()));
+    }
+};
+
+QTEST_MAIN(TestCompare)
+#include "tst_compare.moc"
