@@ -1,4 +1,4 @@
-// The optimizer, the finite check and the master-to-working casts cost a fixed number of
+// The optimizer and the finite check cost a fixed number of
 // backend calls per step, whatever the parameter count (issue 14, item 2: multi-tensor
 // operations over flat parameter buffers, as PyTorch's foreach Adam). Counted by the
 // counting layer on the CPU: seed-cnn (4 parameter tensors) against ResNet-8 (29).
@@ -42,7 +42,7 @@ double calls(const TrainingResult& result, std::initializer_list<const char*> op
     return sum;
 }
 
-TEST(WorkloadsParameterCount, OptimizerFiniteCheckAndCastCallsDoNotGrowWithParameters) {
+TEST(WorkloadsParameterCount, OptimizerAndFiniteCheckCallsDoNotGrowWithParameters) {
     const TrainingResult small = fp16_run("seed-cnn");
     const TrainingResult large = fp16_run("resnet");
     ASSERT_GT(large.parameter_count, small.parameter_count);
