@@ -2,8 +2,11 @@
 // (kernels/BatchNormMath.hpp), run on the host: a hand-computed channel, a
 // double-precision reference, the running-statistics rule, the backward formula against
 // finite differences, and the CPU backend's batch norm on the same (bf16-valued) inputs.
-// The host loops below walk each channel like the kernels (batch_norm_offset) and sum in
-// float; only the split of a channel's elements over the block's threads differs.
+// The host functions below reduce each channel in exactly the kernels' order
+// (ChannelReductionMath.hpp: slices of a channel, each thread's elements in turn, the
+// block's tree, the warp's ordered sum of the slices) with the same math functions; the
+// device may fuse a float product and sum into one FMA, so it agrees in order, not
+// always in the last bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
 #include "workloads/backends/cuda/kernels/BatchNormMath.hpp"
+#include "workloads/backends/cuda/kernels/ChannelReductionMath.hpp"
 #include "workloads/backends/cuda/kernels/StorageMath.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 
@@ -26,6 +30,13 @@ struct Dims {
     std::int64_t elements() const { return n * c * area; }
 };
 
+// Offset of the k-th element of channel ch in an NCHW tensor [n, channels, area] (the
+// kernels walk it with ChannelReductionMath.hpp's additions; ChannelReductionMath.* checks
+// that walk against this division).
+long long nchw_offset(long long k, long long ch, long long channels, long long area) {
+    return ((k / area) * channels + ch) * area + k % area;
+}
+
 struct ForwardResult {
     std::vector<float> y, saved_mean, saved_inv_std, running_mean, running_var;
 };
@@ -34,7 +45,49 @@ struct BackwardResult {
     std::vector<float> dx, dgamma, dbeta;
 };
 
-// The forward-training kernel's steps on the host, with its math functions.
+// A channel's two statistics sums as the kernels form them: per slice the sum and the
+// squared deviations about the slice's mean (the statistics kernel), then the slices'
+// sums in the warp's order and the squares recentred on the channel's float mean (the
+// finalize kernel).
+struct ForwardSums {
+    float sum, squares;
+};
+
+math::ChannelWalk<std::uint64_t> walk(const Dims& d) {
+    return math::slice_walk<std::uint64_t>(d.n, d.c, d.area);
+}
+
+ForwardSums forward_sums(const Dims& d, const std::vector<float>& x, std::int64_t ch) {
+    const auto w = walk(d);
+    const auto channel = static_cast<std::uint64_t>(ch);
+    const long long slices = math::channel_slice_count(d.per_channel());
+    std::vector<float> sums;
+    std::vector<float> squares;
+    for (long long s = 0; s < slices; ++s) {
+        sums.push_back(
+            math::slice_sum<float>(w, s, channel, [&](std::uint64_t i) { return x[i]; }));
+        const float mean = math::batch_norm_slice_mean(
+            sums.back(), math::channel_slice_elements(d.per_channel(), s));
+        squares.push_back(math::slice_sum<float>(w, s, channel, [&](std::uint64_t i) {
+            return math::batch_norm_centered_square(x[i], mean);
+        }));
+    }
+    const auto at = [](const std::vector<float>& v, long long s) {
+        return v[static_cast<std::size_t>(s)];
+    };
+    const float sum =
+        math::lane_ordered_sum<float>(slices, [&](long long s) { return at(sums, s); });
+    const float centre =
+        static_cast<float>(math::batch_norm_mean(sum, static_cast<double>(d.per_channel())));
+    const float total_squares = math::lane_ordered_sum<float>(slices, [&](long long s) {
+        const long long elements = math::channel_slice_elements(d.per_channel(), s);
+        return math::batch_norm_recentred_squares(
+            at(squares, s), elements, math::batch_norm_slice_mean(at(sums, s), elements), centre);
+    });
+    return {sum, total_squares};
+}
+
+// The forward-training kernels' steps on the host, with their math functions.
 ForwardResult host_forward_training(const Dims& d, const std::vector<float>& x,
                                     const std::vector<float>& gamma, const std::vector<float>& beta,
                                     std::vector<float> running_mean, std::vector<float> running_var,
@@ -43,18 +96,10 @@ ForwardResult host_forward_training(const Dims& d, const std::vector<float>& x,
     r.y.resize(x.size());
     const double count = static_cast<double>(d.per_channel());
     for (std::int64_t ch = 0; ch < d.c; ++ch) {
-        float sum = 0.0f;
-        for (std::int64_t k = 0; k < d.per_channel(); ++k) {
-            sum += x[static_cast<std::size_t>(math::batch_norm_offset(k, ch, d.c, d.area))];
-        }
-        const float centre = static_cast<float>(math::batch_norm_mean(sum, count));
-        float squares = 0.0f;
-        for (std::int64_t k = 0; k < d.per_channel(); ++k) {
-            squares += math::batch_norm_centered_square(
-                x[static_cast<std::size_t>(math::batch_norm_offset(k, ch, d.c, d.area))], centre);
-        }
+        const ForwardSums sums = forward_sums(d, x, ch);
+        const float centre = static_cast<float>(math::batch_norm_mean(sums.sum, count));
         const math::BatchNormBatchStats stats =
-            math::batch_norm_finalize(sum, squares, count, settings.epsilon);
+            math::batch_norm_finalize(sums.sum, sums.squares, count, settings.epsilon);
         const auto c = static_cast<std::size_t>(ch);
         r.saved_mean.push_back(centre);
         r.saved_inv_std.push_back(static_cast<float>(stats.inv_std));
@@ -65,7 +110,7 @@ ForwardResult host_forward_training(const Dims& d, const std::vector<float>& x,
         const math::BatchNormAffine affine =
             math::batch_norm_affine(gamma[c], beta[c], stats.mean, stats.inv_std);
         for (std::int64_t k = 0; k < d.per_channel(); ++k) {
-            const auto i = static_cast<std::size_t>(math::batch_norm_offset(k, ch, d.c, d.area));
+            const auto i = static_cast<std::size_t>(nchw_offset(k, ch, d.c, d.area));
             r.y[i] = math::batch_norm_normalize(x[i], affine);
         }
     }
@@ -85,7 +130,7 @@ std::vector<float> host_forward_inference(const Dims& d, const std::vector<float
         const math::BatchNormAffine affine = math::batch_norm_affine(
             gamma[c], beta[c], running_mean[c], math::batch_norm_inv_std(running_var[c], epsilon));
         for (std::int64_t k = 0; k < d.per_channel(); ++k) {
-            const auto i = static_cast<std::size_t>(math::batch_norm_offset(k, ch, d.c, d.area));
+            const auto i = static_cast<std::size_t>(nchw_offset(k, ch, d.c, d.area));
             y[i] = math::batch_norm_normalize(x[i], affine);
         }
     }
@@ -100,13 +145,13 @@ BackwardResult host_backward(const Dims& d, const std::vector<float>& x,
     r.dx.resize(x.size());
     for (std::int64_t ch = 0; ch < d.c; ++ch) {
         const auto c = static_cast<std::size_t>(ch);
-        float sum_dy = 0.0f;
-        float sum_dy_centered = 0.0f;
-        for (std::int64_t k = 0; k < d.per_channel(); ++k) {
-            const auto i = static_cast<std::size_t>(math::batch_norm_offset(k, ch, d.c, d.area));
-            sum_dy += dy[i];
-            sum_dy_centered += math::batch_norm_centered_product(dy[i], x[i], saved_mean[c]);
-        }
+        const auto channel = static_cast<std::uint64_t>(ch);
+        const float sum_dy =
+            math::channel_sum<float>(walk(d), channel, [&](std::uint64_t i) { return dy[i]; });
+        const float sum_dy_centered =
+            math::channel_sum<float>(walk(d), channel, [&](std::uint64_t i) {
+                return math::batch_norm_centered_product(dy[i], x[i], saved_mean[c]);
+            });
         const math::BatchNormBackwardCoefficients coefficients =
             math::batch_norm_backward_coefficients(gamma[c], saved_mean[c], saved_inv_std[c],
                                                    sum_dy, sum_dy_centered,
@@ -114,7 +159,7 @@ BackwardResult host_backward(const Dims& d, const std::vector<float>& x,
         r.dgamma.push_back(coefficients.dgamma);
         r.dbeta.push_back(coefficients.dbeta);
         for (std::int64_t k = 0; k < d.per_channel(); ++k) {
-            const auto i = static_cast<std::size_t>(math::batch_norm_offset(k, ch, d.c, d.area));
+            const auto i = static_cast<std::size_t>(nchw_offset(k, ch, d.c, d.area));
             r.dx[i] = math::batch_norm_input_gradient(dy[i], x[i], coefficients);
         }
     }
@@ -187,18 +232,6 @@ std::vector<float> bf16_values(std::size_t count, double low, double high, std::
         v = math::load(math::store<math::Bf16>(static_cast<float>(distribution(engine))));
     }
     return values;
-}
-
-TEST(BatchNormMath, OffsetWalksOneChannelOfNchw) {
-    // [2, 3, 2, 2]: channel 1 is elements 4..7 of image 0 and 16..19 of image 1.
-    std::vector<long long> offsets;
-    for (long long k = 0; k < 8; ++k) {
-        offsets.push_back(math::batch_norm_offset(k, 1, 3, 4));
-    }
-    EXPECT_EQ(offsets, (std::vector<long long>{4, 5, 6, 7, 16, 17, 18, 19}));
-    // [N, C] (area 1): channel 2 of 3 is every third element from 2.
-    EXPECT_EQ(math::batch_norm_offset(0, 2, 3, 1), 2);
-    EXPECT_EQ(math::batch_norm_offset(4, 2, 3, 1), 14);
 }
 
 TEST(BatchNormMath, HandComputedChannel) {
@@ -281,6 +314,42 @@ TEST(BatchNormMath, ForwardMatchesADoublePrecisionReference) {
         2e-6);
 }
 
+TEST(BatchNormMath, SlicesRecentredOnTheChannelMeanGiveItsSquares) {
+    // Slices {1, 2} and {3, 4}: 0.5 about their own means 1.5 and 3.5; about the channel's
+    // 2.5 each is 0.5 + 2 * 1^2 = 2.5, and 5 = 2.25 + 0.25 + 0.25 + 2.25.
+    EXPECT_EQ(math::batch_norm_slice_mean(3.0f, 2), 1.5f);
+    EXPECT_EQ(math::batch_norm_recentred_squares(0.5f, 2, 1.5f, 2.5f), 2.5f);
+    EXPECT_EQ(math::batch_norm_recentred_squares(0.5f, 2, 3.5f, 2.5f), 2.5f);
+    EXPECT_EQ(math::batch_norm_slice_mean(0.0f, 0), 0.0f);  // an empty channel's one slice
+}
+
+TEST(BatchNormMath, ManySlicesAndAFarMeanKeepTheStatisticsAccurate) {
+    // 35 slices a channel, values 50 +- 2 (bf16): the squares are taken about each
+    // slice's mean, so the large mean costs no precision.
+    std::mt19937 engine(23);
+    const Dims d{64, 2, 1100};
+    const std::vector<float> x =
+        bf16_values(static_cast<std::size_t>(d.elements()), 48, 52, engine);
+    const BatchNormSettings settings{0.1, 1e-5};
+    const ForwardResult r = host_forward_training(d, x, {1.0f, 1.0f}, {0.0f, 0.0f}, {0.0f, 0.0f},
+                                                  {1.0f, 1.0f}, settings);
+    const std::vector<double> xd = widened(x);
+    const double count = static_cast<double>(d.per_channel());
+    for (std::int64_t ch = 0; ch < d.c; ++ch) {
+        const ReferenceChannel s = reference_channel(d, xd, ch, settings.epsilon);
+        const auto c = static_cast<std::size_t>(ch);
+        EXPECT_NEAR(r.saved_mean[c], s.mean, 1e-6 * s.mean) << ch;
+        EXPECT_NEAR(r.saved_inv_std[c], s.inv_std, 1e-5 * s.inv_std) << ch;
+        EXPECT_NEAR(r.running_var[c], 0.9 + 0.1 * s.variance * count / (count - 1.0), 1e-5) << ch;
+    }
+    // The same shape reduces in the same order: the same bits again.
+    const ForwardResult again = host_forward_training(d, x, {1.0f, 1.0f}, {0.0f, 0.0f},
+                                                      {0.0f, 0.0f}, {1.0f, 1.0f}, settings);
+    EXPECT_EQ(again.saved_mean, r.saved_mean);
+    EXPECT_EQ(again.saved_inv_std, r.saved_inv_std);
+    EXPECT_EQ(again.y, r.y);
+}
+
 TEST(BatchNormMath, BackwardMatchesFiniteDifferences) {
     // L = sum(w * y(x)) with fixed w: dL/dx from the coefficients against central
     // differences of the double reference, and dgamma / dbeta against theirs.
@@ -353,7 +422,8 @@ class BatchNormMathAgainstCpu : public testing::Test {
 };
 
 TEST_F(BatchNormMathAgainstCpu, TrainingInferenceAndBackwardAgree) {
-    for (const Dims d : {Dims{8, 3, 9 * 7}, Dims{16, 5, 1}}) {
+    // The last: two slices a channel.
+    for (const Dims d : {Dims{8, 3, 9 * 7}, Dims{16, 5, 1}, Dims{40, 3, 9 * 7}}) {
         const Shape shape = d.area == 1 ? Shape{d.n, d.c} : Shape{d.n, d.c, 9, 7};
         const auto count = static_cast<std::size_t>(d.elements());
         const auto channels = static_cast<std::size_t>(d.c);

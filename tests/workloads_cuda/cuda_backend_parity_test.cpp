@@ -165,6 +165,43 @@ TYPED_TEST(CudaParityTest, BiasReluAddAndGlobalPooling) {
     this->expect_same(dgx, "global_avg_pool_backward");
 }
 
+// The per-channel kernels on shapes that spread over many blocks: bias_backward's channels
+// over several slices (the last short) and [N, C] input, global average pooling with
+// planes that take 16-byte loads (8 x 8) and planes that do not (17 x 17, odd). The
+// reductions have a fixed order, so repeated launches give the same bits.
+TYPED_TEST(CudaParityTest, PerChannelKernelsSpreadOverTheDeviceAndRepeatTheirBits) {
+    for (const Shape shape : {Shape{64, 48, 17, 17}, Shape{32, 64, 8, 8}, Shape{3000, 10}}) {
+        const std::int64_t channels = shape[1];
+        TensorPair y = this->random(shape);
+        TensorPair bias = this->random({channels});
+        this->cpu_->add_bias(y.cpu, bias.cpu);
+        this->gpu_->add_bias(y.gpu, bias.gpu);
+        this->expect_same(y, "add_bias");
+
+        TensorPair dbias = this->zeros({channels});
+        this->cpu_->bias_backward(y.cpu, dbias.cpu);
+        this->gpu_->bias_backward(y.gpu, dbias.gpu);
+        this->expect_same(dbias, "bias_backward");
+        const std::vector<TypeParam> first_dbias = this->read(*this->gpu_, dbias.gpu);
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            this->gpu_->bias_backward(y.gpu, dbias.gpu);
+            EXPECT_EQ(this->read(*this->gpu_, dbias.gpu), first_dbias) << "repeat " << repeat;
+        }
+
+        if (shape.rank() == 4) {
+            TensorPair g = this->zeros({shape[0], channels});
+            this->cpu_->global_avg_pool_forward(y.cpu, g.cpu);
+            this->gpu_->global_avg_pool_forward(y.gpu, g.gpu);
+            this->expect_same(g, "global_avg_pool_forward");
+            const std::vector<TypeParam> first_g = this->read(*this->gpu_, g.gpu);
+            for (int repeat = 0; repeat < 3; ++repeat) {
+                this->gpu_->global_avg_pool_forward(y.gpu, g.gpu);
+                EXPECT_EQ(this->read(*this->gpu_, g.gpu), first_g) << "repeat " << repeat;
+            }
+        }
+    }
+}
+
 // Random doubles and floats make ties within a window practically impossible; a tie
 // may route max pooling's gradient differently on cuDNN (see Backend.hpp).
 TYPED_TEST(CudaParityTest, MaxAndAveragePooling) {

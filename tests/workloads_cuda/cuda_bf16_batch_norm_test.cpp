@@ -2,9 +2,10 @@
 // bf16, as in PyTorch; docs/cuda-backend.md) against the CPU backend's bf16 emulation,
 // label gpu. Tolerances as cuda_half_parity_test.cpp: 3e-2 normwise for the bf16 outputs
 // (y, dx: the same float value up to the sums' order, rounded once to bf16), 1e-4 for the
-// f32 statistics and parameter gradients. Channels larger than a block (several strides
-// per thread), smaller than a block, and [N, C] input are covered; the reductions have a
-// fixed order, so repeated launches are compared bit for bit.
+// f32 statistics and parameter gradients. Channels of one slice and of many (the
+// statistics grid's blocks, ChannelReductionMath.hpp), smaller than a block, and [N, C]
+// input are covered; the reductions have a fixed order, so repeated launches are compared
+// bit for bit.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -218,9 +219,13 @@ TEST(CudaBf16BatchNormPath, EnvironmentSaysOwnKernels) {
 }
 
 // [4,3,5,5]: 100 elements a channel (fewer than a block's threads); [32,4,20,20]: 12800
-// (many strides per thread); [64,6]: dense input (area 1).
+// (7 slices, the last short); [64,6]: dense input (area 1); [128,8,16,16]: 32768 (16
+// slices); [256,3,11,11]: 30976 (16 slices over planes of 121, the last short);
+// [5000,4]: dense over 3 slices.
 INSTANTIATE_TEST_SUITE_P(Bf16, CudaBf16BatchNorm,
-                         testing::Values(Case{{4, 3, 5, 5}}, Case{{32, 4, 20, 20}}, Case{{64, 6}}),
+                         testing::Values(Case{{4, 3, 5, 5}}, Case{{32, 4, 20, 20}}, Case{{64, 6}},
+                                         Case{{128, 8, 16, 16}}, Case{{256, 3, 11, 11}},
+                                         Case{{5000, 4}}),
                          [](const testing::TestParamInfo<Case>& param_info) {
                              return param_info.param.shape.to_string();
                          });

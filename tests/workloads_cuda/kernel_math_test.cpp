@@ -65,13 +65,6 @@ TEST_F(KernelMathTest, ReluForwardAndBackwardMatchTheCpuBackend) {
     }
 }
 
-TEST_F(KernelMathTest, ChannelOfFollowsNchw) {
-    // [2, 3, 4]: element 13 is o=1, c=0, j=1.
-    EXPECT_EQ(math::channel_of(13, 3, 4), 0);
-    EXPECT_EQ(math::channel_of(11, 3, 4), 2);
-    EXPECT_EQ(math::channel_of(5, 3, 1), 2);
-}
-
 struct PoolCase {
     int window, stride, padding;
 };

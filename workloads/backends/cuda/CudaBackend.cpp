@@ -124,6 +124,7 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
         // Evaluation may grow these after the capture; the graph keeps the old addresses.
         workspace_.keep_outgrown_blocks();
         discarded_running_stats_.keep_outgrown_blocks();
+        reduction_workspace_.keep_outgrown_blocks();
         graph_ = std::make_unique<cuda::StepGraph>(stream_.get());
         cuda::kernels::load_captured_optimizer_kernels(stream_.get(), graph_->constants_block());
     }
@@ -290,8 +291,13 @@ void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
     require(dy.dtype() == dbias.dtype(), "bias_backward", "mixed element types");
     with_storage_type(dy, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
-        cuda::kernels::bias_backward<T>(stream(), dy.shape()[0], dy.shape()[1], spatial(dy),
-                                        dy.data<T>(), dbias.data<T>());
+        const std::int64_t outer = dy.shape()[0];
+        const std::int64_t channels = dy.shape()[1];
+        void* workspace = reduction_workspace_.reserve(
+            cuda::kernels::bias_backward_workspace_bytes<T>(outer, channels, spatial(dy)),
+            stream());
+        cuda::kernels::bias_backward<T>(stream(), outer, channels, spatial(dy), dy.data<T>(),
+                                        dbias.data<T>(), workspace);
     });
 }
 
@@ -433,6 +439,10 @@ void CudaBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     });
 }
 
+void* CudaBackend::batch_norm_workspace(const cuda::kernels::BatchNormShape& shape) {
+    return reduction_workspace_.reserve(cuda::kernels::batch_norm_workspace_bytes(shape), stream());
+}
+
 void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
                                               const Tensor& beta, Tensor& y, Tensor& running_mean,
                                               Tensor& running_var, Tensor& saved_mean,
@@ -449,7 +459,7 @@ void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gam
             cuda::kernels::batch_norm_forward_training<S>(
                 stream(), shape, x.data<S>(), gamma.data<float>(), beta.data<float>(), y.data<S>(),
                 running_mean.data<float>(), running_var.data<float>(), saved_mean.data<float>(),
-                saved_inv_std.data<float>(), settings, update_running);
+                saved_inv_std.data<float>(), settings, update_running, batch_norm_workspace(shape));
         });
         return;
     }
@@ -481,7 +491,8 @@ void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& ga
             using S = decltype(zero);
             cuda::kernels::batch_norm_forward_inference<S>(
                 stream(), shape, x.data<S>(), gamma.data<float>(), beta.data<float>(),
-                running_mean.data<float>(), running_var.data<float>(), y.data<S>(), settings);
+                running_mean.data<float>(), running_var.data<float>(), y.data<S>(), settings,
+                batch_norm_workspace(shape));
         });
         return;
     }
@@ -500,10 +511,10 @@ void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const T
             x, {&dy, &dx}, {&gamma, &saved_mean, &saved_inv_std, &dgamma, &dbeta});
         with_own_batch_norm_type(x, "batch_norm_backward", [&](auto zero) {
             using S = decltype(zero);
-            cuda::kernels::batch_norm_backward<S>(stream(), shape, x.data<S>(), dy.data<S>(),
-                                                  gamma.data<float>(), saved_mean.data<float>(),
-                                                  saved_inv_std.data<float>(), dx.data<S>(),
-                                                  dgamma.data<float>(), dbeta.data<float>());
+            cuda::kernels::batch_norm_backward<S>(
+                stream(), shape, x.data<S>(), dy.data<S>(), gamma.data<float>(),
+                saved_mean.data<float>(), saved_inv_std.data<float>(), dx.data<S>(),
+                dgamma.data<float>(), dbeta.data<float>(), batch_norm_workspace(shape));
         });
         return;
     }

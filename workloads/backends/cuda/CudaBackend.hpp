@@ -17,6 +17,7 @@
 #include "workloads/backends/cuda/HostToDeviceCopier.hpp"
 #include "workloads/backends/cuda/StepGraph.hpp"
 #include "workloads/backends/cuda/StreamIntervalTimer.hpp"
+#include "workloads/backends/cuda/kernels/BatchNormKernels.hpp"
 
 namespace trainscope::workloads {
 
@@ -120,6 +121,7 @@ class CudaBackend final : public Backend {
     void launch_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
                               Tensor& dlogits, cuda::math::CrossEntropyRow* rows_out);
     cuda::StepGraph& step_graph();
+    void* batch_norm_workspace(const cuda::kernels::BatchNormShape& shape);
 
     cuda::CudaRunOptions options_;
     cuda::CudaStream stream_;
@@ -128,6 +130,9 @@ class CudaBackend final : public Backend {
     cuda::DeviceScratch workspace_;
     cuda::DeviceScratch loss_rows_;
     cuda::DeviceScratch discarded_running_stats_;
+    // Partial sums of the own per-channel reductions (bias gradient, bf16 batch norm):
+    // one buffer for all, as the calls queue on one stream.
+    cuda::DeviceScratch reduction_workspace_;
     std::unique_ptr<cuda::CountingRawAllocator> allocator_;
     cuda::HostToDeviceCopier h2d_;
     cuda::CudnnConvolutions convolutions_;

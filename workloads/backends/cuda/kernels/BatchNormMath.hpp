@@ -12,7 +12,9 @@
 // running = (1 - momentum) * running + momentum * batch with the unbiased variance
 // (PyTorch's and cuDNN's rule); the per-channel coefficients in double, rounded once to
 // the float the per-element loops use. The kernels' sums are float (the element loads
-// are exact floats), their reduction order fixed.
+// are exact floats), their reduction order fixed (ChannelReductionMath.hpp): the sum in
+// one pass, and the squared deviations per slice about the slice's mean, recentred on
+// the channel's float mean when the slices are combined.
 namespace trainscope::workloads::cuda::math {
 
 TS_HD inline double batch_norm_sqrt(double value) {
@@ -21,13 +23,6 @@ TS_HD inline double batch_norm_sqrt(double value) {
 #else
     return std::sqrt(value);
 #endif
-}
-
-// Offset of the k-th element of `channel` in an NCHW tensor [n, channels, area], k in
-// [0, n * area): plane k / area, position k % area within it.
-TS_HD inline long long batch_norm_offset(long long k, long long channel, long long channels,
-                                         long long area) {
-    return ((k / area) * channels + channel) * area + k % area;
 }
 
 // The batch statistics of one channel from its sum over `count` elements and its sum of
@@ -55,6 +50,21 @@ TS_HD inline float batch_norm_centered_square(float x, float centre) {
 
 TS_HD inline float batch_norm_centered_product(float dy, float x, float centre) {
     return dy * (x - centre);
+}
+
+// The statistics pass sums each slice of a channel (ChannelReductionMath.hpp) and its
+// squared deviations from the slice's own mean; the per-channel step recentres those on
+// the channel's centre: sum (x - c)^2 = sum (x - m)^2 + n (m - c)^2 for a slice of n
+// elements with mean m (Chan, Golub and LeVeque's pairwise update). Both steps take the
+// slice mean from this one function, so they agree on it bit for bit.
+TS_HD inline float batch_norm_slice_mean(float sum, long long elements) {
+    return elements > 0 ? sum / static_cast<float>(elements) : 0.0f;
+}
+
+TS_HD inline float batch_norm_recentred_squares(float squares, long long elements, float slice_mean,
+                                                float centre) {
+    const float shift = slice_mean - centre;
+    return squares + static_cast<float>(elements) * shift * shift;
 }
 
 TS_HD inline BatchNormBatchStats batch_norm_finalize(double sum, double squares, double count,

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "workloads/backends/cuda/kernels/StorageMath.hpp"
@@ -24,9 +25,17 @@ void add(cudaStream_t stream, std::int64_t count, const T* a, const T* b, T* y);
 template <typename T>
 void add_bias(cudaStream_t stream, std::int64_t outer, std::int64_t channels, std::int64_t inner,
               T* y, const T* bias);
+// dbias[c] = the sum over outer and inner of dy: a (slice, channel) grid of partial sums
+// into `workspace` (device memory of bias_backward_workspace_bytes<T>, used on `stream`
+// only), then one warp per channel adding them in a fixed order (ChannelReductionMath.hpp):
+// no atomics, the same bits on every launch.
+template <typename T>
+std::size_t bias_backward_workspace_bytes(std::int64_t outer, std::int64_t channels,
+                                          std::int64_t inner);
 template <typename T>
 void bias_backward(cudaStream_t stream, std::int64_t outer, std::int64_t channels,
-                   std::int64_t inner, const T* dy, T* dbias);
+                   std::int64_t inner, const T* dy, T* dbias, void* workspace);
+// A warp per plane, 16-byte loads where the planes allow them, a shuffle-tree sum.
 template <typename T>
 void global_avg_pool_forward(cudaStream_t stream, std::int64_t planes, std::int64_t area,
                              const T* x, T* y);

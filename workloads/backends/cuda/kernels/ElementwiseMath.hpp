@@ -17,9 +17,4 @@ TS_HD inline T relu_gradient(T y, T dy) {
     return y > T(0) ? dy : T(0);
 }
 
-// Channel of element `index` of an [outer, channels, inner] tensor.
-TS_HD inline long long channel_of(long long index, long long channels, long long inner) {
-    return (index / inner) % channels;
-}
-
 }  // namespace trainscope::workloads::cuda::math
