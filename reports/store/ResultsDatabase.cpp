@@ -74,7 +74,7 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
         }
         create_schema();
     }
-    check_schema();
+    check_schema(mode);
 }
 
 void ResultsDatabase::create_schema() const {
@@ -85,17 +85,32 @@ void ResultsDatabase::create_schema() const {
     tx.commit();
 }
 
-void ResultsDatabase::check_schema() const {
+void ResultsDatabase::check_schema(OpenMode mode) {
     Statement version(db_.get(), "SELECT max(version) FROM schema_version");
     version.step();
     const auto found = version.column_int64(0);
     version.reset();
-    if (found != kSchemaVersion) {
+    if (found < kOldestReadableSchemaVersion || found > kSchemaVersion) {
         throw StoreError("results database '" + path_.string() + "' has schema version " +
-                         std::to_string(found) + " but this trainscope reads version " +
+                         std::to_string(found) + " but this trainscope reads versions " +
+                         std::to_string(kOldestReadableSchemaVersion) + " to " +
                          std::to_string(kSchemaVersion) +
                          ": use the trainscope release that wrote it, or re-run the matrix");
     }
+    schema_version_ = static_cast<int>(found);
+    // Results already written stay readable: a reader takes an old file as it is, a
+    // writer (run --resume into it, import) first adds what the new version has.
+    if (schema_version_ == 1 && mode != OpenMode::ReadOnly) {
+        upgrade_from_1();
+        schema_version_ = kSchemaVersion;
+    }
+}
+
+void ResultsDatabase::upgrade_from_1() const {
+    Transaction tx(*this);
+    exec("ALTER TABLE steps ADD COLUMN data_ns INTEGER");
+    prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
+    tx.commit();
 }
 
 Statement ResultsDatabase::prepare(std::string_view sql) const {

@@ -13,6 +13,8 @@ namespace trainscope::reports {
 
 // The results database schema version this build reads and writes (docs/formats.md).
 inline constexpr int kSchemaVersion = 2;
+// The oldest version still read: 1 lacks steps.data_ns, which reads as absent.
+inline constexpr int kOldestReadableSchemaVersion = 1;
 
 enum class OpenMode {
     ReadOnly,      // the file must exist and be a trainscope results database
@@ -31,15 +33,20 @@ class ResultsDatabase {
     [[nodiscard]] std::int64_t last_insert_rowid() const;
     // PRAGMA integrity_check's verdict: "ok" when the file is sound.
     [[nodiscard]] std::string integrity_check() const;
+    // The file's schema version: kSchemaVersion, or an older one still read (opened
+    // read-only; a writable open upgrades it in place first).
+    [[nodiscard]] int schema_version() const { return schema_version_; }
 
   private:
     struct Closer {
         void operator()(sqlite3* db) const noexcept;
     };
     void create_schema() const;
-    void check_schema() const;
+    void check_schema(OpenMode mode);
+    void upgrade_from_1() const;
 
     std::filesystem::path path_;
+    int schema_version_ = kSchemaVersion;
     std::unique_ptr<sqlite3, Closer> db_;
 };
 

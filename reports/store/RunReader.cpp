@@ -68,10 +68,12 @@ void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts
             run.environment[e.column_text(0)] = e.column_text(1);
     }
     if (parts.steps) {
-        auto s = db.prepare(
-            "SELECT step, epoch, duration_ns, loss, loss_scale, skipped, warmup, data_ns FROM "
-            "steps "
-            "WHERE run_id = ?1 ORDER BY step");
+        // Version 1 files have no data_ns: their steps read it as absent.
+        auto s = db.prepare(db.schema_version() >= 2
+                                ? "SELECT step, epoch, duration_ns, loss, loss_scale, skipped, "
+                                  "warmup, data_ns FROM steps WHERE run_id = ?1 ORDER BY step"
+                                : "SELECT step, epoch, duration_ns, loss, loss_scale, skipped, "
+                                  "warmup, NULL FROM steps WHERE run_id = ?1 ORDER BY step");
         s.bind(1, run.id);
         while (s.step()) {
             run.steps.push_back(StepRow{s.column_int64(0), s.column_int64(1), s.column_int64(2),

@@ -5,6 +5,7 @@
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace trainscope::reports {
@@ -116,6 +117,72 @@ TEST(ResultsStore, ResumeSeesOnlyOkCells) {
     const auto runs = load_runs(db, {matrix, {}}, {});
     ASSERT_EQ(runs.size(), 2u);
     EXPECT_EQ(runs[1].error, "crashed");
+}
+
+}  // namespace
+}  // namespace trainscope::reports
+
+namespace trainscope::reports {
+namespace {
+
+// A results database written before steps had a data time (schema version 1): the
+// results users already have stay readable, and a writer upgrades the file in place.
+TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
+    testing::TempDir dir;
+    const auto path = dir / "v1.db";
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        RunWriter writer(db);
+        RunRecord run = testing::sample_run();
+        run.matrix_id = writer.create_matrix({"old", "trainscope run", "0.1.0", "abc"});
+        id = writer.write(run);
+        // What version 1 looked like.
+        db.exec("ALTER TABLE steps DROP COLUMN data_ns");
+        db.exec("UPDATE schema_version SET version = 1");
+    }
+    {
+        ResultsDatabase db(path, OpenMode::ReadOnly);
+        EXPECT_EQ(db.schema_version(), 1);
+        const RunRecord back = load_run(db, id, RunParts{true, true, true, true, true});
+        ASSERT_FALSE(back.steps.empty());
+        for (const StepRow& s : back.steps)
+            EXPECT_FALSE(s.data_ns.has_value()) << "no data time was recorded then";
+    }
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        EXPECT_EQ(db.schema_version(), kSchemaVersion);
+        RunWriter writer(db);
+        RunRecord run = testing::sample_run();
+        run.matrix_id = writer.create_matrix({"new", "trainscope run", "0.1.0", "abc"});
+        run.steps.front().data_ns = 1234;
+        const std::int64_t added = writer.write(run);
+        EXPECT_EQ(
+            load_run(db, added, RunParts{false, false, true, false, false}).steps.front().data_ns,
+            1234);
+        EXPECT_EQ(load_run(db, id, RunParts{true, true, true, true, true}).cell_key,
+                  testing::sample_run().cell_key);
+        EXPECT_EQ(db.integrity_check(), "ok");
+    }
+    ResultsDatabase db(path, OpenMode::ReadOnly);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+}
+
+TEST(ResultsStoreVersions, ANewerFileIsRefusedNamingBothVersions) {
+    testing::TempDir dir;
+    const auto path = dir / "future.db";
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        db.exec("UPDATE schema_version SET version = 99");
+    }
+    try {
+        ResultsDatabase db(path, OpenMode::ReadOnly);
+        FAIL() << "a version 99 file was opened";
+    } catch (const StoreError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("schema version 99"), std::string::npos) << message;
+        EXPECT_NE(message.find(std::to_string(kSchemaVersion)), std::string::npos) << message;
+    }
 }
 
 }  // namespace
