@@ -50,6 +50,8 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
         make_table(metrics_, CompareMetricsModel::SortRole, 0, Qt::AscendingOrder, this);
     kernels_view_ = make_table(kernels_, KernelDiffModel::SortRole, KernelDiffModel::Diff,
                                Qt::DescendingOrder, this);
+    // The figures' headers whole ("B − A per step"); the name takes what is left.
+    kernels_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     kernels_view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::Name,
                                                             QHeaderView::Stretch);
     metrics_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
