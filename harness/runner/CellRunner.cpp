@@ -103,15 +103,21 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
             }
             record.trace = std::move(captured.trace);
             if (controller.divergence().empty()) {
-                // After the capture has stopped: the probe runs tracers of its own.
-                if (auto overhead =
-                        measure_tracing_overhead(config, level, median_measured_step_ns(result))) {
-                    for (auto& m : tracing_overhead_metrics(*overhead))
-                        record.metrics.push_back(std::move(m));
-                    record.environment["tracing_overhead_probe"] = fmt::format(
-                        "{} rounds of an untraced and a traced block of {} steps (ABBA "
-                        "order), in the cell's process after its run",
-                        overhead->rounds, overhead->steps_per_block);
+                // After the capture has stopped: the probe runs tracers of its own. The run
+                // is measured already; a probe that fails costs its figure, not the run.
+                try {
+                    if (auto overhead = measure_tracing_overhead(config, level,
+                                                                 median_measured_step_ns(result))) {
+                        for (auto& m : tracing_overhead_metrics(*overhead))
+                            record.metrics.push_back(std::move(m));
+                        record.environment["tracing_overhead_probe"] = fmt::format(
+                            "{} rounds of an untraced and a traced block of {} steps (ABBA "
+                            "order), in the cell's process after its run",
+                            overhead->rounds, overhead->steps_per_block);
+                    }
+                } catch (const std::exception& e) {
+                    record.environment["tracing_overhead_probe"] =
+                        std::string("failed, no figure: ") + e.what();
                 }
             }
         }

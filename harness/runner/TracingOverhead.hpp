@@ -80,7 +80,7 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
                                                         profiler::TraceLevel level,
                                                         double median_step_ns);
 
-// tracing_overhead_ci_low_pct/high_pct always; tracing_overhead_pct only when measurable.
+// tracing_overhead_pct_ci_low/high always; tracing_overhead_pct only when measurable.
 std::vector<reports::Metric> tracing_overhead_metrics(const TracingOverhead& overhead);
 
 }  // namespace trainscope::harness

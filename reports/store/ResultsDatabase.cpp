@@ -108,6 +108,14 @@ void ResultsDatabase::check_schema(OpenMode mode) {
 
 void ResultsDatabase::upgrade_from_1() const {
     Transaction tx(*this);
+    // Another writer may have upgraded the file since the version was read; under the
+    // write lock now, look again.
+    Statement version(db_.get(), "SELECT max(version) FROM schema_version");
+    version.step();
+    const auto found = version.column_int64(0);
+    version.reset();
+    if (found >= 2)
+        return;
     exec("ALTER TABLE steps ADD COLUMN data_ns INTEGER");
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();

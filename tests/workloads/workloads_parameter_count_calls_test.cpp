@@ -1,9 +1,9 @@
-// The optimizer and the finite check cost a fixed number of
-// backend calls per step, whatever the parameter count (issue 14, item 2: multi-tensor
-// operations over flat parameter buffers, as PyTorch's foreach Adam). Counted by the
-// counting layer on the CPU: seed-cnn (4 parameter tensors) against ResNet-8 (29).
-// The refresh of 16-bit weight copies is asserted on CUDA (CudaStepWindow.*): the CPU's
-// emulation keeps f32 copies and refreshes each with copy and round_storage.
+// The optimizer, the finite check and the refresh of the 16-bit weight copies cost a fixed
+// number of backend calls per step, whatever the parameter count (issue 14, item 2:
+// multi-tensor operations, as PyTorch's foreach Adam). Counted by the counting layer on
+// the CPU: seed-cnn (4 parameter tensors) against ResNet-8 (29). The CPU emulates fp16
+// with f32 copies holding rounded values (round_copy_multi); CUDA converts (convert_multi,
+// asserted in CudaStepWindow.*).
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -42,7 +42,7 @@ double calls(const TrainingResult& result, std::initializer_list<const char*> op
     return sum;
 }
 
-TEST(WorkloadsParameterCount, OptimizerAndFiniteCheckCallsDoNotGrowWithParameters) {
+TEST(WorkloadsParameterCount, OptimizerFiniteCheckAndCastCallsDoNotGrowWithParameters) {
     const TrainingResult small = fp16_run("seed-cnn");
     const TrainingResult large = fp16_run("resnet");
     ASSERT_GT(large.parameter_count, small.parameter_count);
@@ -50,6 +50,9 @@ TEST(WorkloadsParameterCount, OptimizerAndFiniteCheckCallsDoNotGrowWithParameter
               calls(small, {"adam_update", "adam_update_multi", "sgd_update", "sgd_update_multi"}));
     EXPECT_EQ(calls(large, {"flag_non_finite", "flag_non_finite_multi"}),
               calls(small, {"flag_non_finite", "flag_non_finite_multi"}));
+    const std::initializer_list<const char*> casts{"convert", "convert_multi", "round_copy_multi"};
+    EXPECT_EQ(calls(large, casts), calls(small, casts));
+    EXPECT_EQ(calls(large, {"round_copy_multi"}), 1.0) << "one refresh of the copies a step";
 }
 
 }  // namespace

@@ -227,6 +227,17 @@ class Backend {
             convert(*sources[i], *destinations[i]);
         }
     }
+    // The emulated twin of convert_multi: copies each f32 master into its f32 compute copy
+    // and rounds the copy to fp16/bf16 (copy, then round_storage).
+    virtual void round_copy_multi(std::span<const Tensor* const> sources,
+                                  std::span<Tensor* const> destinations, StorageRounding rounding) {
+        require_same_lengths("round_copy_multi", sources.size(), destinations.size(),
+                             destinations.size(), destinations.size());
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            copy(*sources[i], *destinations[i]);
+            round_storage(*destinations[i], rounding);
+        }
+    }
 
   protected:
     void require_same_lengths(const char* op, std::size_t a, std::size_t b, std::size_t c,

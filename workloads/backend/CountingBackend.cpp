@@ -260,4 +260,11 @@ void CountingBackend::convert_multi(std::span<const Tensor* const> sources,
     inner_->convert_multi(sources, destinations);
 }
 
+void CountingBackend::round_copy_multi(std::span<const Tensor* const> sources,
+                                       std::span<Tensor* const> destinations,
+                                       StorageRounding rounding) {
+    count(BackendOp::round_copy_multi);
+    inner_->round_copy_multi(sources, destinations, rounding);
+}
+
 }  // namespace trainscope::workloads

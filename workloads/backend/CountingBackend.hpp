@@ -115,6 +115,8 @@ class CountingBackend final : public Backend {
     void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) override;
     void convert_multi(std::span<const Tensor* const> sources,
                        std::span<Tensor* const> destinations) override;
+    void round_copy_multi(std::span<const Tensor* const> sources,
+                          std::span<Tensor* const> destinations, StorageRounding rounding) override;
 
   private:
     void count(BackendOp op) { ++calls_[static_cast<std::size_t>(op)]; }

@@ -94,20 +94,27 @@ void Model::materialize(StepContext& context, std::uint64_t seed) {
     }
     converted_masters_.clear();
     converted_copies_.clear();
+    rounded_masters_.clear();
+    rounded_copies_.clear();
     for (Parameter* p : parameters_) {
-        if (!p->compute_copy.empty() && p->compute_copy.dtype() != p->value.dtype()) {
-            converted_masters_.push_back(&p->value);  // f32 master -> f16/bf16
-            converted_copies_.push_back(&p->compute_copy);
-        }
+        if (p->compute_copy.empty())
+            continue;
+        const bool native = p->compute_copy.dtype() != p->value.dtype();
+        // f32 master -> f16/bf16 (native), or -> f32 holding rounded values (emulated).
+        (native ? converted_masters_ : rounded_masters_).push_back(&p->value);
+        (native ? converted_copies_ : rounded_copies_).push_back(&p->compute_copy);
     }
     refresh_compute_copies(context);
 }
 
 void Model::refresh_compute_copies(StepContext& context) {
-    for (Parameter* p : parameters()) {
-        if (!p->compute_copy.empty() && p->compute_copy.dtype() == p->value.dtype()) {
-            context.backend.copy(p->value, p->compute_copy);
-            context.round_result(p->compute_copy);
+    if (!rounded_copies_.empty()) {
+        if (context.emulates_storage()) {
+            context.backend.round_copy_multi(rounded_masters_, rounded_copies_,
+                                             context.policy.storage_rounding);
+        } else {
+            for (std::size_t i = 0; i < rounded_copies_.size(); ++i)
+                context.backend.copy(*rounded_masters_[i], *rounded_copies_[i]);
         }
     }
     if (!converted_copies_.empty()) {

@@ -68,6 +68,8 @@ class Model {
     std::vector<std::vector<const Tensor*>> gradient_groups_;
     std::vector<const Tensor*> converted_masters_;
     std::vector<Tensor*> converted_copies_;
+    std::vector<const Tensor*> rounded_masters_;  // the CPU's emulated 16-bit copies
+    std::vector<Tensor*> rounded_copies_;
 };
 
 }  // namespace trainscope::workloads

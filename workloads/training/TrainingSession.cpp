@@ -272,13 +272,19 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     // now, so neither the staging below nor the host's wait in synchronize() is timed.
     timer->close();
     const StepCounts counts = counts_->close(measured);
-    if (next_index >= 0) {
-        // On a GPU the host stages the next batch while the device runs this step; on the
-        // CPU the step is done and the staging is merely outside its window.
+    // The next batch is staged while the device runs this step where that can overlap
+    // (the CPU, where the step is done and this is merely outside the window; a copy
+    // stream; a resident dataset gathered on the device). A synchronous copy instead
+    // queues behind this step on the compute stream and the host waits for it, so staged
+    // now its data_ns would hold this step's device time: it is staged after the wait.
+    const bool stage_during_step = config_.backend == "cpu" || config_.transfer == "overlap" ||
+                                   config_.placement == "resident";
+    if (next_index >= 0 && stage_during_step)
         staged_ = stage_batch(next_index);
-    }
     const std::int64_t duration_ns = timer->elapsed_ns();
     backend_->synchronize();
+    if (next_index >= 0 && !stage_during_step)
+        staged_ = stage_batch(next_index);
     const CrossEntropyTotals totals = backend_->take_loss_totals();
     const bool applied = step_applied();
     optimizer_->finish_step(applied);
