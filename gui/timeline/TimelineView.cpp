@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/timeline/ActivityTooltip.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
@@ -577,67 +578,7 @@ bool TimelineView::event(QEvent* event) {
 }
 
 QString TimelineView::describe(const DrawItem& item) const {
-    const TimelineRow& row = data_->rows()[static_cast<std::size_t>(item.row)];
-    // Times to the trace's own precision, from the chosen origin.
-    const std::int64_t origin = TimelineRenderer::originNs(*data_, state_);
-    const std::int64_t res = data_->resolutionNs();
-    if (item.kind == DrawKind::Fold) {
-        return tr("<b>%1 events folded</b> (each narrower than %2 px)<br>from %3, spanning %4<br>"
-                  "first: %5<br><i>Click to zoom in.</i>")
-            .arg(item.count)
-            .arg(TimelineRenderer::kMinPx)
-            .arg(formatTimeExact(item.begin - origin, res),
-                 formatTimeExact(item.end - item.begin, res),
-                 data_->label(row.events[item.first].name).toHtmlEscaped());
-    }
-    const std::uint32_t idx = row.events[item.first].activity;
-    const auto& a = data_->activity(idx);
-    const Category c = data_->category(idx);
-    QString html = QStringLiteral("<b>%1</b><table>").arg(data_->label(a.name).toHtmlEscaped());
-    auto line = [&](const QString& key, const QString& value) {
-        html += QStringLiteral("<tr><td>%1&nbsp;</td><td>%2</td></tr>").arg(key, value);
-    };
-    if (data_->label(a.name) != data_->name(a.name))
-        line(tr("full name"), data_->name(a.name).toHtmlEscaped());
-    line(tr("kind"), QString::fromLatin1(profiler::to_string(a.kind).data())
-                         .append(QStringLiteral(" · "))
-                         .append(QString::fromLatin1(category_name(c).data())));
-    line(state_.origin_ns ? tr("start (from origin)") : tr("start"),
-         formatTimeExact(a.start_ns - origin, res));
-    line(tr("duration"), formatTimeExact(a.duration_ns(), res));
-    line(tr("lane"), row.label.toHtmlEscaped());
-    if (a.kind == profiler::ActivityKind::Kernel) {
-        line(tr("grid"),
-             QStringLiteral("(%1, %2, %3)").arg(a.grid[0]).arg(a.grid[1]).arg(a.grid[2]));
-        line(tr("block"),
-             QStringLiteral("(%1, %2, %3)").arg(a.block[0]).arg(a.block[1]).arg(a.block[2]));
-        line(tr("registers/thread"), QString::number(a.registers_per_thread));
-        line(tr("shared memory"), formatBytes(a.shared_memory_bytes));
-    }
-    if (a.kind == profiler::ActivityKind::Memcpy || a.kind == profiler::ActivityKind::Memset) {
-        line(tr("size"), formatBytes(static_cast<double>(a.bytes)));
-        if (a.kind == profiler::ActivityKind::Memcpy)
-            line(tr("direction"), QString::fromLatin1(profiler::to_string(a.copy_kind).data()));
-        if (a.duration_ns() > 0)
-            line(tr("throughput"),
-                 QStringLiteral("%1/s").arg(formatBytes(static_cast<double>(a.bytes) * 1e9 /
-                                                        static_cast<double>(a.duration_ns()))));
-    }
-    if (a.correlation != 0) {
-        line(tr("correlation"), QString::number(a.correlation));
-        if (is_gpu_work(c)) {
-            if (auto api = data_->apiCallFor(a.correlation)) {
-                const auto& call = data_->activity(*api);
-                line(tr("launched by"),
-                     QStringLiteral("%1 (%2)").arg(data_->name(call.name).toHtmlEscaped(),
-                                                   formatTimeExact(call.duration_ns(), res)));
-            }
-        } else if (auto k = data_->gpuWorkFor(a.correlation)) {
-            line(tr("launches"), data_->label(data_->activity(*k).name).toHtmlEscaped());
-        }
-    }
-    html += QStringLiteral("</table>");
-    return html;
+    return activityTooltip(*data_, state_, item);
 }
 
 }  // namespace trainscope::gui

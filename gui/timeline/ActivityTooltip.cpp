@@ -1,0 +1,79 @@
+#include "gui/timeline/ActivityTooltip.hpp"
+
+#include <QObject>
+
+#include "gui/timeline/KernelCategory.hpp"
+#include "gui/timeline/TimeFormat.hpp"
+#include "gui/timeline/TimelineRenderer.hpp"
+#include "profiler/trace/ActivityKind.hpp"
+
+namespace trainscope::gui {
+
+QString activityTooltip(const TimelineData& data, const TimelineViewState& state,
+                        const DrawItem& item) {
+    const TimelineRow& row = data.rows()[static_cast<std::size_t>(item.row)];
+    // Times to the trace's own precision, from the chosen origin.
+    const std::int64_t origin = TimelineRenderer::originNs(data, state);
+    const std::int64_t res = data.resolutionNs();
+    if (item.kind == DrawKind::Fold) {
+        return QObject::tr(
+                   "<b>%1 events folded</b> (each narrower than %2 px)<br>from %3, spanning %4<br>"
+                   "first: %5<br><i>Click to zoom in.</i>")
+            .arg(item.count)
+            .arg(TimelineRenderer::kMinPx)
+            .arg(formatTimeExact(item.begin - origin, res),
+                 formatTimeExact(item.end - item.begin, res),
+                 data.label(row.events[item.first].name).toHtmlEscaped());
+    }
+    const std::uint32_t idx = row.events[item.first].activity;
+    const auto& a = data.activity(idx);
+    const Category c = data.category(idx);
+    QString html = QStringLiteral("<b>%1</b><table>").arg(data.label(a.name).toHtmlEscaped());
+    auto line = [&](const QString& key, const QString& value) {
+        html += QStringLiteral("<tr><td>%1&nbsp;</td><td>%2</td></tr>").arg(key, value);
+    };
+    if (data.label(a.name) != data.name(a.name))
+        line(QObject::tr("full name"), data.name(a.name).toHtmlEscaped());
+    line(QObject::tr("kind"), QString::fromLatin1(profiler::to_string(a.kind).data())
+                                  .append(QStringLiteral(" · "))
+                                  .append(QString::fromLatin1(category_name(c).data())));
+    line(state.origin_ns ? QObject::tr("start (from origin)") : QObject::tr("start"),
+         formatTimeExact(a.start_ns - origin, res));
+    line(QObject::tr("duration"), formatTimeExact(a.duration_ns(), res));
+    line(QObject::tr("lane"), row.label.toHtmlEscaped());
+    if (a.kind == profiler::ActivityKind::Kernel) {
+        line(QObject::tr("grid"),
+             QStringLiteral("(%1, %2, %3)").arg(a.grid[0]).arg(a.grid[1]).arg(a.grid[2]));
+        line(QObject::tr("block"),
+             QStringLiteral("(%1, %2, %3)").arg(a.block[0]).arg(a.block[1]).arg(a.block[2]));
+        line(QObject::tr("registers/thread"), QString::number(a.registers_per_thread));
+        line(QObject::tr("shared memory"), formatBytes(a.shared_memory_bytes));
+    }
+    if (a.kind == profiler::ActivityKind::Memcpy || a.kind == profiler::ActivityKind::Memset) {
+        line(QObject::tr("size"), formatBytes(static_cast<double>(a.bytes)));
+        if (a.kind == profiler::ActivityKind::Memcpy)
+            line(QObject::tr("direction"),
+                 QString::fromLatin1(profiler::to_string(a.copy_kind).data()));
+        if (a.duration_ns() > 0)
+            line(QObject::tr("throughput"),
+                 QStringLiteral("%1/s").arg(formatBytes(static_cast<double>(a.bytes) * 1e9 /
+                                                        static_cast<double>(a.duration_ns()))));
+    }
+    if (a.correlation != 0) {
+        line(QObject::tr("correlation"), QString::number(a.correlation));
+        if (is_gpu_work(c)) {
+            if (auto api = data.apiCallFor(a.correlation)) {
+                const auto& call = data.activity(*api);
+                line(QObject::tr("launched by"),
+                     QStringLiteral("%1 (%2)").arg(data.name(call.name).toHtmlEscaped(),
+                                                   formatTimeExact(call.duration_ns(), res)));
+            }
+        } else if (auto k = data.gpuWorkFor(a.correlation)) {
+            line(QObject::tr("launches"), data.label(data.activity(*k).name).toHtmlEscaped());
+        }
+    }
+    html += QStringLiteral("</table>");
+    return html;
+}
+
+}  // namespace trainscope::gui
