@@ -226,11 +226,13 @@ void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_s
     const std::size_t skip = warmup_steps < steps.size() ? warmup_steps : 0;
     std::printf(
         "\nStep anatomy from the trace's CUDA API records, per NVTX step range (median "
-        "(min-max) over %zu steps, %zu warm-up steps left out; the step range also holds the "
-        "wait after the timed window):\n",
+        "(min-max) over %zu steps, %zu warm-up steps left out; \"step\" also holds the "
+        "wait after the timed window, \"window\" is the timed part alone):\n",
         steps.size() - skip, skip);
-    print_spread_line("step", profiler::spread_of(steps, skip, false));
-    print_spread_line("data load", profiler::spread_of(steps, skip, true));
+    print_spread_line("step", profiler::spread_of(steps, skip, profiler::StepPart::own));
+    if (std::all_of(steps.begin(), steps.end(), [](const auto& s) { return s.has_window; }))
+        print_spread_line("window", profiler::spread_of(steps, skip, profiler::StepPart::window));
+    print_spread_line("data load", profiler::spread_of(steps, skip, profiler::StepPart::data));
 }
 
 int execute(const AnalyzeOptions& options) {

@@ -108,22 +108,30 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
         std::sort(calls.begin(), calls.end(),
                   [](const ApiCall& x, const ApiCall& y) { return x.start_ns < y.start_ns; });
     }
-    // Data-load ranges per thread, to tell a step's staging from its own calls.
+    // Data-load and timed-window ranges per thread, to tell a step's staging from its own
+    // calls and its timed part from the wait after it.
     std::map<ThreadKey, std::vector<Range>> data_ranges;
+    std::map<ThreadKey, std::vector<Range>> window_ranges;
     for (const Activity& a : trace.activities) {
         if (a.kind != ActivityKind::NvtxRange) {
             continue;
         }
         const Lane& lane = trace.lanes.at(a.lane);
-        if (lane.kind == LaneKind::Nvtx && lane.device < 0 &&
-            trace.strings.at(a.name) == options.data_range) {
+        if (lane.kind != LaneKind::Nvtx || lane.device >= 0) {
+            continue;
+        }
+        const std::string& name = trace.strings.at(a.name);
+        if (name == options.data_range) {
             data_ranges[{lane.process, lane.stream_or_thread}].push_back({a.start_ns, a.end_ns});
+        } else if (name == options.window_range) {
+            window_ranges[{lane.process, lane.stream_or_thread}].push_back({a.start_ns, a.end_ns});
         }
     }
-
-    for (auto& [key, ranges] : data_ranges) {
-        std::sort(ranges.begin(), ranges.end(),
-                  [](const Range& x, const Range& y) { return x.start_ns < y.start_ns; });
+    for (auto* by_thread : {&data_ranges, &window_ranges}) {
+        for (auto& [key, ranges] : *by_thread) {
+            std::sort(ranges.begin(), ranges.end(),
+                      [](const Range& x, const Range& y) { return x.start_ns < y.start_ns; });
+        }
     }
 
     std::vector<StepApiCounts> result;
@@ -147,11 +155,12 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
             result.push_back(step);
             continue;
         }
-        const auto ranges = data_ranges.find(key);
-        // Data-load ranges of one thread never overlap: the last one starting at or
+        // Ranges of one kind on one thread never overlap: the last one starting at or
         // before t is the only candidate.
-        const auto in_data_range = [&](std::int64_t t) {
-            if (ranges == data_ranges.end()) {
+        const auto in_range = [&](const std::map<ThreadKey, std::vector<Range>>& by_thread,
+                                  std::int64_t t) {
+            const auto ranges = by_thread.find(key);
+            if (ranges == by_thread.end()) {
                 return false;
             }
             const auto after = std::upper_bound(
@@ -159,15 +168,27 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
                 [](std::int64_t time, const Range& r) { return time < r.start_ns; });
             return after != ranges->second.begin() && t < std::prev(after)->end_ns;
         };
+        const auto windows = window_ranges.find(key);
+        step.has_window =
+            windows != window_ranges.end() &&
+            std::any_of(windows->second.begin(), windows->second.end(), [&](const Range& r) {
+                return r.start_ns >= range.start_ns && r.start_ns < range.end_ns;
+            });
         auto call =
             std::lower_bound(calls->second.begin(), calls->second.end(), range.start_ns,
                              [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
         for (; call != calls->second.end() && call->start_ns < range.end_ns; ++call) {
-            ApiCallCounts& counts = in_data_range(call->start_ns) ? step.data : step.step;
+            const bool data = in_range(data_ranges, call->start_ns);
+            const std::int64_t launched =
+                call->correlation != 0
+                    ? static_cast<std::int64_t>(kernels_by_correlation.count(call->correlation))
+                    : 0;
+            ApiCallCounts& counts = data ? step.data : step.step;
             add_call(*call, counts);
-            if (call->correlation != 0) {
-                counts.kernel_launches +=
-                    static_cast<std::int64_t>(kernels_by_correlation.count(call->correlation));
+            counts.kernel_launches += launched;
+            if (!data && in_range(window_ranges, call->start_ns)) {
+                add_call(*call, step.window);
+                step.window.kernel_launches += launched;
             }
         }
         result.push_back(step);
@@ -176,7 +197,7 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
 }
 
 ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t skip_first,
-                        bool data) {
+                        StepPart part) {
     ApiCallSpread spread;
     if (skip_first >= steps.size()) {
         return spread;
@@ -186,7 +207,11 @@ ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t ski
         std::vector<std::int64_t> values;
         values.reserve(spread.steps);
         for (std::size_t i = skip_first; i < steps.size(); ++i) {
-            values.push_back((data ? steps[i].data : steps[i].step).*field);
+            const StepApiCounts& step = steps[i];
+            const ApiCallCounts& counts = part == StepPart::data     ? step.data
+                                          : part == StepPart::window ? step.window
+                                                                     : step.step;
+            values.push_back(counts.*field);
         }
         std::sort(values.begin(), values.end());
         const std::size_t n = values.size();

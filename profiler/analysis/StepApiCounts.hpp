@@ -34,18 +34,23 @@ struct ApiCallCounts {
 
 // The API calls of one training step: those on the step range's thread that begin in
 // it, split into the step's own and those inside its data-load ranges (the staging of
-// a batch, outside the timed window).
+// a batch, outside the timed window). `window` is the part of the step's own calls made
+// inside its timed-window range: what the step's measured time covers, without the
+// wait after it (the engine marks it; traces from elsewhere have none).
 struct StepApiCounts {
     std::size_t range_index = 0;  // index of the step range in trace.activities
     std::int64_t begin_ns = 0;
     std::int64_t end_ns = 0;
     ApiCallCounts step;
     ApiCallCounts data;
+    ApiCallCounts window;
+    bool has_window = false;
 };
 
 struct StepApiCountOptions {
     std::string step_range = "step";
     std::string data_range = "data load";
+    std::string window_range = "timed window";
 };
 
 // One entry per host NVTX range named options.step_range, in trace order. Empty when the
@@ -64,9 +69,12 @@ struct ApiCallSpread {
     std::size_t steps = 0;
     CountSpread allocations, frees, synchronizations, memcpys, runtime_calls, kernel_launches;
 };
-// Over steps[skip_first:] (warm-up steps left out), of the step's own calls
-// (data = false) or of its data-load calls (data = true). All zero without steps.
-ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t skip_first, bool data);
+// Which calls of a step a spread is over.
+enum class StepPart { own, data, window };
+// Over steps[skip_first:] (warm-up steps left out), of the step's own calls, its
+// data-load calls or its timed window's calls. All zero without steps.
+ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t skip_first,
+                        StepPart part);
 
 // Whether the trace holds runtime API records at all (so that zero counts mean zero).
 bool has_runtime_api_records(const Trace& trace);

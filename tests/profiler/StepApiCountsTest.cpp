@@ -84,18 +84,18 @@ TEST(StepApiCounts, CountsEachStepsCallsApartFromItsDataLoad) {
 TEST(StepApiCounts, SpreadLeavesWarmUpStepsOut) {
     HandBuiltTrace t = two_steps();
     const auto steps = count_api_calls_per_step(t.trace());
-    const ApiCallSpread all = spread_of(steps, 0, false);
+    const ApiCallSpread all = spread_of(steps, 0, StepPart::own);
     EXPECT_EQ(all.steps, 2u);
     EXPECT_EQ(all.frees.min, 0);
     EXPECT_EQ(all.frees.max, 1);
     EXPECT_DOUBLE_EQ(all.frees.median, 0.5);
-    const ApiCallSpread measured = spread_of(steps, 1, false);
+    const ApiCallSpread measured = spread_of(steps, 1, StepPart::own);
     EXPECT_EQ(measured.steps, 1u);
     EXPECT_EQ(measured.frees.max, 0);
     EXPECT_DOUBLE_EQ(measured.kernel_launches.median, 2.0);
-    const ApiCallSpread data = spread_of(steps, 0, true);
+    const ApiCallSpread data = spread_of(steps, 0, StepPart::data);
     EXPECT_EQ(data.allocations.max, 1);
-    EXPECT_EQ(spread_of(steps, 2, false).steps, 0u);
+    EXPECT_EQ(spread_of(steps, 2, StepPart::own).steps, 0u);
 }
 
 TEST(StepApiCounts, TracesWithoutApiRecordsOrStepsSayso) {
@@ -110,6 +110,29 @@ TEST(StepApiCounts, TracesWithoutApiRecordsOrStepsSayso) {
     HandBuiltTrace no_steps;
     no_steps.runtime_call(1, "cudaMalloc", 0, 10, 1);
     EXPECT_TRUE(count_api_calls_per_step(no_steps.trace()).empty());
+}
+
+// The engine marks each step's timed window: its calls are counted apart, so a sync that
+// waits after the window (or a copy staged before it) is not taken for the step's own.
+TEST(StepApiCounts, TheTimedWindowIsCountedApartFromTheWaitAfterIt) {
+    HandBuiltTrace t = two_steps();
+    EXPECT_FALSE(count_api_calls_per_step(t.trace())[0].has_window) << "no window marked";
+    t.nvtx_range(1, "timed window", 350, 600);  // step 1: launches and the free, not the sync
+    t.nvtx_range(1, "timed window", 1050, 1800);
+    const auto steps = count_api_calls_per_step(t.trace());
+    ASSERT_EQ(steps.size(), 2u);
+    for (const auto& s : steps)
+        EXPECT_TRUE(s.has_window);
+    EXPECT_EQ(steps[0].window.kernel_launches, 2);
+    EXPECT_EQ(steps[0].window.frees, 1);
+    EXPECT_EQ(steps[0].window.synchronizations, 0);
+    EXPECT_EQ(steps[0].window.memcpys, 0) << "the data load's copy is outside the window";
+    EXPECT_EQ(steps[0].step.synchronizations, 1) << "the step still holds the wait";
+    EXPECT_EQ(steps[1].window.kernel_launches, 2);
+    EXPECT_EQ(steps[1].window.synchronizations, 0);
+    const ApiCallSpread window = spread_of(steps, 0, StepPart::window);
+    EXPECT_EQ(window.synchronizations.max, 0);
+    EXPECT_EQ(window.kernel_launches.min, 2);
 }
 
 }  // namespace

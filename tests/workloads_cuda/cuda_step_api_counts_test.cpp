@@ -1,7 +1,8 @@
 // On a GPU: the step's CUDA runtime API calls, counted from CUPTI's records of a real
 // training run (profiler/analysis/StepApiCounts, as `trainscope analyze` prints them):
-// after warm-up no cudaMalloc/cudaFree in a step, the next batch's copies inside its data
-// load, and the same number of kernels launched every step. Its own executable: the
+// after warm-up no cudaMalloc/cudaFree in a step and no allocation, free, wait or copy in
+// its timed window, the next batch's copies inside its data load, and the same number of
+// kernels launched every step. Its own executable: the
 // tracers are process-wide and NVTX injection attaches at the process's first NVTX call.
 #include <gtest/gtest.h>
 
@@ -16,7 +17,7 @@
 namespace trainscope {
 namespace {
 
-TEST(CudaStepApiCounts, NoAllocationAfterWarmUpAndTheNextBatchCopiedInItsDataLoad) {
+TEST(CudaStepApiCounts, NoAllocationOrWaitInTheTimedWindowAndTheNextBatchCopiedInItsDataLoad) {
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     for (const char* precision : {"fp32", "fp16"}) {
         SCOPED_TRACE(precision);
@@ -45,6 +46,13 @@ TEST(CudaStepApiCounts, NoAllocationAfterWarmUpAndTheNextBatchCopiedInItsDataLoa
             SCOPED_TRACE("step " + std::to_string(i));
             EXPECT_EQ(steps[i].step.allocations, 0);
             EXPECT_EQ(steps[i].step.frees, 0);
+            // The timed window itself: no allocation, free, wait or copy, only launches.
+            ASSERT_TRUE(steps[i].has_window);
+            EXPECT_EQ(steps[i].window.allocations, 0);
+            EXPECT_EQ(steps[i].window.frees, 0);
+            EXPECT_EQ(steps[i].window.synchronizations, 0);
+            EXPECT_EQ(steps[i].window.memcpys, 0);
+            EXPECT_EQ(steps[i].window.kernel_launches, launches);
             EXPECT_EQ(steps[i].data.allocations, 0);
             EXPECT_EQ(steps[i].step.kernel_launches, launches);
             // Images and labels of the next batch; the last step stages none.

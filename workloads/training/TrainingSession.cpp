@@ -252,6 +252,10 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     staged_.reset();
     Batch& batch = staged.batch;
     const bool measured = steps_done_ >= config_.warmup_steps;
+    // Marks what the step's time covers, so a trace can tell the timed work from the
+    // staging and the wait around it (profiler/analysis/StepApiCounts).
+    std::optional<PhaseRange> window;
+    window.emplace("timed window");
     counts_->open();
     const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
     // The conversion to the storage dtype is compute (PyTorch's autocast casts inside the
@@ -272,6 +276,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     // now, so neither the staging below nor the host's wait in synchronize() is timed.
     timer->close();
     const StepCounts counts = counts_->close(measured);
+    window.reset();
     // The next batch is staged while the device runs this step where that can overlap
     // (the CPU, where the step is done and this is merely outside the window; a copy
     // stream; a resident dataset gathered on the device). A synchronous copy instead
