@@ -25,6 +25,7 @@
 #include <stdexcept>
 
 #include "gui/app/CsvExport.hpp"
+#include "gui/app/RecentFilesMenu.hpp"
 #include "gui/app/Theme.hpp"
 #include "gui/charts/LineChart.hpp"
 #include "gui/compare/CompareView.hpp"
@@ -43,7 +44,6 @@
 namespace trainscope::gui {
 
 namespace {
-constexpr int kMaxRecent = 8;
 // Host lanes with deeper stacks start collapsed (click the lane's label to expand).
 constexpr int kCollapseLanesDeeperThan = 12;
 }  // namespace
@@ -199,8 +199,9 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open results database…"), QKeySequence::Open, this,
                     &MainWindow::openDialog);
-    recent_menu_ = file->addMenu(tr("Open &recent"));
-    rebuildRecentMenu();
+    recent_ = new RecentFilesMenu(
+        file->addMenu(tr("Open &recent")), [this](const QString& path) { openAndShow(path); },
+        this);
     file->addSeparator();
     file->addAction(tr("Export table as &CSV…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     &MainWindow::exportCsv);
@@ -329,7 +330,7 @@ bool MainWindow::openDatabase(const QString& path) {
     runs_model_->setRuns(std::move(runs));
     setWindowTitle(QStringLiteral("trainscope — %1").arg(QFileInfo(path).fileName()));
     if (remember_recent_)
-        addRecent(QFileInfo(path).absoluteFilePath());
+        recent_->add(QFileInfo(path).absoluteFilePath());
     statusBar()->showMessage(tr("%1 runs in %2").arg(runs_model_->rowCount()).arg(path), 5000);
     traced_runs_ = std::move(traced);
     return true;
@@ -360,27 +361,6 @@ void MainWindow::openDialog() {
                                      tr("Results databases (*.db *.sqlite);;All files (*)"));
     if (!path.isEmpty())
         openAndShow(path);
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    if (!recent_menu_)
-        return;
-    recent_menu_->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& path : recent)
-        recent_menu_->addAction(path, this, [this, path] { openAndShow(path); });
-    recent_menu_->setEnabled(!recent.isEmpty());
 }
 
 void MainWindow::selectionChanged(const std::vector<std::int64_t>& ids) {

@@ -26,6 +26,7 @@ class KernelStatsModel;
 class KernelStatsView;
 class RangePanel;
 class RunsTableModel;
+class RecentFilesMenu;
 class RunsView;
 class TimelineView;
 class UtilizationView;
@@ -86,8 +87,6 @@ class MainWindow : public QMainWindow {
 
   private:
     void createMenus();
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
     void setTrace(const LoadedTracePtr& trace);
     void reportError(const QString& message);
 
@@ -108,7 +107,7 @@ class MainWindow : public QMainWindow {
     CompareView* compare_;
     QProgressBar* progress_;
     QToolButton* cancel_;
-    QMenu* recent_menu_ = nullptr;
+    RecentFilesMenu* recent_ = nullptr;
     TraceLoader loader_;
     LoadedTracePtr trace_;
     // Further selected runs: their kernel statistics join the Kernels tab.

@@ -15,6 +15,7 @@
 
 #include "gui/app/CsvExport.hpp"
 #include "gui/app/MainWindow.hpp"
+#include "gui/app/RecentFilesMenu.hpp"
 #include "gui/app/Screenshot.hpp"
 #include "gui/compare/CompareView.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
@@ -313,6 +314,31 @@ class TestApp : public QObject {
         again.resetColumns();
         QVERIFY(again.isColumnShown(median));
         QVERIFY(!again.isColumnShown(ci));
+    }
+
+    void recentFilesKeepTheLastEightNewestFirst() {
+        QSettings().remove(QStringLiteral("recentFiles"));
+        QMenu menu;
+        QStringList opened;
+        RecentFilesMenu recent(
+            &menu, [&](const QString& p) { opened << p; }, nullptr);
+        QVERIFY(!menu.isEnabled());
+        for (int i = 0; i < 10; ++i)
+            recent.add(QStringLiteral("/data/run%1.db").arg(i));
+        recent.add(QStringLiteral("/data/run3.db"));  // opened again: moves to the top
+        const auto actions = menu.actions();
+        QCOMPARE(actions.size(), 8);
+        QCOMPARE(actions.front()->text(), QStringLiteral("/data/run3.db"));
+        QCOMPARE(actions.at(1)->text(), QStringLiteral("/data/run9.db"));
+        QCOMPARE(actions.back()->text(), QStringLiteral("/data/run2.db"));  // 0 and 1 fell off
+        actions.at(1)->trigger();
+        QCOMPARE(opened, QStringList{QStringLiteral("/data/run9.db")});
+        // Kept for the next start.
+        QMenu again;
+        RecentFilesMenu restored(
+            &again, [](const QString&) {}, nullptr);
+        QCOMPARE(again.actions().size(), 8);
+        QSettings().remove(QStringLiteral("recentFiles"));
     }
 
     void csvQuotesFields() {
