@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "gui/app/Theme.hpp"
 #include "gui/compare/CompareModels.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -71,7 +72,7 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     layout->addWidget(note_);
     summary_->setWordWrap(true);
     warning_->setWordWrap(true);
-    warning_->setStyleSheet(QStringLiteral("color: #e09a20;"));  // the runs table's amber
+    warning_->setStyleSheet(QStringLiteral("color: %1;").arg(Theme::warning.name()));
     warning_->hide();
     layout->addWidget(split, 1);
     note_->setText(tr("Select two runs in the Runs view (Ctrl+click) or pick them here."));
