@@ -19,7 +19,9 @@
 
 #include "gui/app/MainWindow.hpp"
 #include "gui/common/FileErrors.hpp"
+#include "gui/compare/CompareView.hpp"
 #include "gui/loading/TraceLoader.hpp"
+#include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
@@ -161,6 +163,30 @@ class TestAppFaults : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(errors.size() == 1, 30000);
         QVERIFY2(errors.front().contains(QLatin1String("damaged")), qPrintable(errors.front()));
         QVERIFY(errors.front().contains(path));
+    }
+
+    // Compare names a run without a trace instead of waiting for its kernel table.
+    void compareSaysWhenARunHasNoTrace() {
+        const QString path = dir_.filePath(QStringLiteral("one-traced.db"));
+        const std::int64_t traced = testing::writeDatabase(path.toStdString(), {2000, 0, 9});
+        MainWindow window;
+        window.setRememberRecent(false);
+        QVERIFY(window.openDatabase(path));
+        std::int64_t untraced = -1;
+        for (const auto& r : window.runsModel()->runs()) {
+            if (r.status == reports::RunStatus::Ok && r.id != traced) {
+                untraced = r.id;
+                break;
+            }
+        }
+        QVERIFY(untraced > 0);
+        const QString expected = QStringLiteral("Run %1 has no trace").arg(untraced);
+        window.compareView()->setRuns(traced, untraced);
+        QTRY_VERIFY_WITH_TIMEOUT(window.compareView()->noteText().contains(expected), 30000);
+        window.compareView()->setRuns(untraced, traced);
+        window.compareView()->loadKernelDiffNow();
+        QVERIFY2(window.compareView()->noteText().contains(expected),
+                 qPrintable(window.compareView()->noteText()));
     }
 
     void onlyTheStoresErrorsReadAsFileErrors() {
