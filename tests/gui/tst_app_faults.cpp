@@ -3,6 +3,7 @@
 // error while a damaged trace always is, and only the store's errors read as file
 // errors (a bug is not hidden as one).
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QMenu>
@@ -18,6 +19,7 @@
 #include <stdexcept>
 
 #include "gui/app/MainWindow.hpp"
+#include "gui/app/Theme.hpp"
 #include "gui/common/FileErrors.hpp"
 #include "gui/compare/CompareView.hpp"
 #include "gui/loading/TraceLoader.hpp"
@@ -111,9 +113,12 @@ class TestAppFaults : public QObject {
             QVERIFY(dark && light);
             QVERIFY(light->isChecked());
             QVERIFY(!dark->isChecked());
+            // The widgets follow the theme too: Fusion's light palette, then our dark one.
+            QVERIFY(QApplication::palette().color(QPalette::Base).lightness() > 200);
             window.setDark(true);
             QVERIFY(dark->isChecked());
             QVERIFY(!light->isChecked());
+            QCOMPARE(QApplication::palette().color(QPalette::Base), Theme::get(true).background);
         }
         QSettings().setValue(QStringLiteral("dark"), true);
         MainWindow window;
