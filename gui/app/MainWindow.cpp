@@ -22,12 +22,13 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <stdexcept>
 
 #include "gui/app/CsvExport.hpp"
 #include "gui/app/RecentFilesMenu.hpp"
+#include "gui/app/ShortcutsHelp.hpp"
 #include "gui/app/Theme.hpp"
 #include "gui/charts/LineChart.hpp"
+#include "gui/common/FileErrors.hpp"
 #include "gui/compare/CompareView.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/kernels/KernelStatsView.hpp"
@@ -47,20 +48,6 @@ namespace {
 // Host lanes with deeper stacks start collapsed (click the lane's label to expand).
 constexpr int kCollapseLanesDeeperThan = 12;
 }  // namespace
-
-std::optional<MainWindow::View> MainWindow::viewFromName(const QString& name) {
-    if (name == QLatin1String("runs"))
-        return View::Runs;
-    if (name == QLatin1String("timeline"))
-        return View::Timeline;
-    if (name == QLatin1String("utilization"))
-        return View::Utilization;
-    if (name == QLatin1String("kernels"))
-        return View::Kernels;
-    if (name == QLatin1String("compare"))
-        return View::Compare;
-    return std::nullopt;
-}
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
@@ -83,8 +70,17 @@ MainWindow::MainWindow(QWidget* parent)
     error_sink_ = [this](const QString& message) {
         QMessageBox::critical(this, tr("trainscope"), message);
     };
+    buildTimelinePage();
+    connectTimeline();
+    buildTabs();
+    buildStatusBar();
+    createMenus();
+    restoreSettings();
+}
 
-    // Timeline page: search bar, timeline, utilization on the same time axis.
+// The Timeline tab: search bar, the timeline with the utilization below it on the same
+// time axis, and the range statistics beside them (shown while a range is selected).
+void MainWindow::buildTimelinePage() {
     auto* bar = new QHBoxLayout;
     search_->setPlaceholderText(
         tr("Find kernel by name (Ctrl+F), Enter / F3 next, Shift+F3 previous"));
@@ -102,7 +98,6 @@ MainWindow::MainWindow(QWidget* parent)
     timeline_split_->addWidget(utilization_);
     timeline_split_->setStretchFactor(0, 4);
     timeline_split_->setStretchFactor(1, 1);
-    // The range statistics beside the timeline, shown while a range is selected.
     auto* range_split = new QSplitter(Qt::Horizontal);
     range_split->addWidget(timeline_split_);
     range_split->addWidget(range_panel_);
@@ -112,31 +107,24 @@ MainWindow::MainWindow(QWidget* parent)
     page_layout->setContentsMargins(4, 4, 4, 4);
     page_layout->addLayout(bar);
     page_layout->addWidget(range_split, 1);
-    connect(timeline_, &TimelineView::searchStatusChanged, search_status_, &QLabel::setText);
     connect(search_, &QLineEdit::textChanged, timeline_, &TimelineView::setSearchText);
     connect(search_, &QLineEdit::returnPressed, timeline_, &TimelineView::findNext);
     connect(next, &QPushButton::clicked, timeline_, &TimelineView::findNext);
     connect(prev, &QPushButton::clicked, timeline_, &TimelineView::findPrevious);
     connect(fit, &QPushButton::clicked, timeline_, &TimelineView::zoomToFit);
+}
+
+// The timeline drives the utilization's axis, the status bar, the range panel and the
+// Kernels tab's scope.
+void MainWindow::connectTimeline() {
+    connect(timeline_, &TimelineView::searchStatusChanged, search_status_, &QLabel::setText);
     connect(timeline_, &TimelineView::mappingChanged, utilization_, &UtilizationView::setMapping);
     connect(utilization_, &UtilizationView::wheelZoom, this, [this](double f, double x) {
         timeline_->setMapping(timeline_->state().mapping.zoomed(f, std::max(x, 0.0)));
     });
     connect(timeline_, &TimelineView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m); });
-    connect(timeline_, &TimelineView::rangeSelected, this, [this](double t0, double t1) {
-        if (!trace_)
-            return;
-        range_panel_->showRange(*trace_->timeline, t0, t1,
-                                TimelineRenderer::originNs(*trace_->timeline, timeline_->state()));
-        // The Kernels tab follows the range until "Show the whole run".
-        kernel_model_->setStats(computeKernelStats(*trace_->timeline, t0, t1));
-        const double base = static_cast<double>(trace_->timeline->beginNs());
-        kernels_view_->setScope(tr("Run %1, range %2 – %3")
-                                    .arg(trace_->run_id)
-                                    .arg(formatDuration(t0 - base), formatDuration(t1 - base)),
-                                true);
-    });
+    connect(timeline_, &TimelineView::rangeSelected, this, &MainWindow::showRange);
     connect(kernels_view_, &KernelStatsView::wholeRunRequested, this,
             [this] { showKernelStats(); });
     connect(timeline_, &TimelineView::rangeCleared, this, [this] {
@@ -144,7 +132,23 @@ MainWindow::MainWindow(QWidget* parent)
         showKernelStats();  // the Kernels tab followed the range: back to the run
     });
     connect(range_panel_, &RangePanel::closeRequested, timeline_, &TimelineView::clearSelection);
+}
 
+void MainWindow::showRange(double t0, double t1) {
+    if (!trace_)
+        return;
+    range_panel_->showRange(*trace_->timeline, t0, t1,
+                            TimelineRenderer::originNs(*trace_->timeline, timeline_->state()));
+    // The Kernels tab follows the range until "Show the whole run".
+    kernel_model_->setStats(computeKernelStats(*trace_->timeline, t0, t1));
+    const double base = static_cast<double>(trace_->timeline->beginNs());
+    kernels_view_->setScope(tr("Run %1, range %2 – %3")
+                                .arg(trace_->run_id)
+                                .arg(formatDuration(t0 - base), formatDuration(t1 - base)),
+                            true);
+}
+
+void MainWindow::buildTabs() {
     tabs_->addTab(runs_view_, tr("Runs"));
     tabs_->addTab(timeline_page_, tr("Timeline"));
     tabs_->addTab(kernels_view_, tr("Kernels"));
@@ -155,7 +159,10 @@ MainWindow::MainWindow(QWidget* parent)
         tabs_->setCurrentWidget(timeline_page_);
         timeline_->zoomToActivity(a);
     });
+}
 
+// The loader's progress bar and Cancel button in the status bar, and its results.
+void MainWindow::buildStatusBar() {
     progress_->setRange(0, 100);
     progress_->setMaximumWidth(220);
     progress_->hide();
@@ -167,16 +174,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&loader_, &TraceLoader::progress, progress_, &QProgressBar::setValue);
     connect(&loader_, &TraceLoader::ready, this, &MainWindow::traceReady);
     connect(&loader_, &TraceLoader::failed, this, &MainWindow::loadFailed);
+    connect(&loader_, &TraceLoader::noTrace, this, &MainWindow::traceMissing);
     connect(&loader_, &TraceLoader::cancelled, this, [this] {
-        progress_->hide();
-        cancel_->hide();
+        hideProgress();
         statusBar()->showMessage(tr("Loading cancelled."), 4000);
     });
+}
 
-    createMenus();
+void MainWindow::hideProgress() {
+    progress_->hide();
+    cancel_->hide();
+}
+
+void MainWindow::restoreSettings() {
     QSettings settings;
-    dark_ = settings.value(QStringLiteral("dark"), true).toBool();
-    setDark(dark_);
+    setDark(settings.value(QStringLiteral("dark"), true).toBool());
     resize(1500, 950);
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
@@ -218,15 +230,15 @@ void MainWindow::createMenus() {
     }
     view->addSeparator();
     auto* group = new QActionGroup(this);
-    QAction* dark = view->addAction(tr("&Dark palette"));
-    QAction* light = view->addAction(tr("&Light palette"));
-    for (QAction* a : {dark, light}) {
+    dark_action_ = view->addAction(tr("&Dark palette"));
+    light_action_ = view->addAction(tr("&Light palette"));
+    for (QAction* a : {dark_action_, light_action_}) {
         a->setCheckable(true);
         group->addAction(a);
     }
-    dark->setChecked(true);
-    connect(dark, &QAction::triggered, this, [this] { setDark(true); });
-    connect(light, &QAction::triggered, this, [this] { setDark(false); });
+    // Checked by setDark, so that the menu shows the palette in use (a saved light one too).
+    connect(dark_action_, &QAction::triggered, this, [this] { setDark(true); });
+    connect(light_action_, &QAction::triggered, this, [this] { setDark(false); });
     auto* find = new QAction(this);
     find->setShortcut(QKeySequence::Find);
     connect(find, &QAction::triggered, this, [this] {
@@ -245,8 +257,9 @@ void MainWindow::createMenus() {
     addAction(prev);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
-                    &MainWindow::showShortcuts);
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsHelpHtml());
+    });
     help->addAction(tr("&About"), this, [this] {
         QMessageBox::about(this, tr("About trainscope"),
                            tr("trainscope-gui explores trainscope results databases: runs, "
@@ -254,39 +267,9 @@ void MainWindow::createMenus() {
     });
 }
 
-void MainWindow::showShortcuts() {
-    QMessageBox::information(
-        this, tr("Keyboard shortcuts"),
-        tr("<table>"
-           "<tr><td><b>Ctrl+O</b></td><td>open a results database</td></tr>"
-           "<tr><td><b>Ctrl+1…4</b></td><td>Runs, Timeline, Kernels, Compare</td></tr>"
-           "<tr><td><b>Ctrl+E / Ctrl+Shift+E</b></td><td>export table as CSV / view as "
-           "PNG</td></tr>"
-           "<tr><td colspan=2><br><b>Timeline</b></td></tr>"
-           "<tr><td><b>Wheel</b></td><td>zoom around the cursor (Shift+wheel scrolls "
-           "lanes)</td></tr>"
-           "<tr><td><b>Drag</b></td><td>pan</td></tr>"
-           "<tr><td><b>Shift+drag</b></td><td>select a range: its statistics in the range "
-           "panel</td></tr>"
-           "<tr><td><b>W / S, + / −</b></td><td>zoom in / out</td></tr>"
-           "<tr><td><b>A / D, ← / →</b></td><td>pan left / right</td></tr>"
-           "<tr><td><b>↑ / ↓, PgUp / PgDn</b></td><td>scroll lanes</td></tr>"
-           "<tr><td><b>Home</b></td><td>show the whole trace</td></tr>"
-           "<tr><td><b>Click</b></td><td>select; on an API call or kernel: flow arrow to its "
-           "partner; on a folded block: zoom into it</td></tr>"
-           "<tr><td><b>F</b></td><td>follow the flow arrow to its other end</td></tr>"
-           "<tr><td><b>O / Shift+O</b></td><td>time origin at the selected event (or the "
-           "cursor) / reset it</td></tr>"
-           "<tr><td><b>Ctrl+F, F3 / Shift+F3</b></td><td>find kernel, next / previous</td></tr>"
-           "<tr><td><b>Esc</b></td><td>clear selection and range (hides the range "
-           "panel)</td></tr>"
-           "<tr><td colspan=2><br><b>Kernels</b></td></tr>"
-           "<tr><td><b>Double-click</b></td><td>show the longest instance on the timeline</td></tr>"
-           "</table>"));
-}
-
 void MainWindow::setDark(bool dark) {
     dark_ = dark;
+    (dark ? dark_action_ : light_action_)->setChecked(true);
     applyPalette(dark);
     timeline_->setDark(dark);
     utilization_->setDark(dark);
@@ -301,17 +284,21 @@ void MainWindow::reportError(const QString& message) {
 bool MainWindow::openDatabase(const QString& path) {
     std::vector<reports::RunRecord> runs;
     std::vector<std::int64_t> traced;
-    try {
-        if (!QFileInfo::exists(path))
-            throw std::runtime_error("no such file: " + path.toStdString());
-        reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::ReadOnly);
-        reports::RunParts parts;
-        parts.metrics = true;
-        parts.environment = true;
-        runs = reports::load_runs(db, {}, parts);
-        traced = reports::traced_run_ids(db);
-    } catch (const std::exception& e) {
-        reportError(tr("Cannot open %1:\n%2").arg(path, QString::fromStdString(e.what())));
+    std::optional<QString> error;
+    if (!QFileInfo::exists(path)) {
+        error = tr("no such file: %1").arg(path);
+    } else {
+        error = fileErrorOf([&] {
+            reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::ReadOnly);
+            reports::RunParts parts;
+            parts.metrics = true;
+            parts.environment = true;
+            runs = reports::load_runs(db, {}, parts);
+            traced = reports::traced_run_ids(db);
+        });
+    }
+    if (error) {
+        reportError(tr("Cannot open %1:\n%2").arg(path, *error));
         return false;
     }
     loader_.cancel();
@@ -389,18 +376,22 @@ void MainWindow::selectionChanged(const std::vector<std::int64_t>& ids) {
 }
 
 void MainWindow::traceReady(const LoadedTracePtr& trace) {
-    progress_->hide();
-    cancel_->hide();
+    hideProgress();
     setTrace(trace);
 }
 
 void MainWindow::loadFailed(const QString& message) {
-    progress_->hide();
-    cancel_->hide();
+    hideProgress();
     requested_run_ = -1;
     statusBar()->showMessage(message, 8000);
-    if (!message.contains(QLatin1String("has no trace")))
-        reportError(message);
+    reportError(message);
+}
+
+void MainWindow::traceMissing(qint64 run_id) {
+    // A run recorded without --trace is no fault: the status bar says so, no error box.
+    hideProgress();
+    requested_run_ = -1;
+    statusBar()->showMessage(tr("Run %1 has no trace (it ran without --trace).").arg(run_id), 8000);
 }
 
 void MainWindow::setTrace(const LoadedTracePtr& trace) {
@@ -488,27 +479,30 @@ void MainWindow::showKernelStats() {
 }
 
 bool MainWindow::loadTraceNow(std::int64_t run_id) {
+    LoadedTracePtr trace;
+    std::optional<QString> error;
     try {
-        auto trace = TraceLoader::loadNow(path_, run_id);
-        requested_run_ = run_id;
-        setTrace(trace);
-        return true;
-    } catch (const std::exception& e) {
-        reportError(QString::fromStdString(e.what()));
+        error = fileErrorOf([&] { trace = TraceLoader::loadNow(path_, run_id); });
+    } catch (const NoTraceError& e) {
+        error = QString::fromStdString(e.what());
+    }
+    if (error) {
+        reportError(*error);
         return false;
     }
+    requested_run_ = run_id;
+    setTrace(trace);
+    return true;
 }
 
 std::optional<std::int64_t> MainWindow::loadFirstTraceNow() {
     for (const std::int64_t id : traced_runs_) {
-        try {
-            auto trace = TraceLoader::loadNow(path_, id);
-            requested_run_ = id;
-            setTrace(trace);
-            return id;
-        } catch (const std::exception&) {
-            continue;  // unreadable trace: try the next
-        }
+        LoadedTracePtr trace;
+        if (fileErrorOf([&] { trace = TraceLoader::loadNow(path_, id); }))
+            continue;  // a damaged trace: try the next (a bug propagates)
+        requested_run_ = id;
+        setTrace(trace);
+        return id;
     }
     return std::nullopt;
 }

@@ -11,6 +11,7 @@
 
 #include "gui/loading/TraceLoader.hpp"
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -36,7 +37,6 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
     enum class View { Runs, Timeline, Utilization, Kernels, Compare };
-    static std::optional<View> viewFromName(const QString& name);
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -80,13 +80,22 @@ class MainWindow : public QMainWindow {
     void openDialog();
     void exportCsv();
     void exportPng();
-    void showShortcuts();
     void selectionChanged(const std::vector<std::int64_t>& ids);
     void traceReady(const trainscope::gui::LoadedTracePtr& trace);
     void loadFailed(const QString& message);
+    void traceMissing(qint64 run_id);
 
   private:
+    // The constructor's passes, in order.
+    void buildTimelinePage();
+    void connectTimeline();
+    void buildTabs();
+    void buildStatusBar();
     void createMenus();
+    void restoreSettings();
+
+    void showRange(double t0_ns, double t1_ns);
+    void hideProgress();
     void setTrace(const LoadedTracePtr& trace);
     void reportError(const QString& message);
 
@@ -108,6 +117,8 @@ class MainWindow : public QMainWindow {
     QProgressBar* progress_;
     QToolButton* cancel_;
     RecentFilesMenu* recent_ = nullptr;
+    QAction* dark_action_ = nullptr;
+    QAction* light_action_ = nullptr;
     TraceLoader loader_;
     LoadedTracePtr trace_;
     // Further selected runs: their kernel statistics join the Kernels tab.

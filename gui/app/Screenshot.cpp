@@ -11,8 +11,27 @@
 
 namespace trainscope::gui {
 
+namespace {
+
+// The views by their --view names.
+std::optional<MainWindow::View> view_from_name(const QString& name) {
+    if (name == QLatin1String("runs"))
+        return MainWindow::View::Runs;
+    if (name == QLatin1String("timeline"))
+        return MainWindow::View::Timeline;
+    if (name == QLatin1String("utilization"))
+        return MainWindow::View::Utilization;
+    if (name == QLatin1String("kernels"))
+        return MainWindow::View::Kernels;
+    if (name == QLatin1String("compare"))
+        return MainWindow::View::Compare;
+    return std::nullopt;
+}
+
+}  // namespace
+
 int takeScreenshot(const ScreenshotRequest& request, QString* error) {
-    const auto view = MainWindow::viewFromName(request.view);
+    const auto view = view_from_name(request.view);
     if (!view) {
         *error = QStringLiteral("unknown view '%1' (runs, timeline, utilization, kernels, compare)")
                      .arg(request.view);

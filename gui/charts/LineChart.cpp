@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "gui/timeline/TimeFormat.hpp"
 
@@ -20,14 +22,6 @@ bool chartHasWarnings(const ChartData& chart) {
         }
     }
     return false;
-}
-
-QColor seriesColor(int index) {
-    static const QColor kColors[] = {QColor(0x3d, 0x7e, 0xdb), QColor(0xf0, 0x8c, 0x28),
-                                     QColor(0x3f, 0xb5, 0x6b), QColor(0xe0, 0x4a, 0x4a),
-                                     QColor(0x8e, 0x5c, 0xd6), QColor(0x1f, 0xa8, 0xa8),
-                                     QColor(0xe8, 0x6f, 0xb8), QColor(0x9a, 0xc2, 0x3c)};
-    return kColors[static_cast<std::size_t>(index) % std::size(kColors)];
 }
 
 LineChart::LineChart(QWidget* parent) : QWidget(parent) {
@@ -76,7 +70,6 @@ double chartXFraction(const ChartData& chart, int index) {
 }
 
 namespace {
-const QColor kWarningColor(0xe0, 0x9a, 0x20);  // the runs table's amber
 
 QString format_value(double v) {
     const double a = std::abs(v);
@@ -86,29 +79,25 @@ QString format_value(double v) {
         return QString::number(v / 1e3, 'f', 1) + QStringLiteral("k");
     return QString::number(v, 'g', 4);
 }
-void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dark,
-                 std::vector<LineChart::PointHit>* hits) {
-    const QColor bg = dark ? QColor(0x1e, 0x20, 0x24) : QColor(0xfb, 0xfb, 0xfc);
-    const QColor fg = dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x20, 0x22, 0x26);
-    const QColor grid = dark ? QColor(0x36, 0x3a, 0x41) : QColor(0xdd, 0xe0, 0xe5);
-    p.fillRect(rect, bg);
-    p.setRenderHint(QPainter::Antialiasing, true);
-    QFont title_font = p.font();
-    title_font.setBold(true);
-    p.setFont(title_font);
-    p.setPen(fg);
-    p.drawText(rect.adjusted(10, 6, -10, 0), Qt::AlignTop | Qt::AlignHCenter, data.title);
-    p.setFont(QFont(title_font.family(), title_font.pointSize()));
-    if (!data.interval_name.isEmpty()) {
-        // Say which interval the bars are: a median's and a mean's read differently.
-        QFont note_font = p.font();
-        note_font.setPointSizeF(note_font.pointSizeF() * 0.85);
-        p.save();
-        p.setFont(note_font);
-        p.drawText(rect.adjusted(10, 22, -10, 0), Qt::AlignTop | Qt::AlignHCenter,
-                   QObject::tr("Error bars: %1").arg(data.interval_name));
-        p.restore();
+
+// Where the chart's values and positions land: the plot rectangle and the value range.
+struct ChartFrame {
+    const ChartData& data;
+    QRect rect;
+    QRect plot;
+    double lo = 0;
+    double hi = 1;
+    [[nodiscard]] double x(int index) const {
+        return plot.left() + 20 + (plot.width() - 40.0) * chartXFraction(data, index);
     }
+    [[nodiscard]] double y(double v) const {
+        return plot.bottom() - (v - lo) / (hi - lo) * plot.height();
+    }
+};
+
+// The value range of the points and their intervals, padded; from zero when that does
+// not squash the data. Empty when there is nothing to plot.
+std::optional<std::pair<double, double>> value_range(const ChartData& data) {
     double lo = std::numeric_limits<double>::max();
     double hi = std::numeric_limits<double>::lowest();
     for (const auto& s : data.series) {
@@ -117,138 +106,200 @@ void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dar
             hi = std::max({hi, pt.y, pt.high.value_or(pt.y)});
         }
     }
-    if (data.series.empty() || data.x_labels.isEmpty() || lo > hi) {
-        p.drawText(rect, Qt::AlignCenter, QObject::tr("No data for this metric"));
-        return;
-    }
+    if (data.series.empty() || data.x_labels.isEmpty() || lo > hi)
+        return std::nullopt;
     if (lo >= 0 && lo < (hi - lo))
-        lo = 0;  // start at zero when that does not squash the data
+        lo = 0;
     const double pad = (hi - lo) * 0.08 + (hi == lo ? std::max(std::abs(hi) * 0.1, 1.0) : 0.0);
     hi += pad;
     if (lo != 0)
         lo -= pad;
-    const QRect plot = rect.adjusted(70, 40, -160, -48);
-    const double step = niceStep((hi - lo) / 6.0);
-    p.setPen(grid);
-    for (double v = std::ceil(lo / step) * step; v <= hi; v += step) {
-        const double y = plot.bottom() - (v - lo) / (hi - lo) * plot.height();
-        p.setPen(grid);
-        p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        p.setPen(fg);
-        p.drawText(QRectF(rect.left(), y - 8, 64, 16), Qt::AlignRight | Qt::AlignVCenter,
+    return std::make_pair(lo, hi);
+}
+
+// The title and, under it, which interval the error bars are (a median's and a mean's
+// read differently). Leaves the regular (not bold) font set.
+void paint_titles(QPainter& p, const QRect& rect, const ChartData& data, const Theme& theme) {
+    QFont title_font = p.font();
+    title_font.setBold(true);
+    p.setFont(title_font);
+    p.setPen(theme.text);
+    p.drawText(rect.adjusted(10, 6, -10, 0), Qt::AlignTop | Qt::AlignHCenter, data.title);
+    p.setFont(QFont(title_font.family(), title_font.pointSize()));
+    if (!data.interval_name.isEmpty()) {
+        QFont note_font = p.font();
+        note_font.setPointSizeF(note_font.pointSizeF() * 0.85);
+        p.save();
+        p.setFont(note_font);
+        p.drawText(rect.adjusted(10, 22, -10, 0), Qt::AlignTop | Qt::AlignHCenter,
+                   QObject::tr("Error bars: %1").arg(data.interval_name));
+        p.restore();
+    }
+}
+
+// Horizontal grid lines at nice steps with their values on the left.
+void paint_value_grid(QPainter& p, const ChartFrame& f, const Theme& theme) {
+    const double step = niceStep((f.hi - f.lo) / 6.0);
+    p.setPen(theme.grid);
+    for (double v = std::ceil(f.lo / step) * step; v <= f.hi; v += step) {
+        const double y = f.y(v);
+        p.setPen(theme.grid);
+        p.drawLine(QPointF(f.plot.left(), y), QPointF(f.plot.right(), y));
+        p.setPen(theme.text);
+        p.drawText(QRectF(f.rect.left(), y - 8, 64, 16), Qt::AlignRight | Qt::AlignVCenter,
                    format_value(v));
     }
-    const int nx = static_cast<int>(data.x_labels.size());
-    auto xpos = [&](int i) {
-        return plot.left() + 20 + (plot.width() - 40.0) * chartXFraction(data, i);
-    };
-    auto ypos = [&](double v) { return plot.bottom() - (v - lo) / (hi - lo) * plot.height(); };
-    p.setPen(fg);
+}
+
+// The axes, the x ticks with the labels that fit, the axis titles.
+void paint_axes(QPainter& p, const ChartFrame& f, const Theme& theme) {
+    const ChartData& data = f.data;
+    const QRect& plot = f.plot;
+    p.setPen(theme.text);
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
     p.drawLine(plot.bottomLeft(), plot.topLeft());
     // Numeric positions can crowd: a label is drawn only where it clears the last one.
     double last_label_right = std::numeric_limits<double>::lowest();
-    for (int i = 0; i < nx; ++i) {
-        p.drawLine(QPointF(xpos(i), plot.bottom()), QPointF(xpos(i), plot.bottom() + 4));
+    for (int i = 0; i < static_cast<int>(data.x_labels.size()); ++i) {
+        p.drawLine(QPointF(f.x(i), plot.bottom()), QPointF(f.x(i), plot.bottom() + 4));
         const double half_width = p.fontMetrics().horizontalAdvance(data.x_labels[i]) / 2.0 + 3;
-        if (xpos(i) - half_width >= last_label_right) {
-            p.drawText(QRectF(xpos(i) - 50, plot.bottom() + 6, 100, 16), Qt::AlignCenter,
+        if (f.x(i) - half_width >= last_label_right) {
+            p.drawText(QRectF(f.x(i) - 50, plot.bottom() + 6, 100, 16), Qt::AlignCenter,
                        data.x_labels[i]);
-            last_label_right = xpos(i) + half_width;
+            last_label_right = f.x(i) + half_width;
         }
     }
     const QString x_title =
         data.log_x ? QObject::tr("%1 (log scale)").arg(data.x_title) : data.x_title;
     p.drawText(QRect(plot.left(), plot.bottom() + 24, plot.width(), 18), Qt::AlignCenter, x_title);
     p.save();
-    p.translate(rect.left() + 12, plot.center().y());
+    p.translate(f.rect.left() + 12, plot.center().y());
     p.rotate(-90);
     p.drawText(QRect(-plot.height() / 2, -10, plot.height(), 18), Qt::AlignCenter, data.y_title);
     p.restore();
+}
 
-    for (std::size_t si = 0; si < data.series.size(); ++si) {
-        const auto& s = data.series[si];
-        const QColor c = seriesColor(static_cast<int>(si));
-        // CI band between the points that have one.
-        QPolygonF upper;
-        QPolygonF lower;
-        for (const auto& pt : s.points) {
-            if (pt.low && pt.high) {
-                upper << QPointF(xpos(pt.x), ypos(*pt.high));
-                lower.prepend(QPointF(xpos(pt.x), ypos(*pt.low)));
-            }
+// The band between the interval bounds of the points that have one.
+void paint_band(QPainter& p, const ChartFrame& f, const ChartSeries& s, const QColor& c) {
+    QPolygonF upper;
+    QPolygonF lower;
+    for (const auto& pt : s.points) {
+        if (pt.low && pt.high) {
+            upper << QPointF(f.x(pt.x), f.y(*pt.high));
+            lower.prepend(QPointF(f.x(pt.x), f.y(*pt.low)));
         }
-        if (upper.size() > 1) {
-            QColor band = c;
-            band.setAlpha(45);
-            p.setPen(Qt::NoPen);
-            p.setBrush(band);
-            p.drawPolygon(upper + lower);
-        }
+    }
+    if (upper.size() > 1) {
+        QColor band = c;
+        band.setAlpha(45);
+        p.setPen(Qt::NoPen);
+        p.setBrush(band);
+        p.drawPolygon(upper + lower);
+    }
+    p.setBrush(Qt::NoBrush);
+}
+
+// A point's tooltip: series, x, y, interval, measurement warning.
+QString point_text(const ChartData& data, const ChartSeries& s, const ChartPoint& pt,
+                   const Theme& theme) {
+    QString text = QStringLiteral("<b>%1</b><br>%2 = %3<br>%4 = %5")
+                       .arg(s.label.toHtmlEscaped(), data.x_title.toHtmlEscaped(),
+                            data.x_labels.value(pt.x), data.y_title.toHtmlEscaped())
+                       .arg(pt.y, 0, 'g', 6);
+    if (pt.low && pt.high)
+        text += QStringLiteral("<br>%1 [%2, %3]")
+                    .arg(data.interval_name.toHtmlEscaped())
+                    .arg(*pt.low, 0, 'g', 6)
+                    .arg(*pt.high, 0, 'g', 6);
+    if (!pt.warning.isEmpty())
+        text += QStringLiteral("<br><span style=\"color:%1\">⚠ %2</span>")
+                    .arg(theme.warning.name(), pt.warning.toHtmlEscaped().replace(
+                                                   QLatin1Char('\n'), QStringLiteral("<br>⚠ ")));
+    return text;
+}
+
+// A point with its error bar: filled, or hollow and amber-ringed (larger) when it was
+// measured on a busy machine.
+void paint_point(QPainter& p, const ChartFrame& f, const ChartPoint& pt, const QColor& c,
+                 const Theme& theme) {
+    const double x = f.x(pt.x);
+    if (pt.low && pt.high) {
+        p.setPen(QPen(c, 1.2));
+        p.drawLine(QPointF(x, f.y(*pt.low)), QPointF(x, f.y(*pt.high)));
+        p.drawLine(QPointF(x - 4, f.y(*pt.low)), QPointF(x + 4, f.y(*pt.low)));
+        p.drawLine(QPointF(x - 4, f.y(*pt.high)), QPointF(x + 4, f.y(*pt.high)));
+    }
+    if (pt.warning.isEmpty()) {
+        p.setPen(QPen(theme.background, 1.5));
+        p.setBrush(c);
+        p.drawEllipse(QPointF(x, f.y(pt.y)), 4, 4);
+    } else {
+        p.setPen(QPen(theme.warning, 2.5));
+        p.setBrush(theme.background);
+        p.drawEllipse(QPointF(x, f.y(pt.y)), 5.5, 5.5);
+    }
+}
+
+// Series `index`: band, line, points (their tooltips into `hits`), legend entry.
+void paint_series(QPainter& p, const ChartFrame& f, std::size_t index, const Theme& theme,
+                  std::vector<LineChart::PointHit>* hits) {
+    const ChartSeries& s = f.data.series[index];
+    const QColor c = seriesColor(static_cast<int>(index));
+    paint_band(p, f, s, c);
+    QPainterPath line;
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+        const QPointF pt(f.x(s.points[i].x), f.y(s.points[i].y));
+        if (i == 0)
+            line.moveTo(pt);
+        else
+            line.lineTo(pt);
+    }
+    p.setPen(QPen(c, 2));
+    p.drawPath(line);
+    for (const auto& pt : s.points) {
+        paint_point(p, f, pt, c, theme);
+        if (hits)
+            hits->push_back({QPointF(f.x(pt.x), f.y(pt.y)), point_text(f.data, s, pt, theme)});
         p.setBrush(Qt::NoBrush);
-        QPainterPath line;
-        for (std::size_t i = 0; i < s.points.size(); ++i) {
-            const QPointF pt(xpos(s.points[i].x), ypos(s.points[i].y));
-            if (i == 0)
-                line.moveTo(pt);
-            else
-                line.lineTo(pt);
-        }
-        p.setPen(QPen(c, 2));
-        p.drawPath(line);
-        for (const auto& pt : s.points) {
-            const double x = xpos(pt.x);
-            if (pt.low && pt.high) {
-                p.setPen(QPen(c, 1.2));
-                p.drawLine(QPointF(x, ypos(*pt.low)), QPointF(x, ypos(*pt.high)));
-                p.drawLine(QPointF(x - 4, ypos(*pt.low)), QPointF(x + 4, ypos(*pt.low)));
-                p.drawLine(QPointF(x - 4, ypos(*pt.high)), QPointF(x + 4, ypos(*pt.high)));
-            }
-            if (pt.warning.isEmpty()) {
-                p.setPen(QPen(bg, 1.5));
-                p.setBrush(c);
-                p.drawEllipse(QPointF(x, ypos(pt.y)), 4, 4);
-            } else {
-                // Measured on a busy machine: hollow, amber-ringed, larger.
-                p.setPen(QPen(kWarningColor, 2.5));
-                p.setBrush(bg);
-                p.drawEllipse(QPointF(x, ypos(pt.y)), 5.5, 5.5);
-            }
-            if (hits) {
-                QString text = QStringLiteral("<b>%1</b><br>%2 = %3<br>%4 = %5")
-                                   .arg(s.label.toHtmlEscaped(), data.x_title.toHtmlEscaped(),
-                                        data.x_labels.value(pt.x), data.y_title.toHtmlEscaped())
-                                   .arg(pt.y, 0, 'g', 6);
-                if (pt.low && pt.high)
-                    text += QStringLiteral("<br>%1 [%2, %3]")
-                                .arg(data.interval_name.toHtmlEscaped())
-                                .arg(*pt.low, 0, 'g', 6)
-                                .arg(*pt.high, 0, 'g', 6);
-                if (!pt.warning.isEmpty())
-                    text += QStringLiteral("<br><span style=\"color:#e09a20\">⚠ %1</span>")
-                                .arg(pt.warning.toHtmlEscaped().replace(QLatin1Char('\n'),
-                                                                        QStringLiteral("<br>⚠ ")));
-                hits->push_back({QPointF(x, ypos(pt.y)), text});
-            }
-            p.setBrush(Qt::NoBrush);
-        }
-        // Legend on the right.
-        const int ly = plot.top() + 6 + static_cast<int>(si) * 20;
-        p.setPen(QPen(c, 3));
-        p.drawLine(plot.right() + 16, ly + 8, plot.right() + 36, ly + 8);
-        p.setPen(fg);
-        p.drawText(QRect(plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   s.label);
     }
-    if (chartHasWarnings(data)) {
-        const int ly = plot.top() + 6 + static_cast<int>(data.series.size()) * 20 + 6;
-        p.setPen(QPen(kWarningColor, 2.5));
-        p.setBrush(bg);
-        p.drawEllipse(QPointF(plot.right() + 26, ly + 8), 5.5, 5.5);
-        p.setPen(fg);
-        p.drawText(QRect(plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                   QObject::tr("busy machine"));
+    // Legend on the right.
+    const int ly = f.plot.top() + 6 + static_cast<int>(index) * 20;
+    p.setPen(QPen(c, 3));
+    p.drawLine(f.plot.right() + 16, ly + 8, f.plot.right() + 36, ly + 8);
+    p.setPen(theme.text);
+    p.drawText(QRect(f.plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter, s.label);
+}
+
+// The legend's explanation of the busy-machine mark, under the series.
+void paint_warning_legend(QPainter& p, const ChartFrame& f, const Theme& theme) {
+    const int ly = f.plot.top() + 6 + static_cast<int>(f.data.series.size()) * 20 + 6;
+    p.setPen(QPen(theme.warning, 2.5));
+    p.setBrush(theme.background);
+    p.drawEllipse(QPointF(f.plot.right() + 26, ly + 8), 5.5, 5.5);
+    p.setPen(theme.text);
+    p.drawText(QRect(f.plot.right() + 42, ly, 115, 16), Qt::AlignLeft | Qt::AlignVCenter,
+               QObject::tr("busy machine"));
+}
+
+void paint_chart(QPainter& p, const QRect& rect, const ChartData& data, bool dark,
+                 std::vector<LineChart::PointHit>* hits) {
+    const Theme& theme = Theme::get(dark);
+    p.fillRect(rect, theme.background);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    paint_titles(p, rect, data, theme);
+    const auto range = value_range(data);
+    if (!range) {
+        p.drawText(rect, Qt::AlignCenter, QObject::tr("No data for this metric"));
+        return;
     }
+    const ChartFrame frame{data, rect, rect.adjusted(70, 40, -160, -48), range->first,
+                           range->second};
+    paint_value_grid(p, frame, theme);
+    paint_axes(p, frame, theme);
+    for (std::size_t si = 0; si < data.series.size(); ++si)
+        paint_series(p, frame, si, theme, hits);
+    if (chartHasWarnings(data))
+        paint_warning_legend(p, frame, theme);
     p.setRenderHint(QPainter::Antialiasing, false);
 }
 

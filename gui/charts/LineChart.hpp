@@ -8,6 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "gui/app/Theme.hpp"
+
 class QPainter;
 
 namespace trainscope::gui {
@@ -50,8 +52,6 @@ struct ChartData {
 
 // Whether any point carries a measurement warning (the legend then explains the mark).
 [[nodiscard]] bool chartHasWarnings(const ChartData& chart);
-
-QColor seriesColor(int index);
 
 class LineChart : public QWidget {
     Q_OBJECT

@@ -9,6 +9,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "gui/app/Theme.hpp"
+#include "gui/common/FileErrors.hpp"
 #include "gui/compare/CompareModels.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -71,7 +73,7 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     layout->addWidget(note_);
     summary_->setWordWrap(true);
     warning_->setWordWrap(true);
-    warning_->setStyleSheet(QStringLiteral("color: #e09a20;"));  // the runs table's amber
+    warning_->setStyleSheet(QStringLiteral("color: %1;").arg(Theme::warning.name()));
     warning_->hide();
     layout->addWidget(split, 1);
     note_->setText(tr("Select two runs in the Runs view (Ctrl+click) or pick them here."));
@@ -84,6 +86,8 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
             [this](const LoadedTracePtr& t) { traceReady(1, t); });
     connect(&loader_a_, &TraceLoader::failed, note_, &QLabel::setText);
     connect(&loader_b_, &TraceLoader::failed, note_, &QLabel::setText);
+    for (TraceLoader* loader : {&loader_a_, &loader_b_})
+        connect(loader, &TraceLoader::noTrace, this, &CompareView::showNoTrace);
     runsChanged();  // the model may hold runs already
 }
 
@@ -183,14 +187,27 @@ void CompareView::loadKernelDiffNow() {
         return;
     loader_a_.cancel();
     loader_b_.cancel();
+    LoadedTracePtr ta;
+    LoadedTracePtr tb;
     try {
-        auto ta = TraceLoader::loadNow(path_, ida);
-        auto tb = TraceLoader::loadNow(path_, idb);
-        traceReady(0, ta);
-        traceReady(1, tb);
-    } catch (const std::exception& e) {
-        note_->setText(QString::fromStdString(e.what()));
+        const auto error = fileErrorOf([&] {
+            ta = TraceLoader::loadNow(path_, ida);
+            tb = TraceLoader::loadNow(path_, idb);
+        });
+        if (error) {
+            note_->setText(*error);
+            return;
+        }
+    } catch (const NoTraceError& e) {
+        showNoTrace(e.runId());
+        return;
     }
+    traceReady(0, ta);
+    traceReady(1, tb);
+}
+
+void CompareView::showNoTrace(qint64 run_id) {
+    note_->setText(tr("Run %1 has no trace: there are no kernel tables to compare.").arg(run_id));
 }
 
 void CompareView::traceReady(int side, const LoadedTracePtr& trace) {

@@ -45,6 +45,7 @@ class CompareView : public QWidget {
 
   private:
     void traceReady(int side, const LoadedTracePtr& trace);
+    void showNoTrace(qint64 run_id);
 
     RunsTableModel* runs_;
     QString path_;

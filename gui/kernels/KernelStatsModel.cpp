@@ -2,6 +2,7 @@
 
 #include <QBrush>
 
+#include "gui/app/Theme.hpp"
 #include "gui/common/ExportRole.hpp"
 #include "gui/common/MetricText.hpp"
 #include "gui/timeline/KernelName.hpp"

@@ -1,13 +1,30 @@
 #include "gui/loading/TraceLoader.hpp"
 
 #include <QtConcurrent/QtConcurrentRun>
-#include <stdexcept>
+#include <string>
 
+#include "gui/common/FileErrors.hpp"
 #include "profiler/analysis/TrainingSteps.hpp"
 #include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace trainscope::gui {
+
+namespace {
+
+QString internal_error_message(std::int64_t run_id, const char* what) {
+    return QStringLiteral(
+               "Internal error while loading the trace of run %1 (a bug in trainscope-gui, not "
+               "a fault of the file; please report it): %2")
+        .arg(run_id)
+        .arg(QString::fromUtf8(what));
+}
+
+}  // namespace
+
+NoTraceError::NoTraceError(std::int64_t run_id)
+    : std::runtime_error("run " + std::to_string(run_id) + " has no trace"), run_id_(run_id) {}
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<LoadedTracePtr>("trainscope::gui::LoadedTracePtr");
@@ -36,9 +53,22 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     if (progress)
         progress(2);
     reports::ResultsDatabase db(database_path.toStdString(), reports::OpenMode::ReadOnly);
-    auto trace = reports::load_trace(db, run_id);
-    if (!trace)
-        throw std::runtime_error("run " + std::to_string(run_id) + " has no trace");
+    std::optional<profiler::Trace> trace;
+    try {
+        reports::TraceLoadControl control;
+        control.stop = stop;
+        if (progress)
+            control.progress = [&progress](double share) {
+                progress(2 + static_cast<int>(share * 28));
+            };
+        trace = reports::load_trace(db, run_id, control);
+    } catch (const reports::TraceLoadStopped&) {
+        return nullptr;
+    }
+    if (!trace) {
+        (void)reports::load_run(db, run_id, reports::RunParts{false, false, false, false, false});
+        throw NoTraceError(run_id);  // the run exists (load_run throws StoreError otherwise)
+    }
     if (stop != nullptr && stop->load())
         return nullptr;
     if (progress)
@@ -70,17 +100,32 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
     auto stop = std::make_shared<std::atomic<bool>>(false);
     stop_ = stop;
     future_ = QtConcurrent::run([this, stop, database_path, run_id] {
+        LoadedTracePtr result;
+        std::optional<QString> error;
         try {
-            auto result = loadNow(database_path, run_id, stop.get(), [this, stop](int p) {
-                if (!stop->load())
-                    emit progress(p);
+            error = fileErrorOf([&] {
+                result = loadNow(database_path, run_id, stop.get(), [this, stop](int p) {
+                    if (!stop->load())
+                        emit progress(p);
+                });
             });
-            if (result && !stop->load())
-                emit ready(result);
-        } catch (const std::exception& e) {
+        } catch (const NoTraceError& e) {
             if (!stop->load())
-                emit failed(QString::fromStdString(e.what()));
+                emit noTrace(e.runId());
+            return;
+        } catch (const std::exception& e) {
+            // A bug, not the file: said as such (an exception leaving the job would be
+            // kept in the future, never seen, and the progress bar would wait forever).
+            if (!stop->load())
+                emit failed(internal_error_message(run_id, e.what()));
+            return;
         }
+        if (stop->load())
+            return;
+        if (error)
+            emit failed(*error);
+        else if (result)
+            emit ready(result);
     });
 }
 

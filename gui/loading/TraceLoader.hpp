@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "gui/kernels/KernelStats.hpp"
@@ -27,9 +28,22 @@ struct LoadedTrace {
 };
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
 
+// The run exists and ran, but recorded no trace (--trace off): not a fault of the file,
+// so the window says so quietly instead of in an error box.
+class NoTraceError : public std::runtime_error {
+  public:
+    explicit NoTraceError(std::int64_t run_id);
+    [[nodiscard]] std::int64_t runId() const { return run_id_; }
+
+  private:
+    std::int64_t run_id_;
+};
+
 // Loads and indexes a run's trace off the GUI thread (QtConcurrent). One job at a time:
 // starting another or cancel() raises the running job's stop flag; a stopped job emits
-// nothing. Signals arrive queued on the loader's thread.
+// nothing. The flag is read between chunks of the SQLite read and interrupts a long
+// SQLite step, so destroying a loader mid-load returns promptly. Signals arrive queued
+// on the loader's thread (progress runs on the loading thread with a direct connection).
 class TraceLoader : public QObject {
     Q_OBJECT
   public:
@@ -40,8 +54,9 @@ class TraceLoader : public QObject {
     void cancel();
     [[nodiscard]] bool isRunning() const;
 
-    // The same work on the calling thread. Throws (StoreError, SqliteError,
-    // std::runtime_error when the run has no trace); returns nullptr when stopped.
+    // The same work on the calling thread. Throws reports::StoreError (no such run, a
+    // damaged trace), reports::SqliteError (an unreadable file) and NoTraceError (a run
+    // without a trace); returns nullptr when stopped.
     static LoadedTracePtr loadNow(const QString& database_path, std::int64_t run_id,
                                   const std::atomic<bool>* stop = nullptr,
                                   const std::function<void(int)>& progress = {});
@@ -49,7 +64,11 @@ class TraceLoader : public QObject {
   signals:
     void progress(int percent);
     void ready(trainscope::gui::LoadedTracePtr trace);
+    // The file could not give the trace (its message names the file), or, marked as
+    // such, an internal error of the GUI.
     void failed(const QString& message);
+    // The run has no trace (NoTraceError).
+    void noTrace(qint64 run_id);
     void cancelled();
 
   private:

@@ -1,12 +1,12 @@
 #include "gui/runs/RunsTableModel.hpp"
 
 #include <QBrush>
-#include <QColor>
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
 
+#include "gui/app/Theme.hpp"
 #include "gui/common/ExportRole.hpp"
 #include "gui/common/MetricText.hpp"
 #include "reports/metrics/MetricCatalog.hpp"
@@ -95,12 +95,12 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(run.error);
         case Qt::ForegroundRole:
             if (failed)
-                return QBrush(QColor(0xe0, 0x40, 0x40));
+                return QBrush(Theme::failed);
             if (run.status == reports::RunStatus::Skipped)
-                return QBrush(QColor(0x90, 0x90, 0x90));
+                return QBrush(Theme::skipped);
             // Timings taken on a busy machine or a throttling GPU: amber, reasons as tooltip.
             if (!reports::measurement_warnings(run).empty())
-                return QBrush(QColor(0xe0, 0x9a, 0x20));
+                return QBrush(Theme::warning);
             return {};
         case Qt::ToolTipRole: {
             if (!run.error.empty())

@@ -88,40 +88,6 @@ std::string_view category_name(Category category) {
     return "?";
 }
 
-QColor category_color(Category category) {
-    switch (category) {
-        case Category::Conv:
-            return QColor(0x3d, 0x7e, 0xdb);  // blue
-        case Category::Gemm:
-            return QColor(0x8e, 0x5c, 0xd6);  // purple
-        case Category::Elementwise:
-            return QColor(0x3f, 0xb5, 0x6b);  // green
-        case Category::Reduction:
-            return QColor(0x1f, 0xa8, 0xa8);  // teal
-        case Category::Normalization:
-            return QColor(0x9a, 0xc2, 0x3c);  // olive
-        case Category::Optimizer:
-            return QColor(0xf0, 0x8c, 0x28);  // orange
-        case Category::OtherKernel:
-            return QColor(0x8a, 0x94, 0xa6);  // slate
-        case Category::Memcpy:
-            return QColor(0xe0, 0x4a, 0x4a);  // red
-        case Category::Memset:
-            return QColor(0xe8, 0x6f, 0xb8);  // pink
-        case Category::Sync:
-            return QColor(0xc9, 0x3a, 0x3a);
-        case Category::RuntimeApi:
-            return QColor(0xb8, 0xa6, 0x58);  // khaki
-        case Category::Nvtx:
-            return QColor(0x6a, 0x9b, 0xc4);
-        case Category::HostOp:
-            return QColor(0x7c, 0x8c, 0x5c);
-        case Category::Overhead:
-            return QColor(0x60, 0x60, 0x60);
-    }
-    return Qt::gray;
-}
-
 bool is_gpu_work(Category category) {
     return category <= Category::Memset;
 }

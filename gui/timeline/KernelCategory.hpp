@@ -1,6 +1,6 @@
 #pragma once
 
-#include <QColor>
+#include <QColor>  // KernelStats.cpp finds std::hash<QString> through it
 #include <cstdint>
 #include <string_view>
 
@@ -36,7 +36,6 @@ Category classify_kernel_name(std::string_view name);
 // The GUI's category of device work the profiler classified; a memset keeps its own.
 Category from_profiler(profiler::KernelCategory category, profiler::ActivityKind kind);
 std::string_view category_name(Category category);
-QColor category_color(Category category);
 // Kernel-like categories: GPU work shown in the statistics and counted as busy time.
 bool is_gpu_work(Category category);
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "gui/app/Theme.hpp"
 #include "gui/timeline/KernelCategory.hpp"
 #include "gui/timeline/TimeAxisMapping.hpp"
 #include "gui/timeline/TimelineData.hpp"
@@ -66,12 +67,6 @@ struct DrawItem {
     std::int64_t begin = 0;
     std::int64_t end = 0;
     Category category = Category::OtherKernel;
-};
-
-struct TimelineTheme {
-    QColor background, lane_alt, label_background, text, dim_text, grid, ruler, separator,
-        highlight, selection;
-    static TimelineTheme make(bool dark);
 };
 
 class TimelineRenderer {

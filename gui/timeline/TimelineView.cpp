@@ -366,7 +366,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     const QSize size = paintSize();
     TimelineRenderer::paint(p, *data_, state_, size, draw_list_);
     // The scroll bar's column above and below the bar.
-    const QColor ruler = TimelineTheme::make(state_.dark).ruler;
+    const QColor ruler = Theme::get(state_.dark).ruler;
     p.fillRect(QRect(size.width(), 0, width() - size.width(), TimelineRenderer::kRulerHeight),
                ruler);
     p.fillRect(QRect(size.width(), height() - TimelineRenderer::kLegendHeight,

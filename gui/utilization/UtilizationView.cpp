@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gui/app/Theme.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
 
@@ -100,7 +101,7 @@ QString format_value(double v, const QString& unit) {
 
 // Ticks at 0, half and full scale with their values, right-aligned against the plot,
 // and faint grid lines across it, so the height of a step reads as a number.
-void paint_y_ticks(QPainter& p, const TimelineTheme& theme, const Track& t, const QRect& area) {
+void paint_y_ticks(QPainter& p, const Theme& theme, const Track& t, const QRect& area) {
     const QFontMetrics fm = p.fontMetrics();
     for (int k = 0; k <= 2; ++k) {
         const double value = t.max * k / 2.0;
@@ -120,138 +121,143 @@ void paint_y_ticks(QPainter& p, const TimelineTheme& theme, const Track& t, cons
     }
 }
 
-}  // namespace
+// A busy-% track: one point per bucket of kBucketPx pixels, `percent(t0, t1)` each.
+template <class Percent>
+Track busy_track(QString title, const TimeAxisMapping& m, const Theme& theme, Percent percent) {
+    Track t;
+    t.title = std::move(title);
+    t.unit = QStringLiteral("%");
+    t.percent = true;
+    t.max = 100.0;
+    t.color = theme.device;
+    constexpr int kBucketPx = UtilizationView::kBucketPx;
+    for (int x = 0; x < m.width(); x += kBucketPx) {
+        const double t0 = m.mapXToTime(x);
+        const double t1 = m.mapXToTime(x + kBucketPx);
+        t.points.emplace_back(x, percent(t0, t1));
+    }
+    return t;
+}
 
-void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const TimeAxisMapping& m,
-                            QSize size, bool dark) {
-    const TimelineData& td = timeline;
-    const TimelineTheme theme = TimelineTheme::make(dark);
-    const int x_off = TimelineRenderer::kLabelWidth;
-    const int dw = m.width();
-    p.fillRect(QRect(QPoint(0, 0), size), theme.background);
+// A counter's samples in view plus one on each side (so the step line reaches the
+// edges), at most one point per pixel: each pixel's maximum.
+Track counter_track(const profiler::CounterSeries& series, const TimeAxisMapping& m,
+                    const Theme& theme) {
+    Track t;
+    t.title = QStringLiteral("%1%2").arg(
+        QString::fromStdString(series.name),
+        series.device >= 0 ? QStringLiteral(" · GPU %1").arg(series.device) : QString());
+    t.unit = QString::fromStdString(series.unit);
+    t.percent = t.unit == QStringLiteral("%");
+    t.color = t.percent
+                  ? theme.counter_percent
+                  : (t.unit == QStringLiteral("W") ? theme.counter_power : theme.counter_other);
+    double mx = 0;
+    for (const auto& s : series.samples)
+        mx = std::max(mx, s.value);
+    t.max = t.percent ? 100.0 : (mx > 0 ? mx * 1.1 : 1.0);
+    const auto& sm = series.samples;
+    const auto before = [](const profiler::CounterSample& s, double tv) {
+        return static_cast<double>(s.t_ns) < tv;
+    };
+    auto b = std::lower_bound(sm.begin(), sm.end(), m.startNs(), before);
+    auto e = std::lower_bound(b, sm.end(), m.endNs(), before);
+    if (b != sm.begin())
+        --b;
+    if (e != sm.end())
+        ++e;
+    double last_x = -1e18;
+    for (auto it = b; it != e; ++it) {
+        const double x = m.mapTimeToX(static_cast<double>(it->t_ns));
+        if (!t.points.empty() && x - last_x < 1.0) {
+            t.points.back().second = std::max(t.points.back().second, it->value);
+            continue;
+        }
+        t.points.emplace_back(x, it->value);
+        last_x = x;
+    }
+    return t;
+}
+
+// The tracks in display order: busy % per device (the union of GPU work per bucket,
+// exact via the running sums), a CPU-backend run's compute-thread busy %, the counters.
+std::vector<Track> collect_tracks(const TimelineData& td, const TimeAxisMapping& m,
+                                  const Theme& theme) {
     std::vector<Track> tracks;
-    // Busy %: the union of GPU work per bucket, exact via the running sums.
     for (const DeviceBusy& busy : td.deviceBusy()) {
-        Track t;
-        t.title = QObject::tr("GPU %1 busy (from trace)").arg(busy.device);
-        t.unit = QStringLiteral("%");
-        t.percent = true;
-        t.max = 100.0;
-        t.color = QColor(0x76, 0xb9, 0x00);
-        for (int x = 0; x < dw; x += kBucketPx) {
-            const double t0 = m.mapXToTime(x);
-            const double t1 = m.mapXToTime(x + kBucketPx);
-            t.points.emplace_back(x, 100.0 * busy.busyNs(t0, t1) / (t1 - t0));
-        }
-        tracks.push_back(std::move(t));
+        tracks.push_back(busy_track(
+            QObject::tr("GPU %1 busy (from trace)").arg(busy.device), m, theme,
+            [&](double t0, double t1) { return 100.0 * busy.busyNs(t0, t1) / (t1 - t0); }));
     }
-    // A CPU-backend run: the share of its compute threads' time spent in ops.
     if (const auto& cpu = td.computeThreadBusy(); cpu.thread_count() > 0) {
-        Track t;
-        t.title = cpu.thread_count() == 1
-                      ? QObject::tr("CPU busy (ops, 1 thread)")
-                      : QObject::tr("CPU busy (ops, %1 threads)").arg(cpu.thread_count());
-        t.unit = QStringLiteral("%");
-        t.percent = true;
-        t.max = 100.0;
-        t.color = QColor(0x76, 0xb9, 0x00);
-        for (int x = 0; x < dw; x += kBucketPx) {
-            const double t0 = m.mapXToTime(x);
-            const double t1 = m.mapXToTime(x + kBucketPx);
-            t.points.emplace_back(x, 100.0 * cpu.busy_share(t0, t1));
-        }
-        tracks.push_back(std::move(t));
+        const QString title =
+            cpu.thread_count() == 1
+                ? QObject::tr("CPU busy (ops, 1 thread)")
+                : QObject::tr("CPU busy (ops, %1 threads)").arg(cpu.thread_count());
+        tracks.push_back(busy_track(
+            title, m, theme, [&](double t0, double t1) { return 100.0 * cpu.busy_share(t0, t1); }));
     }
-    for (const auto& series : td.trace().counters) {
-        Track t;
-        t.title = QStringLiteral("%1%2").arg(
-            QString::fromStdString(series.name),
-            series.device >= 0 ? QStringLiteral(" · GPU %1").arg(series.device) : QString());
-        t.unit = QString::fromStdString(series.unit);
-        t.percent = t.unit == QStringLiteral("%");
-        t.color = t.percent ? QColor(0x3d, 0x7e, 0xdb)
-                            : (t.unit == QStringLiteral("W") ? QColor(0xf0, 0x8c, 0x28)
-                                                             : QColor(0x8e, 0x5c, 0xd6));
-        double mx = 0;
-        for (const auto& s : series.samples)
-            mx = std::max(mx, s.value);
-        t.max = t.percent ? 100.0 : (mx > 0 ? mx * 1.1 : 1.0);
-        // Samples in view plus one on each side, so the step line reaches the edges.
-        const auto& sm = series.samples;
-        auto b = std::lower_bound(sm.begin(), sm.end(), m.startNs(),
-                                  [](const profiler::CounterSample& s, double tv) {
-                                      return static_cast<double>(s.t_ns) < tv;
-                                  });
-        auto e = std::lower_bound(b, sm.end(), m.endNs(),
-                                  [](const profiler::CounterSample& s, double tv) {
-                                      return static_cast<double>(s.t_ns) < tv;
-                                  });
-        if (b != sm.begin())
-            --b;
-        if (e != sm.end())
-            ++e;
-        // At most one point per pixel: keep each pixel's maximum.
-        double last_x = -1e18;
-        for (auto it = b; it != e; ++it) {
-            const double x = m.mapTimeToX(static_cast<double>(it->t_ns));
-            if (!t.points.empty() && x - last_x < 1.0) {
-                t.points.back().second = std::max(t.points.back().second, it->value);
-                continue;
-            }
-            t.points.emplace_back(x, it->value);
-            last_x = x;
-        }
-        tracks.push_back(std::move(t));
+    for (const auto& series : td.trace().counters)
+        tracks.push_back(counter_track(series, m, theme));
+    return tracks;
+}
+
+// The step outline of a track's points, closed along the plot's bottom.
+QPainterPath fill_path(const Track& t, const QRect& area) {
+    constexpr int kBucketPx = UtilizationView::kBucketPx;
+    QPainterPath fill;
+    fill.moveTo(area.left() + (t.points.empty() ? 0.0 : std::max(t.points.front().first, 0.0)),
+                area.bottom());
+    auto y_of = [&](double v) {
+        return area.bottom() - std::clamp(v / t.max, 0.0, 1.0) * area.height();
+    };
+    for (std::size_t k = 0; k < t.points.size(); ++k) {
+        const double x = area.left() + t.points[k].first;
+        const double next_x = k + 1 < t.points.size() ? area.left() + t.points[k + 1].first
+                                                      : area.left() + t.points[k].first + kBucketPx;
+        fill.lineTo(x, y_of(t.points[k].second));
+        fill.lineTo(next_x, y_of(t.points[k].second));
     }
-    const int track_h = trackHeight(size.height(), static_cast<int>(tracks.size()));
-    QFont small = p.font();
-    small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
-    p.setFont(small);
-    for (std::size_t i = 0; i < tracks.size(); ++i) {
-        const Track& t = tracks[i];
-        const int top = static_cast<int>(i) * track_h + 2;
-        const QRect area(x_off, top + 8, dw, track_h - 14);
-        if (i % 2 == 1)
-            p.fillRect(QRect(x_off, top, dw, track_h), theme.lane_alt);
-        p.fillRect(QRect(0, top, x_off, track_h), theme.label_background);
-        p.setPen(theme.separator);
-        p.drawLine(0, top, size.width(), top);
-        p.setPen(theme.text);
-        // The right of the label column holds the y ticks: the title wraps beside them.
-        p.drawText(QRect(10, top + 4, x_off - kTickLabelWidth - 14, track_h - 8),
-                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, t.title);
-        paint_y_ticks(p, theme, t, area);
-        p.setClipRect(area.adjusted(0, -2, 0, 2));
-        QPainterPath fill;
-        fill.moveTo(area.left() + (t.points.empty() ? 0.0 : std::max(t.points.front().first, 0.0)),
-                    area.bottom());
-        auto y_of = [&](double v) {
-            return area.bottom() - std::clamp(v / t.max, 0.0, 1.0) * area.height();
-        };
-        for (std::size_t k = 0; k < t.points.size(); ++k) {
-            const double x = area.left() + t.points[k].first;
-            const double next_x = k + 1 < t.points.size()
-                                      ? area.left() + t.points[k + 1].first
-                                      : area.left() + t.points[k].first + kBucketPx;
-            fill.lineTo(x, y_of(t.points[k].second));
-            fill.lineTo(next_x, y_of(t.points[k].second));
-        }
-        if (!t.points.empty()) {
-            const double end_x = area.left() + t.points.back().first + kBucketPx;
-            fill.lineTo(std::min(end_x, static_cast<double>(area.right())), area.bottom());
-        }
-        fill.closeSubpath();
-        QColor c = t.color;
-        c.setAlpha(110);
-        p.setRenderHint(QPainter::Antialiasing, false);
-        p.fillPath(fill, c);
-        p.setPen(t.color);
-        p.drawLine(area.bottomLeft(), area.bottomRight());
-        p.setClipping(false);
+    if (!t.points.empty()) {
+        const double end_x = area.left() + t.points.back().first + kBucketPx;
+        fill.lineTo(std::min(end_x, static_cast<double>(area.right())), area.bottom());
     }
-    // Time axis below the tracks, on the timeline's clock (relative to the trace begin).
-    const int axis_y = static_cast<int>(tracks.size()) * track_h + 2;
-    p.fillRect(QRect(0, axis_y, size.width(), kAxisHeight), theme.ruler);
+    fill.closeSubpath();
+    return fill;
+}
+
+// Track `index` of height track_h: background, title, y ticks, the filled step line.
+void paint_track(QPainter& p, const Theme& theme, const Track& t, int index, int track_h, int dw,
+                 QSize size) {
+    const int x_off = TimelineRenderer::kLabelWidth;
+    const int top = index * track_h + 2;
+    const QRect area(x_off, top + 8, dw, track_h - 14);
+    if (index % 2 == 1)
+        p.fillRect(QRect(x_off, top, dw, track_h), theme.lane_alt);
+    p.fillRect(QRect(0, top, x_off, track_h), theme.label_background);
+    p.setPen(theme.separator);
+    p.drawLine(0, top, size.width(), top);
+    p.setPen(theme.text);
+    // The right of the label column holds the y ticks: the title wraps beside them.
+    p.drawText(QRect(10, top + 4, x_off - kTickLabelWidth - 14, track_h - 8),
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, t.title);
+    paint_y_ticks(p, theme, t, area);
+    p.setClipRect(area.adjusted(0, -2, 0, 2));
+    QColor c = t.color;
+    c.setAlpha(110);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillPath(fill_path(t, area), c);
+    p.setPen(t.color);
+    p.drawLine(area.bottomLeft(), area.bottomRight());
+    p.setClipping(false);
+}
+
+// The time axis below the tracks, on the timeline's clock (relative to the trace begin).
+void paint_time_axis(QPainter& p, const Theme& theme, const TimelineData& td,
+                     const TimeAxisMapping& m, int axis_y, QSize size) {
+    const int x_off = TimelineRenderer::kLabelWidth;
+    const int axis_h = UtilizationView::kAxisHeight;
+    p.fillRect(QRect(0, axis_y, size.width(), axis_h), theme.ruler);
     p.setPen(theme.separator);
     p.drawLine(0, axis_y, size.width(), axis_y);
     const double step = niceStep(110.0 * m.nsPerPixel());
@@ -265,9 +271,27 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
         p.setPen(theme.dim_text);
         p.drawLine(xi, axis_y, xi, axis_y + 5);
         p.setPen(theme.text);
-        p.drawText(QRect(xi + 3, axis_y + 2, 110, kAxisHeight - 4),
-                   Qt::AlignLeft | Qt::AlignVCenter, formatTick(t, step));
+        p.drawText(QRect(xi + 3, axis_y + 2, 110, axis_h - 4), Qt::AlignLeft | Qt::AlignVCenter,
+                   formatTick(t, step));
     }
+}
+
+}  // namespace
+
+void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const TimeAxisMapping& m,
+                            QSize size, bool dark) {
+    const Theme& theme = Theme::get(dark);
+    const int x_off = TimelineRenderer::kLabelWidth;
+    p.fillRect(QRect(QPoint(0, 0), size), theme.background);
+    const std::vector<Track> tracks = collect_tracks(timeline, m, theme);
+    const int track_h = trackHeight(size.height(), static_cast<int>(tracks.size()));
+    QFont small = p.font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
+    p.setFont(small);
+    for (std::size_t i = 0; i < tracks.size(); ++i)
+        paint_track(p, theme, tracks[i], static_cast<int>(i), track_h, m.width(), size);
+    const int axis_y = static_cast<int>(tracks.size()) * track_h + 2;
+    paint_time_axis(p, theme, timeline, m, axis_y, size);
     p.setPen(theme.separator);
     p.drawLine(x_off - 1, 0, x_off - 1, axis_y + kAxisHeight);
 }

@@ -1,5 +1,7 @@
 #include "reports/store/TraceStore.hpp"
 
+#include <sqlite3.h>
+
 #include <string>
 
 #include "reports/store/SqliteError.hpp"
@@ -13,7 +15,11 @@ using profiler::Lane;
 using profiler::LaneKind;
 using profiler::Trace;
 
-void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
+namespace {
+
+// ---- writing: one pass per table --------------------------------------------------------
+
+void write_strings(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto str = db.prepare("INSERT INTO strings (run_id, id, value) VALUES (?1, ?2, ?3)");
     for (std::size_t i = 0; i < trace.strings.size(); ++i) {
         str.bind(1, run_id)
@@ -21,6 +27,9 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
             .bind(3, trace.strings.at(static_cast<profiler::StringId>(i)))
             .run();
     }
+}
+
+void write_lanes(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto lane = db.prepare(
         "INSERT INTO lanes (run_id, lane, kind, device, stream_or_thread, process, name) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -35,18 +44,28 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
             .bind(7, l.name)
             .run();
     }
-    auto meta = db.prepare("INSERT INTO trace_metadata (run_id, key, value) VALUES (?1, ?2, ?3)");
-    for (const auto& [key, value] : trace.metadata) {
-        meta.bind(1, run_id).bind(2, key).bind(3, value).run();
-    }
+}
 
+void write_metadata(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
+    auto meta = db.prepare("INSERT INTO trace_metadata (run_id, key, value) VALUES (?1, ?2, ?3)");
+    for (const auto& [key, value] : trace.metadata)
+        meta.bind(1, run_id).bind(2, key).bind(3, value).run();
+}
+
+// The rowids of the first and last activity written (0 and 0 for none): trace_info
+// keeps them, so a load reads one rowid range instead of searching by run.
+struct RowidRange {
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+};
+
+RowidRange write_activities(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto act = db.prepare(
         "INSERT INTO activities (run_id, kind, lane, start_ns, end_ns, name_id, correlation, "
         "bytes, copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, "
         "shared_mem_bytes, graph_id, device) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
         "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
-    std::int64_t first_rowid = 0;
-    std::int64_t last_rowid = 0;
+    RowidRange rows;
     for (const Activity& a : trace.activities) {
         act.bind(1, run_id)
             .bind(2, static_cast<int>(a.kind))
@@ -69,11 +88,14 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
             .bind(19, static_cast<std::int64_t>(a.graph_id))
             .bind(20, a.device);
         act.run();
-        last_rowid = db.last_insert_rowid();
-        if (first_rowid == 0)
-            first_rowid = last_rowid;
+        rows.last = db.last_insert_rowid();
+        if (rows.first == 0)
+            rows.first = rows.last;
     }
+    return rows;
+}
 
+void write_counters(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto series = db.prepare(
         "INSERT INTO counter_series (run_id, series, name, unit, device) VALUES (?1, ?2, ?3, ?4, "
         "?5)");
@@ -95,7 +117,10 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
                 .run();
         }
     }
+}
 
+void write_trace_info(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace,
+                      RowidRange rows) {
     auto info = db.prepare(
         "INSERT INTO trace_info (run_id, base_ns, capture_begin_ns, capture_end_ns, "
         "dropped_records, first_activity, last_activity, activity_count, source_clock_offset_ns) "
@@ -105,31 +130,78 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
         .bind(3, trace.capture_begin_ns)
         .bind(4, trace.capture_end_ns)
         .bind(5, trace.dropped_records)
-        .bind(6, first_rowid)
-        .bind(7, last_rowid)
+        .bind(6, rows.first)
+        .bind(7, rows.last)
         .bind(8, static_cast<std::int64_t>(trace.activities.size()))
         .bind(9, trace.source_clock_offset_ns)
         .run();
 }
 
-std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) {
+// ---- loading: one pass per table ----------------------------------------------------------
+
+// Rows read between two looks at the stop flag and two progress reports: a few
+// milliseconds of reading.
+constexpr std::int64_t kChunkRows = 16384;
+// SQLite virtual-machine instructions between two calls of the progress handler.
+constexpr int kInstructionsPerCheck = 20000;
+
+// While alive, the connection's progress handler interrupts any statement once `stop`
+// is raised (the statement's step then fails with SQLITE_INTERRUPT).
+class InterruptOnStop {
+  public:
+    InterruptOnStop(sqlite3* db, const std::atomic<bool>* stop) : db_(db), stop_(stop) {
+        if (stop_ != nullptr)
+            sqlite3_progress_handler(db_, kInstructionsPerCheck, &InterruptOnStop::check,
+                                     const_cast<std::atomic<bool>*>(stop_));
+    }
+    ~InterruptOnStop() {
+        if (stop_ != nullptr)
+            sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    }
+    InterruptOnStop(const InterruptOnStop&) = delete;
+    InterruptOnStop& operator=(const InterruptOnStop&) = delete;
+
+  private:
+    static int check(void* stop) {
+        return static_cast<const std::atomic<bool>*>(stop)->load(std::memory_order_relaxed) ? 1 : 0;
+    }
+    sqlite3* db_;
+    const std::atomic<bool>* stop_;
+};
+
+bool stopped(const TraceLoadControl& control) {
+    return control.stop != nullptr && control.stop->load(std::memory_order_relaxed);
+}
+
+void throw_if_stopped(const TraceLoadControl& control) {
+    if (stopped(control))
+        throw TraceLoadStopped();
+}
+
+// trace_info's row: the trace's clock fields in `trace`, where its activities are.
+struct StoredActivities {
+    RowidRange rows;
+    std::int64_t count = 0;
+};
+
+std::optional<StoredActivities> read_trace_info(const ResultsDatabase& db, std::int64_t run_id,
+                                                Trace& trace) {
     auto info = db.prepare(
         "SELECT base_ns, capture_begin_ns, capture_end_ns, dropped_records, first_activity, "
         "last_activity, activity_count, source_clock_offset_ns FROM trace_info WHERE run_id = ?1");
     info.bind(1, run_id);
     if (!info.step())
         return std::nullopt;
-    Trace trace;
     trace.base_ns = info.column_int64(0);
     trace.capture_begin_ns = info.column_int64(1);
     trace.capture_end_ns = info.column_int64(2);
     trace.dropped_records = info.column_int64(3);
-    const auto first = info.column_int64(4);
-    const auto last = info.column_int64(5);
-    const auto count = info.column_int64(6);
+    StoredActivities stored{{info.column_int64(4), info.column_int64(5)}, info.column_int64(6)};
     trace.source_clock_offset_ns = info.column_int64(7);
-    info.reset();
+    return stored;
+}
 
+void read_strings(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
     auto str = db.prepare("SELECT id, value FROM strings WHERE run_id = ?1 ORDER BY id");
     str.bind(1, run_id);
     while (str.step()) {
@@ -139,6 +211,9 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) 
                              db.path().string() + "' are not a dense table; the file is damaged");
         }
     }
+}
+
+void read_lanes(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
     auto lane = db.prepare(
         "SELECT kind, device, stream_or_thread, process, name FROM lanes WHERE run_id = ?1 "
         "ORDER BY lane");
@@ -149,45 +224,68 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) 
                                    lane.column_int64(2), lane.column_int64(3),
                                    lane.column_text(4)});
     }
+}
+
+void read_metadata(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
     auto meta = db.prepare("SELECT key, value FROM trace_metadata WHERE run_id = ?1");
     meta.bind(1, run_id);
     while (meta.step())
         trace.metadata[meta.column_text(0)] = meta.column_text(1);
+}
 
-    trace.activities.reserve(static_cast<std::size_t>(count));
+Activity activity_from_row(const Statement& act) {
+    const auto as_i32 = [&act](int column) {
+        return static_cast<std::int32_t>(act.column_int64(column));
+    };
+    Activity a;
+    a.kind = static_cast<ActivityKind>(act.column_int64(0));
+    a.lane = static_cast<profiler::LaneId>(act.column_int64(1));
+    a.start_ns = act.column_int64(2);
+    a.end_ns = act.column_int64(3);
+    a.name = static_cast<profiler::StringId>(act.column_int64(4));
+    a.correlation = static_cast<std::uint64_t>(act.column_int64(5));
+    a.bytes = act.column_int64(6);
+    a.copy_kind = static_cast<CopyKind>(act.column_int64(7));
+    a.depth = static_cast<std::uint16_t>(act.column_int64(8));
+    a.grid = {as_i32(9), as_i32(10), as_i32(11)};
+    a.block = {as_i32(12), as_i32(13), as_i32(14)};
+    a.registers_per_thread = as_i32(15);
+    a.shared_memory_bytes = as_i32(16);
+    a.graph_id = static_cast<std::uint32_t>(act.column_int64(17));
+    a.device = as_i32(18);
+    return a;
+}
+
+// The bulk of a trace: chunk by chunk, each followed by a look at the stop flag and a
+// progress report.
+void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
+                     Trace& trace, const TraceLoadControl& control) {
+    trace.activities.reserve(static_cast<std::size_t>(stored.count));
     auto act = db.prepare(
         "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, copy_kind, depth, "
         "grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, shared_mem_bytes, "
         "graph_id, device FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid");
-    act.bind(1, first).bind(2, last);
-    const auto as_i32 = [&act](int column) {
-        return static_cast<std::int32_t>(act.column_int64(column));
-    };
+    act.bind(1, stored.rows.first).bind(2, stored.rows.last);
+    std::int64_t rows_read = 0;
     while (act.step()) {
-        Activity a;
-        a.kind = static_cast<ActivityKind>(act.column_int64(0));
-        a.lane = static_cast<profiler::LaneId>(act.column_int64(1));
-        a.start_ns = act.column_int64(2);
-        a.end_ns = act.column_int64(3);
-        a.name = static_cast<profiler::StringId>(act.column_int64(4));
-        a.correlation = static_cast<std::uint64_t>(act.column_int64(5));
-        a.bytes = act.column_int64(6);
-        a.copy_kind = static_cast<CopyKind>(act.column_int64(7));
-        a.depth = static_cast<std::uint16_t>(act.column_int64(8));
-        a.grid = {as_i32(9), as_i32(10), as_i32(11)};
-        a.block = {as_i32(12), as_i32(13), as_i32(14)};
-        a.registers_per_thread = as_i32(15);
-        a.shared_memory_bytes = as_i32(16);
-        a.graph_id = static_cast<std::uint32_t>(act.column_int64(17));
-        a.device = as_i32(18);
+        const Activity a = activity_from_row(act);
         if (a.name >= trace.strings.size() || a.lane >= trace.lanes.size()) {
             throw StoreError("trace of run " + std::to_string(run_id) + " in '" +
                              db.path().string() +
                              "' refers to a missing name or lane; the file is damaged");
         }
         trace.activities.push_back(a);
+        if (++rows_read % kChunkRows == 0) {
+            throw_if_stopped(control);
+            if (control.progress && stored.count > 0)
+                control.progress(static_cast<double>(rows_read) /
+                                 static_cast<double>(stored.count));
+        }
     }
+}
 
+void read_counters(const ResultsDatabase& db, std::int64_t run_id, Trace& trace,
+                   const TraceLoadControl& control) {
     auto series = db.prepare(
         "SELECT series, name, unit, device FROM counter_series WHERE run_id = ?1 ORDER BY series");
     series.bind(1, run_id);
@@ -201,13 +299,52 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id) 
     auto sample = db.prepare(
         "SELECT series, t_ns, value FROM counters WHERE run_id = ?1 ORDER BY series, t_ns");
     sample.bind(1, run_id);
+    std::int64_t rows_read = 0;
     while (sample.step()) {
         const auto s = static_cast<std::size_t>(sample.column_int64(0));
-        if (s < trace.counters.size()) {
+        if (s < trace.counters.size())
             trace.counters[s].samples.push_back({sample.column_int64(1), sample.column_double(2)});
-        }
+        if (++rows_read % kChunkRows == 0)
+            throw_if_stopped(control);
     }
-    return trace;
+}
+
+}  // namespace
+
+void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
+    write_strings(db, run_id, trace);
+    write_lanes(db, run_id, trace);
+    write_metadata(db, run_id, trace);
+    const RowidRange rows = write_activities(db, run_id, trace);
+    write_counters(db, run_id, trace);
+    write_trace_info(db, run_id, trace, rows);
+}
+
+std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
+                                const TraceLoadControl& control) {
+    throw_if_stopped(control);
+    const InterruptOnStop interrupt(db.handle(), control.stop);
+    try {
+        Trace trace;
+        const auto stored = read_trace_info(db, run_id, trace);
+        if (!stored)
+            return std::nullopt;
+        read_strings(db, run_id, trace);
+        read_lanes(db, run_id, trace);
+        read_metadata(db, run_id, trace);
+        throw_if_stopped(control);
+        read_activities(db, run_id, *stored, trace, control);
+        read_counters(db, run_id, trace, control);
+        throw_if_stopped(control);
+        if (control.progress)
+            control.progress(1.0);
+        return trace;
+    } catch (const SqliteError& e) {
+        // The progress handler's interruption is a stop, not a fault of the file.
+        if (e.code() == SQLITE_INTERRUPT && stopped(control))
+            throw TraceLoadStopped();
+        throw;
+    }
 }
 
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db) {

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -13,8 +16,27 @@ namespace trainscope::reports {
 // run's transaction.
 void write_trace(const ResultsDatabase& db, std::int64_t run_id, const profiler::Trace& trace);
 
-// Loads a run's trace; nullopt when the run has none.
-std::optional<profiler::Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id);
+// How a caller (the GUI's loader) stops a long trace load and follows it. `stop` is read
+// between chunks of rows and, through the connection's progress handler, inside a long
+// SQLite step (a sort), so raising it ends the load of millions of rows promptly.
+struct TraceLoadControl {
+    const std::atomic<bool>* stop = nullptr;
+    // The share of the run's activities read so far (0..1), between chunks, on the
+    // loading thread.
+    std::function<void(double)> progress;
+};
+
+// Thrown by load_trace when TraceLoadControl::stop was raised: the load was abandoned
+// on request, not failed.
+class TraceLoadStopped : public std::exception {
+  public:
+    [[nodiscard]] const char* what() const noexcept override { return "trace load stopped"; }
+};
+
+// Loads a run's trace; nullopt when the run has none. StoreError for a damaged trace,
+// SqliteError for an unreadable file, TraceLoadStopped when stopped.
+std::optional<profiler::Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
+                                          const TraceLoadControl& control = {});
 
 // The ok runs whose trace holds at least one activity, by id: what a timeline can show.
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db);
