@@ -9,6 +9,7 @@
 
 #include "gui/timeline/KernelName.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
 
 namespace trainscope::gui {
 
@@ -63,18 +64,6 @@ namespace {
 
 bool stopped(const std::atomic<bool>* stop) {
     return stop != nullptr && stop->load(std::memory_order_relaxed);
-}
-
-QString default_lane_name(const Lane& lane) {
-    switch (lane.kind) {
-        case LaneKind::GpuStream:
-            return QStringLiteral("GPU %1 · stream %2").arg(lane.device).arg(lane.stream_or_thread);
-        case LaneKind::HostThread:
-            return QStringLiteral("thread %1").arg(lane.stream_or_thread);
-        case LaneKind::Nvtx:
-            return QStringLiteral("NVTX · thread %1").arg(lane.stream_or_thread);
-    }
-    return QStringLiteral("lane");
 }
 
 // The coarsest of 1 us, 100 ns, 10 ns and 1 ns that every start and end is a multiple
@@ -237,8 +226,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
                 row.device_lane = device_lane(lane);
                 row.depth = static_cast<int>(data->rows_.size() - row0);
                 row.first_of_lane = row.depth == 0;
-                row.label =
-                    lane.name.empty() ? default_lane_name(lane) : QString::fromStdString(lane.name);
+                row.label = QString::fromStdString(
+                    lane.name.empty() ? profiler::lane_display_name(lane) : lane.name);
                 data->rows_.push_back(std::move(row));
             }
             TimelineRow& row = data->rows_[row0 + depth];
