@@ -4,6 +4,21 @@
 
 namespace trainscope::profiler {
 
+namespace {
+
+// Kineto names threads "thread 25772 (python)": the id is said already, keep "python".
+std::string own_thread_name(const std::string& thread_name, std::int64_t thread) {
+    const std::string prefix = "thread " + std::to_string(thread);
+    if (thread_name.rfind(prefix, 0) != 0)
+        return thread_name;
+    std::string rest = thread_name.substr(prefix.size());
+    const auto first = rest.find_first_not_of(" (");
+    const auto last = rest.find_last_not_of(" )");
+    return first == std::string::npos ? std::string() : rest.substr(first, last - first + 1);
+}
+
+}  // namespace
+
 std::string lane_display_name(const Lane& lane, const std::string& thread_name,
                               const std::string& process_label) {
     if (lane.device >= 0) {
@@ -17,8 +32,9 @@ std::string lane_display_name(const Lane& lane, const std::string& thread_name,
     name += lane.stream_or_thread == lane.process
                 ? std::string("main thread")
                 : "thread " + std::to_string(lane.stream_or_thread);
-    if (!thread_name.empty())
-        name += " (" + thread_name + ")";
+    const std::string own = own_thread_name(thread_name, lane.stream_or_thread);
+    if (!own.empty())
+        name += " (" + own + ")";
     return name;
 }
 

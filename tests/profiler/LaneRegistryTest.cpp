@@ -39,6 +39,19 @@ TEST(LaneRegistry, ThreadNamesAndSeveralProcessesAreSaid) {
     EXPECT_EQ(trace.lanes[b].name, "process 20 · NVTX · thread 21 (pt_autograd_0)");
 }
 
+TEST(LaneRegistry, AThreadNameThatRepeatsTheIdSaysOnlyWhatIsNew) {
+    // PyTorch's profiler names its threads "thread 25772 (python)".
+    Trace trace;
+    LaneRegistry lanes(trace);
+    const LaneId main = lanes.host_thread(25738, 25738);
+    const LaneId worker = lanes.nvtx(25738, 25772);
+    lanes.set_thread_name(25738, 25738, "thread 25738 (python)");
+    lanes.set_thread_name(25738, 25772, "thread 25772 (python)");
+    lanes.finish();
+    EXPECT_EQ(trace.lanes[main].name, "CPU · main thread (python)");
+    EXPECT_EQ(trace.lanes[worker].name, "NVTX · thread 25772 (python)");
+}
+
 TEST(LaneRegistry, LanesAlreadyInTheTraceAreFoundAndKeepTheirNames) {
     Trace trace;
     trace.add_lane(Lane{LaneKind::HostThread, -1, 5, 5, "python"});
