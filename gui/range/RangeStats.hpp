@@ -28,7 +28,7 @@ struct RangeStats {
     std::int64_t activity_count = 0;  // work starting in [t0, t1)
     std::int64_t work_ns = 0;         // their summed durations
     std::vector<RangeBusy> busy;      // per device that worked in the range
-    std::vector<KernelStat> kernels;  // per name, by total time; `longest` unset
+    std::vector<KernelStat> kernels;  // computeKernelStats of the range
 
     [[nodiscard]] double durationNs() const { return t1_ns - t0_ns; }
 };

@@ -64,23 +64,23 @@ ChartData buildMetricChart(const std::vector<reports::RunRecord>& runs, const st
                       : QStringLiteral("%1=%2").arg(QString::fromStdString(group_axis),
                                                     QString::fromStdString(g));
         for (const auto& [xi, rs] : points) {
-            // Several runs in one cell (other axes vary): their mean, and the widest CI.
+            // Several runs in one cell (other axes vary): reports::metric_point, the
+            // HTML report's rule.
             ChartPoint pt;
             pt.x = xi;
-            double sum = 0;
+            const auto point = reports::metric_point(rs, metric);
+            pt.y = point->value;
+            if (point->interval) {
+                pt.low = point->interval->low;
+                pt.high = point->interval->high;
+            }
             QStringList warnings;
             for (const auto* r : rs) {
-                sum += r->find_metric(metric)->value;
-                if (auto ci = reports::metric_interval(*r, metric)) {
-                    pt.low = std::min(pt.low.value_or(ci->low), ci->low);
-                    pt.high = std::max(pt.high.value_or(ci->high), ci->high);
-                }
                 for (const auto& w : reports::measurement_warnings(*r))
                     warnings << QStringLiteral("run %1: %2")
                                     .arg(r->id)
                                     .arg(QString::fromStdString(w.text));
             }
-            pt.y = sum / static_cast<double>(rs.size());
             pt.warning = warnings.join(QLatin1Char('\n'));
             s.points.push_back(pt);
         }

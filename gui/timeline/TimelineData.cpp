@@ -8,7 +8,9 @@
 #include <tuple>
 
 #include "gui/timeline/KernelName.hpp"
+#include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
 
 namespace trainscope::gui {
 
@@ -26,23 +28,6 @@ std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) co
         events.begin() + static_cast<std::ptrdiff_t>(f), events.end(), t1,
         [](const TimelineEvent& e, double t) { return static_cast<double>(e.start) < t; });
     return {f, static_cast<std::size_t>(last - events.begin())};
-}
-
-double DeviceBusy::busyBefore(double t) const {
-    // Intervals ending at or before t count whole; the one containing t counts in part.
-    const auto it = std::upper_bound(ends.begin(), ends.end(), t, [](double v, std::int64_t e) {
-        return v < static_cast<double>(e);
-    });
-    const auto i = static_cast<std::size_t>(it - ends.begin());
-    if (i == ends.size())
-        return before.empty() ? 0.0
-                              : static_cast<double>(before.back() + (ends.back() - starts.back()));
-    const double partial = std::max(0.0, t - static_cast<double>(starts[i]));
-    return static_cast<double>(before[i]) + partial;
-}
-
-double DeviceBusy::busyNs(double t0, double t1) const {
-    return t1 <= t0 ? 0.0 : busyBefore(t1) - busyBefore(t0);
 }
 
 std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::uint64_t correlation) const {
@@ -63,18 +48,6 @@ namespace {
 
 bool stopped(const std::atomic<bool>* stop) {
     return stop != nullptr && stop->load(std::memory_order_relaxed);
-}
-
-QString default_lane_name(const Lane& lane) {
-    switch (lane.kind) {
-        case LaneKind::GpuStream:
-            return QStringLiteral("GPU %1 · stream %2").arg(lane.device).arg(lane.stream_or_thread);
-        case LaneKind::HostThread:
-            return QStringLiteral("thread %1").arg(lane.stream_or_thread);
-        case LaneKind::Nvtx:
-            return QStringLiteral("NVTX · thread %1").arg(lane.stream_or_thread);
-    }
-    return QStringLiteral("lane");
 }
 
 // The coarsest of 1 us, 100 ns, 10 ns and 1 ns that every start and end is a multiple
@@ -121,35 +94,62 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     if (stopped(stop))
         return nullptr;
     data->trace_ = std::move(trace);
-    const profiler::Trace& t = data->trace_;
+    data->internNames();
+    data->classifyActivities();
+    data->rebaseAbsoluteTimes();
+    report(55);
+    if (stopped(stop) || !data->layOutRows(stop))
+        return nullptr;
+    report(75);
+    data->indexGpuWork();
+    report(90);
+    if (stopped(stop))
+        return nullptr;
+    data->measureBusy();
+    report(100);
+    return data;
+}
+
+void TimelineData::internNames() {
+    const profiler::StringTable& strings = trace_.strings;
+    names_.reserve(strings.size());
+    for (std::size_t i = 0; i < strings.size(); ++i)
+        names_.push_back(QString::fromStdString(strings.at(static_cast<profiler::StringId>(i))));
+}
+
+void TimelineData::classifyActivities() {
+    const profiler::Trace& t = trace_;
     const auto n = t.activities.size();
-
-    data->names_.reserve(t.strings.size());
-    for (std::size_t i = 0; i < t.strings.size(); ++i)
-        data->names_.push_back(
-            QString::fromStdString(t.strings.at(static_cast<profiler::StringId>(i))));
-
-    data->host_op_trace_ = profiler::is_host_op_trace(t);
+    host_op_trace_ = profiler::is_host_op_trace(t);
     // Classify each distinct (kind, name) once.
     std::map<std::pair<int, profiler::StringId>, Category> memo;
-    data->categories_.resize(n);
-    data->row_of_activity_.assign(n, -1);
-    std::int64_t begin = std::numeric_limits<std::int64_t>::max();
-    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    categories_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Activity& a = t.activities[i];
         const auto key = std::make_pair(static_cast<int>(a.kind), a.name);
         auto it = memo.find(key);
         if (it == memo.end())
-            it = memo.emplace(key, classify(a.kind, t.strings.at(a.name), data->host_op_trace_))
-                     .first;
-        data->categories_[i] = it->second;
+            it = memo.emplace(key, classify(a.kind, t.strings.at(a.name), host_op_trace_)).first;
+        categories_[i] = it->second;
+        if (a.kind == profiler::ActivityKind::Kernel)
+            ++kernel_count_;
+    }
+    // Kernel names as painted: shortened by their category.
+    labels_ = names_;
+    for (const auto& [key, category] : memo) {
+        if (key.first == static_cast<int>(profiler::ActivityKind::Kernel))
+            labels_[key.second] = display_name(names_[key.second], category);
+    }
+}
+
+void TimelineData::rebaseAbsoluteTimes() {
+    std::int64_t begin = std::numeric_limits<std::int64_t>::max();
+    std::int64_t end = std::numeric_limits<std::int64_t>::min();
+    for (const Activity& a : trace_.activities) {
         begin = std::min(begin, a.start_ns);
         end = std::max(end, a.end_ns);
-        if (a.kind == profiler::ActivityKind::Kernel)
-            ++data->kernel_count_;
     }
-    if (n == 0) {
+    if (trace_.activities.empty()) {
         begin = 0;
         end = 1;
     }
@@ -157,38 +157,35 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     // would lose precision in the double maths of the axis: rebase it, keeping meaning.
     constexpr std::int64_t kRebaseAbove = std::int64_t(1) << 42;  // about 73 minutes
     if (begin > kRebaseAbove) {
-        for (Activity& a : data->trace_.activities) {
+        for (Activity& a : trace_.activities) {
             a.start_ns -= begin;
             a.end_ns -= begin;
         }
-        for (auto& series : data->trace_.counters) {
+        for (auto& series : trace_.counters) {
             for (auto& sample : series.samples)
                 sample.t_ns -= begin;
         }
-        data->trace_.base_ns += begin;
-        data->trace_.capture_begin_ns -= begin;
-        data->trace_.capture_end_ns -= begin;
+        trace_.base_ns += begin;
+        trace_.capture_begin_ns -= begin;
+        trace_.capture_end_ns -= begin;
         end -= begin;
         begin = 0;
     }
-    data->begin_ns_ = begin;
-    data->end_ns_ = std::max(end, begin + 1);
-    data->resolution_ns_ = timestamp_resolution(data->trace_.activities, begin);
-    data->labels_ = data->names_;
-    for (const auto& [key, category] : memo) {
-        if (key.first == static_cast<int>(profiler::ActivityKind::Kernel))
-            data->labels_[key.second] = display_name(data->names_[key.second], category);
-    }
-    report(55);
-    if (stopped(stop))
-        return nullptr;
+    begin_ns_ = begin;
+    end_ns_ = std::max(end, begin + 1);
+    resolution_ns_ = timestamp_resolution(trace_.activities, begin);
+}
 
-    // Lanes in display order; each lane's slice of the sorted activities.
+bool TimelineData::layOutRows(const std::atomic<bool>* stop) {
+    const profiler::Trace& t = trace_;
+    const auto n = t.activities.size();
+    row_of_activity_.assign(n, -1);
+    // Each lane's slice of the sorted activities.
     std::vector<std::size_t> lane_begin(t.lanes.size() + 1, n);
     for (std::size_t i = n; i-- > 0;)
         lane_begin[t.activities[i].lane] = i;
     std::set<ThreadKey> op_threads;  // a CPU-backend trace's compute threads
-    if (data->host_op_trace_) {
+    if (host_op_trace_) {
         for (const Activity& a : t.activities) {
             if (a.kind == profiler::ActivityKind::HostOp)
                 op_threads.insert({t.lanes[a.lane].process, t.lanes[a.lane].stream_or_thread});
@@ -208,114 +205,98 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
 
     int y = 0;
     for (const profiler::LaneId lane_id : order) {
-        const Lane& lane = t.lanes[lane_id];
         const std::size_t first = lane_begin[lane_id];
         std::size_t last = first;
         while (last < n && t.activities[last].lane == lane_id)
             ++last;
         if (first == last)
             continue;
-        const std::size_t row0 = data->rows_.size();
-        const bool nests = lane.kind != LaneKind::GpuStream;
-        std::vector<std::int64_t> open_ends;  // nesting stack
-        for (std::size_t i = first; i < last; ++i) {
-            const Activity& a = t.activities[i];
-            std::size_t depth = 0;
-            if (nests) {
-                while (!open_ends.empty() && open_ends.back() <= a.start_ns)
-                    open_ends.pop_back();
-                // Partial overlaps (bad data) could stack without end: cap the rows;
-                // a capped row may overlap, which max_end copes with.
-                depth = std::min<std::size_t>(open_ends.size(), kMaxDepth);
-                open_ends.push_back(a.end_ns);
-            }
-            while (data->rows_.size() <= row0 + depth) {
-                TimelineRow row;
-                row.lane = lane_id;
-                row.lane_kind = lane.kind;
-                row.device = lane.device;
-                row.device_lane = device_lane(lane);
-                row.depth = static_cast<int>(data->rows_.size() - row0);
-                row.first_of_lane = row.depth == 0;
-                row.label =
-                    lane.name.empty() ? default_lane_name(lane) : QString::fromStdString(lane.name);
-                data->rows_.push_back(std::move(row));
-            }
-            TimelineRow& row = data->rows_[row0 + depth];
-            row.events.push_back(TimelineEvent{a.start_ns, a.end_ns, static_cast<std::uint32_t>(i),
-                                               a.name, data->categories_[i]});
-            data->row_of_activity_[i] = static_cast<std::int32_t>(row0 + depth);
-        }
-        for (std::size_t r = row0; r < data->rows_.size(); ++r) {
-            TimelineRow& row = data->rows_[r];
-            row.max_end.resize(row.events.size());
-            std::int64_t m = std::numeric_limits<std::int64_t>::min();
-            for (std::size_t i = 0; i < row.events.size(); ++i) {
-                m = std::max(m, row.events[i].end);
-                row.max_end[i] = m;
-            }
+        const std::size_t row0 = rows_.size();
+        addLaneRows(lane_id, device_lane(t.lanes[lane_id]), first, last);
+        for (std::size_t r = row0; r < rows_.size(); ++r) {
             if (r == row0)
                 y += kLaneGap;
-            row.top = y;
+            rows_[r].top = y;
             y += kRowHeight;
         }
         if (stopped(stop))
-            return nullptr;
+            return false;
     }
-    data->content_height_ = y + kLaneGap;
-    report(75);
+    content_height_ = y + kLaneGap;
+    return true;
+}
 
-    // Correlation indexes and GPU work by start time.
-    data->gpu_by_correlation_.reserve(data->kernel_count_);
-    data->api_by_correlation_.reserve(data->kernel_count_);
-    std::map<std::int32_t, std::vector<std::pair<std::int64_t, std::int64_t>>> per_device;
-    for (std::size_t i = 0; i < n; ++i) {
+void TimelineData::addLaneRows(profiler::LaneId lane_id, bool device_lane, std::size_t first,
+                               std::size_t last) {
+    const Lane& lane = trace_.lanes[lane_id];
+    const std::size_t row0 = rows_.size();
+    // The trace's own nesting (profiler::assign_nesting_depths, stored with the trace) is
+    // the row: a partial overlap is a sibling there, and so here. Streams do not nest.
+    const bool nests = lane.kind != LaneKind::GpuStream;
+    for (std::size_t i = first; i < last; ++i) {
+        const Activity& a = trace_.activities[i];
+        // A deeper stack than kMaxDepth shares the last row, which max_end copes with.
+        const std::size_t depth = nests ? std::min<std::size_t>(a.depth, kMaxDepth) : 0;
+        while (rows_.size() <= row0 + depth) {
+            TimelineRow row;
+            row.lane = lane_id;
+            row.lane_kind = lane.kind;
+            row.device = lane.device;
+            row.device_lane = device_lane;
+            row.depth = static_cast<int>(rows_.size() - row0);
+            row.first_of_lane = row.depth == 0;
+            row.label = QString::fromStdString(lane.name.empty() ? profiler::lane_display_name(lane)
+                                                                 : lane.name);
+            rows_.push_back(std::move(row));
+        }
+        TimelineRow& row = rows_[row0 + depth];
+        row.events.push_back(TimelineEvent{a.start_ns, a.end_ns, static_cast<std::uint32_t>(i),
+                                           a.name, categories_[i]});
+        row_of_activity_[i] = static_cast<std::int32_t>(row0 + depth);
+    }
+    for (std::size_t r = row0; r < rows_.size(); ++r) {
+        TimelineRow& row = rows_[r];
+        row.max_end.resize(row.events.size());
+        std::int64_t m = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t i = 0; i < row.events.size(); ++i) {
+            m = std::max(m, row.events[i].end);
+            row.max_end[i] = m;
+        }
+    }
+}
+
+void TimelineData::indexGpuWork() {
+    const profiler::Trace& t = trace_;
+    gpu_by_correlation_.reserve(kernel_count_);
+    api_by_correlation_.reserve(kernel_count_);
+    for (std::size_t i = 0; i < t.activities.size(); ++i) {
         const Activity& a = t.activities[i];
         const auto idx = static_cast<std::uint32_t>(i);
-        if (is_gpu_work(data->categories_[i])) {
-            data->gpu_by_start_.push_back(idx);
+        if (is_gpu_work(categories_[i])) {
+            gpu_by_start_.push_back(idx);
             if (a.correlation != 0)
-                data->gpu_by_correlation_.emplace(a.correlation, idx);
-            // A CPU-backend trace's ops run on threads: their busy share is
-            // compute_busy_, not a device's union.
-            const std::int32_t device = std::max(a.device, t.lanes[a.lane].device);
-            if (device >= 0)
-                per_device[device].emplace_back(a.start_ns, a.end_ns);
-        } else if (a.correlation != 0 && data->categories_[i] == Category::RuntimeApi) {
-            data->api_by_correlation_.emplace(a.correlation, idx);
+                gpu_by_correlation_.emplace(a.correlation, idx);
+        } else if (a.correlation != 0 && categories_[i] == Category::RuntimeApi) {
+            api_by_correlation_.emplace(a.correlation, idx);
         }
     }
-    std::sort(data->gpu_by_start_.begin(), data->gpu_by_start_.end(),
-              [&](std::uint32_t a, std::uint32_t b) {
-                  return t.activities[a].start_ns < t.activities[b].start_ns;
-              });
-    report(90);
-    if (stopped(stop))
-        return nullptr;
-    for (auto& [device, intervals] : per_device) {
-        std::sort(intervals.begin(), intervals.end());
-        DeviceBusy busy;
-        busy.device = device;
-        std::int64_t total = 0;
-        for (const auto& [s, e] : intervals) {
-            if (!busy.ends.empty() && s <= busy.ends.back()) {
-                if (e > busy.ends.back()) {
-                    total += e - busy.ends.back();
-                    busy.ends.back() = e;
-                }
-                continue;
-            }
-            busy.before.push_back(total);
-            busy.starts.push_back(s);
-            busy.ends.push_back(e);
-            total += e - s;
-        }
-        data->busy_.push_back(std::move(busy));
+    std::sort(gpu_by_start_.begin(), gpu_by_start_.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return t.activities[a].start_ns < t.activities[b].start_ns;
+    });
+}
+
+void TimelineData::measureBusy() {
+    // The profiler's busy time (kernels, copies and sets per device), so the plot, the
+    // range panel and `trainscope analyze` agree. A CPU-backend trace's ops run on
+    // threads: their busy share is compute_busy_, not a device's union.
+    profiler::GpuBusyOptions options;
+    options.include_copies = true;
+    for (auto& device : profiler::device_busy_timelines(trace_, options)) {
+        if (device.device >= 0)
+            busy_.push_back({device.device, std::move(device.busy)});
     }
-    if (data->host_op_trace_)
-        data->compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(t);
-    report(100);
-    return data;
+    if (host_op_trace_)
+        compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(trace_);
 }
 
 }  // namespace trainscope::gui

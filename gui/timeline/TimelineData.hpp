@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gui/timeline/KernelCategory.hpp"
+#include "profiler/analysis/BusyTimeline.hpp"
 #include "profiler/analysis/ComputeThreadBusy.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -46,16 +47,13 @@ struct TimelineRow {
     [[nodiscard]] std::pair<std::size_t, std::size_t> window(double t0, double t1) const;
 };
 
-// Busy time of one device: the union of its kernels, copies and sets, as sorted
-// disjoint intervals with a running sum, so busy time in any window costs two searches.
+// Busy time of one device: the union of its kernels, copies and sets, from the
+// profiler's device_busy_timelines (the busy time analyze_gpu_busy gives for any window).
 struct DeviceBusy {
     std::int32_t device = 0;
-    std::vector<std::int64_t> starts;
-    std::vector<std::int64_t> ends;
-    std::vector<std::int64_t> before;  // busy ns before interval i
+    profiler::BusyTimeline timeline;
 
-    [[nodiscard]] double busyNs(double t0, double t1) const;
-    [[nodiscard]] double busyBefore(double t) const;
+    [[nodiscard]] double busyNs(double t0, double t1) const { return timeline.busy_ns(t0, t1); }
 };
 
 // The timeline's read-only model of a trace: built once off the GUI thread, shared by
@@ -106,6 +104,15 @@ class TimelineData {
     [[nodiscard]] std::int64_t resolutionNs() const { return resolution_ns_; }
 
   private:
+    // The passes of build(), in order.
+    void internNames();
+    void classifyActivities();   // categories, kernel count, painted labels
+    void rebaseAbsoluteTimes();  // begin/end, resolution; absolute clocks made relative
+    bool layOutRows(const std::atomic<bool>* stop);  // false when stopped
+    void addLaneRows(profiler::LaneId lane, bool device_lane, std::size_t first, std::size_t last);
+    void indexGpuWork();  // correlation maps, GPU work by start
+    void measureBusy();   // per-device busy time, compute-thread busy time
+
     profiler::Trace trace_;
     std::vector<TimelineRow> rows_;
     std::vector<QString> names_;

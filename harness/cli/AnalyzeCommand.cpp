@@ -111,18 +111,6 @@ void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
     const auto ranges = profiler::project_nvtx_ranges_to_gpu(trace);
     if (ranges.empty())
         return;
-    // Aggregate by name: a training run has thousands of "forward" ranges.
-    struct Total {
-        std::int64_t count = 0, host_ns = 0, kernel_ns = 0, busy_ns = 0;
-    };
-    std::map<std::string, Total> totals;
-    for (const auto& r : ranges) {
-        auto& t = totals[r.name];
-        ++t.count;
-        t.host_ns += r.host_end_ns - r.host_begin_ns;
-        t.kernel_ns += r.kernel_ns;
-        t.busy_ns += r.gpu_busy_ns;
-    }
     if (cpu_ops) {
         std::printf("\nNVTX ranges -> CPU time of the ops run inside them (same thread):\n");
     } else {
@@ -130,10 +118,10 @@ void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
     }
     std::printf("  %-28s %8s %14s %14s %14s\n", "range", "count", "host time",
                 cpu_ops ? "op time" : "kernel time", cpu_ops ? "CPU busy" : "GPU busy");
-    for (const auto& [name, t] : totals) {
-        std::printf("  %-28s %8lld %14s %14s %14s\n", name.substr(0, 28).c_str(),
+    for (const auto& t : profiler::total_nvtx_ranges_by_name(ranges)) {
+        std::printf("  %-28s %8lld %14s %14s %14s\n", t.name.substr(0, 28).c_str(),
                     static_cast<long long>(t.count), ms(t.host_ns).c_str(), ms(t.kernel_ns).c_str(),
-                    ms(t.busy_ns).c_str());
+                    ms(t.gpu_busy_ns).c_str());
     }
 }
 

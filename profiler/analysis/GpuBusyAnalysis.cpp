@@ -1,6 +1,7 @@
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "profiler/analysis/GpuWork.hpp"
 
@@ -10,12 +11,30 @@ std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& 
     return analyze_gpu_busy(trace, options, TimeWindow{});
 }
 
+namespace {
+std::map<std::int32_t, std::vector<Interval>> busy_intervals(const Trace& trace,
+                                                             const GpuBusyOptions& options) {
+    return options.include_copies
+               ? intervals_by_device(
+                     trace, {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset})
+               : intervals_by_device(trace, {ActivityKind::Kernel});
+}
+}  // namespace
+
+std::vector<DeviceBusyTimeline> device_busy_timelines(const Trace& trace,
+                                                      const GpuBusyOptions& options) {
+    std::vector<DeviceBusyTimeline> result;
+    for (auto& [device, intervals] : busy_intervals(trace, options)) {
+        std::vector<std::vector<Interval>> one_worker;
+        one_worker.push_back(std::move(intervals));
+        result.push_back({device, BusyTimeline(std::move(one_worker))});
+    }
+    return result;
+}
+
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
                                       const TimeWindow& window) {
-    auto by_device = options.include_copies
-                         ? intervals_by_device(trace, {ActivityKind::Kernel, ActivityKind::Memcpy,
-                                                       ActivityKind::Memset})
-                         : intervals_by_device(trace, {ActivityKind::Kernel});
+    auto by_device = busy_intervals(trace, options);
     std::vector<GpuBusy> result;
     for (auto& [device, intervals] : by_device) {
         for (Interval& i : intervals) {

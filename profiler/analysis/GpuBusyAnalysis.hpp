@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profiler/analysis/BusyTimeline.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -33,11 +34,24 @@ struct GpuBusy {
     double busy_fraction = 0.0;  // busy / span; 0 for an empty span
 };
 
-// One entry per device that ran at least one kernel, ordered by device.
+// One entry per device (profiler::work_device) that ran at least one kernel, ordered by
+// device.
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options = {});
 // The same inside `window` only: work is clipped to it, so busy is what each device
 // did during the window (a timeline range selection) and the span lies inside it.
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
                                       const TimeWindow& window);
+
+// The busy time of one device as a step function: busy.busy_ns(t0, t1) is, for any
+// window, the busy_ns that analyze_gpu_busy gives for that window (the same intervals,
+// the same device rule). The utilization plot and the timeline's range panel read it.
+struct DeviceBusyTimeline {
+    std::int32_t device = -1;
+    BusyTimeline busy;
+};
+// One entry per device that ran work counted by `options` (kernels, with copies when
+// include_copies), ordered by device.
+std::vector<DeviceBusyTimeline> device_busy_timelines(const Trace& trace,
+                                                      const GpuBusyOptions& options = {});
 
 }  // namespace trainscope::profiler

@@ -139,4 +139,27 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
     return result;
 }
 
+std::vector<NvtxNameTotals> total_nvtx_ranges_by_name(const std::vector<NvtxRangeGpuTime>& ranges) {
+    std::map<std::string, NvtxNameTotals> by_name;
+    for (const NvtxRangeGpuTime& r : ranges) {
+        NvtxNameTotals& t = by_name[r.name];
+        t.name = r.name;
+        ++t.count;
+        t.host_ns += r.host_end_ns - r.host_begin_ns;
+        t.kernel_count += r.kernel_count;
+        t.kernel_ns += r.kernel_ns;
+        t.copy_count += r.copy_count;
+        t.copy_ns += r.copy_ns;
+        t.gpu_busy_ns += r.gpu_busy_ns;
+    }
+    std::vector<NvtxNameTotals> out;
+    out.reserve(by_name.size());
+    for (auto& [name, totals] : by_name)
+        out.push_back(std::move(totals));
+    std::stable_sort(out.begin(), out.end(), [](const NvtxNameTotals& a, const NvtxNameTotals& b) {
+        return a.host_ns > b.host_ns;
+    });
+    return out;
+}
+
 }  // namespace trainscope::profiler

@@ -33,4 +33,19 @@ struct NvtxRangeGpuTime {
 // threads are matched by (process, thread) between the NVTX lane and the API lane.
 std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace);
 
+// The ranges of one name together (a training run has thousands of "forward" ranges):
+// counts and summed times. What `trainscope analyze` prints and nvtx.csv holds.
+struct NvtxNameTotals {
+    std::string name;
+    std::int64_t count = 0;
+    std::int64_t host_ns = 0;  // summed range durations
+    std::int64_t kernel_count = 0;
+    std::int64_t kernel_ns = 0;
+    std::int64_t copy_count = 0;
+    std::int64_t copy_ns = 0;
+    std::int64_t gpu_busy_ns = 0;  // summed per-range unions
+};
+// By summed host time, largest first (ties by name).
+std::vector<NvtxNameTotals> total_nvtx_ranges_by_name(const std::vector<NvtxRangeGpuTime>& ranges);
+
 }  // namespace trainscope::profiler

@@ -50,7 +50,7 @@ const char* overhead_name(CUpti_ActivityOverheadKind kind) {
 
 }  // namespace
 
-CuptiActivityDecoder::CuptiActivityDecoder(Trace& trace) : trace_(trace) {}
+CuptiActivityDecoder::CuptiActivityDecoder(Trace& trace) : trace_(trace), lanes_(trace) {}
 
 std::int64_t CuptiActivityDecoder::relative(std::uint64_t timestamp_ns) const {
     return static_cast<std::int64_t>(timestamp_ns) - trace_.base_ns;
@@ -63,31 +63,6 @@ bool CuptiActivityDecoder::timed(std::uint64_t start_ns, std::uint64_t end_ns) {
         return false;
     }
     return true;
-}
-
-LaneId CuptiActivityDecoder::gpu_lane(std::int32_t device, std::int64_t stream) {
-    const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
-    if (auto it = lanes_.find(key); it != lanes_.end())
-        return it->second;
-    std::string name("GPU ");
-    name += std::to_string(device);
-    name += " · stream ";
-    name += std::to_string(stream);
-    const LaneId id =
-        trace_.add_lane(Lane{LaneKind::GpuStream, device, stream, 0, std::move(name)});
-    lanes_.emplace(key, id);
-    return id;
-}
-
-LaneId CuptiActivityDecoder::host_lane(LaneKind kind, std::int64_t process, std::int64_t thread) {
-    const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
-    if (auto it = lanes_.find(key); it != lanes_.end())
-        return it->second;
-    std::string name(kind == LaneKind::Nvtx ? "NVTX · thread " : "thread ");
-    name += std::to_string(thread);
-    const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
-    lanes_.emplace(key, id);
-    return id;
 }
 
 std::size_t CuptiActivityDecoder::decode_buffer(std::uint8_t* buffer, std::size_t valid_bytes) {
@@ -161,7 +136,7 @@ void CuptiActivityDecoder::decode_kernel(const CUpti_ActivityKernel10& k) {
     a.start_ns = relative(k.start);
     a.end_ns = relative(k.end);
     a.device = static_cast<std::int32_t>(k.deviceId);
-    a.lane = gpu_lane(a.device, k.streamId);
+    a.lane = lanes_.gpu_stream(a.device, k.streamId);
     a.correlation = k.correlationId;
     a.name = trace_.strings.intern(detail::demangle_kernel_name(k.name));
     a.grid = {k.gridX, k.gridY, k.gridZ};
@@ -180,7 +155,7 @@ void CuptiActivityDecoder::decode_memcpy(const CUpti_ActivityMemcpy6& m) {
     a.start_ns = relative(m.start);
     a.end_ns = relative(m.end);
     a.device = static_cast<std::int32_t>(m.deviceId);
-    a.lane = gpu_lane(a.device, m.streamId);
+    a.lane = lanes_.gpu_stream(a.device, m.streamId);
     a.correlation = m.correlationId;
     a.bytes = static_cast<std::int64_t>(m.bytes);
     a.copy_kind = copy_kind_of(m.copyKind);
@@ -199,7 +174,7 @@ void CuptiActivityDecoder::decode_memset(const CUpti_ActivityMemset4& m) {
     a.start_ns = relative(m.start);
     a.end_ns = relative(m.end);
     a.device = static_cast<std::int32_t>(m.deviceId);
-    a.lane = gpu_lane(a.device, m.streamId);
+    a.lane = lanes_.gpu_stream(a.device, m.streamId);
     a.correlation = m.correlationId;
     a.bytes = static_cast<std::int64_t>(m.bytes);
     a.graph_id = m.graphId;
@@ -226,7 +201,7 @@ void CuptiActivityDecoder::decode_api(const CUpti_ActivityAPI& api, bool driver)
     a.kind = driver ? ActivityKind::DriverApi : ActivityKind::RuntimeApi;
     a.start_ns = relative(api.start);
     a.end_ns = relative(api.end);
-    a.lane = host_lane(LaneKind::HostThread, api.processId, api.threadId);
+    a.lane = lanes_.host_thread(api.processId, api.threadId);
     a.correlation = api.correlationId;
     a.name = trace_.strings.intern(it->second);
     trace_.activities.push_back(a);
@@ -245,7 +220,7 @@ void CuptiActivityDecoder::decode_marker(const CUpti_ActivityMarker2& m) {
         if (m.domain != nullptr && *m.domain != '\0')
             name = std::string(m.domain) + "::" + name;
         open_markers_[m.id] = OpenMarker{relative(m.timestamp), trace_.strings.intern(name),
-                                         host_lane(LaneKind::Nvtx, process, thread)};
+                                         lanes_.nvtx(process, thread)};
         return;
     }
     if ((m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) != 0) {
@@ -284,7 +259,7 @@ void CuptiActivityDecoder::decode_sync(const CUpti_ActivitySynchronization2& s) 
         return;
     }
     a.device = device->second;
-    a.lane = gpu_lane(a.device, stream);
+    a.lane = lanes_.gpu_stream(a.device, stream);
     trace_.activities.push_back(a);
 }
 
@@ -301,7 +276,7 @@ void CuptiActivityDecoder::decode_overhead(const CUpti_ActivityOverhead3& o) {
         process = o.objectId.pt.processId;
         thread = o.objectId.pt.threadId;
     }
-    a.lane = host_lane(LaneKind::HostThread, process, thread);
+    a.lane = lanes_.host_thread(process, thread);
     a.name = trace_.strings.intern(overhead_name(o.overheadKind));
     trace_.activities.push_back(a);
 }
@@ -324,7 +299,7 @@ void CuptiActivityDecoder::finish(std::int64_t end_ns) {
         const auto device = device_of_context_.find(sync.context);
         Activity& a = trace_.activities[sync.activity];
         a.device = device != device_of_context_.end() ? device->second : -1;
-        a.lane = gpu_lane(a.device, sync.stream);
+        a.lane = lanes_.gpu_stream(a.device, sync.stream);
     }
     unplaced_syncs_.clear();
     for (const auto& [id, open] : open_markers_) {
@@ -337,6 +312,7 @@ void CuptiActivityDecoder::finish(std::int64_t end_ns) {
         trace_.activities.push_back(a);
     }
     open_markers_.clear();
+    lanes_.finish();
     assign_nesting_depths(trace_);
 }
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
+#include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -60,8 +60,6 @@ class CuptiActivityDecoder {
     std::int64_t relative(std::uint64_t timestamp_ns) const;
     // False (and counted) for a GPU record CUPTI could not time.
     bool timed(std::uint64_t start_ns, std::uint64_t end_ns);
-    LaneId gpu_lane(std::int32_t device, std::int64_t stream);
-    LaneId host_lane(LaneKind kind, std::int64_t process, std::int64_t thread);
 
     struct OpenMarker {
         std::int64_t start_ns = 0;
@@ -78,7 +76,7 @@ class CuptiActivityDecoder {
 
     Trace& trace_;
     std::vector<UnplacedSync> unplaced_syncs_;
-    std::map<std::tuple<LaneKind, std::int32_t, std::int64_t, std::int64_t>, LaneId> lanes_;
+    LaneRegistry lanes_;
     std::map<std::uint32_t, std::int32_t> device_of_context_;
     std::map<std::uint32_t, OpenMarker> open_markers_;
     std::map<std::uint32_t, std::string> api_names_[2];  // [driver?] cbid -> name cache

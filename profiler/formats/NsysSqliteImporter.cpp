@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <tuple>
 
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/SqliteHandle.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/TraceNesting.hpp"
 
 namespace trainscope::profiler {
@@ -46,7 +46,7 @@ CopyKind copy_kind_from_cupti(std::int64_t kind) {
 
 class NsysTraceReader {
   public:
-    NsysTraceReader(sqlite3* db, Trace& trace) : db_(db), trace_(trace) {}
+    NsysTraceReader(sqlite3* db, Trace& trace) : db_(db), trace_(trace), lanes_(trace) {}
 
     void read_all() {
         read_kernels();
@@ -64,31 +64,17 @@ class NsysTraceReader {
             read_devices();
         if (detail::sqlite_table_exists(db_, "TARGET_INFO_SESSION_START_TIME"))
             read_session_start();
+        if (detail::sqlite_table_exists(db_, "ThreadNames"))
+            read_thread_names();
+        lanes_.finish();
     }
 
   private:
-    LaneId gpu_lane(std::int32_t device, std::int64_t stream) {
-        const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
-        if (auto it = lanes_.find(key); it != lanes_.end())
-            return it->second;
-        const LaneId id = trace_.add_lane(
-            Lane{LaneKind::GpuStream, device, stream, 0,
-                 "GPU " + std::to_string(device) + " · stream " + std::to_string(stream)});
-        lanes_.emplace(key, id);
-        return id;
-    }
-
+    // globalTid packs the process and the thread id.
     LaneId host_lane(LaneKind kind, std::int64_t global_tid) {
-        const std::int64_t process = process_of(global_tid);
-        const std::int64_t thread = thread_of(global_tid);
-        const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
-        if (auto it = lanes_.find(key); it != lanes_.end())
-            return it->second;
-        std::string name(kind == LaneKind::Nvtx ? "NVTX · " : "");
-        name.append("process " + std::to_string(process) + " · thread " + std::to_string(thread));
-        const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
-        lanes_.emplace(key, id);
-        return id;
+        return kind == LaneKind::Nvtx
+                   ? lanes_.nvtx(process_of(global_tid), thread_of(global_tid))
+                   : lanes_.host_thread(process_of(global_tid), thread_of(global_tid));
     }
 
     void read_kernels() {
@@ -154,7 +140,7 @@ class NsysTraceReader {
         a.start_ns = q.int64(0);
         a.end_ns = q.int64(1);
         a.device = static_cast<std::int32_t>(q.int64(2));
-        a.lane = gpu_lane(a.device, q.int64(3));
+        a.lane = lanes_.gpu_stream(a.device, q.int64(3));
         a.correlation = q.is_null(4) ? 0 : static_cast<std::uint64_t>(q.int64(4));
         return a;
     }
@@ -203,6 +189,14 @@ class NsysTraceReader {
         }
     }
 
+    void read_thread_names() {
+        SqliteQuery q(db_,
+                      "SELECT t.globalTid, s.value FROM ThreadNames t "
+                      "JOIN StringIds s ON s.id = t.nameId");
+        while (q.next_row())
+            lanes_.set_thread_name(process_of(q.int64(0)), thread_of(q.int64(0)), q.text(1));
+    }
+
     void read_session_start() {
         SqliteQuery q(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
         if (q.next_row() && !q.is_null(0))
@@ -211,7 +205,7 @@ class NsysTraceReader {
 
     sqlite3* db_;
     Trace& trace_;
-    std::map<std::tuple<LaneKind, std::int32_t, std::int64_t, std::int64_t>, LaneId> lanes_;
+    LaneRegistry lanes_;
 };
 
 void move_origin_to_first_event(Trace& trace, const std::filesystem::path& file) {

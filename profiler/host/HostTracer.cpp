@@ -1,11 +1,12 @@
 #include "profiler/host/HostTracer.hpp"
 
 #include <atomic>
-#include <map>
 #include <stdexcept>
 
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/host/detail/NvtxRangeSink.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
+#include "profiler/trace/TraceNesting.hpp"
 
 namespace trainscope::profiler {
 
@@ -44,33 +45,24 @@ Trace HostTracer::stop() {
     running_ = false;
     g_host_tracer_active.store(false);
 
-    std::map<std::tuple<LaneKind, std::int64_t, std::int64_t>, LaneId> lanes;
-    auto lane_of = [&](LaneKind kind, std::int64_t process, std::int64_t thread) {
-        const auto key = std::make_tuple(kind, process, thread);
-        if (auto it = lanes.find(key); it != lanes.end())
-            return it->second;
-        // The lanes hold what the CPU ran (on the CPU backend, the device's work); Linux
-        // gives a process's main thread the process id as its thread id.
-        std::string name(kind == LaneKind::Nvtx ? "NVTX · " : "CPU · ");
-        name += thread == process ? std::string("main thread") : "thread " + std::to_string(thread);
-        const LaneId id = trace.add_lane(Lane{kind, -1, thread, process, std::move(name)});
-        lanes.emplace(key, id);
-        return id;
-    };
+    // The lanes hold what the CPU ran (on the CPU backend, the device's work).
+    LaneRegistry lanes(trace);
     for (const detail::CompletedNvtxRange& r : ranges) {
         const bool host_op =
             r.domain == options_.host_op_domain ||
             (options_.host_op_category != 0 && r.category == options_.host_op_category);
         Activity a;
         a.kind = host_op ? ActivityKind::HostOp : ActivityKind::NvtxRange;
-        a.lane = lane_of(host_op ? LaneKind::HostThread : LaneKind::Nvtx, r.process, r.thread);
+        a.lane = host_op ? lanes.host_thread(r.process, r.thread) : lanes.nvtx(r.process, r.thread);
         a.start_ns = r.start_ns - start_ns_;
         a.end_ns = r.end_ns - start_ns_;
-        a.depth = r.depth;
         a.name = trace.strings.intern(r.message);
         trace.activities.push_back(a);
     }
-    trace.sort();
+    lanes.finish();
+    // Ranges of several domains share a thread's NVTX lane: depth from how the intervals
+    // nest, as for every other source, not from each domain's own push count.
+    assign_nesting_depths(trace);
     trace.capture_begin_ns = 0;
     trace.capture_end_ns = end_ns - start_ns_;
     trace.metadata["host.nvtx_injection"] = injection_attached() ? "attached" : "not attached";

@@ -29,10 +29,9 @@ struct Trace {
     // analysis reproduce numbers a tool computed from the file's raw values.
     std::int64_t source_clock_offset_ns = 0;
 
+    // Appends a lane as it is; sources that find or add lanes by identity use
+    // LaneRegistry, which names them.
     LaneId add_lane(Lane lane);
-    // Finds or creates the lane with this identity.
-    LaneId lane_for(LaneKind kind, std::int32_t device, std::int64_t stream_or_thread,
-                    std::int64_t process, const std::string& name);
     // Sorts activities by (lane, start, -end) so that per-lane slices are contiguous and
     // parents come before their children.
     void sort();

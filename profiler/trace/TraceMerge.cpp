@@ -2,16 +2,20 @@
 
 #include <algorithm>
 
+#include "profiler/trace/LaneRegistry.hpp"
+#include "profiler/trace/TraceNesting.hpp"
+
 namespace trainscope::profiler {
 
 void merge_trace_into(Trace& into, const Trace& from) {
     const std::int64_t shift_ns = from.base_ns - into.base_ns;
     const bool into_was_empty =
         into.activities.empty() && into.capture_end_ns == into.capture_begin_ns;
+    LaneRegistry lanes(into);
     std::vector<LaneId> lane_map(from.lanes.size());
     for (std::size_t i = 0; i < from.lanes.size(); ++i) {
         const Lane& l = from.lanes[i];
-        lane_map[i] = into.lane_for(l.kind, l.device, l.stream_or_thread, l.process, l.name);
+        lane_map[i] = lanes.find_or_add(l.kind, l.device, l.stream_or_thread, l.process, l.name);
     }
     into.activities.reserve(into.activities.size() + from.activities.size());
     for (const Activity& a : from.activities) {
@@ -40,7 +44,8 @@ void merge_trace_into(Trace& into, const Trace& from) {
     into.dropped_records += from.dropped_records;
     for (const auto& [key, value] : from.metadata)
         into.metadata.emplace(key, value);
-    into.sort();
+    // A shared lane now holds both sources' intervals: nest them together.
+    assign_nesting_depths(into);
 }
 
 }  // namespace trainscope::profiler

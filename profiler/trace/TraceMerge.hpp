@@ -9,7 +9,8 @@ namespace trainscope::profiler {
 // from.base_ns - into.base_ns, lanes with the same identity (kind, device,
 // stream/thread, process) are shared, strings re-interned, counters appended, dropped
 // records summed, the capture window becomes the union, metadata keys already in
-// `into` are kept. The result is sorted by lane and time.
+// `into` are kept. The result is sorted by lane and time, with nesting depths assigned
+// anew (assign_nesting_depths): a shared lane nests both sources' intervals.
 void merge_trace_into(Trace& into, const Trace& from);
 
 }  // namespace trainscope::profiler

@@ -1,8 +1,6 @@
 #include "reports/csv/NvtxCsv.hpp"
 
-#include <algorithm>
 #include <iterator>
-#include <map>
 #include <string>
 
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
@@ -10,16 +8,6 @@
 namespace trainscope::reports {
 
 namespace {
-
-struct NvtxTotals {
-    std::int64_t count = 0;
-    std::int64_t host_ns = 0;
-    std::int64_t kernel_count = 0;
-    std::int64_t kernel_ns = 0;
-    std::int64_t copy_count = 0;
-    std::int64_t copy_ns = 0;
-    std::int64_t gpu_busy_ns = 0;
-};
 
 double us(std::int64_t ns) {
     return static_cast<double>(ns) / 1000.0;
@@ -37,24 +25,10 @@ std::vector<std::vector<CsvCell>> nvtx_rows(const RunRecord& run) {
     std::vector<std::vector<CsvCell>> rows;
     if (!run.trace)
         return rows;
-    std::map<std::string, NvtxTotals> by_name;
-    for (const auto& r : profiler::project_nvtx_ranges_to_gpu(*run.trace)) {
-        NvtxTotals& t = by_name[r.name];
-        ++t.count;
-        t.host_ns += r.host_end_ns - r.host_begin_ns;
-        t.kernel_count += r.kernel_count;
-        t.kernel_ns += r.kernel_ns;
-        t.copy_count += r.copy_count;
-        t.copy_ns += r.copy_ns;
-        t.gpu_busy_ns += r.gpu_busy_ns;
-    }
-    std::vector<std::pair<std::string, NvtxTotals>> sorted(by_name.begin(), by_name.end());
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-        return a.second.host_ns > b.second.host_ns;
-    });
-    for (const auto& [name, t] : sorted) {
+    const auto ranges = profiler::project_nvtx_ranges_to_gpu(*run.trace);
+    for (const auto& t : profiler::total_nvtx_ranges_by_name(ranges)) {
         const double n = static_cast<double>(t.count);
-        rows.push_back({run.matrix_id, run.id, name, t.count, us(t.host_ns), us(t.host_ns) / n,
+        rows.push_back({run.matrix_id, run.id, t.name, t.count, us(t.host_ns), us(t.host_ns) / n,
                         t.kernel_count, us(t.kernel_ns), t.copy_count, us(t.copy_ns),
                         us(t.gpu_busy_ns), us(t.gpu_busy_ns) / n});
     }

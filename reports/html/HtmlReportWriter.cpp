@@ -13,6 +13,7 @@
 #include "reports/html/SvgBarChart.hpp"
 #include "reports/html/SvgBoxPlot.hpp"
 #include "reports/html/SvgLineChart.hpp"
+#include "reports/metrics/MetricInterval.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::reports {
@@ -179,40 +180,26 @@ std::string throughput_section(const HtmlReportInput& input) {
     chart.x_label = "batch size";
     chart.y_label = "images/s";
     chart.x_categories = pivot_axis_values(input.runs, "batch");
-    struct Sum {
-        double y = 0, low = 0, high = 0;
-        int n = 0, ci = 0;
-    };
-    std::map<std::string, std::map<std::string, Sum>> sums;  // precision -> batch -> sum
+    // precision -> batch -> the ok runs measured there
+    std::map<std::string, std::map<std::string, std::vector<const RunRecord*>>> runs_at;
     for (const auto& run : input.runs) {
-        const Metric* ips = metric(run, "images_per_s");
-        if (run.status != RunStatus::Ok || ips == nullptr)
-            continue;
-        Sum& s = sums[run.axes.precision][axis_value(run.axes, "batch")];
-        s.y += ips->value;
-        ++s.n;
-        const Metric* lo = metric(run, "step_ms_ci_low");
-        const Metric* hi = metric(run, "step_ms_ci_high");
-        if (lo != nullptr && hi != nullptr && lo->value > 0 && hi->value > 0 && run.axes.batch) {
-            const auto batch = static_cast<double>(*run.axes.batch);
-            s.low += batch * 1000.0 / hi->value;  // slowest step time, fewest images/s
-            s.high += batch * 1000.0 / lo->value;
-            ++s.ci;
-        }
+        if (run.status == RunStatus::Ok && metric(run, "images_per_s") != nullptr)
+            runs_at[run.axes.precision][axis_value(run.axes, "batch")].push_back(&run);
     }
-    if (sums.empty())
+    if (runs_at.empty())
         return "<h2>Throughput</h2>\n<p class=\"note\">No successful run measured images/s.</p>\n";
-    for (const auto& [precision, by_batch] : sums) {
+    for (const auto& [precision, by_batch] : runs_at) {
         LineSeries series{precision, {}};
         for (const auto& x : chart.x_categories) {
             const auto it = by_batch.find(x);
             if (it == by_batch.end())
                 continue;
-            const Sum& s = it->second;
-            LinePoint p{x, s.y / s.n, std::nullopt, std::nullopt};
-            if (s.ci == s.n) {
-                p.low = s.low / s.ci;
-                p.high = s.high / s.ci;
+            // The GUI's run chart draws the same point (reports::metric_point).
+            const auto point = metric_point(it->second, "images_per_s");
+            LinePoint p{x, point->value, std::nullopt, std::nullopt};
+            if (point->interval) {
+                p.low = point->interval->low;
+                p.high = point->interval->high;
             }
             series.points.push_back(p);
         }
@@ -221,7 +208,7 @@ std::string throughput_section(const HtmlReportInput& input) {
     return "<h2>Throughput</h2>\n" + render_svg_line_chart(chart) +
            "<p class=\"note\">Mean images/s of the successful runs at each point; whiskers: the "
            "95 % confidence interval of the mean step time (step_ms_ci_low/high) as images/s, "
-           "where every run at the point has it.</p>\n";
+           "spanning every run's interval where every run at the point has one.</p>\n";
 }
 
 std::string steps_section(const HtmlReportInput& input, const std::vector<std::string>& axes) {

@@ -3,23 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "reports/html/HtmlText.hpp"
+#include "reports/stats/SampleStatistics.hpp"
 
 namespace trainscope::reports {
-
-namespace {
-
-double percentile(const std::vector<double>& sorted, double q) {
-    const double pos = q * static_cast<double>(sorted.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-    const double frac = pos - static_cast<double>(lo);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-}
-
-}  // namespace
 
 BoxStats box_stats(std::string label, std::vector<double> values) {
     BoxStats b;
@@ -27,12 +15,14 @@ BoxStats box_stats(std::string label, std::vector<double> values) {
     b.count = values.size();
     if (values.empty())
         return b;
+    // The statistics' own quantile, so the box's median and p5/p95 are the run's
+    // step_ms_median/p5/p95 (summarize) to the last digit.
     std::sort(values.begin(), values.end());
-    b.p5 = percentile(values, 0.05);
-    b.p25 = percentile(values, 0.25);
-    b.median = percentile(values, 0.5);
-    b.p75 = percentile(values, 0.75);
-    b.p95 = percentile(values, 0.95);
+    b.p5 = quantile_sorted(values, 0.05);
+    b.p25 = quantile_sorted(values, 0.25);
+    b.median = quantile_sorted(values, 0.5);
+    b.p75 = quantile_sorted(values, 0.75);
+    b.p95 = quantile_sorted(values, 0.95);
     return b;
 }
 

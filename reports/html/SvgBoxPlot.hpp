@@ -6,7 +6,7 @@
 namespace trainscope::reports {
 
 // Five-number summary of one sample: whiskers at p5 and p95, box from p25 to p75,
-// median line (linear interpolation, numpy's default).
+// median line (reports::quantile: linear interpolation, numpy's default).
 struct BoxStats {
     std::string label;
     std::size_t count = 0;

@@ -41,4 +41,35 @@ std::optional<MetricInterval> metric_interval(const RunRecord& run, std::string_
     return stored_pair(run, tag + "_ci_low", tag + "_ci_high", what);
 }
 
+std::optional<MetricPoint> metric_point(std::span<const RunRecord* const> runs,
+                                        std::string_view metric) {
+    MetricPoint point;
+    double sum = 0.0;
+    bool every_interval = true;
+    const std::string tag(metric);
+    for (const RunRecord* run : runs) {
+        const Metric* m = run->find_metric(tag);
+        if (m == nullptr)
+            continue;
+        sum += m->value;
+        ++point.runs;
+        const auto ci = metric_interval(*run, metric);
+        every_interval = every_interval && ci.has_value();
+        if (!ci || !every_interval)
+            continue;
+        if (!point.interval) {
+            point.interval = ci;
+        } else {
+            point.interval->low = std::min(point.interval->low, ci->low);
+            point.interval->high = std::max(point.interval->high, ci->high);
+        }
+    }
+    if (point.runs == 0)
+        return std::nullopt;
+    if (!every_interval)
+        point.interval.reset();
+    point.value = sum / static_cast<double>(point.runs);
+    return point;
+}
+
 }  // namespace trainscope::reports

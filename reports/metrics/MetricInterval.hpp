@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "reports/store/RunRecord.hpp"
@@ -22,6 +23,19 @@ struct MetricInterval {
 // <metric>_ci_low/high. nullopt when the run does not store it (a run recorded before
 // the median's interval was stored has none: it does not borrow the mean's).
 std::optional<MetricInterval> metric_interval(const RunRecord& run, std::string_view metric);
+
+// One point of a chart that several runs share (same x; other axes vary): the mean of
+// their values and, when every run has its interval (metric_interval), the envelope of
+// those intervals (lowest low, highest high): a bar that holds each run's own. The GUI's
+// run charts and the HTML report's throughput chart both draw this. nullopt when no run
+// has the metric; runs without it are left out.
+struct MetricPoint {
+    double value = 0.0;
+    std::size_t runs = 0;
+    std::optional<MetricInterval> interval;
+};
+std::optional<MetricPoint> metric_point(std::span<const RunRecord* const> runs,
+                                        std::string_view metric);
 
 // What metric_interval would draw for `metric`, whether or not a run has it.
 std::string_view interval_description(std::string_view metric);

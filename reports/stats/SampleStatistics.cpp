@@ -8,8 +8,7 @@
 
 namespace trainscope::reports {
 
-namespace {
-double quantile_sorted(const std::vector<double>& sorted, double q) {
+double quantile_sorted(std::span<const double> sorted, double q) {
     if (sorted.empty())
         return 0.0;
     const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
@@ -18,6 +17,8 @@ double quantile_sorted(const std::vector<double>& sorted, double q) {
     const double fraction = position - static_cast<double>(lower);
     return sorted[lower] + fraction * (sorted[upper] - sorted[lower]);
 }
+
+namespace {
 
 Interval median_ci95_sorted(const std::vector<double>& sorted) {
     if (sorted.empty())

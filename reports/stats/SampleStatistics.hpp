@@ -28,6 +28,9 @@ SampleStatistics summarize(std::span<const double> values);
 // Quantile with linear interpolation between order statistics (numpy's default,
 // Hyndman-Fan type 7); q in [0, 1]. The input need not be sorted.
 double quantile(std::span<const double> values, double q);
+// The same on values already sorted ascending (no copy): for several quantiles of one
+// sample. 0 for an empty sample.
+double quantile_sorted(std::span<const double> sorted, double q);
 
 // Distribution-free 95 % confidence interval of the median: the order statistics
 // x_(k) and x_(n+1-k) with the largest k for which Binomial(n, 1/2) puts at most 2.5 %

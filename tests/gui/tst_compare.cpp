@@ -9,6 +9,7 @@
 #include "gui/compare/CompareModels.hpp"
 #include "gui/compare/CompareView.hpp"
 #include "gui/runs/RunsTableModel.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
@@ -33,8 +34,9 @@ reports::RunRecord timedRun(double mean_ms, double stdev_ms, double count) {
 // thread (and Kineto's copy on the GPU lane), one 1 ms kernel per step.
 profiler::Trace profilerStepTrace(int steps) {
     profiler::Trace t;
-    const auto host = t.lane_for(profiler::LaneKind::HostThread, -1, 1, 1, "python");
-    const auto gpu = t.lane_for(profiler::LaneKind::GpuStream, 0, 7, 1, "stream 7");
+    profiler::LaneRegistry lanes(t);
+    const auto host = lanes.find_or_add(profiler::LaneKind::HostThread, -1, 1, 1, "python");
+    const auto gpu = lanes.find_or_add(profiler::LaneKind::GpuStream, 0, 7, 1, "stream 7");
     for (int i = 0; i < steps; ++i) {
         const std::int64_t start = i * 10'000'000;
         const auto name = t.strings.intern("ProfilerStep#" + std::to_string(i + 5));

@@ -159,6 +159,31 @@ TEST(CopyComputeOverlapAnalysis, IntersectionOfCopyAndKernelUnions) {
     EXPECT_DOUBLE_EQ(overlap[0].overlapped_copy_fraction, 0.25);
 }
 
+TEST(NvtxProjectionAnalysis, TotalsByNameSumTheRangesLargestHostTimeFirst) {
+    // What `trainscope analyze` prints and nvtx.csv holds, from one function.
+    HandBuiltTrace t;
+    t.nvtx_range(1, "step", 0, 1000);
+    t.nvtx_range(1, "forward", 10, 300);
+    t.nvtx_range(1, "step", 1000, 1500);
+    t.nvtx_range(1, "forward", 1010, 1100);
+    t.runtime_call(1, "cudaLaunchKernel", 20, 30, 1);
+    t.runtime_call(1, "cudaLaunchKernel", 1020, 1030, 2);
+    t.kernel(0, 7, "a", 100, 200, 1);
+    t.kernel(0, 7, "b", 1100, 1400, 2);
+    assign_nesting_depths(t.trace());
+    const auto totals = total_nvtx_ranges_by_name(project_nvtx_ranges_to_gpu(t.trace()));
+    ASSERT_EQ(totals.size(), 2u);
+    EXPECT_EQ(totals[0].name, "step");
+    EXPECT_EQ(totals[0].count, 2);
+    EXPECT_EQ(totals[0].host_ns, 1500);
+    EXPECT_EQ(totals[0].kernel_count, 2);
+    EXPECT_EQ(totals[0].kernel_ns, 400);
+    EXPECT_EQ(totals[0].gpu_busy_ns, 400);
+    EXPECT_EQ(totals[1].name, "forward");
+    EXPECT_EQ(totals[1].host_ns, 290 + 90);
+    EXPECT_EQ(totals[1].kernel_ns, 400);
+}
+
 TEST(NvtxProjectionAnalysis, NestedRangesCollectKernelsLaunchedInside) {
     HandBuiltTrace t;
     t.nvtx_range(1, "step", 0, 1000);

@@ -1,5 +1,7 @@
 #include "HandBuiltTrace.hpp"
 
+#include "profiler/trace/LaneRegistry.hpp"
+
 namespace trainscope::profiler::testing {
 
 Activity& HandBuiltTrace::add(Activity a) {
@@ -13,8 +15,7 @@ Activity& HandBuiltTrace::kernel(std::int32_t device, std::int64_t stream, const
     Activity a;
     a.kind = ActivityKind::Kernel;
     a.device = device;
-    a.lane =
-        trace_.lane_for(LaneKind::GpuStream, device, stream, 0, "stream " + std::to_string(stream));
+    a.lane = LaneRegistry(trace_).gpu_stream(device, stream);
     a.name = trace_.strings.intern(name);
     a.start_ns = start_ns;
     a.end_ns = end_ns;
@@ -45,7 +46,7 @@ Activity& HandBuiltTrace::runtime_call(std::int64_t thread, const std::string& n
                                        std::uint64_t correlation) {
     Activity a;
     a.kind = ActivityKind::RuntimeApi;
-    a.lane = trace_.lane_for(LaneKind::HostThread, -1, thread, 1, "thread");
+    a.lane = LaneRegistry(trace_).host_thread(1, thread);
     a.name = trace_.strings.intern(name);
     a.start_ns = start_ns;
     a.end_ns = end_ns;
@@ -57,7 +58,7 @@ Activity& HandBuiltTrace::host_op(std::int64_t thread, const std::string& name,
                                   std::int64_t start_ns, std::int64_t end_ns, std::uint16_t depth) {
     Activity a;
     a.kind = ActivityKind::HostOp;
-    a.lane = trace_.lane_for(LaneKind::HostThread, -1, thread, 1, "thread");
+    a.lane = LaneRegistry(trace_).host_thread(1, thread);
     a.name = trace_.strings.intern(name);
     a.start_ns = start_ns;
     a.end_ns = end_ns;
@@ -69,7 +70,7 @@ Activity& HandBuiltTrace::nvtx_range(std::int64_t thread, const std::string& nam
                                      std::int64_t start_ns, std::int64_t end_ns) {
     Activity a;
     a.kind = ActivityKind::NvtxRange;
-    a.lane = trace_.lane_for(LaneKind::Nvtx, -1, thread, 1, "nvtx");
+    a.lane = LaneRegistry(trace_).nvtx(1, thread);
     a.name = trace_.strings.intern(name);
     a.start_ns = start_ns;
     a.end_ns = end_ns;

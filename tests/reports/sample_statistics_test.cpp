@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "reports/html/SvgBoxPlot.hpp"
 #include "reports/stats/SampleStatistics.hpp"
 
 namespace trainscope::reports {
@@ -96,6 +97,25 @@ TEST(Quantile, InterpolatesLinearlyLikeNumpy) {
     EXPECT_DOUBLE_EQ(quantile(v, 1.0), 40);
     EXPECT_DOUBLE_EQ(quantile(v, 0.5), 25);
     EXPECT_DOUBLE_EQ(quantile(v, 0.25), 17.5);
+}
+
+// The HTML report's step-time box (box_stats) and the run's stored statistics
+// (summarize: step_ms_median, p5, p95, what `trainscope report` prints) are one
+// computation: the same numbers to the last bit, on a skewed sample whose quantiles fall
+// between order statistics.
+TEST(SampleStatistics, TheReportsBoxPlotUsesTheSameQuantiles) {
+    std::vector<double> v;
+    for (int i = 0; i < 37; ++i)
+        v.push_back(10.0 + 0.37 * i + (i % 7 == 0 ? 25.0 * i : 0.0));
+    const SampleStatistics s = summarize(v);
+    const BoxStats box = box_stats("cell", v);
+    EXPECT_EQ(box.count, s.count);
+    EXPECT_EQ(box.median, s.median);
+    EXPECT_EQ(box.p5, s.p5);
+    EXPECT_EQ(box.p95, s.p95);
+    EXPECT_EQ(box.p25, quantile(v, 0.25));
+    EXPECT_EQ(box.p75, quantile(v, 0.75));
+    EXPECT_EQ(box_stats("empty", {}).count, 0u);
 }
 
 }  // namespace

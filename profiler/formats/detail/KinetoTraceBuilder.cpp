@@ -122,28 +122,6 @@ std::optional<std::int64_t> KinetoTraceBuilder::optional_int(const KinetoRawObje
     return trailing_integer(f->text);
 }
 
-LaneId KinetoTraceBuilder::gpu_lane(std::int32_t device, std::int64_t stream) {
-    const auto key = std::make_tuple(LaneKind::GpuStream, device, stream, std::int64_t{0});
-    if (auto it = lane_index_.find(key); it != lane_index_.end())
-        return it->second;
-    const LaneId id = trace_.add_lane(
-        Lane{LaneKind::GpuStream, device, stream, 0,
-             "GPU " + std::to_string(device) + " · stream " + std::to_string(stream)});
-    lane_index_.emplace(key, id);
-    return id;
-}
-
-LaneId KinetoTraceBuilder::host_lane(LaneKind kind, std::int64_t process, std::int64_t thread) {
-    const auto key = std::make_tuple(kind, std::int32_t{-1}, thread, process);
-    if (auto it = lane_index_.find(key); it != lane_index_.end())
-        return it->second;
-    std::string name(kind == LaneKind::Nvtx ? "annotations · thread " : "thread ");
-    name.append(std::to_string(thread));
-    const LaneId id = trace_.add_lane(Lane{kind, -1, thread, process, std::move(name)});
-    lane_index_.emplace(key, id);
-    return id;
-}
-
 void KinetoTraceBuilder::add_event(const KinetoRawObject& event) {
     const std::string_view phase = event.text("ph");
     if (phase == "M") {
@@ -199,7 +177,7 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
                                                     : ActivityKind::Synchronization;
             a.device = static_cast<std::int32_t>(optional_int(event, "args.device").value_or(pid));
             const std::int64_t stream = optional_int(event, "args.stream").value_or(tid);
-            a.lane = gpu_lane(a.device, stream);
+            a.lane = lanes_.gpu_stream(a.device, stream);
             a.bytes = optional_int(event, "args.bytes").value_or(0);
             if (category == Category::Memcpy)
                 a.copy_kind = copy_kind_from_name(event.text("name"));
@@ -229,11 +207,11 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
                      : category == Category::Driver ? ActivityKind::DriverApi
                      : category == Category::HostOp ? ActivityKind::HostOp
                                                     : ActivityKind::Overhead;
-            a.lane = host_lane(LaneKind::HostThread, pid, tid);
+            a.lane = lanes_.host_thread(pid, tid);
             break;
         case Category::Annotation:
             a.kind = ActivityKind::NvtxRange;
-            a.lane = host_lane(LaneKind::Nvtx, pid, tid);
+            a.lane = lanes_.nvtx(pid, tid);
             break;
         case Category::GpuAnnotation: {
             // Kineto's projection of an annotation onto a GPU stream: an NVTX-like range
@@ -241,16 +219,7 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
             a.kind = ActivityKind::NvtxRange;
             a.device = static_cast<std::int32_t>(optional_int(event, "args.device").value_or(pid));
             const std::int64_t stream = optional_int(event, "args.stream").value_or(tid);
-            const auto key = std::make_tuple(LaneKind::Nvtx, a.device, stream, std::int64_t{0});
-            if (auto it = lane_index_.find(key); it != lane_index_.end()) {
-                a.lane = it->second;
-            } else {
-                a.lane =
-                    trace_.add_lane(Lane{LaneKind::Nvtx, a.device, stream, 0,
-                                         "GPU " + std::to_string(a.device) +
-                                             " · annotations · stream " + std::to_string(stream)});
-                lane_index_.emplace(key, a.lane);
-            }
+            a.lane = lanes_.device_annotations(a.device, stream);
             break;
         }
         case Category::CaptureWindow:
@@ -266,9 +235,9 @@ void KinetoTraceBuilder::add_metadata_event(const KinetoRawObject& event) {
     const std::int64_t pid = optional_int(event, "pid").value_or(0);
     const std::int64_t tid = optional_int(event, "tid").value_or(0);
     if (what == "process_name") {
-        process_names_[pid] = std::string(value);
+        lanes_.set_process_name(pid, std::string(value));
     } else if (what == "thread_name") {
-        thread_names_[{pid, tid}] = std::string(value);
+        lanes_.set_thread_name(pid, tid, std::string(value));
     }
 }
 
@@ -323,19 +292,7 @@ Trace KinetoTraceBuilder::finish() && {
     trace_.capture_begin_ns = capture_begin_ns_ ? *capture_begin_ns_ - origin : 0;
     trace_.capture_end_ns = capture_end_ns_ ? *capture_end_ns_ - origin : last_end;
 
-    for (Lane& lane : trace_.lanes) {
-        if (lane.kind == LaneKind::GpuStream)
-            continue;
-        if (auto it = thread_names_.find({lane.process, lane.stream_or_thread});
-            it != thread_names_.end() && !it->second.empty()) {
-            std::string name(lane.kind == LaneKind::Nvtx ? "annotations · " : "");
-            name.append(it->second);
-            lane.name = std::move(name);
-        }
-        if (auto it = process_names_.find(lane.process); it != process_names_.end()) {
-            lane.name = it->second + " · " + lane.name;
-        }
-    }
+    lanes_.finish();
     trace_.metadata["source.format"] = "kineto";
     trace_.metadata["source.file"] = file_.string();
     trace_.metadata["kineto.time_resolution"] =

@@ -2,12 +2,11 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler::detail {
@@ -20,6 +19,8 @@ namespace trainscope::profiler::detail {
 class KinetoTraceBuilder {
   public:
     explicit KinetoTraceBuilder(std::filesystem::path file);
+    KinetoTraceBuilder(const KinetoTraceBuilder&) = delete;  // lanes_ refers to trace_
+    KinetoTraceBuilder& operator=(const KinetoTraceBuilder&) = delete;
 
     void add_event(const KinetoRawObject& event);
     void add_device(const KinetoRawObject& device);
@@ -33,17 +34,13 @@ class KinetoTraceBuilder {
 
     void add_interval(const KinetoRawObject& event, Category category);
     void add_metadata_event(const KinetoRawObject& event);
-    LaneId gpu_lane(std::int32_t device, std::int64_t stream);
-    LaneId host_lane(LaneKind kind, std::int64_t process, std::int64_t thread);
     std::int64_t required_ns(const KinetoRawObject& event, std::string_view key) const;
     std::optional<std::int64_t> optional_int(const KinetoRawObject& event,
                                              std::string_view key) const;
 
     std::filesystem::path file_;
     Trace trace_;
-    std::map<std::tuple<LaneKind, std::int32_t, std::int64_t, std::int64_t>, LaneId> lane_index_;
-    std::map<std::int64_t, std::string> process_names_;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names_;
+    LaneRegistry lanes_{trace_};
     std::optional<std::int64_t> capture_begin_ns_;
     std::optional<std::int64_t> capture_end_ns_;
     std::int64_t skipped_events_ = 0;

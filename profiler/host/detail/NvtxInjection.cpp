@@ -98,8 +98,7 @@ int pop(const Domain* domain) noexcept {
                                         static_cast<std::int64_t>(getpid()),
                                         current_thread_id(),
                                         t_open[index].start_ns,
-                                        end_ns,
-                                        depth};
+                                        end_ns};
                 const std::lock_guard lock(g_mutex);
                 g_completed.push_back(std::move(done));
             } catch (...) {

@@ -15,7 +15,8 @@ struct CompletedNvtxRange {
     std::int64_t thread = 0;    // OS thread id (gettid)
     std::int64_t start_ns = 0;  // host_clock_now_ns()
     std::int64_t end_ns = 0;
-    std::uint16_t depth = 0;  // ranges open in the same domain on this thread at push
+    // No depth: the trace nests ranges by their intervals (assign_nesting_depths), all
+    // domains of a thread together; a domain's own depth is only nvtxRangePop's answer.
 };
 
 // Process-wide switch and store between the NVTX injection (which runs on whatever

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "profiler/analysis/IntervalSet.hpp"
+
+namespace trainscope::profiler {
+
+// How many of a set of workers (a device; a CPU-backend run's compute threads) are busy
+// at each moment, as a step function with running sums, so that the busy time of any
+// window costs two binary searches: the utilization plot asks once per 2 px, the range
+// panel once per selection. The one implementation of "busy time in a window" that the
+// GUI's views and the analyses share.
+class BusyTimeline {
+  public:
+    BusyTimeline() = default;
+    // One entry per worker, its work as intervals (overlaps within a worker count once).
+    explicit BusyTimeline(std::vector<std::vector<Interval>> workers);
+
+    [[nodiscard]] int worker_count() const { return worker_count_; }
+    // Summed busy time of all workers in [t0_ns, t1_ns); 0 for an empty window.
+    [[nodiscard]] double busy_ns(double t0_ns, double t1_ns) const;
+    // busy_ns / (worker_count × window), in [0, 1]; 0 for no workers or an empty window.
+    [[nodiscard]] double busy_share(double t0_ns, double t1_ns) const;
+
+  private:
+    [[nodiscard]] double busy_before(double t_ns) const;
+
+    int worker_count_ = 0;
+    // From times_[i] to times_[i + 1], level_[i] workers are busy; before_[i] is the busy
+    // worker-time up to times_[i]. The last level is 0.
+    std::vector<std::int64_t> times_;
+    std::vector<int> level_;
+    std::vector<std::int64_t> before_;
+};
+
+}  // namespace trainscope::profiler
