@@ -3,14 +3,11 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <exception>
 #include <map>
 
 #include "harness/cli/Commands.hpp"
-#include "harness/cli/UsageError.hpp"
-#include "reports/store/SqliteError.hpp"
+#include "harness/cli/FailureExit.hpp"
 #include "trainscope/version.hpp"
-#include "workloads/training/ConfigError.hpp"
 
 namespace trainscope::harness {
 
@@ -74,19 +71,9 @@ int run_cli(int argc, char** argv) {
             if (it != actions.end())
                 return it->second();
         }
-        return 2;
-    } catch (const UsageError& e) {
-        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
-        return 2;
-    } catch (const workloads::ConfigError& e) {
-        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
-        return 2;
-    } catch (const reports::StoreError& e) {
-        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "trainscope: failed: %s\n", e.what());
-        return 1;
+        return kExitInputError;
+    } catch (...) {
+        return report_current_exception(stderr);
     }
 }
 

@@ -1,13 +1,13 @@
 #pragma once
 
-#include <stdexcept>
+#include "common/InputError.hpp"
 
 namespace trainscope::harness {
 
 // Bad command-line or matrix input: printed as one line, exit code 2, nothing written.
-class UsageError : public std::runtime_error {
+class UsageError : public InputError {
   public:
-    using std::runtime_error::runtime_error;
+    using InputError::InputError;
 };
 
 }  // namespace trainscope::harness

@@ -74,7 +74,7 @@ std::size_t CuptiActivityDecoder::decode_buffer(std::uint8_t* buffer, std::size_
             break;  // end of the buffer
         if (status != CUPTI_SUCCESS) {
             // An incomplete or invalid record ends the buffer; what follows is lost.
-            log_cupti_error(status, "cuptiActivityGetNextRecord", __FILE__, __LINE__);
+            log_cupti_error(__FILE__, __LINE__, "cuptiActivityGetNextRecord", status);
             ++unknown_records_;
             break;
         }

@@ -2,42 +2,34 @@
 
 #include <cupti.h>
 
-#include <stdexcept>
-#include <string>
+#include "common/LibraryError.hpp"
 
 namespace trainscope::profiler {
 
-// A failed CUPTI call: the message carries the call text, file:line, CUPTI's own
-// result string and the numeric code.
-class CuptiError : public std::runtime_error {
+// A failed CUPTI call (common/LibraryError.hpp): call text, file:line, CUPTI's own result
+// string and the numeric code.
+class CuptiError : public LibraryError {
   public:
-    CuptiError(const std::string& message, CUptiResult code)
-        : std::runtime_error(message), code_(code) {}
-    [[nodiscard]] CUptiResult code() const { return code_; }
-
-  private:
-    CUptiResult code_;
+    CuptiError(const char* file, int line, const char* call, CUptiResult status);
+    [[nodiscard]] CUptiResult result() const { return static_cast<CUptiResult>(code()); }
 };
 
-std::string describe_cupti_failure(CUptiResult status, const char* call, const char* file,
-                                   int line);
-[[noreturn]] void throw_cupti_error(CUptiResult status, const char* call, const char* file,
-                                    int line);
+[[noreturn]] void throw_cupti_error(const char* file, int line, const char* call,
+                                    CUptiResult status);
 // For destructors and CUPTI callbacks, which must not throw: writes the description to
 // stderr and returns whether the call succeeded.
-bool log_cupti_error(CUptiResult status, const char* call, const char* file, int line) noexcept;
+bool log_cupti_error(const char* file, int line, const char* call, CUptiResult status) noexcept;
 
 }  // namespace trainscope::profiler
 
-#define TRAINSCOPE_CUPTI_CHECK(call)                                                             \
-    do {                                                                                         \
-        const CUptiResult trainscope_cupti_status_ = (call);                                     \
-        if (trainscope_cupti_status_ != CUPTI_SUCCESS) {                                         \
-            ::trainscope::profiler::throw_cupti_error(trainscope_cupti_status_, #call, __FILE__, \
-                                                      __LINE__);                                 \
-        }                                                                                        \
+#define TS_CUPTI_CHECK(call)                                                                  \
+    do {                                                                                      \
+        const CUptiResult ts_status_ = (call);                                                \
+        if (ts_status_ != CUPTI_SUCCESS) {                                                    \
+            ::trainscope::profiler::throw_cupti_error(__FILE__, __LINE__, #call, ts_status_); \
+        }                                                                                     \
     } while (false)
 
 // Evaluates to true when the call succeeded; logs and evaluates to false otherwise.
-#define TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(call) \
-    ::trainscope::profiler::log_cupti_error((call), #call, __FILE__, __LINE__)
+#define TS_CUPTI_CHECK_NOEXCEPT(call) \
+    ::trainscope::profiler::log_cupti_error(__FILE__, __LINE__, #call, (call))

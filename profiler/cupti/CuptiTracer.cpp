@@ -58,8 +58,7 @@ void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_re
 void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t,
                                   size_t valid) {
     std::size_t dropped = 0;
-    if (TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(
-            cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped))) {
+    if (TS_CUPTI_CHECK_NOEXCEPT(cuptiActivityGetNumDroppedRecords(context, stream_id, &dropped))) {
         g_dropped_records.fetch_add(static_cast<std::int64_t>(dropped));
     }
     const CallbackInFlight in_flight;
@@ -90,22 +89,20 @@ CuptiTracer::CuptiTracer(CuptiTracerOptions options)
     decoder_ = std::make_unique<CuptiActivityDecoder>(trace_);
     try {
         // The clock first: records of kinds enabled later all use it.
-        TRAINSCOPE_CUPTI_CHECK(cuptiActivityRegisterTimestampCallback(host_clock_timestamp));
+        TS_CUPTI_CHECK(cuptiActivityRegisterTimestampCallback(host_clock_timestamp));
         // The default is pthread_self(); the host tracer and NVTX injection key threads by
         // gettid, and NVTX-to-GPU projection joins API calls to ranges on that key.
         trace_.metadata["cupti.thread_id_type"] =
-            TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(
-                cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM))
+            TS_CUPTI_CHECK_NOEXCEPT(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM))
                 ? "system"
                 : "default (system ids not supported: API calls and NVTX ranges on separate "
                   "lanes)";
-        TRAINSCOPE_CUPTI_CHECK(
-            cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
+        TS_CUPTI_CHECK(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
         for (const CUpti_ActivityKind kind : kKernelKinds)
-            TRAINSCOPE_CUPTI_CHECK(cuptiActivityEnable(kind));
+            TS_CUPTI_CHECK(cuptiActivityEnable(kind));
         if (options_.level == TraceLevel::Full) {
             for (const CUpti_ActivityKind kind : kFullKinds) {
-                TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityEnable(kind));
+                TS_CUPTI_CHECK_NOEXCEPT(cuptiActivityEnable(kind));
             }
         }
     } catch (...) {
@@ -161,7 +158,7 @@ CuptiTracer::~CuptiTracer() {
 
 void CuptiTracer::disable_kinds() noexcept {
     for (const CUpti_ActivityKind kind : kKernelKinds)
-        TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityDisable(kind));
+        TS_CUPTI_CHECK_NOEXCEPT(cuptiActivityDisable(kind));
     if (options_.level == TraceLevel::Full) {
         for (const CUpti_ActivityKind kind : kFullKinds)
             cuptiActivityDisable(kind);  // some were never enabled
@@ -194,14 +191,13 @@ Trace CuptiTracer::stop() {
     // held here.
     disable_kinds();
     const bool flushed =
-        TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+        TS_CUPTI_CHECK_NOEXCEPT(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
     const std::int64_t end_ns = host_clock_now_ns();
     drain();
     // Drops while no buffer was outstanding reach no completion callback: ask once more
     // (the count resets on each query, so nothing is counted twice).
     std::size_t late_dropped = 0;
-    if (TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(
-            cuptiActivityGetNumDroppedRecords(nullptr, 0, &late_dropped)))
+    if (TS_CUPTI_CHECK_NOEXCEPT(cuptiActivityGetNumDroppedRecords(nullptr, 0, &late_dropped)))
         g_dropped_records.fetch_add(static_cast<std::int64_t>(late_dropped));
     g_active_queue.store(nullptr);
     while (g_callbacks_in_flight.load() != 0) {

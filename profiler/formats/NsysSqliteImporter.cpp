@@ -5,15 +5,14 @@
 #include <map>
 
 #include "profiler/formats/TraceFormatError.hpp"
-#include "profiler/formats/detail/SqliteHandle.hpp"
+#include "profiler/sqlite/SqliteConnection.hpp"
+#include "profiler/sqlite/SqliteError.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/TraceNesting.hpp"
 
 namespace trainscope::profiler {
 
 namespace {
-
-using detail::SqliteQuery;
 
 // NVTX_EVENTS.eventType values for ranges (Nsight Systems export documentation).
 constexpr std::int64_t kNvtxPushPopRange = 59;
@@ -46,25 +45,25 @@ CopyKind copy_kind_from_cupti(std::int64_t kind) {
 
 class NsysTraceReader {
   public:
-    NsysTraceReader(sqlite3* db, Trace& trace) : db_(db), trace_(trace), lanes_(trace) {}
+    NsysTraceReader(const SqliteConnection& db, Trace& trace) : db_(db), trace_(trace), lanes_(trace) {}
 
     void read_all() {
         read_kernels();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMCPY"))
+        if (db_.table_exists("CUPTI_ACTIVITY_KIND_MEMCPY"))
             read_memcpys();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_MEMSET"))
+        if (db_.table_exists("CUPTI_ACTIVITY_KIND_MEMSET"))
             read_memsets();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
+        if (db_.table_exists("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"))
             read_syncs();
-        if (detail::sqlite_table_exists(db_, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        if (db_.table_exists("CUPTI_ACTIVITY_KIND_RUNTIME"))
             read_runtime();
-        if (detail::sqlite_table_exists(db_, "NVTX_EVENTS"))
+        if (db_.table_exists("NVTX_EVENTS"))
             read_nvtx();
-        if (detail::sqlite_table_exists(db_, "TARGET_INFO_GPU"))
+        if (db_.table_exists("TARGET_INFO_GPU"))
             read_devices();
-        if (detail::sqlite_table_exists(db_, "TARGET_INFO_SESSION_START_TIME"))
+        if (db_.table_exists("TARGET_INFO_SESSION_START_TIME"))
             read_session_start();
-        if (detail::sqlite_table_exists(db_, "ThreadNames"))
+        if (db_.table_exists("ThreadNames"))
             read_thread_names();
         lanes_.finish();
     }
@@ -78,55 +77,57 @@ class NsysTraceReader {
     }
 
     void read_kernels() {
-        SqliteQuery q(
-            db_,
+        SqliteStatement q(
+            db_.handle(),
             "SELECT k.start, k.end, k.deviceId, k.streamId, k.correlationId, s.value, "
             "k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, "
             "k.staticSharedMemory + k.dynamicSharedMemory "
             "FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.demangledName");
-        while (q.next_row()) {
+        while (q.step()) {
             Activity a = gpu_activity(q, ActivityKind::Kernel);
-            a.name = trace_.strings.intern(q.text(5));
+            a.name = trace_.strings.intern(q.column_text(5));
             for (int i = 0; i < 3; ++i) {
-                a.grid[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(q.int64(6 + i));
-                a.block[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(q.int64(9 + i));
+                a.grid[static_cast<std::size_t>(i)] =
+                    static_cast<std::int32_t>(q.column_int64(6 + i));
+                a.block[static_cast<std::size_t>(i)] =
+                    static_cast<std::int32_t>(q.column_int64(9 + i));
             }
-            a.registers_per_thread = static_cast<std::int32_t>(q.int64(12));
-            a.shared_memory_bytes = static_cast<std::int32_t>(q.int64(13));
+            a.registers_per_thread = static_cast<std::int32_t>(q.column_int64(12));
+            a.shared_memory_bytes = static_cast<std::int32_t>(q.column_int64(13));
             trace_.activities.push_back(a);
         }
     }
 
     void read_memcpys() {
-        SqliteQuery q(db_,
-                      "SELECT start, end, deviceId, streamId, correlationId, bytes, copyKind "
-                      "FROM CUPTI_ACTIVITY_KIND_MEMCPY");
-        while (q.next_row()) {
+        SqliteStatement q(db_.handle(),
+                          "SELECT start, end, deviceId, streamId, correlationId, bytes, copyKind "
+                          "FROM CUPTI_ACTIVITY_KIND_MEMCPY");
+        while (q.step()) {
             Activity a = gpu_activity(q, ActivityKind::Memcpy);
-            a.bytes = q.int64(5);
-            a.copy_kind = copy_kind_from_cupti(q.int64(6));
+            a.bytes = q.column_int64(5);
+            a.copy_kind = copy_kind_from_cupti(q.column_int64(6));
             a.name = trace_.strings.intern("Memcpy " + std::string(to_string(a.copy_kind)));
             trace_.activities.push_back(a);
         }
     }
 
     void read_memsets() {
-        SqliteQuery q(db_,
-                      "SELECT start, end, deviceId, streamId, correlationId, bytes "
-                      "FROM CUPTI_ACTIVITY_KIND_MEMSET");
-        while (q.next_row()) {
+        SqliteStatement q(db_.handle(),
+                          "SELECT start, end, deviceId, streamId, correlationId, bytes "
+                          "FROM CUPTI_ACTIVITY_KIND_MEMSET");
+        while (q.step()) {
             Activity a = gpu_activity(q, ActivityKind::Memset);
-            a.bytes = q.int64(5);
+            a.bytes = q.column_int64(5);
             a.name = trace_.strings.intern("Memset");
             trace_.activities.push_back(a);
         }
     }
 
     void read_syncs() {
-        SqliteQuery q(db_,
-                      "SELECT start, end, deviceId, streamId, correlationId "
-                      "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
-        while (q.next_row()) {
+        SqliteStatement q(db_.handle(),
+                          "SELECT start, end, deviceId, streamId, correlationId "
+                          "FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+        while (q.step()) {
             Activity a = gpu_activity(q, ActivityKind::Synchronization);
             a.name = trace_.strings.intern("Synchronization");
             trace_.activities.push_back(a);
@@ -134,76 +135,78 @@ class NsysTraceReader {
     }
 
     // Columns 0-4 of every GPU table: start, end, deviceId, streamId, correlationId.
-    Activity gpu_activity(const SqliteQuery& q, ActivityKind kind) {
+    Activity gpu_activity(const SqliteStatement& q, ActivityKind kind) {
         Activity a;
         a.kind = kind;
-        a.start_ns = q.int64(0);
-        a.end_ns = q.int64(1);
-        a.device = static_cast<std::int32_t>(q.int64(2));
-        a.lane = lanes_.gpu_stream(a.device, q.int64(3));
-        a.correlation = q.is_null(4) ? 0 : static_cast<std::uint64_t>(q.int64(4));
+        a.start_ns = q.column_int64(0);
+        a.end_ns = q.column_int64(1);
+        a.device = static_cast<std::int32_t>(q.column_int64(2));
+        a.lane = lanes_.gpu_stream(a.device, q.column_int64(3));
+        a.correlation = q.is_null(4) ? 0 : static_cast<std::uint64_t>(q.column_int64(4));
         return a;
     }
 
     void read_runtime() {
-        SqliteQuery q(
-            db_,
+        SqliteStatement q(
+            db_.handle(),
             "SELECT r.start, r.end, r.globalTid, r.correlationId, s.value "
             "FROM CUPTI_ACTIVITY_KIND_RUNTIME r LEFT JOIN StringIds s ON s.id = r.nameId");
-        while (q.next_row()) {
+        while (q.step()) {
             Activity a;
-            const std::string name = q.text(4);
+            const std::string name = q.column_text(4);
             const bool driver = name.starts_with("cu") && !name.starts_with("cuda");
             a.kind = driver ? ActivityKind::DriverApi : ActivityKind::RuntimeApi;
-            a.start_ns = q.int64(0);
-            a.end_ns = q.int64(1);
-            a.lane = host_lane(LaneKind::HostThread, q.int64(2));
-            a.correlation = q.is_null(3) ? 0 : static_cast<std::uint64_t>(q.int64(3));
+            a.start_ns = q.column_int64(0);
+            a.end_ns = q.column_int64(1);
+            a.lane = host_lane(LaneKind::HostThread, q.column_int64(2));
+            a.correlation = q.is_null(3) ? 0 : static_cast<std::uint64_t>(q.column_int64(3));
             a.name = trace_.strings.intern(name);
             trace_.activities.push_back(a);
         }
     }
 
     void read_nvtx() {
-        SqliteQuery q(db_,
-                      "SELECT n.start, n.end, n.globalTid, COALESCE(n.text, s.value, '') "
-                      "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
-                      "WHERE n.end IS NOT NULL AND n.eventType IN (" +
-                          std::to_string(kNvtxPushPopRange) + ", " +
-                          std::to_string(kNvtxStartEndRange) + ")");
-        while (q.next_row()) {
+        SqliteStatement q(db_.handle(),
+                          "SELECT n.start, n.end, n.globalTid, COALESCE(n.text, s.value, '') "
+                          "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+                          "WHERE n.end IS NOT NULL AND n.eventType IN (" +
+                              std::to_string(kNvtxPushPopRange) + ", " +
+                              std::to_string(kNvtxStartEndRange) + ")");
+        while (q.step()) {
             Activity a;
             a.kind = ActivityKind::NvtxRange;
-            a.start_ns = q.int64(0);
-            a.end_ns = q.int64(1);
-            a.lane = host_lane(LaneKind::Nvtx, q.int64(2));
-            a.name = trace_.strings.intern(q.text(3));
+            a.start_ns = q.column_int64(0);
+            a.end_ns = q.column_int64(1);
+            a.lane = host_lane(LaneKind::Nvtx, q.column_int64(2));
+            a.name = trace_.strings.intern(q.column_text(3));
             trace_.activities.push_back(a);
         }
     }
 
     void read_devices() {
-        SqliteQuery q(db_, "SELECT id, name FROM TARGET_INFO_GPU");
-        while (q.next_row()) {
-            trace_.metadata["device." + std::to_string(q.int64(0)) + ".name"] = q.text(1);
+        SqliteStatement q(db_.handle(), "SELECT id, name FROM TARGET_INFO_GPU");
+        while (q.step()) {
+            trace_.metadata["device." + std::to_string(q.column_int64(0)) + ".name"] =
+                q.column_text(1);
         }
     }
 
     void read_thread_names() {
-        SqliteQuery q(db_,
-                      "SELECT t.globalTid, s.value FROM ThreadNames t "
-                      "JOIN StringIds s ON s.id = t.nameId");
-        while (q.next_row())
-            lanes_.set_thread_name(process_of(q.int64(0)), thread_of(q.int64(0)), q.text(1));
+        SqliteStatement q(db_.handle(),
+                          "SELECT t.globalTid, s.value FROM ThreadNames t "
+                          "JOIN StringIds s ON s.id = t.nameId");
+        while (q.step())
+            lanes_.set_thread_name(process_of(q.column_int64(0)), thread_of(q.column_int64(0)),
+                                   q.column_text(1));
     }
 
     void read_session_start() {
-        SqliteQuery q(db_, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
-        if (q.next_row() && !q.is_null(0))
-            trace_.source_clock_offset_ns = q.int64(0);
+        SqliteStatement q(db_.handle(), "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME");
+        if (q.step() && !q.is_null(0))
+            trace_.source_clock_offset_ns = q.column_int64(0);
     }
 
-    sqlite3* db_;
+    const SqliteConnection& db_;
     Trace& trace_;
     LaneRegistry lanes_;
 };
@@ -241,14 +244,15 @@ Trace import_nsys_sqlite(const std::filesystem::path& file) {
     }
     Trace trace;
     try {
-        const detail::SqliteDatabase db = detail::open_sqlite_read_only(file);
-        if (!detail::sqlite_table_exists(db.get(), "CUPTI_ACTIVITY_KIND_KERNEL")) {
+        // Read-only: importing never creates or changes a file.
+        const SqliteConnection db(file, SQLITE_OPEN_READONLY);
+        if (!db.table_exists("CUPTI_ACTIVITY_KIND_KERNEL")) {
             throw TraceFormatError(file,
                                    "not an Nsight Systems SQLite export with CUDA trace: "
                                    "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
         }
-        NsysTraceReader(db.get(), trace).read_all();
-    } catch (const detail::SqliteError& e) {
+        NsysTraceReader(db, trace).read_all();
+    } catch (const SqliteError& e) {
         throw TraceFormatError(file, std::string("cannot read as SQLite: ") + e.what());
     }
     move_origin_to_first_event(trace, file);

@@ -1,14 +1,15 @@
 #pragma once
 
 #include <filesystem>
-#include <stdexcept>
 #include <string>
+
+#include "common/InputError.hpp"
 
 namespace trainscope::profiler {
 
 // A trace file that cannot be read as the format it claims to be: missing, truncated,
 // corrupt, or holding values out of range. The message always names the file.
-class TraceFormatError : public std::runtime_error {
+class TraceFormatError : public InputError {
   public:
     TraceFormatError(const std::filesystem::path& file, const std::string& problem);
 

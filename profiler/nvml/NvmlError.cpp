@@ -2,19 +2,37 @@
 
 namespace trainscope::profiler {
 
-std::string describe_nvml_status(int status, const char* (*error_string)(int)) {
+namespace {
+constexpr const char* kNvml = "NVML";
+
+const char* nvml_words(int status, NvmlErrorString error_string) noexcept {
     const char* text = error_string != nullptr ? error_string(status) : nullptr;
-    return std::string(text != nullptr ? text : "unknown error") + " (NVML code " +
-           std::to_string(status) + ")";
+    return text != nullptr ? text : "unknown error";
+}
+}  // namespace
+
+NvmlError::NvmlError(const char* file, int line, const char* call, int status,
+                     NvmlErrorString error_string)
+    : LibraryError(kNvml, file, line, call, nvml_words(status, error_string), status) {}
+
+std::string NvmlError::nvml_text() const {
+    return library_message() + " (NVML code " + std::to_string(code()) + ")";
 }
 
-void throw_nvml_error(int status, const char* (*error_string)(int), const char* call,
-                      const char* file, int line) {
-    std::string nvml_text = describe_nvml_status(status, error_string);
-    // Built before nvml_text is moved into the exception (argument order is unspecified).
-    const std::string message =
-        std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + nvml_text;
-    throw NvmlError(message, status, std::move(nvml_text));
+std::string describe_nvml_status(int status, NvmlErrorString error_string) {
+    return std::string(nvml_words(status, error_string)) + " (NVML code " + std::to_string(status) +
+           ")";
+}
+
+void throw_nvml_error(const char* file, int line, const char* call, int status,
+                      NvmlErrorString error_string) {
+    throw NvmlError(file, line, call, status, error_string);
+}
+
+bool log_nvml_error(const char* file, int line, const char* call, int status,
+                    NvmlErrorString error_string) noexcept {
+    return status == 0 ||
+           log_library_failure(kNvml, file, line, call, nvml_words(status, error_string), status);
 }
 
 }  // namespace trainscope::profiler

@@ -1,18 +1,18 @@
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "common/InputError.hpp"
 #include "reports/csv/CsvWriter.hpp"
 #include "reports/store/RunRecord.hpp"
 
 namespace trainscope::reports {
 
 // A bad --metric, --rows or --cols: the message names it and lists the valid choices.
-class PivotError : public std::invalid_argument {
+class PivotError : public InputError {
   public:
-    using std::invalid_argument::invalid_argument;
+    using InputError::InputError;
 };
 
 struct PivotSpec {

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <source_location>
 #include <string>
 #include <system_error>
 
@@ -9,10 +10,6 @@
 #include "reports/store/SqliteError.hpp"
 
 namespace trainscope::reports {
-
-void ResultsDatabase::Closer::operator()(sqlite3* db) const noexcept {
-    TS_SQLITE_CHECK_NOEXCEPT(db, sqlite3_close_v2(db));
-}
 
 ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mode) : path_(path) {
     std::error_code ec;
@@ -28,23 +25,22 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
     }
     const int flags = mode == OpenMode::ReadOnly ? SQLITE_OPEN_READONLY
                                                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, nullptr);
-    db_.reset(raw);
-    if (rc != SQLITE_OK) {
+    try {
+        open(path, flags | SQLITE_OPEN_NOMUTEX);
+    } catch (const SqliteError& e) {
         throw StoreError("cannot open results database '" + path.string() +
-                         "': " + sqlite3_errstr(rc) +
+                         "': " + sqlite3_errstr(e.code()) +
                          (mode == OpenMode::CreateOrOpen
                               ? " (check that the folder exists and is writable, or choose "
                                 "another --out path)"
                               : ""));
     }
-    TS_SQLITE_CHECK(db_.get(), sqlite3_busy_timeout(db_.get(), 10000));
+    TS_SQLITE_CHECK(handle(), sqlite3_busy_timeout(handle(), 10000));
     exec("PRAGMA foreign_keys = ON");
 
     bool has_schema = false;
     try {
-        Statement probe(db_.get(),
+        Statement probe(handle(),
                         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
                         "name = 'schema_version'");
         probe.step();
@@ -63,7 +59,7 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
                              "schema_version table); for Nsight Systems exports use "
                              "`trainscope import FILE -o results.db`");
         }
-        Statement tables(db_.get(), "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+        Statement tables(handle(), "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
         tables.step();
         const bool has_tables = tables.column_int64(0) > 0;
         tables.reset();
@@ -86,7 +82,7 @@ void ResultsDatabase::create_schema() const {
 }
 
 void ResultsDatabase::check_schema(OpenMode mode) {
-    Statement version(db_.get(), "SELECT max(version) FROM schema_version");
+    Statement version(handle(), "SELECT max(version) FROM schema_version");
     version.step();
     const auto found = version.column_int64(0);
     version.reset();
@@ -110,7 +106,7 @@ void ResultsDatabase::upgrade_from_1() const {
     Transaction tx(*this);
     // Another writer may have upgraded the file since the version was read; under the
     // write lock now, look again.
-    Statement version(db_.get(), "SELECT max(version) FROM schema_version");
+    Statement version(handle(), "SELECT max(version) FROM schema_version");
     version.step();
     const auto found = version.column_int64(0);
     version.reset();
@@ -121,53 +117,8 @@ void ResultsDatabase::upgrade_from_1() const {
     tx.commit();
 }
 
-Statement ResultsDatabase::prepare(std::string_view sql) const {
-    return {db_.get(), sql};
-}
-
 void ResultsDatabase::exec(const char* sql) const {
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, &error);
-    if (error != nullptr)
-        sqlite3_free(error);
-    if (rc != SQLITE_OK) {
-        std::string statement(sql);
-        if (statement.size() > 80)
-            statement = statement.substr(0, 77) + "...";
-        const std::string call = "sqlite3_exec(\"" + statement + "\")";
-        detail::throw_sqlite_error(__FILE__, __LINE__, call.c_str(), rc, db_.get());
-    }
-}
-
-std::int64_t ResultsDatabase::last_insert_rowid() const {
-    return sqlite3_last_insert_rowid(db_.get());
-}
-
-std::string ResultsDatabase::integrity_check() const {
-    Statement check(db_.get(), "PRAGMA integrity_check");
-    std::string verdict;
-    while (check.step()) {
-        if (!verdict.empty())
-            verdict += "; ";
-        verdict += check.column_text(0);
-    }
-    return verdict;
-}
-
-Transaction::Transaction(const ResultsDatabase& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
-}
-
-Transaction::~Transaction() {
-    if (!done_) {
-        TS_SQLITE_CHECK_NOEXCEPT(db_.handle(),
-                                 sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr));
-    }
-}
-
-void Transaction::commit() {
-    db_.exec("COMMIT");
-    done_ = true;
+    SqliteConnection::exec(sql, std::source_location::current());
 }
 
 }  // namespace trainscope::reports

@@ -1,15 +1,19 @@
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
-#include <memory>
-#include <string_view>
+#include <string>
 
-#include "reports/store/Statement.hpp"
-
-struct sqlite3;
+#include "profiler/sqlite/SqliteConnection.hpp"
+#include "profiler/sqlite/SqliteStatement.hpp"
+#include "profiler/sqlite/SqliteTransaction.hpp"
 
 namespace trainscope::reports {
+
+// The store reads and writes through the one SQLite layer (profiler/sqlite/).
+using Statement = profiler::SqliteStatement;
+// BEGIN IMMEDIATE on construction, ROLLBACK on destruction unless commit() was called:
+// a run is written whole or not at all.
+using Transaction = profiler::SqliteTransaction;
 
 // The results database schema version this build reads and writes (docs/formats.md).
 inline constexpr int kSchemaVersion = 2;
@@ -21,48 +25,28 @@ enum class OpenMode {
     CreateOrOpen,  // creates the file and the schema if needed
 };
 
-// One SQLite results database file (WAL mode). Move-only owner of the connection.
-class ResultsDatabase {
+// One SQLite results database file (WAL mode): a connection (handle, prepare,
+// last_insert_rowid, integrity_check) whose file is checked to be a trainscope results
+// database of a schema this build reads. Move-only.
+class ResultsDatabase : public profiler::SqliteConnection {
   public:
     ResultsDatabase(const std::filesystem::path& path, OpenMode mode);
 
-    [[nodiscard]] sqlite3* handle() const { return db_.get(); }
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-    [[nodiscard]] Statement prepare(std::string_view sql) const;
+    // Runs SQL that returns no rows; a failure names the store (ResultsDatabase.cpp) as
+    // the place.
     void exec(const char* sql) const;
-    [[nodiscard]] std::int64_t last_insert_rowid() const;
-    // PRAGMA integrity_check's verdict: "ok" when the file is sound.
-    [[nodiscard]] std::string integrity_check() const;
     // The file's schema version: kSchemaVersion, or an older one still read (opened
     // read-only; a writable open upgrades it in place first).
     [[nodiscard]] int schema_version() const { return schema_version_; }
 
   private:
-    struct Closer {
-        void operator()(sqlite3* db) const noexcept;
-    };
     void create_schema() const;
     void check_schema(OpenMode mode);
     void upgrade_from_1() const;
 
     std::filesystem::path path_;
     int schema_version_ = kSchemaVersion;
-    std::unique_ptr<sqlite3, Closer> db_;
-};
-
-// BEGIN IMMEDIATE on construction, ROLLBACK on destruction unless commit() was called:
-// a run is written whole or not at all.
-class Transaction {
-  public:
-    explicit Transaction(const ResultsDatabase& db);
-    ~Transaction();
-    Transaction(const Transaction&) = delete;
-    Transaction& operator=(const Transaction&) = delete;
-    void commit();
-
-  private:
-    const ResultsDatabase& db_;
-    bool done_ = false;
 };
 
 }  // namespace trainscope::reports

@@ -304,7 +304,7 @@ TEST(KernelNameDemangler, DemanglesItaniumNamesAndKeepsOthers) {
 
 TEST(CuptiError, MessageNamesCallFileLineAndCuptiText) {
     try {
-        TRAINSCOPE_CUPTI_CHECK(cuptiActivityGetNextRecord(nullptr, 0, nullptr));
+        TS_CUPTI_CHECK(cuptiActivityGetNextRecord(nullptr, 0, nullptr));
         FAIL() << "expected CuptiError";
     } catch (const CuptiError& e) {
         const std::string what = e.what();
@@ -315,7 +315,7 @@ TEST(CuptiError, MessageNamesCallFileLineAndCuptiText) {
         EXPECT_NE(what.find("CUPTI code " + std::to_string(static_cast<int>(e.code()))),
                   std::string::npos);
     }
-    EXPECT_FALSE(TRAINSCOPE_CUPTI_CHECK_NOEXCEPT(cuptiActivityGetNextRecord(nullptr, 0, nullptr)));
+    EXPECT_FALSE(TS_CUPTI_CHECK_NOEXCEPT(cuptiActivityGetNextRecord(nullptr, 0, nullptr)));
 }
 
 }  // namespace

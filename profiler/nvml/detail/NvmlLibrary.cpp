@@ -2,8 +2,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdio>
-
 #include "profiler/nvml/NvmlError.hpp"
 
 namespace trainscope::profiler::detail {
@@ -95,7 +93,7 @@ std::unique_ptr<NvmlLibrary> NvmlLibrary::open(const std::string& library, std::
         return nullptr;
     }
     try {
-        TRAINSCOPE_NVML_CHECK(f.error_string, f.init());
+        TS_NVML_CHECK(f.error_string, f.init());
     } catch (const NvmlError& error) {
         why_not = error.what();
         return nullptr;
@@ -111,15 +109,7 @@ NvmlLibrary::NvmlLibrary(std::unique_ptr<void, DlCloser> handle, NvmlFunctions f
       missing_metrics_(std::move(missing_metrics)) {}
 
 NvmlLibrary::~NvmlLibrary() {
-    const NvmlReturn status = functions_.shutdown();
-    if (status != kNvmlSuccess) {
-        std::fprintf(stderr, "trainscope profiler: nvmlShutdown failed: %s\n",
-                     error_text(status).c_str());
-    }
-}
-
-std::string NvmlLibrary::error_text(NvmlReturn status) const {
-    return describe_nvml_status(status, functions_.error_string);
+    TS_NVML_CHECK_NOEXCEPT(functions_.error_string, functions_.shutdown());
 }
 
 }  // namespace trainscope::profiler::detail

@@ -87,7 +87,6 @@ class NvmlLibrary {
     [[nodiscard]] const std::vector<std::string>& missing_metrics() const {
         return missing_metrics_;
     }
-    [[nodiscard]] std::string error_text(NvmlReturn status) const;
 
   private:
     NvmlLibrary(std::unique_ptr<void, DlCloser> handle, NvmlFunctions functions,

@@ -19,9 +19,9 @@ inline cudnnStatus_t cudnn_supported_or_throw(const char* file, int line, const 
 
 }  // namespace trainscope::workloads::cuda
 
-// One checking macro per library. Each evaluates the call once and, on failure, throws
-// the library's typed error (or, in the _NOEXCEPT twins used only by destructors and
-// deleters, logs it).
+// One checking macro per library, TS_<LIBRARY>_CHECK(call), as for CUPTI, NVML and
+// SQLite in the profiler: each evaluates the call once and, on failure, throws the
+// library's LibraryError subclass through throw_<library>_error(file, line, call, status).
 #define TS_CUDA_CHECK(call)                                                            \
     do {                                                                               \
         const cudaError_t ts_status_ = (call);                                         \
@@ -54,27 +54,13 @@ inline cudnnStatus_t cudnn_supported_or_throw(const char* file, int line, const 
         }                                                                                \
     } while (false)
 
-#define TS_CUDA_CHECK_NOEXCEPT(call)                                                              \
-    do {                                                                                          \
-        const cudaError_t ts_status_ = (call);                                                    \
-        if (ts_status_ != cudaSuccess) {                                                          \
-            ::trainscope::workloads::cuda::log_cuda_error(__FILE__, __LINE__, #call, ts_status_); \
-        }                                                                                         \
-    } while (false)
+// The _NOEXCEPT twins, for destructors and deleters only: each evaluates the call once,
+// logs a failure to stderr in the same words, and yields whether the call succeeded.
+#define TS_CUDA_CHECK_NOEXCEPT(call) \
+    ::trainscope::workloads::cuda::log_cuda_error(__FILE__, __LINE__, #call, (call))
 
-#define TS_CUDNN_CHECK_NOEXCEPT(call)                                                              \
-    do {                                                                                           \
-        const cudnnStatus_t ts_status_ = (call);                                                   \
-        if (ts_status_ != CUDNN_STATUS_SUCCESS) {                                                  \
-            ::trainscope::workloads::cuda::log_cudnn_error(__FILE__, __LINE__, #call, ts_status_); \
-        }                                                                                          \
-    } while (false)
+#define TS_CUDNN_CHECK_NOEXCEPT(call) \
+    ::trainscope::workloads::cuda::log_cudnn_error(__FILE__, __LINE__, #call, (call))
 
-#define TS_CUBLAS_CHECK_NOEXCEPT(call)                                                 \
-    do {                                                                               \
-        const cublasStatus_t ts_status_ = (call);                                      \
-        if (ts_status_ != CUBLAS_STATUS_SUCCESS) {                                     \
-            ::trainscope::workloads::cuda::log_cublas_error(__FILE__, __LINE__, #call, \
-                                                            ts_status_);               \
-        }                                                                              \
-    } while (false)
+#define TS_CUBLAS_CHECK_NOEXCEPT(call) \
+    ::trainscope::workloads::cuda::log_cublas_error(__FILE__, __LINE__, #call, (call))

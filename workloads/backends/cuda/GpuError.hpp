@@ -4,36 +4,26 @@
 #include <cuda_runtime_api.h>
 #include <cudnn_graph.h>
 
-#include <stdexcept>
-#include <string>
+#include "common/LibraryError.hpp"
 
 namespace trainscope::workloads::cuda {
 
-// A failed CUDA, cuDNN or cuBLAS call. The message names the call as written, where it
-// was made, the library's own description of the status and its numeric code, so a
-// report from a GPU machine is actionable without a debugger.
-class GpuError : public std::runtime_error {
+// A failed CUDA, cuDNN or cuBLAS call (common/LibraryError.hpp): the call as written,
+// where it was made, the library's own description of the status and its numeric code,
+// so a report from a GPU machine is actionable without a debugger.
+class CudaError final : public LibraryError {
   public:
-    GpuError(const std::string& message, int code) : std::runtime_error(message), code_(code) {}
-    int code() const { return code_; }
-
-  private:
-    int code_;
+    CudaError(const char* file, int line, const char* call, cudaError_t status);
 };
 
-class CudaError final : public GpuError {
+class CudnnError final : public LibraryError {
   public:
-    using GpuError::GpuError;
+    CudnnError(const char* file, int line, const char* call, cudnnStatus_t status);
 };
 
-class CudnnError final : public GpuError {
+class CublasError final : public LibraryError {
   public:
-    using GpuError::GpuError;
-};
-
-class CublasError final : public GpuError {
-  public:
-    using GpuError::GpuError;
+    CublasError(const char* file, int line, const char* call, cublasStatus_t status);
 };
 
 [[noreturn]] void throw_cuda_error(const char* file, int line, const char* call,
@@ -43,9 +33,10 @@ class CublasError final : public GpuError {
 [[noreturn]] void throw_cublas_error(const char* file, int line, const char* call,
                                      cublasStatus_t status);
 
-// For destructors and deleters, which must not throw: the failure goes to stderr.
-void log_cuda_error(const char* file, int line, const char* call, cudaError_t status) noexcept;
-void log_cudnn_error(const char* file, int line, const char* call, cudnnStatus_t status) noexcept;
-void log_cublas_error(const char* file, int line, const char* call, cublasStatus_t status) noexcept;
+// For destructors and deleters, which must not throw: a failure goes to stderr. Each
+// returns whether the call succeeded.
+bool log_cuda_error(const char* file, int line, const char* call, cudaError_t status) noexcept;
+bool log_cudnn_error(const char* file, int line, const char* call, cudnnStatus_t status) noexcept;
+bool log_cublas_error(const char* file, int line, const char* call, cublasStatus_t status) noexcept;
 
 }  // namespace trainscope::workloads::cuda

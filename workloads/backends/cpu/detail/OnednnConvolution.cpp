@@ -5,11 +5,12 @@
 #include <map>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <optional>
+#include <source_location>
 #include <sstream>
-#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
+#include "common/LibraryError.hpp"
 #include "workloads/backends/cpu/AlignedBuffer.hpp"
 
 namespace trainscope::workloads::cpu {
@@ -19,13 +20,22 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 using DataType = memory::data_type;
 
-[[noreturn]] void throw_onednn(const char* what, const ConvDims& d, const dnnl::error& error) {
-    std::ostringstream message;
-    message << "oneDNN " << what << " for x " << d.n << "x" << d.c << "x" << d.h << "x" << d.w
-            << ", w " << d.k << "x" << d.c << "x" << d.r << "x" << d.s << ", stride " << d.stride
-            << ", padding " << d.padding << ": " << error.what() << " (dnnl_status_t "
-            << static_cast<int>(error.status) << ")";
-    throw std::runtime_error(message.str());
+// A failed oneDNN call (common/LibraryError.hpp). oneDNN's C++ API throws dnnl::error
+// rather than returning a status, so there is no check macro: each catch translates, and
+// the call text names the operation and its shapes.
+class OnednnError final : public LibraryError {
+  public:
+    using LibraryError::LibraryError;
+};
+
+[[noreturn]] void throw_onednn(const char* what, const ConvDims& d, const dnnl::error& error,
+                               std::source_location where = std::source_location::current()) {
+    std::ostringstream call;
+    call << what << " for x " << d.n << "x" << d.c << "x" << d.h << "x" << d.w << ", w " << d.k
+         << "x" << d.c << "x" << d.r << "x" << d.s << ", stride " << d.stride << ", padding "
+         << d.padding;
+    throw OnednnError("oneDNN", where.file_name(), static_cast<int>(where.line()), call.str(),
+                      error.what(), static_cast<int>(error.status));
 }
 
 // One operand of a primitive: the plain layout it has in backend memory, the layout the
