@@ -148,16 +148,18 @@ ExecutorSettings resolve_executor_settings(const std::map<std::string, std::stri
         settings.wait = parse_flag("wait", it->second);
     }
     if (settings.kind == ExecutorSettings::Kind::Local) {
-        const bool slurm_only = !settings.partition.empty() || !settings.account.empty() ||
-                                !settings.time_per_cell.empty() || settings.gpus_per_cell > 0 ||
-                                settings.max_parallel > 0 || !settings.sbatch_args.empty() ||
-                                !settings.wait;
-        if (slurm_only) {
+        // The file's Slurm settings wait unused under --executor local; flags that only
+        // Slurm takes are a mistake worth saying.
+        const bool slurm_flags = flags.partition || flags.account || flags.time_per_cell ||
+                                 flags.gpus_per_cell || flags.max_parallel ||
+                                 !flags.sbatch_args.empty() || flags.wait;
+        if (slurm_flags) {
             throw UsageError(
                 "--partition, --account, --time-per-cell, --gpus-per-cell, --max-parallel, "
-                "--sbatch-arg and --no-wait need --executor slurm (or [executor] kind = "
+                "--sbatch-arg, --wait and --no-wait need --executor slurm (or [executor] kind = "
                 "\"slurm\" in the matrix file)");
         }
+        return ExecutorSettings{};
     }
     return settings;
 }

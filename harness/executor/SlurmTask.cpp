@@ -39,7 +39,9 @@ int run_slurm_task(const std::filesystem::path& submission_dir) {
     InterruptGuard interrupt;  // Slurm's SIGTERM: stop the cell, write nothing
     ChildOutcome outcome =
         run_cell_in_child(job, std::chrono::seconds(submission.timeout_s), interrupt.flag());
-    if (outcome.end == ChildOutcome::End::Interrupted) {
+    // Stopped by Slurm (time limit, scancel): its reason is the one to record, so this
+    // task leaves no result even when the cell got to write one.
+    if (outcome.end == ChildOutcome::End::Interrupted || interrupt.interrupted()) {
         std::fprintf(stderr, "trainscope: the cell was stopped by a signal; no result\n");
         return 143;
     }

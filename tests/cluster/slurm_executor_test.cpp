@@ -1,11 +1,12 @@
 // `trainscope run --executor slurm` against the real single-node cluster that
-// start-local-slurm runs (SLURM_CONF set by CTest). Tiny matrices: each cell trains a
+// start-local-slurm runs (CTest fixture local_slurm). Tiny matrices: each cell trains a
 // few steps on one thread, so the array's overhead, not training, sets the time.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <regex>
 #include <set>
@@ -20,6 +21,10 @@ namespace trainscope {
 namespace {
 
 using testing::run_trainscope;
+
+// The fixture's cluster, unless SLURM_CONF already names another one to test against.
+[[maybe_unused]] const bool kSlurmConfSet =
+    setenv("SLURM_CONF", TRAINSCOPE_LOCAL_SLURM_CONF, 0) == 0;
 
 std::string shell(const std::string& command) {
     std::string output;
@@ -119,6 +124,13 @@ TEST(SlurmExecutor, CrashedCellIsRecordedFailedAndTheOthersFinish) {
     const auto& crashed = run_with_batch(runs, 8);
     EXPECT_EQ(crashed.status, reports::RunStatus::Failed);
     EXPECT_NE(crashed.error.find("SIGSEGV"), std::string::npos) << crashed.error;
+
+    // A failed cell is recorded once too: collecting again neither adds nor replaces it.
+    const auto collect = run_trainscope("collect " + db.string());
+    EXPECT_NE(collect.output.find("collected 0 runs"), std::string::npos) << collect.output;
+    const auto after = runs_in(db);
+    ASSERT_EQ(after.size(), 3u);
+    EXPECT_EQ(run_with_batch(after, 8).id, crashed.id);
 }
 
 TEST(SlurmExecutor, CancelledTaskIsRecordedAndResumeCompletesIt) {
