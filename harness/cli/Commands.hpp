@@ -17,6 +17,10 @@ CommandAction add_export_command(CLI::App& app);
 CommandAction add_analyze_command(CLI::App& app);
 CommandAction add_compare_command(CLI::App& app);
 CommandAction add_micro_command(CLI::App& app);
+// Slurm: merging an array's results, the state of its cells, and one array task.
+CommandAction add_collect_command(CLI::App& app);
+CommandAction add_status_command(CLI::App& app);
+CommandAction add_slurm_task_command(CLI::App& app);
 // The hidden child side of cell isolation.
 CommandAction add_cell_command(CLI::App& app);
 

@@ -10,7 +10,9 @@
 #include <optional>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/ExecutorOptions.hpp"
 #include "harness/cli/UsageError.hpp"
+#include "harness/executor/Executor.hpp"
 #include "harness/isolation/ChildCell.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 #include "harness/runner/MatrixPlan.hpp"
@@ -34,6 +36,7 @@ struct RunOptions {
     bool json = false;
     std::string inject_fault;
     std::string command_line;
+    ExecutorFlags executor;
 };
 
 // How to open the GUI beside this binary: relative to the working directory when the
@@ -153,12 +156,15 @@ int execute(const RunOptions& options) {
     if (!options.quiet && !plan.backend_notice.empty()) {
         std::fprintf(stderr, "trainscope: %s\n", plan.backend_notice.c_str());
     }
+    const auto executor = make_executor(resolve_executor_settings(file.executor, options.executor));
     const std::filesystem::path out(options.out);
     check_output_path(out);
 
     MatrixRunOptions run_options{out, options.resume,
                                  options.quiet ? ProgressStyle::Quiet : default_progress_style()};
-    const MatrixRunResult result = run_matrix(plan, run_options);
+    const MatrixRunResult result = executor->run(plan, run_options);
+    if (result.detached)
+        return 0;  // handed to a scheduler: collect later
     if (!options.quiet) {
         if (!result.runs.empty())
             print_summary_table(result.runs, plan.varying_axes);
@@ -264,6 +270,7 @@ CommandAction add_run_command(CLI::App& app) {
     run->add_flag("--dry-run", options->dry_run, "print the expanded cells and exit");
     run->add_flag("-q,--quiet", options->quiet, "print nothing but errors");
     run->add_flag("--json", options->json, "print the results as JSON on stdout");
+    add_executor_options(*run, options->executor);
     run->add_option("--inject-fault", options->inject_fault)->group("");  // tests only
     return [options]() {
         options->command_line = "trainscope run";

@@ -34,7 +34,10 @@ int run_cli(int argc, char** argv) {
     add(add_analyze_command);
     add(add_compare_command);
     add(add_micro_command);
+    add(add_collect_command);
+    add(add_status_command);
     add(add_cell_command);
+    add(add_slurm_task_command);
 
     if (argc > 1 && argv[1][0] != '-') {
         std::string known;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness/cli/UsageError.hpp"
+#include "harness/executor/ExecutorSettings.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 
 namespace trainscope::harness {
@@ -63,6 +64,32 @@ const AxisInfo& known_axis(const std::string& key, const toml::node& node,
     return *axis;
 }
 
+std::map<std::string, std::string> parse_executor_table(const toml::node& node,
+                                                        const std::string& source) {
+    const auto* table = node.as_table();
+    if (table == nullptr)
+        throw UsageError(where(source, node) + ": [executor] must be a table");
+    std::map<std::string, std::string> settings;
+    const auto& names = executor_setting_names();
+    for (const auto& [setting_key, setting_node] : *table) {
+        const std::string name(setting_key.str());
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+            throw UsageError(fmt::format("{}: unknown executor setting '{}': the settings are {}",
+                                         where(source, setting_node), name,
+                                         fmt::join(names, ", ")));
+        }
+        if (const auto* list = setting_node.as_array()) {
+            std::vector<std::string> values;
+            for (const auto& element : *list)
+                values.push_back(scalar_text(element, source, name));
+            settings[name] = fmt::format("{}", fmt::join(values, "\n"));
+        } else {
+            settings[name] = scalar_text(setting_node, source, name);
+        }
+    }
+    return settings;
+}
+
 }  // namespace
 
 const std::vector<std::string>& matrix_setting_names() {
@@ -112,6 +139,8 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
                 }
                 def.settings[name] = scalar_text(setting_node, source, name);
             }
+        } else if (key == "executor") {
+            def.executor = parse_executor_table(node, source);
         } else if (key == "exclude") {
             const auto* array = node.as_array();
             if (array == nullptr) {
@@ -136,7 +165,7 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
         } else {
             throw UsageError(
                 fmt::format("{}: unknown key '{}' (a matrix file has name, "
-                            "description, [axes], [run] and [[exclude]])",
+                            "description, [axes], [run], [executor] and [[exclude]])",
                             where(source, node), key));
         }
     }

@@ -22,6 +22,9 @@ struct MatrixDefinition {
     AxisValues axes;
     std::vector<ExcludeRule> excludes;
     std::map<std::string, std::string> settings;
+    // [executor]: where the cells run (harness/executor/ExecutorSettings); a list
+    // (sbatch_args) as its elements joined by newlines.
+    std::map<std::string, std::string> executor;
     std::string source_text;  // the file as read, stored with the matrix
 };
 

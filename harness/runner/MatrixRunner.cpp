@@ -38,6 +38,8 @@ class LazyResults {
     std::unique_ptr<reports::ResultsDatabase> db_;
 };
 
+}  // namespace
+
 std::optional<std::int64_t> find_resumable_matrix(const std::filesystem::path& out,
                                                   const std::string& definition) {
     std::error_code ec;
@@ -51,8 +53,6 @@ std::optional<std::int64_t> find_resumable_matrix(const std::filesystem::path& o
     }
     return found;
 }
-
-}  // namespace
 
 MatrixRunResult run_matrix(const MatrixPlan& plan, const MatrixRunOptions& options) {
     MatrixRunResult result;

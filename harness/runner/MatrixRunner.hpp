@@ -1,6 +1,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "harness/runner/MatrixPlan.hpp"
@@ -20,7 +22,12 @@ struct MatrixRunResult {
     std::vector<reports::RunRecord> runs;  // recorded by this invocation, in cell order
     std::size_t already_done = 0;          // ok cells found when resuming
     bool interrupted = false;
+    bool detached = false;  // the cells were handed to a scheduler that runs them later
 };
+
+// The latest matrix in `out` with the same definition: the one --resume continues.
+std::optional<std::int64_t> find_resumable_matrix(const std::filesystem::path& out,
+                                                  const std::string& definition);
 
 // Runs every cell of the plan, each in its own child process, and writes each run to
 // the results database as soon as it ends (one transaction per run). With `resume`, the

@@ -95,6 +95,22 @@ std::int64_t RunWriter::write(const RunRecord& run) {
 std::int64_t RunWriter::replace(const RunRecord& run,
                                 const std::vector<std::int64_t>& superseded_run_ids) {
     Transaction tx(db_);
+    const std::int64_t run_id = write_rows(run, superseded_run_ids);
+    tx.commit();
+    return run_id;
+}
+
+std::vector<std::int64_t> RunWriter::replace_all(const std::vector<Replacement>& replacements) {
+    Transaction tx(db_);
+    std::vector<std::int64_t> ids;
+    for (const auto& r : replacements)
+        ids.push_back(write_rows(r.run, r.superseded_run_ids));
+    tx.commit();
+    return ids;
+}
+
+std::int64_t RunWriter::write_rows(const RunRecord& run,
+                                   const std::vector<std::int64_t>& superseded_run_ids) {
     for (const auto old_id : superseded_run_ids)
         delete_run_rows(db_, old_id);
     write_axes_row(db_, run);
@@ -139,7 +155,6 @@ std::int64_t RunWriter::replace(const RunRecord& run,
     if (run.trace) {
         write_trace(db_, run_id, *run.trace);
     }
-    tx.commit();
     return run_id;
 }
 

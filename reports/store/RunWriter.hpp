@@ -28,8 +28,16 @@ class RunWriter {
     // Writes `run` and deletes the runs it supersedes (a resumed matrix re-running a
     // failed cell) in one transaction.
     std::int64_t replace(const RunRecord& run, const std::vector<std::int64_t>& superseded_run_ids);
+    // Many replacements in one transaction (collecting a cluster's results): all are
+    // written or none. Returns the new run ids in order.
+    struct Replacement {
+        RunRecord run;
+        std::vector<std::int64_t> superseded_run_ids;
+    };
+    std::vector<std::int64_t> replace_all(const std::vector<Replacement>& replacements);
 
   private:
+    std::int64_t write_rows(const RunRecord& run, const std::vector<std::int64_t>& superseded);
     const ResultsDatabase& db_;
 };
 

@@ -1,0 +1,124 @@
+#include "harness/executor/Subprocess.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace trainscope::harness {
+
+namespace {
+
+struct Pipe {
+    int read = -1;
+    int write = -1;
+    Pipe() {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+        read = fds[0];
+        write = fds[1];
+    }
+    ~Pipe() {
+        if (read >= 0)
+            close(read);
+        if (write >= 0)
+            close(write);
+    }
+    Pipe(const Pipe&) = delete;
+    Pipe& operator=(const Pipe&) = delete;
+    void close_write() {
+        close(write);
+        write = -1;
+    }
+};
+
+// Reads both pipes to their ends; polling both keeps a child that fills one from
+// blocking while we wait on the other.
+void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text) {
+    std::array<pollfd, 2> fds{pollfd{out.read, POLLIN, 0}, pollfd{err.read, POLLIN, 0}};
+    std::array<std::string*, 2> texts{&out_text, &err_text};
+    int open_count = 2;
+    std::array<char, 4096> buffer{};
+    while (open_count > 0) {
+        if (poll(fds.data(), fds.size(), -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            throw std::runtime_error(std::string("poll failed: ") + std::strerror(errno));
+        }
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].fd < 0 || fds[i].revents == 0)
+                continue;
+            const ssize_t n = ::read(fds[i].fd, buffer.data(), buffer.size());
+            if (n > 0) {
+                texts[i]->append(buffer.data(), static_cast<std::size_t>(n));
+            } else if (n == 0 || errno != EINTR) {
+                fds[i].fd = -1;
+                --open_count;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+ProcessOutput run_process(const std::vector<std::string>& argv) {
+    Pipe out;
+    Pipe err;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        throw std::runtime_error("cannot start " + argv.front() + ": " + std::strerror(rc));
+    }
+    out.close_write();
+    err.close_write();
+    ProcessOutput result;
+    drain(out, err, result.out, result.err);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
+    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+std::optional<std::filesystem::path> find_on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    if (path == nullptr)
+        return std::nullopt;
+    const std::string text = path;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto end = text.find(':', start);
+        const std::filesystem::path dir = text.substr(start, end - start);
+        const auto candidate = (dir.empty() ? std::filesystem::path(".") : dir) / program;
+        if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
+            return candidate;
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+}  // namespace trainscope::harness
