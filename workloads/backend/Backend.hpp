@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -183,69 +182,6 @@ class Backend {
     // leaves it alone otherwise. The engine reads it once per step after synchronize(),
     // as PyTorch's GradScaler reads its found_inf.
     virtual void flag_non_finite(const Tensor& tensor, Tensor& overflow) = 0;
-
-    // Multi-tensor forms of the per-step parameter work: the same result, element for
-    // element and bit for bit, as the single-tensor call on each position of the spans in
-    // turn, which is what these defaults do. A backend where a call costs a launch
-    // overrides them to do a whole list at once (cuda: one launch per list, PyTorch's
-    // foreach kernels). The spans of one call have equal lengths, and their tensors share
-    // dtypes position by position (callers split lists by dtype: ParameterGroups.hpp).
-    virtual void sgd_update_multi(std::span<Tensor* const> parameters,
-                                  std::span<const Tensor* const> gradients,
-                                  std::span<Tensor* const> velocities, const SgdSettings& settings,
-                                  double grad_factor, const Tensor& skip_if_overflow) {
-        require_same_lengths("sgd_update_multi", parameters.size(), gradients.size(),
-                             velocities.size(), velocities.size());
-        for (std::size_t i = 0; i < parameters.size(); ++i) {
-            sgd_update(*parameters[i], *gradients[i], *velocities[i], settings, grad_factor,
-                       skip_if_overflow);
-        }
-    }
-    virtual void adam_update_multi(std::span<Tensor* const> parameters,
-                                   std::span<const Tensor* const> gradients,
-                                   std::span<Tensor* const> first_moments,
-                                   std::span<Tensor* const> second_moments,
-                                   const AdamSettings& settings, double grad_factor,
-                                   const Tensor& skip_if_overflow) {
-        require_same_lengths("adam_update_multi", parameters.size(), gradients.size(),
-                             first_moments.size(), second_moments.size());
-        for (std::size_t i = 0; i < parameters.size(); ++i) {
-            adam_update(*parameters[i], *gradients[i], *first_moments[i], *second_moments[i],
-                        settings, grad_factor, skip_if_overflow);
-        }
-    }
-    virtual void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) {
-        for (const Tensor* tensor : tensors) {
-            flag_non_finite(*tensor, overflow);
-        }
-    }
-    virtual void convert_multi(std::span<const Tensor* const> sources,
-                               std::span<Tensor* const> destinations) {
-        require_same_lengths("convert_multi", sources.size(), destinations.size(),
-                             destinations.size(), destinations.size());
-        for (std::size_t i = 0; i < sources.size(); ++i) {
-            convert(*sources[i], *destinations[i]);
-        }
-    }
-    // The emulated twin of convert_multi: copies each f32 master into its f32 compute copy
-    // and rounds the copy to fp16/bf16 (copy, then round_storage).
-    virtual void round_copy_multi(std::span<const Tensor* const> sources,
-                                  std::span<Tensor* const> destinations, StorageRounding rounding) {
-        require_same_lengths("round_copy_multi", sources.size(), destinations.size(),
-                             destinations.size(), destinations.size());
-        for (std::size_t i = 0; i < sources.size(); ++i) {
-            copy(*sources[i], *destinations[i]);
-            round_storage(*destinations[i], rounding);
-        }
-    }
-
-  protected:
-    void require_same_lengths(const char* op, std::size_t a, std::size_t b, std::size_t c,
-                              std::size_t d) const {
-        if (a != b || a != c || a != d) {
-            throw std::logic_error(name() + " backend: " + op + ": tensor lists of unequal length");
-        }
-    }
 };
 
 }  // namespace trainscope::workloads

@@ -227,44 +227,4 @@ void CountingBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
     inner_->flag_non_finite(tensor, overflow);
 }
 
-void CountingBackend::sgd_update_multi(std::span<Tensor* const> parameters,
-                                       std::span<const Tensor* const> gradients,
-                                       std::span<Tensor* const> velocities,
-                                       const SgdSettings& settings, double grad_factor,
-                                       const Tensor& skip_if_overflow) {
-    count(BackendOp::sgd_update_multi);
-    inner_->sgd_update_multi(parameters, gradients, velocities, settings, grad_factor,
-                             skip_if_overflow);
-}
-
-void CountingBackend::adam_update_multi(std::span<Tensor* const> parameters,
-                                        std::span<const Tensor* const> gradients,
-                                        std::span<Tensor* const> first_moments,
-                                        std::span<Tensor* const> second_moments,
-                                        const AdamSettings& settings, double grad_factor,
-                                        const Tensor& skip_if_overflow) {
-    count(BackendOp::adam_update_multi);
-    inner_->adam_update_multi(parameters, gradients, first_moments, second_moments, settings,
-                              grad_factor, skip_if_overflow);
-}
-
-void CountingBackend::flag_non_finite_multi(std::span<const Tensor* const> tensors,
-                                            Tensor& overflow) {
-    count(BackendOp::flag_non_finite_multi);
-    inner_->flag_non_finite_multi(tensors, overflow);
-}
-
-void CountingBackend::convert_multi(std::span<const Tensor* const> sources,
-                                    std::span<Tensor* const> destinations) {
-    count(BackendOp::convert_multi);
-    inner_->convert_multi(sources, destinations);
-}
-
-void CountingBackend::round_copy_multi(std::span<const Tensor* const> sources,
-                                       std::span<Tensor* const> destinations,
-                                       StorageRounding rounding) {
-    count(BackendOp::round_copy_multi);
-    inner_->round_copy_multi(sources, destinations, rounding);
-}
-
 }  // namespace trainscope::workloads

@@ -3,7 +3,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <span>
 
 #include "workloads/backend/Backend.hpp"
 #include "workloads/backend/BackendOp.hpp"
@@ -103,20 +102,6 @@ class CountingBackend final : public Backend {
                      const Tensor& skip_if_overflow) override;
     void round_storage(Tensor& tensor, StorageRounding rounding) override;
     void flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
-    void sgd_update_multi(std::span<Tensor* const> parameters,
-                          std::span<const Tensor* const> gradients,
-                          std::span<Tensor* const> velocities, const SgdSettings& settings,
-                          double grad_factor, const Tensor& skip_if_overflow) override;
-    void adam_update_multi(std::span<Tensor* const> parameters,
-                           std::span<const Tensor* const> gradients,
-                           std::span<Tensor* const> first_moments,
-                           std::span<Tensor* const> second_moments, const AdamSettings& settings,
-                           double grad_factor, const Tensor& skip_if_overflow) override;
-    void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) override;
-    void convert_multi(std::span<const Tensor* const> sources,
-                       std::span<Tensor* const> destinations) override;
-    void round_copy_multi(std::span<const Tensor* const> sources,
-                          std::span<Tensor* const> destinations, StorageRounding rounding) override;
 
   private:
     void count(BackendOp op) { ++calls_[static_cast<std::size_t>(op)]; }
