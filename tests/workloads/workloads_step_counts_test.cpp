@@ -144,9 +144,9 @@ constexpr auto kCopyDelay = std::chrono::milliseconds(30);
 class SlowCopyBackend final : public CpuBackend {
   public:
     explicit SlowCopyBackend(int threads) : CpuBackend(threads) {}
-    void copy_from_host(const void* host, Tensor& destination) override {
+    void do_copy_from_host(const void* host, Tensor& destination) override {
         std::this_thread::sleep_for(kCopyDelay);
-        CpuBackend::copy_from_host(host, destination);
+        CpuBackend::do_copy_from_host(host, destination);
     }
 };
 

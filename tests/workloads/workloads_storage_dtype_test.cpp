@@ -60,107 +60,107 @@ class RecordingBackend final : public Backend {
         return DType::f32;
     }
 
-    void copy_from_host(const void*, Tensor& destination) override {
+    void do_copy_from_host(const void*, Tensor& destination) override {
         note("copy_from_host", {&destination});
     }
-    void copy_to_host(const Tensor& source, void*) override { note("copy_to_host", {&source}); }
-    void copy(const Tensor& source, Tensor& destination) override {
+    void do_copy_to_host(const Tensor& source, void*) override { note("copy_to_host", {&source}); }
+    void do_copy(const Tensor& source, Tensor& destination) override {
         note("copy", {&source, &destination});
     }
-    void fill(Tensor& tensor, double) override { note("fill", {&tensor}); }
-    void convert(const Tensor& source, Tensor& destination) override {
+    void do_fill(Tensor& tensor, double) override { note("fill", {&tensor}); }
+    void do_convert(const Tensor& source, Tensor& destination) override {
         note("convert", {&source, &destination});
     }
-    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
+    void do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
         note("gather_rows", {&source, &indices, &destination});
     }
-    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
-                        const Conv2dGeometry&) override {
+    void do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                           const Conv2dGeometry&) override {
         note("conv2d_forward", {&x, &w, &bias, &y});
     }
-    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                              const Conv2dGeometry&) override {
+    void do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                 const Conv2dGeometry&) override {
         note("conv2d_backward_data", {&dy, &w, &dx});
     }
-    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
-                                const Conv2dGeometry&) override {
+    void do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                   const Conv2dGeometry&) override {
         note("conv2d_backward_filter", {&x, &dy, &dw, &dbias});
     }
-    void gemm(bool, bool, double, const Tensor& a, const Tensor& b, double, Tensor& c) override {
+    void do_gemm(bool, bool, double, const Tensor& a, const Tensor& b, double, Tensor& c) override {
         note("gemm", {&a, &b, &c});
     }
-    void add_bias(Tensor& y, const Tensor& bias) override { note("add_bias", {&y, &bias}); }
-    void bias_backward(const Tensor& dy, Tensor& dbias) override {
+    void do_add_bias(Tensor& y, const Tensor& bias) override { note("add_bias", {&y, &bias}); }
+    void do_bias_backward(const Tensor& dy, Tensor& dbias) override {
         note("bias_backward", {&dy, &dbias});
     }
-    void relu_forward(const Tensor& x, Tensor& y) override { note("relu_forward", {&x, &y}); }
-    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
+    void do_relu_forward(const Tensor& x, Tensor& y) override { note("relu_forward", {&x, &y}); }
+    void do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
         note("relu_backward", {&y, &dy, &dx});
     }
-    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
+    void do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
         note("max_pool_forward", {&x, &y});
     }
-    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
-                           const Pool2dGeometry&) override {
+    void do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
+                              const Pool2dGeometry&) override {
         note("max_pool_backward", {&x, &y, &dy, &dx});
     }
-    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
+    void do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
         note("avg_pool_forward", {&x, &y});
     }
-    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry&) override {
+    void do_avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry&) override {
         note("avg_pool_backward", {&dy, &dx});
     }
-    void global_avg_pool_forward(const Tensor& x, Tensor& y) override {
+    void do_global_avg_pool_forward(const Tensor& x, Tensor& y) override {
         note("global_avg_pool_forward", {&x, &y});
     }
-    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
+    void do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
         note("global_avg_pool_backward", {&dy, &dx});
     }
-    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
-                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
-                                     Tensor& saved_mean, Tensor& saved_inv_std,
-                                     const BatchNormSettings&, bool) override {
+    void do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                        Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                        Tensor& saved_mean, Tensor& saved_inv_std,
+                                        const BatchNormSettings&, bool) override {
         note("batch_norm_forward_training",
              {&x, &gamma, &beta, &y, &running_mean, &running_var, &saved_mean, &saved_inv_std});
     }
-    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
-                                      const Tensor& running_mean, const Tensor& running_var,
-                                      Tensor& y, const BatchNormSettings&) override {
+    void do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                         const Tensor& running_mean, const Tensor& running_var,
+                                         Tensor& y, const BatchNormSettings&) override {
         note("batch_norm_forward_inference", {&x, &gamma, &beta, &running_mean, &running_var, &y});
     }
-    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
-                             Tensor& dgamma, Tensor& dbeta, const BatchNormSettings&) override {
+    void do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                                Tensor& dgamma, Tensor& dbeta, const BatchNormSettings&) override {
         note("batch_norm_backward",
              {&x, &dy, &gamma, &saved_mean, &saved_inv_std, &dx, &dgamma, &dbeta});
     }
-    void add(const Tensor& a, const Tensor& b, Tensor& y) override { note("add", {&a, &b, &y}); }
-    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double, Tensor& dlogits,
-                               CrossEntropyTotals& totals) override {
+    void do_add(const Tensor& a, const Tensor& b, Tensor& y) override { note("add", {&a, &b, &y}); }
+    void do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double,
+                                  Tensor& dlogits, CrossEntropyTotals& totals) override {
         note("softmax_cross_entropy", {&logits, &labels, &dlogits});
         totals.loss_sum += 1.0;
         totals.count += logits.shape()[0];
     }
-    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                        double loss_scale, Tensor& dlogits) override {
+    void do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                           double loss_scale, Tensor& dlogits) override {
         softmax_cross_entropy(logits, labels, loss_scale, dlogits, deferred_);
     }
     CrossEntropyTotals take_loss_totals() override { return std::exchange(deferred_, {}); }
     // The skip flag, when given, is noted last.
-    void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity, const SgdSettings&,
-                    double, const Tensor& skip) override {
+    void do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                       const SgdSettings&, double, const Tensor& skip) override {
         note("sgd_update", {&parameter, &gradient, &velocity, skip.empty() ? nullptr : &skip});
     }
-    void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                     Tensor& second_moment, const AdamSettings&, double,
-                     const Tensor& skip) override {
+    void do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                        Tensor& second_moment, const AdamSettings&, double,
+                        const Tensor& skip) override {
         note("adam_update", {&parameter, &gradient, &first_moment, &second_moment,
                              skip.empty() ? nullptr : &skip});
     }
-    void round_storage(Tensor& tensor, StorageRounding) override {
+    void do_round_storage(Tensor& tensor, StorageRounding) override {
         note("round_storage", {&tensor});
     }
-    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
+    void do_flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
         note("flag_non_finite", {&tensor, &overflow});
     }
 

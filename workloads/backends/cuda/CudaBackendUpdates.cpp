@@ -46,42 +46,37 @@ void with_master_and_gradient(const Tensor& parameter, const Tensor& gradient, c
 
 namespace {
 
-// The device address of an update's skip flag (Backend::sgd_update), or null.
-const float* skip_flag(const Tensor& skip_if_overflow, const char* op) {
+// The device address of an update's skip flag (Backend::sgd_update; Backend checked it),
+// or null.
+const float* skip_flag(const Tensor& skip_if_overflow) {
     if (skip_if_overflow.empty()) {
         return nullptr;
     }
-    require(skip_if_overflow.dtype() == DType::f32 && skip_if_overflow.elements() == 1, op,
-            "the overflow flag must be an f32 tensor of one element");
     return skip_if_overflow.data<float>();
 }
 
 }  // namespace
 
-void CudaBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                             const SgdSettings& settings, double grad_factor,
-                             const Tensor& skip_if_overflow) {
+void CudaBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                                const SgdSettings& settings, double grad_factor,
+                                const Tensor& skip_if_overflow) {
     OpRange range("sgd_update");
-    require(velocity.dtype() == parameter.dtype(), "sgd_update",
-            "velocity must be the master's type");
     with_master_and_gradient(
         parameter, gradient, "sgd_update", [&](auto master_zero, auto gradient_zero) {
             using T = decltype(master_zero);
             using G = decltype(gradient_zero);
-            cuda::kernels::sgd_update<T, G>(
-                stream(), parameter.elements(), cuda::math::sgd_constants<T>(settings, grad_factor),
-                parameter.data<T>(), gradient.data<G>(), velocity.data<T>(),
-                skip_flag(skip_if_overflow, "sgd_update"));
+            cuda::kernels::sgd_update<T, G>(stream(), parameter.elements(),
+                                            cuda::math::sgd_constants<T>(settings, grad_factor),
+                                            parameter.data<T>(), gradient.data<G>(),
+                                            velocity.data<T>(), skip_flag(skip_if_overflow));
         });
 }
 
-void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                              Tensor& second_moment, const AdamSettings& settings,
-                              double grad_factor, const Tensor& skip_if_overflow) {
+void CudaBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                                 Tensor& second_moment, const AdamSettings& settings,
+                                 double grad_factor, const Tensor& skip_if_overflow) {
     OpRange range("adam_update");
-    require(first_moment.dtype() == parameter.dtype() && second_moment.dtype() == parameter.dtype(),
-            "adam_update", "moments must be the master's type");
-    const float* skip = skip_flag(skip_if_overflow, "adam_update");
+    const float* skip = skip_flag(skip_if_overflow);
     with_master_and_gradient(
         parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
             using T = decltype(master_zero);
@@ -102,16 +97,13 @@ void CudaBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor&
         });
 }
 
-void CudaBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+void CudaBackend::do_round_storage(Tensor& tensor, StorageRounding rounding) {
     OpRange range("round_storage");
-    require(tensor.dtype() == DType::f32, "round_storage", "emulated storage is f32");
     cuda::kernels::round_storage(stream(), tensor.elements(), tensor.data<float>(), rounding);
 }
 
-void CudaBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+void CudaBackend::do_flag_non_finite(const Tensor& tensor, Tensor& overflow) {
     OpRange range("flag_non_finite");
-    require(overflow.dtype() == DType::f32 && overflow.elements() == 1, "flag_non_finite",
-            "the overflow flag must be an f32 tensor of one element");
     with_storage_type(tensor, "flag_non_finite", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(),
