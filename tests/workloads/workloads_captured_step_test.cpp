@@ -55,20 +55,20 @@ class GraphSimulatingBackend final : public Backend {
     }
 
     // Never part of a captured step.
-    void copy_from_host(const void* host, Tensor& destination) override {
+    void do_copy_from_host(const void* host, Tensor& destination) override {
         not_captured("copy_from_host");
         cpu_.copy_from_host(host, destination);
     }
-    void copy_to_host(const Tensor& source, void* host) override {
+    void do_copy_to_host(const Tensor& source, void* host) override {
         not_captured("copy_to_host");
         cpu_.copy_to_host(source, host);
     }
-    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
+    void do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
         not_captured("gather_rows");
         cpu_.gather_rows(source, indices, destination);
     }
-    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
-                               Tensor& dlogits, CrossEntropyTotals& totals) override {
+    void do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                                  Tensor& dlogits, CrossEntropyTotals& totals) override {
         not_captured("softmax_cross_entropy");
         cpu_.softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
     }
@@ -78,83 +78,83 @@ class GraphSimulatingBackend final : public Backend {
     }
 
     // Recorded while capturing, run at once otherwise.
-    void copy(const Tensor& source, Tensor& destination) override {
+    void do_copy(const Tensor& source, Tensor& destination) override {
         queue([this, s = view(source), d = view(destination)]() mutable { cpu_.copy(s, d); });
     }
-    void convert(const Tensor& source, Tensor& destination) override {
+    void do_convert(const Tensor& source, Tensor& destination) override {
         queue([this, s = view(source), d = view(destination)]() mutable { cpu_.convert(s, d); });
     }
-    void fill(Tensor& tensor, double value) override {
+    void do_fill(Tensor& tensor, double value) override {
         queue([this, t = view(tensor), value]() mutable { cpu_.fill(t, value); });
     }
-    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
-                        const Conv2dGeometry& g) override {
+    void do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                           const Conv2dGeometry& g) override {
         queue([this, x = view(x), w = view(w), b = view(bias), y = view(y), g]() mutable {
             cpu_.conv2d_forward(x, w, b, y, g);
         });
     }
-    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                              const Conv2dGeometry& g) override {
+    void do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                 const Conv2dGeometry& g) override {
         queue([this, dy = view(dy), w = view(w), dx = view(dx), g]() mutable {
             cpu_.conv2d_backward_data(dy, w, dx, g);
         });
     }
-    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
-                                const Conv2dGeometry& g) override {
+    void do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                   const Conv2dGeometry& g) override {
         queue([this, x = view(x), dy = view(dy), dw = view(dw), db = view(dbias), g]() mutable {
             cpu_.conv2d_backward_filter(x, dy, dw, db, g);
         });
     }
-    void gemm(bool ta, bool tb, double alpha, const Tensor& a, const Tensor& b, double beta,
-              Tensor& c) override {
+    void do_gemm(bool ta, bool tb, double alpha, const Tensor& a, const Tensor& b, double beta,
+                 Tensor& c) override {
         queue([this, ta, tb, alpha, a = view(a), b = view(b), beta, c = view(c)]() mutable {
             cpu_.gemm(ta, tb, alpha, a, b, beta, c);
         });
     }
-    void add_bias(Tensor& y, const Tensor& bias) override {
+    void do_add_bias(Tensor& y, const Tensor& bias) override {
         queue([this, y = view(y), b = view(bias)]() mutable { cpu_.add_bias(y, b); });
     }
-    void bias_backward(const Tensor& dy, Tensor& dbias) override {
+    void do_bias_backward(const Tensor& dy, Tensor& dbias) override {
         queue([this, dy = view(dy), db = view(dbias)]() mutable { cpu_.bias_backward(dy, db); });
     }
-    void relu_forward(const Tensor& x, Tensor& y) override {
+    void do_relu_forward(const Tensor& x, Tensor& y) override {
         queue([this, x = view(x), y = view(y)]() mutable { cpu_.relu_forward(x, y); });
     }
-    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
+    void do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
         queue([this, y = view(y), dy = view(dy), dx = view(dx)]() mutable {
             cpu_.relu_backward(y, dy, dx);
         });
     }
-    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
+    void do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
         queue([this, x = view(x), y = view(y), g]() mutable { cpu_.max_pool_forward(x, y, g); });
     }
-    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
-                           const Pool2dGeometry& g) override {
+    void do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
+                              const Pool2dGeometry& g) override {
         queue([this, x = view(x), y = view(y), dy = view(dy), dx = view(dx), g]() mutable {
             cpu_.max_pool_backward(x, y, dy, dx, g);
         });
     }
-    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
+    void do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& g) override {
         queue([this, x = view(x), y = view(y), g]() mutable { cpu_.avg_pool_forward(x, y, g); });
     }
-    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& g) override {
+    void do_avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& g) override {
         queue([this, dy = view(dy), dx = view(dx), g]() mutable {
             cpu_.avg_pool_backward(dy, dx, g);
         });
     }
-    void global_avg_pool_forward(const Tensor& x, Tensor& y) override {
+    void do_global_avg_pool_forward(const Tensor& x, Tensor& y) override {
         queue([this, x = view(x), y = view(y)]() mutable { cpu_.global_avg_pool_forward(x, y); });
     }
-    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
+    void do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
         queue([this, dy = view(dy), dx = view(dx)]() mutable {
             cpu_.global_avg_pool_backward(dy, dx);
         });
     }
-    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
-                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
-                                     Tensor& saved_mean, Tensor& saved_inv_std,
-                                     const BatchNormSettings& settings,
-                                     bool update_running) override {
+    void do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                        Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                        Tensor& saved_mean, Tensor& saved_inv_std,
+                                        const BatchNormSettings& settings,
+                                        bool update_running) override {
         queue([this, x = view(x), gamma = view(gamma), beta = view(beta), y = view(y),
                rm = view(running_mean), rv = view(running_var), sm = view(saved_mean),
                si = view(saved_inv_std), settings, update_running]() mutable {
@@ -162,37 +162,37 @@ class GraphSimulatingBackend final : public Backend {
                                              update_running);
         });
     }
-    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
-                                      const Tensor& running_mean, const Tensor& running_var,
-                                      Tensor& y, const BatchNormSettings& settings) override {
+    void do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                         const Tensor& running_mean, const Tensor& running_var,
+                                         Tensor& y, const BatchNormSettings& settings) override {
         queue([this, x = view(x), gamma = view(gamma), beta = view(beta), rm = view(running_mean),
                rv = view(running_var), y = view(y), settings]() mutable {
             cpu_.batch_norm_forward_inference(x, gamma, beta, rm, rv, y, settings);
         });
     }
-    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
-                             Tensor& dgamma, Tensor& dbeta,
-                             const BatchNormSettings& settings) override {
+    void do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                                Tensor& dgamma, Tensor& dbeta,
+                                const BatchNormSettings& settings) override {
         queue([this, x = view(x), dy = view(dy), gamma = view(gamma), sm = view(saved_mean),
                si = view(saved_inv_std), dx = view(dx), dg = view(dgamma), db = view(dbeta),
                settings]() mutable {
             cpu_.batch_norm_backward(x, dy, gamma, sm, si, dx, dg, db, settings);
         });
     }
-    void add(const Tensor& a, const Tensor& b, Tensor& y) override {
+    void do_add(const Tensor& a, const Tensor& b, Tensor& y) override {
         queue([this, a = view(a), b = view(b), y = view(y)]() mutable { cpu_.add(a, b, y); });
     }
-    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                        double loss_scale, Tensor& dlogits) override {
+    void do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                           double loss_scale, Tensor& dlogits) override {
         queue([this, z = view(logits), l = view(labels), loss_scale, d = view(dlogits)]() mutable {
             cpu_.softmax_cross_entropy_deferred(z, l, loss_scale, d);
         });
     }
     // Frozen arguments, as in a graph's kernel nodes (SGD's do not change between steps;
     // the loss scale in grad_factor changes only with a new capture).
-    void sgd_update(Tensor& p, const Tensor& g, Tensor& v, const SgdSettings& settings,
-                    double grad_factor, const Tensor& skip) override {
+    void do_sgd_update(Tensor& p, const Tensor& g, Tensor& v, const SgdSettings& settings,
+                       double grad_factor, const Tensor& skip) override {
         queue([this, p = view(p), g = view(g), v = view(v), settings, grad_factor,
                skip = view(skip)]() mutable {
             cpu_.sgd_update(p, g, v, settings, grad_factor, skip);
@@ -200,8 +200,9 @@ class GraphSimulatingBackend final : public Backend {
     }
     // Adam's bias correction is refreshed per launch (the CUDA backend's device block):
     // replay k after a capture runs the captured step count + k.
-    void adam_update(Tensor& p, const Tensor& g, Tensor& m, Tensor& v, const AdamSettings& settings,
-                     double grad_factor, const Tensor& skip) override {
+    void do_adam_update(Tensor& p, const Tensor& g, Tensor& m, Tensor& v,
+                        const AdamSettings& settings, double grad_factor,
+                        const Tensor& skip) override {
         queue([this, p = view(p), g = view(g), m = view(m), v = view(v), settings, grad_factor,
                skip = view(skip), recorded = capturing_]() mutable {
             AdamSettings now = settings;
@@ -211,11 +212,11 @@ class GraphSimulatingBackend final : public Backend {
             cpu_.adam_update(p, g, m, v, now, grad_factor, skip);
         });
     }
-    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
+    void do_flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
         queue(
             [this, t = view(tensor), o = view(overflow)]() mutable { cpu_.flag_non_finite(t, o); });
     }
-    void round_storage(Tensor& tensor, StorageRounding rounding) override {
+    void do_round_storage(Tensor& tensor, StorageRounding rounding) override {
         queue([this, t = view(tensor), rounding]() mutable { cpu_.round_storage(t, rounding); });
     }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -81,10 +82,10 @@ TEST(WorkloadsStepCounts, RawAllocationsAreCountedWhereNoPoolServesThem) {
 
 TEST(WorkloadsStepCounts, OperationCountsPerStepNameTheStepsOperations) {
     const TrainingResult result = run_training(small_run("seed-cnn", "fp32"), nullptr);
-    // seed-cnn: 4 parameters (conv weight and bias, dense weight and bias) updated by one
-    // multi-tensor Adam call; one convolution forward; no host-to-device copy in the window.
-    EXPECT_EQ(result.extra_metrics.at("op_adam_update_multi_per_step"), 1.0);
-    EXPECT_EQ(result.extra_metrics.count("op_adam_update_per_step"), 0u);
+    // seed-cnn: 4 parameters (conv weight and bias, dense weight and bias), views into one
+    // flat buffer per role, updated by one Adam call over the buffers; one convolution
+    // forward; no host-to-device copy in the window.
+    EXPECT_EQ(result.extra_metrics.at("op_adam_update_per_step"), 1.0);
     EXPECT_EQ(result.extra_metrics.at("op_conv2d_forward_per_step"), 1.0);
     EXPECT_EQ(result.extra_metrics.count("op_copy_from_host_per_step"), 0u);
     double sum = 0.0;
@@ -110,37 +111,31 @@ TEST(WorkloadsStepCounts, CountingBackendCountsWaitsCopiesAndRawAllocations) {
     EXPECT_EQ(backend.name(), "cpu");
 }
 
-// The multi-tensor operations have defaults in Backend that loop over the single-tensor
-// ones: a CountingBackend that failed to forward one would call the default, which
-// counts one single-tensor call per tensor instead of one multi-tensor call.
+// The step-capture operations have defaults in Backend: a CountingBackend that failed to
+// forward one would reach the default, not the backend it wraps, and count nothing of it.
 TEST(WorkloadsStepCounts, CountsEveryOperationOnce) {
     CountingBackend backend(std::make_unique<CpuBackend>(1));
     TensorAllocator tensors(backend.raw_allocator());
     Tensor a = tensors.allocate(Shape{4}, DType::f32);
-    Tensor b = tensors.allocate(Shape{4}, DType::f32);
-    Tensor c = tensors.allocate(Shape{4}, DType::f32);
-    Tensor d = tensors.allocate(Shape{4}, DType::f32);
     Tensor g = tensors.allocate(Shape{4}, DType::f32);
+    Tensor m = tensors.allocate(Shape{4}, DType::f32);
+    Tensor v = tensors.allocate(Shape{4}, DType::f32);
     Tensor overflow = tensors.allocate(Shape{1}, DType::f32);
-    for (Tensor* t : {&a, &b, &c, &d, &g, &overflow}) {
+    for (Tensor* t : {&a, &g, &m, &v, &overflow}) {
         backend.fill(*t, 0.0);
     }
-    std::vector<Tensor*> params{&a, &b};
-    std::vector<const Tensor*> grads{&g, &g};
-    std::vector<Tensor*> first{&c, &d};
-    std::vector<Tensor*> second{&d, &c};
-    backend.adam_update_multi(params, grads, first, second, AdamSettings{}, 1.0, Tensor());
-    backend.sgd_update_multi(params, grads, first, SgdSettings{}, 1.0, Tensor());
-    backend.flag_non_finite_multi(grads, overflow);
-    backend.convert_multi(grads, params);
-    for (const BackendOp op : {BackendOp::adam_update_multi, BackendOp::sgd_update_multi,
-                               BackendOp::flag_non_finite_multi, BackendOp::convert_multi}) {
+    backend.adam_update(a, g, m, v, AdamSettings{}, 1.0, Tensor());
+    backend.sgd_update(a, g, m, SgdSettings{}, 1.0, Tensor());
+    backend.flag_non_finite(g, overflow);
+    backend.convert(g, a);
+    EXPECT_THROW(backend.begin_step_capture(), std::logic_error);
+    EXPECT_THROW(backend.replay_step(), std::logic_error);
+    for (const BackendOp op :
+         {BackendOp::adam_update, BackendOp::sgd_update, BackendOp::flag_non_finite,
+          BackendOp::convert, BackendOp::begin_step_capture, BackendOp::replay_step}) {
         EXPECT_EQ(backend.calls(op), 1) << to_string(op);
     }
-    for (const BackendOp op : {BackendOp::adam_update, BackendOp::sgd_update,
-                               BackendOp::flag_non_finite, BackendOp::convert}) {
-        EXPECT_EQ(backend.calls(op), 0) << to_string(op);
-    }
+    EXPECT_EQ(backend.calls(BackendOp::fill), 5);
 }
 
 // A CPU backend whose host-to-device copies take kCopyDelay each: a slow data source.
@@ -149,9 +144,9 @@ constexpr auto kCopyDelay = std::chrono::milliseconds(30);
 class SlowCopyBackend final : public CpuBackend {
   public:
     explicit SlowCopyBackend(int threads) : CpuBackend(threads) {}
-    void copy_from_host(const void* host, Tensor& destination) override {
+    void do_copy_from_host(const void* host, Tensor& destination) override {
         std::this_thread::sleep_for(kCopyDelay);
-        CpuBackend::copy_from_host(host, destination);
+        CpuBackend::do_copy_from_host(host, destination);
     }
 };
 

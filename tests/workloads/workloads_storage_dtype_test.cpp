@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <map>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,135 +60,108 @@ class RecordingBackend final : public Backend {
         return DType::f32;
     }
 
-    void copy_from_host(const void*, Tensor& destination) override {
+    void do_copy_from_host(const void*, Tensor& destination) override {
         note("copy_from_host", {&destination});
     }
-    void copy_to_host(const Tensor& source, void*) override { note("copy_to_host", {&source}); }
-    void copy(const Tensor& source, Tensor& destination) override {
+    void do_copy_to_host(const Tensor& source, void*) override { note("copy_to_host", {&source}); }
+    void do_copy(const Tensor& source, Tensor& destination) override {
         note("copy", {&source, &destination});
     }
-    void fill(Tensor& tensor, double) override { note("fill", {&tensor}); }
-    void convert(const Tensor& source, Tensor& destination) override {
+    void do_fill(Tensor& tensor, double) override { note("fill", {&tensor}); }
+    void do_convert(const Tensor& source, Tensor& destination) override {
         note("convert", {&source, &destination});
     }
-    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
+    void do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) override {
         note("gather_rows", {&source, &indices, &destination});
     }
-    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
-                        const Conv2dGeometry&) override {
+    void do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                           const Conv2dGeometry&) override {
         note("conv2d_forward", {&x, &w, &bias, &y});
     }
-    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                              const Conv2dGeometry&) override {
+    void do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                 const Conv2dGeometry&) override {
         note("conv2d_backward_data", {&dy, &w, &dx});
     }
-    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
-                                const Conv2dGeometry&) override {
+    void do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                   const Conv2dGeometry&) override {
         note("conv2d_backward_filter", {&x, &dy, &dw, &dbias});
     }
-    void gemm(bool, bool, double, const Tensor& a, const Tensor& b, double, Tensor& c) override {
+    void do_gemm(bool, bool, double, const Tensor& a, const Tensor& b, double, Tensor& c) override {
         note("gemm", {&a, &b, &c});
     }
-    void add_bias(Tensor& y, const Tensor& bias) override { note("add_bias", {&y, &bias}); }
-    void bias_backward(const Tensor& dy, Tensor& dbias) override {
+    void do_add_bias(Tensor& y, const Tensor& bias) override { note("add_bias", {&y, &bias}); }
+    void do_bias_backward(const Tensor& dy, Tensor& dbias) override {
         note("bias_backward", {&dy, &dbias});
     }
-    void relu_forward(const Tensor& x, Tensor& y) override { note("relu_forward", {&x, &y}); }
-    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
+    void do_relu_forward(const Tensor& x, Tensor& y) override { note("relu_forward", {&x, &y}); }
+    void do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) override {
         note("relu_backward", {&y, &dy, &dx});
     }
-    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
+    void do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
         note("max_pool_forward", {&x, &y});
     }
-    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
-                           const Pool2dGeometry&) override {
+    void do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
+                              const Pool2dGeometry&) override {
         note("max_pool_backward", {&x, &y, &dy, &dx});
     }
-    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
+    void do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry&) override {
         note("avg_pool_forward", {&x, &y});
     }
-    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry&) override {
+    void do_avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry&) override {
         note("avg_pool_backward", {&dy, &dx});
     }
-    void global_avg_pool_forward(const Tensor& x, Tensor& y) override {
+    void do_global_avg_pool_forward(const Tensor& x, Tensor& y) override {
         note("global_avg_pool_forward", {&x, &y});
     }
-    void global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
+    void do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) override {
         note("global_avg_pool_backward", {&dy, &dx});
     }
-    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
-                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
-                                     Tensor& saved_mean, Tensor& saved_inv_std,
-                                     const BatchNormSettings&, bool) override {
+    void do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                        Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                        Tensor& saved_mean, Tensor& saved_inv_std,
+                                        const BatchNormSettings&, bool) override {
         note("batch_norm_forward_training",
              {&x, &gamma, &beta, &y, &running_mean, &running_var, &saved_mean, &saved_inv_std});
     }
-    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
-                                      const Tensor& running_mean, const Tensor& running_var,
-                                      Tensor& y, const BatchNormSettings&) override {
+    void do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                         const Tensor& running_mean, const Tensor& running_var,
+                                         Tensor& y, const BatchNormSettings&) override {
         note("batch_norm_forward_inference", {&x, &gamma, &beta, &running_mean, &running_var, &y});
     }
-    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
-                             Tensor& dgamma, Tensor& dbeta, const BatchNormSettings&) override {
+    void do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                                Tensor& dgamma, Tensor& dbeta, const BatchNormSettings&) override {
         note("batch_norm_backward",
              {&x, &dy, &gamma, &saved_mean, &saved_inv_std, &dx, &dgamma, &dbeta});
     }
-    void add(const Tensor& a, const Tensor& b, Tensor& y) override { note("add", {&a, &b, &y}); }
-    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double, Tensor& dlogits,
-                               CrossEntropyTotals& totals) override {
+    void do_add(const Tensor& a, const Tensor& b, Tensor& y) override { note("add", {&a, &b, &y}); }
+    void do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double,
+                                  Tensor& dlogits, CrossEntropyTotals& totals) override {
         note("softmax_cross_entropy", {&logits, &labels, &dlogits});
         totals.loss_sum += 1.0;
         totals.count += logits.shape()[0];
     }
-    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                        double loss_scale, Tensor& dlogits) override {
+    void do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                           double loss_scale, Tensor& dlogits) override {
         softmax_cross_entropy(logits, labels, loss_scale, dlogits, deferred_);
     }
     CrossEntropyTotals take_loss_totals() override { return std::exchange(deferred_, {}); }
     // The skip flag, when given, is noted last.
-    void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity, const SgdSettings&,
-                    double, const Tensor& skip) override {
+    void do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                       const SgdSettings&, double, const Tensor& skip) override {
         note("sgd_update", {&parameter, &gradient, &velocity, skip.empty() ? nullptr : &skip});
     }
-    void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                     Tensor& second_moment, const AdamSettings&, double,
-                     const Tensor& skip) override {
+    void do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                        Tensor& second_moment, const AdamSettings&, double,
+                        const Tensor& skip) override {
         note("adam_update", {&parameter, &gradient, &first_moment, &second_moment,
                              skip.empty() ? nullptr : &skip});
     }
-    void round_storage(Tensor& tensor, StorageRounding) override {
+    void do_round_storage(Tensor& tensor, StorageRounding) override {
         note("round_storage", {&tensor});
     }
-    void flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
+    void do_flag_non_finite(const Tensor& tensor, Tensor& overflow) override {
         note("flag_non_finite", {&tensor, &overflow});
-    }
-    // The multi-tensor calls are noted with their first position's dtypes, then run as
-    // Backend's defaults do: one single-tensor call (noted too) per position.
-    void sgd_update_multi(std::span<Tensor* const> parameters,
-                          std::span<const Tensor* const> gradients,
-                          std::span<Tensor* const> velocities, const SgdSettings& settings,
-                          double grad_factor, const Tensor& skip) override {
-        note("sgd_update_multi", {parameters[0], gradients[0], velocities[0]});
-        Backend::sgd_update_multi(parameters, gradients, velocities, settings, grad_factor, skip);
-    }
-    void adam_update_multi(std::span<Tensor* const> parameters,
-                           std::span<const Tensor* const> gradients,
-                           std::span<Tensor* const> first_moments,
-                           std::span<Tensor* const> second_moments, const AdamSettings& settings,
-                           double grad_factor, const Tensor& skip) override {
-        note("adam_update_multi", {parameters[0], gradients[0], first_moments[0]});
-        Backend::adam_update_multi(parameters, gradients, first_moments, second_moments, settings,
-                                   grad_factor, skip);
-    }
-    void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) override {
-        note("flag_non_finite_multi", {tensors[0], &overflow});
-        Backend::flag_non_finite_multi(tensors, overflow);
-    }
-    void convert_multi(std::span<const Tensor* const> sources,
-                       std::span<Tensor* const> destinations) override {
-        note("convert_multi", {sources[0], destinations[0]});
-        Backend::convert_multi(sources, destinations);
     }
 
   private:
@@ -283,16 +255,19 @@ TEST(WorkloadsNativeHalfStorage, Fp16ActivationsWeightCopiesAndGradientsAre16Bit
         EXPECT_EQ(c.dtypes, (Dtypes{"f16", "i32", "f16"}));
     }
     // Masters and Adam's moments f32, gradients f16; each update guarded by the step's
-    // f32 overflow flag.
+    // f32 overflow flag. The four parameters are views into one flat buffer per role:
+    // one update a step over the whole of it (it was one per parameter before the flat
+    // buffers).
     const std::vector<Call> updates = calls_named(calls, "adam_update");
-    ASSERT_EQ(updates.size(), 2u * 4u);
+    ASSERT_EQ(updates.size(), 2u * 1u);
     for (const Call& c : updates) {
         EXPECT_EQ(c.dtypes, (Dtypes{"f32", "f16", "f32", "f32", "f32"}));
     }
     // fp16 keeps dynamic loss scaling: the overflow check reads every f16 gradient into
-    // the f32 flag, which the engine reads back once per step.
+    // the f32 flag, which the engine reads back once per step; one check of the flat
+    // gradient buffer a step.
     const std::vector<Call> checks = calls_named(calls, "flag_non_finite");
-    ASSERT_EQ(checks.size(), 2u * 4u);
+    ASSERT_EQ(checks.size(), 2u * 1u);
     for (const Call& c : checks) {
         EXPECT_EQ(c.dtypes, (Dtypes{"f16", "f32"}));
     }
@@ -304,14 +279,15 @@ TEST(WorkloadsNativeHalfStorage, Fp16ActivationsWeightCopiesAndGradientsAre16Bit
 TEST(WorkloadsNativeHalfStorage, EngineConvertsInputsAndRefreshesWeightCopiesAfterEveryUpdate) {
     const std::vector<Call> calls = run_recorded("seed-cnn", "bf16", "sgd", 3);
     // Per step: the input batch f32 -> bf16 before the forward pass, then after the
-    // update each of the four masters into its compute copy; plus the four copies made
-    // when the model is materialized.
+    // update the flat masters into the flat compute copies (one conversion for all four
+    // parameters; four before the flat buffers); plus the one made when the model is
+    // materialized.
     std::vector<Dtypes> converts;
     for (const Call& c : calls_named(calls, "convert")) {
         converts.push_back(c.dtypes);
         EXPECT_EQ(c.dtypes, (Dtypes{"f32", "bf16"}));
     }
-    EXPECT_EQ(converts.size(), 4u + 3u * (1u + 4u));
+    EXPECT_EQ(converts.size(), 1u + 3u * (1u + 1u));
     // The order: every update is followed by the refresh, before the next step's input.
     std::vector<std::string> sequence;
     for (const Call& c : calls) {
@@ -319,10 +295,9 @@ TEST(WorkloadsNativeHalfStorage, EngineConvertsInputsAndRefreshesWeightCopiesAft
             sequence.push_back(c.op);
         }
     }
-    const std::vector<std::string> one_step = {
-        "convert",    "conv2d_forward", "sgd_update", "sgd_update", "sgd_update",
-        "sgd_update", "convert",        "convert",    "convert",    "convert"};
-    std::vector<std::string> expected = {"convert", "convert", "convert", "convert"};
+    const std::vector<std::string> one_step = {"convert", "conv2d_forward", "sgd_update",
+                                               "convert"};
+    std::vector<std::string> expected = {"convert"};
     for (int step = 0; step < 3; ++step) {
         expected.insert(expected.end(), one_step.begin(), one_step.end());
     }
@@ -351,8 +326,9 @@ TEST(WorkloadsNativeHalfStorage, BatchNormKeepsF32ParametersStatisticsAndTheirGr
         EXPECT_EQ(c.dtypes, (Dtypes{"f16", "f16", "f16"}));
     }
     // Batch norm's gamma/beta update from f32 gradients; the convolutions' and the dense
-    // layer's from f16 ones. Each of the 2 * forward.size() batch-norm parameters has no
-    // compute copy, so only the others are converted after the update.
+    // layer's from f16 ones: one update over each flat gradient buffer (one per batch-norm
+    // parameter before the flat buffers). Batch norm's parameters have no compute copy, so
+    // only the others are converted after the update.
     std::size_t f32_gradients = 0;
     std::size_t f16_gradients = 0;
     for (const Call& c : calls_named(calls, "adam_update")) {
@@ -361,7 +337,8 @@ TEST(WorkloadsNativeHalfStorage, BatchNormKeepsF32ParametersStatisticsAndTheirGr
         EXPECT_EQ(c.dtypes[3], "f32");
         (c.dtypes[1] == "f32" ? f32_gradients : f16_gradients) += 1;
     }
-    EXPECT_EQ(f32_gradients, 2u * forward.size());
+    EXPECT_EQ(f32_gradients, 1u);
+    EXPECT_EQ(f16_gradients, 1u);
     const std::size_t refreshed = calls_named(calls, "convert").size() - 1u;  // minus the input
     EXPECT_EQ(refreshed, 2u * f16_gradients);  // at materialize and after the one update
     // Gradients are zeroed where they live: f16 for the convolutions, f32 for batch norm.
@@ -399,26 +376,23 @@ TEST(WorkloadsNativeHalfStorage, CpuConvertNarrowsAndWidensBetweenF32AndF64) {
     EXPECT_THROW(backend.convert(narrow, half), std::logic_error);
 }
 
-// The per-step parameter work is one multi-tensor call per gradient dtype, however many
+// The per-step parameter work is one call per flat gradient buffer, however many
 // parameters the model has: resnet-8 and resnet-14 at fp16 make the same number of
-// optimizer, finite-check and cast calls per step (2 gradient dtypes: f16 for the
-// convolutions and the dense layer, f32 for batch norm; one 16-bit copy list).
+// optimizer, finite-check and cast calls per step (2 gradient buffers: f16 for the
+// convolutions and the dense layer, f32 for batch norm; one flat 16-bit copy buffer).
 TEST(WorkloadsNativeHalfStorage, ParameterWorkPerStepDoesNotGrowWithTheParameterCount) {
     const std::int64_t steps = 2;
     for (const std::string depth : {"8", "14"}) {
         for (const std::string optimizer : {"adam", "sgd"}) {
             const std::vector<Call> calls = run_recorded("resnet", "fp16", optimizer, steps, depth);
-            const std::string update = optimizer + "_update";
-            const std::vector<Call> singles = calls_named(calls, update);
-            const std::vector<Call> multis = calls_named(calls, update + "_multi");
-            EXPECT_EQ(multis.size(), 2u * steps) << depth << " " << optimizer;
-            EXPECT_GT(singles.size(), multis.size()) << "the lists hold every parameter";
-            ASSERT_EQ(multis.size(), 2u * steps);
-            EXPECT_EQ(multis[0].dtypes[1], "f16");  // model order: a convolution first
-            EXPECT_EQ(multis[1].dtypes[1], "f32");
-            EXPECT_EQ(calls_named(calls, "flag_non_finite_multi").size(), 2u * steps) << depth;
-            // One list conversion at materialize and one after every update.
-            EXPECT_EQ(calls_named(calls, "convert_multi").size(), 1u + steps) << depth;
+            const std::vector<Call> updates = calls_named(calls, optimizer + "_update");
+            ASSERT_EQ(updates.size(), 2u * steps) << depth << " " << optimizer;
+            EXPECT_EQ(updates[0].dtypes[1], "f16");  // the parameters with a compute copy first
+            EXPECT_EQ(updates[1].dtypes[1], "f32");
+            EXPECT_EQ(calls_named(calls, "flag_non_finite").size(), 2u * steps) << depth;
+            // One conversion of the copies at materialize and one after every update, and
+            // each step's input batch.
+            EXPECT_EQ(calls_named(calls, "convert").size(), 1u + 2u * steps) << depth;
         }
     }
 }

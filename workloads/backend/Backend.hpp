@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +24,13 @@ namespace trainscope::workloads {
 // as the operations below say; labels are i32. Outputs are
 // written, never accumulated into, unless an operation says so. Layouts are NCHW and
 // row-major. A CUDA backend implements the same calls with cuDNN/cuBLAS and kernels.
+//
+// The operations are a non-virtual public interface: each checks the Backend contract
+// below (shapes, dtypes, element counts; BackendContract.hpp) once, for every backend,
+// and throws ConfigError naming the backend, the op, the argument and what was expected
+// against what it got; then it calls the backend's private hook do_<op>. A backend
+// implements the hooks and checks only what is its own (the dtypes it stores, a library's
+// limits), never the contract again.
 class Backend {
   public:
     virtual ~Backend() = default;
@@ -50,41 +56,41 @@ class Backend {
     virtual DType storage_dtype(Precision precision) const = 0;
 
     // Memory.
-    virtual void copy_from_host(const void* host, Tensor& destination) = 0;
-    virtual void copy_to_host(const Tensor& source, void* host) = 0;
-    virtual void copy(const Tensor& source, Tensor& destination) = 0;
-    virtual void fill(Tensor& tensor, double value) = 0;
+    void copy_from_host(const void* host, Tensor& destination);
+    void copy_to_host(const Tensor& source, void* host);
+    void copy(const Tensor& source, Tensor& destination);
+    void fill(Tensor& tensor, double value);
     // destination = source converted element by element (round to nearest even), same
     // element count. The engine converts master weights into 16-bit compute copies after
     // every update and f32 input batches into the storage dtype; a backend supports at
     // least f32/f64 and its own storage dtypes to and from f32.
-    virtual void convert(const Tensor& source, Tensor& destination) = 0;
+    void convert(const Tensor& source, Tensor& destination);
     // destination[r, ...] = source[indices[r], ...] along dimension 0, bit for bit, for any
     // dtype; indices is i32 [rows of destination], each in [0, rows of source). Gathers a
     // batch from a dataset kept in this backend's memory (placement=resident).
-    virtual void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) = 0;
+    void gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination);
 
     // Convolution: x [N,C,H,W], w [K,C,R,S], y [N,K,P,Q]; bias [K] optional (may be empty).
-    virtual void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
-                                const Conv2dGeometry& geometry) = 0;
-    virtual void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                                      const Conv2dGeometry& geometry) = 0;
+    void conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                        const Conv2dGeometry& geometry);
+    void conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                              const Conv2dGeometry& geometry);
     // dbias may be empty when the convolution has no bias.
-    virtual void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
-                                        Tensor& dbias, const Conv2dGeometry& geometry) = 0;
+    void conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor& dbias,
+                                const Conv2dGeometry& geometry);
 
     // c = alpha * op(a) * op(b) + beta * c on the 2-D views [dim0, rest] of the tensors.
-    virtual void gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
-                      const Tensor& b, double beta, Tensor& c) = 0;
+    void gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a, const Tensor& b,
+              double beta, Tensor& c);
     // y[n, c, ...] += bias[c]; bias_backward: dbias[c] = sum over n and space of dy.
-    virtual void add_bias(Tensor& y, const Tensor& bias) = 0;
-    virtual void bias_backward(const Tensor& dy, Tensor& dbias) = 0;
+    void add_bias(Tensor& y, const Tensor& bias);
+    void bias_backward(const Tensor& dy, Tensor& dbias);
 
-    virtual void relu_forward(const Tensor& x, Tensor& y) = 0;
+    void relu_forward(const Tensor& x, Tensor& y);
     // dx = dy where y > 0, else 0.
-    virtual void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) = 0;
+    void relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx);
 
-    virtual void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) = 0;
+    void max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry);
     // The gradient of each window goes to its first maximum in x. Where a window holds
     // several equal maxima, the CUDA backend (cuDNN's max pooling, whose tie rule is not
     // documented) may route it to another of them. That is harmless here: a tie after ReLU
@@ -92,50 +98,44 @@ class Backend {
     // position receives it, and every choice among equal maxima is a valid subgradient.
     // y is max_pool_forward's output for x (cuDNN finds each window's maximum through it;
     // the CPU backend rescans x).
-    virtual void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
-                                   const Pool2dGeometry& geometry) = 0;
+    void max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
+                           const Pool2dGeometry& geometry);
     // Padding counts as zeros in the average (count_include_pad).
-    virtual void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) = 0;
-    virtual void avg_pool_backward(const Tensor& dy, Tensor& dx,
-                                   const Pool2dGeometry& geometry) = 0;
+    void avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry);
+    void avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry);
     // x [N,C,H,W] -> y [N,C].
-    virtual void global_avg_pool_forward(const Tensor& x, Tensor& y) = 0;
-    virtual void global_avg_pool_backward(const Tensor& dy, Tensor& dx) = 0;
+    void global_avg_pool_forward(const Tensor& x, Tensor& y);
+    void global_avg_pool_backward(const Tensor& dy, Tensor& dx);
 
     // Batch normalization per channel over N,H,W. Training mode normalizes with the batch
     // statistics, saves mean and 1/sqrt(var + eps) for backward, and blends them into the
     // running statistics when update_running is set (not while recomputing). x, y, dy, dx
     // are in the storage dtype; gamma, beta, the statistics, dgamma and dbeta in the
     // master dtype (cuDNN's rule for 16-bit data: float parameters).
-    virtual void batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
-                                             const Tensor& beta, Tensor& y, Tensor& running_mean,
-                                             Tensor& running_var, Tensor& saved_mean,
-                                             Tensor& saved_inv_std,
-                                             const BatchNormSettings& settings,
-                                             bool update_running) = 0;
-    virtual void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
-                                              const Tensor& beta, const Tensor& running_mean,
-                                              const Tensor& running_var, Tensor& y,
-                                              const BatchNormSettings& settings) = 0;
-    virtual void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                                     const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta,
-                                     const BatchNormSettings& settings) = 0;
+    void batch_norm_forward_training(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                     Tensor& y, Tensor& running_mean, Tensor& running_var,
+                                     Tensor& saved_mean, Tensor& saved_inv_std,
+                                     const BatchNormSettings& settings, bool update_running);
+    void batch_norm_forward_inference(const Tensor& x, const Tensor& gamma, const Tensor& beta,
+                                      const Tensor& running_mean, const Tensor& running_var,
+                                      Tensor& y, const BatchNormSettings& settings);
+    void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                             const Tensor& saved_mean, const Tensor& saved_inv_std, Tensor& dx,
+                             Tensor& dgamma, Tensor& dbeta, const BatchNormSettings& settings);
 
     // y = a + b (residual joins, gradient fan-in).
-    virtual void add(const Tensor& a, const Tensor& b, Tensor& y) = 0;
+    void add(const Tensor& a, const Tensor& b, Tensor& y);
 
     // Mean softmax cross-entropy of logits [N, classes] against labels [N] (i32). When
     // dlogits is not empty it receives d(loss * loss_scale)/dlogits. Adds to totals.
-    virtual void softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
-                                       double loss_scale, Tensor& dlogits,
-                                       CrossEntropyTotals& totals) = 0;
+    void softmax_cross_entropy(const Tensor& logits, const Tensor& labels, double loss_scale,
+                               Tensor& dlogits, CrossEntropyTotals& totals);
 
     // softmax_cross_entropy whose totals stay with the backend until take_loss_totals():
     // a step captured into a CUDA graph cannot read them back while it runs. A backend may
     // fill them at once (cpu) or keep them on the device until the step is done (cuda).
-    virtual void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                                double loss_scale, Tensor& dlogits) = 0;
+    void softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                        double loss_scale, Tensor& dlogits);
     // After synchronize(): the totals of every deferred call since the last take, added in
     // call order (within a call in row order, as softmax_cross_entropy adds them); resets.
     virtual CrossEntropyTotals take_loss_totals() = 0;
@@ -168,84 +168,84 @@ class Backend {
     // overflow flag (see flag_non_finite): when it holds 1 the update leaves parameter
     // and state untouched, decided where the update runs, so no host read stands
     // between the backward pass and the update and a captured step can hold the skip.
-    virtual void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                            const SgdSettings& settings, double grad_factor,
-                            const Tensor& skip_if_overflow) = 0;
-    virtual void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                             Tensor& second_moment, const AdamSettings& settings,
-                             double grad_factor, const Tensor& skip_if_overflow) = 0;
+    void sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                    const SgdSettings& settings, double grad_factor,
+                    const Tensor& skip_if_overflow);
+    void adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                     Tensor& second_moment, const AdamSettings& settings, double grad_factor,
+                     const Tensor& skip_if_overflow);
 
     // Reduced-precision emulation: round every element to fp16/bf16 (f32 tensors only).
-    virtual void round_storage(Tensor& tensor, StorageRounding rounding) = 0;
+    void round_storage(Tensor& tensor, StorageRounding rounding);
     // Gradient overflow under dynamic loss scaling (fp16). overflow is an f32 tensor [1]
     // of this backend that the engine zeroes (fill) before a step's checks; this sets it
     // to 1 when `tensor` (any float dtype this backend stores) holds an inf or NaN and
     // leaves it alone otherwise. The engine reads it once per step after synchronize(),
     // as PyTorch's GradScaler reads its found_inf.
-    virtual void flag_non_finite(const Tensor& tensor, Tensor& overflow) = 0;
+    void flag_non_finite(const Tensor& tensor, Tensor& overflow);
 
-    // Multi-tensor forms of the per-step parameter work: the same result, element for
-    // element and bit for bit, as the single-tensor call on each position of the spans in
-    // turn, which is what these defaults do. A backend where a call costs a launch
-    // overrides them to do a whole list at once (cuda: one launch per list, PyTorch's
-    // foreach kernels). The spans of one call have equal lengths, and their tensors share
-    // dtypes position by position (callers split lists by dtype: ParameterGroups.hpp).
-    virtual void sgd_update_multi(std::span<Tensor* const> parameters,
-                                  std::span<const Tensor* const> gradients,
-                                  std::span<Tensor* const> velocities, const SgdSettings& settings,
-                                  double grad_factor, const Tensor& skip_if_overflow) {
-        require_same_lengths("sgd_update_multi", parameters.size(), gradients.size(),
-                             velocities.size(), velocities.size());
-        for (std::size_t i = 0; i < parameters.size(); ++i) {
-            sgd_update(*parameters[i], *gradients[i], *velocities[i], settings, grad_factor,
-                       skip_if_overflow);
-        }
-    }
-    virtual void adam_update_multi(std::span<Tensor* const> parameters,
-                                   std::span<const Tensor* const> gradients,
-                                   std::span<Tensor* const> first_moments,
-                                   std::span<Tensor* const> second_moments,
-                                   const AdamSettings& settings, double grad_factor,
-                                   const Tensor& skip_if_overflow) {
-        require_same_lengths("adam_update_multi", parameters.size(), gradients.size(),
-                             first_moments.size(), second_moments.size());
-        for (std::size_t i = 0; i < parameters.size(); ++i) {
-            adam_update(*parameters[i], *gradients[i], *first_moments[i], *second_moments[i],
-                        settings, grad_factor, skip_if_overflow);
-        }
-    }
-    virtual void flag_non_finite_multi(std::span<const Tensor* const> tensors, Tensor& overflow) {
-        for (const Tensor* tensor : tensors) {
-            flag_non_finite(*tensor, overflow);
-        }
-    }
-    virtual void convert_multi(std::span<const Tensor* const> sources,
-                               std::span<Tensor* const> destinations) {
-        require_same_lengths("convert_multi", sources.size(), destinations.size(),
-                             destinations.size(), destinations.size());
-        for (std::size_t i = 0; i < sources.size(); ++i) {
-            convert(*sources[i], *destinations[i]);
-        }
-    }
-    // The emulated twin of convert_multi: copies each f32 master into its f32 compute copy
-    // and rounds the copy to fp16/bf16 (copy, then round_storage).
-    virtual void round_copy_multi(std::span<const Tensor* const> sources,
-                                  std::span<Tensor* const> destinations, StorageRounding rounding) {
-        require_same_lengths("round_copy_multi", sources.size(), destinations.size(),
-                             destinations.size(), destinations.size());
-        for (std::size_t i = 0; i < sources.size(); ++i) {
-            copy(*sources[i], *destinations[i]);
-            round_storage(*destinations[i], rounding);
-        }
-    }
+  private:
+    // CountingBackend forwards each hook to the backend it wraps, past the checks its
+    // own public call already made.
+    friend class CountingBackend;
 
-  protected:
-    void require_same_lengths(const char* op, std::size_t a, std::size_t b, std::size_t c,
-                              std::size_t d) const {
-        if (a != b || a != c || a != d) {
-            throw std::logic_error(name() + " backend: " + op + ": tensor lists of unequal length");
-        }
-    }
+    virtual void do_copy_from_host(const void* host, Tensor& destination) = 0;
+    virtual void do_copy_to_host(const Tensor& source, void* host) = 0;
+    virtual void do_copy(const Tensor& source, Tensor& destination) = 0;
+    virtual void do_fill(Tensor& tensor, double value) = 0;
+    virtual void do_convert(const Tensor& source, Tensor& destination) = 0;
+    virtual void do_gather_rows(const Tensor& source, const Tensor& indices,
+                                Tensor& destination) = 0;
+    virtual void do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                                   const Conv2dGeometry& geometry) = 0;
+    virtual void do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                         const Conv2dGeometry& geometry) = 0;
+    virtual void do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                           Tensor& dbias, const Conv2dGeometry& geometry) = 0;
+    virtual void do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                         const Tensor& b, double beta, Tensor& c) = 0;
+    virtual void do_add_bias(Tensor& y, const Tensor& bias) = 0;
+    virtual void do_bias_backward(const Tensor& dy, Tensor& dbias) = 0;
+    virtual void do_relu_forward(const Tensor& x, Tensor& y) = 0;
+    virtual void do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) = 0;
+    virtual void do_max_pool_forward(const Tensor& x, Tensor& y,
+                                     const Pool2dGeometry& geometry) = 0;
+    virtual void do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
+                                      Tensor& dx, const Pool2dGeometry& geometry) = 0;
+    virtual void do_avg_pool_forward(const Tensor& x, Tensor& y,
+                                     const Pool2dGeometry& geometry) = 0;
+    virtual void do_avg_pool_backward(const Tensor& dy, Tensor& dx,
+                                      const Pool2dGeometry& geometry) = 0;
+    virtual void do_global_avg_pool_forward(const Tensor& x, Tensor& y) = 0;
+    virtual void do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) = 0;
+    virtual void do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                                const Tensor& beta, Tensor& y, Tensor& running_mean,
+                                                Tensor& running_var, Tensor& saved_mean,
+                                                Tensor& saved_inv_std,
+                                                const BatchNormSettings& settings,
+                                                bool update_running) = 0;
+    virtual void do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                                 const Tensor& beta, const Tensor& running_mean,
+                                                 const Tensor& running_var, Tensor& y,
+                                                 const BatchNormSettings& settings) = 0;
+    virtual void do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                        const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                        Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                        const BatchNormSettings& settings) = 0;
+    virtual void do_add(const Tensor& a, const Tensor& b, Tensor& y) = 0;
+    virtual void do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                          double loss_scale, Tensor& dlogits,
+                                          CrossEntropyTotals& totals) = 0;
+    virtual void do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                   double loss_scale, Tensor& dlogits) = 0;
+    virtual void do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                               const SgdSettings& settings, double grad_factor,
+                               const Tensor& skip_if_overflow) = 0;
+    virtual void do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                                Tensor& second_moment, const AdamSettings& settings,
+                                double grad_factor, const Tensor& skip_if_overflow) = 0;
+    virtual void do_round_storage(Tensor& tensor, StorageRounding rounding) = 0;
+    virtual void do_flag_non_finite(const Tensor& tensor, Tensor& overflow) = 0;
 };
 
 }  // namespace trainscope::workloads

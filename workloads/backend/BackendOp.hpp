@@ -44,12 +44,7 @@ namespace trainscope::workloads {
     X(sgd_update)                     \
     X(adam_update)                    \
     X(round_storage)                  \
-    X(flag_non_finite)                \
-    X(sgd_update_multi)               \
-    X(adam_update_multi)              \
-    X(flag_non_finite_multi)          \
-    X(convert_multi)                  \
-    X(round_copy_multi)
+    X(flag_non_finite)
 
 enum class BackendOp : unsigned char {
 #define TRAINSCOPE_BACKEND_OP_ENUM(name) name,
@@ -57,13 +52,13 @@ enum class BackendOp : unsigned char {
 #undef TRAINSCOPE_BACKEND_OP_ENUM
 };
 
-inline constexpr std::array<std::string_view, 41> kBackendOpNames = {
+inline constexpr std::array<std::string_view, 36> kBackendOpNames = {
 #define TRAINSCOPE_BACKEND_OP_NAME(name) #name,
     TRAINSCOPE_BACKEND_OPS(TRAINSCOPE_BACKEND_OP_NAME)
 #undef TRAINSCOPE_BACKEND_OP_NAME
 };
 inline constexpr std::size_t kBackendOpCount = kBackendOpNames.size();
-static_assert(static_cast<std::size_t>(BackendOp::round_copy_multi) + 1 == kBackendOpCount,
+static_assert(static_cast<std::size_t>(BackendOp::flag_non_finite) + 1 == kBackendOpCount,
               "kBackendOpNames must list every BackendOp");
 
 inline std::string_view to_string(BackendOp op) {

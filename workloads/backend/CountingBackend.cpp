@@ -24,157 +24,160 @@ void CountingBackend::synchronize() {
     inner_->synchronize();
 }
 
-void CountingBackend::copy_from_host(const void* host, Tensor& destination) {
+void CountingBackend::do_copy_from_host(const void* host, Tensor& destination) {
     count(BackendOp::copy_from_host);
-    inner_->copy_from_host(host, destination);
+    inner_->do_copy_from_host(host, destination);
 }
 
-void CountingBackend::copy_to_host(const Tensor& source, void* host) {
+void CountingBackend::do_copy_to_host(const Tensor& source, void* host) {
     count(BackendOp::copy_to_host);
-    inner_->copy_to_host(source, host);
+    inner_->do_copy_to_host(source, host);
 }
 
-void CountingBackend::copy(const Tensor& source, Tensor& destination) {
+void CountingBackend::do_copy(const Tensor& source, Tensor& destination) {
     count(BackendOp::copy);
-    inner_->copy(source, destination);
+    inner_->do_copy(source, destination);
 }
 
-void CountingBackend::fill(Tensor& tensor, double value) {
+void CountingBackend::do_fill(Tensor& tensor, double value) {
     count(BackendOp::fill);
-    inner_->fill(tensor, value);
+    inner_->do_fill(tensor, value);
 }
 
-void CountingBackend::convert(const Tensor& source, Tensor& destination) {
+void CountingBackend::do_convert(const Tensor& source, Tensor& destination) {
     count(BackendOp::convert);
-    inner_->convert(source, destination);
+    inner_->do_convert(source, destination);
 }
 
-void CountingBackend::gather_rows(const Tensor& source, const Tensor& indices,
-                                  Tensor& destination) {
+void CountingBackend::do_gather_rows(const Tensor& source, const Tensor& indices,
+                                     Tensor& destination) {
     count(BackendOp::gather_rows);
-    inner_->gather_rows(source, indices, destination);
+    inner_->do_gather_rows(source, indices, destination);
 }
 
-void CountingBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias,
-                                     Tensor& y, const Conv2dGeometry& geometry) {
+void CountingBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias,
+                                        Tensor& y, const Conv2dGeometry& geometry) {
     count(BackendOp::conv2d_forward);
-    inner_->conv2d_forward(x, w, bias, y, geometry);
+    inner_->do_conv2d_forward(x, w, bias, y, geometry);
 }
 
-void CountingBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                                           const Conv2dGeometry& geometry) {
+void CountingBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                              const Conv2dGeometry& geometry) {
     count(BackendOp::conv2d_backward_data);
-    inner_->conv2d_backward_data(dy, w, dx, geometry);
+    inner_->do_conv2d_backward_data(dy, w, dx, geometry);
 }
 
-void CountingBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
-                                             Tensor& dbias, const Conv2dGeometry& geometry) {
+void CountingBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                                Tensor& dbias, const Conv2dGeometry& geometry) {
     count(BackendOp::conv2d_backward_filter);
-    inner_->conv2d_backward_filter(x, dy, dw, dbias, geometry);
+    inner_->do_conv2d_backward_filter(x, dy, dw, dbias, geometry);
 }
 
-void CountingBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
-                           const Tensor& b, double beta, Tensor& c) {
+void CountingBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                              const Tensor& b, double beta, Tensor& c) {
     count(BackendOp::gemm);
-    inner_->gemm(transpose_a, transpose_b, alpha, a, b, beta, c);
+    inner_->do_gemm(transpose_a, transpose_b, alpha, a, b, beta, c);
 }
 
-void CountingBackend::add_bias(Tensor& y, const Tensor& bias) {
+void CountingBackend::do_add_bias(Tensor& y, const Tensor& bias) {
     count(BackendOp::add_bias);
-    inner_->add_bias(y, bias);
+    inner_->do_add_bias(y, bias);
 }
 
-void CountingBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
+void CountingBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
     count(BackendOp::bias_backward);
-    inner_->bias_backward(dy, dbias);
+    inner_->do_bias_backward(dy, dbias);
 }
 
-void CountingBackend::relu_forward(const Tensor& x, Tensor& y) {
+void CountingBackend::do_relu_forward(const Tensor& x, Tensor& y) {
     count(BackendOp::relu_forward);
-    inner_->relu_forward(x, y);
+    inner_->do_relu_forward(x, y);
 }
 
-void CountingBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
+void CountingBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     count(BackendOp::relu_backward);
-    inner_->relu_backward(y, dy, dx);
+    inner_->do_relu_backward(y, dy, dx);
 }
 
-void CountingBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+void CountingBackend::do_max_pool_forward(const Tensor& x, Tensor& y,
+                                          const Pool2dGeometry& geometry) {
     count(BackendOp::max_pool_forward);
-    inner_->max_pool_forward(x, y, geometry);
+    inner_->do_max_pool_forward(x, y, geometry);
 }
 
-void CountingBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
-                                        Tensor& dx, const Pool2dGeometry& geometry) {
+void CountingBackend::do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
+                                           Tensor& dx, const Pool2dGeometry& geometry) {
     count(BackendOp::max_pool_backward);
-    inner_->max_pool_backward(x, y, dy, dx, geometry);
+    inner_->do_max_pool_backward(x, y, dy, dx, geometry);
 }
 
-void CountingBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+void CountingBackend::do_avg_pool_forward(const Tensor& x, Tensor& y,
+                                          const Pool2dGeometry& geometry) {
     count(BackendOp::avg_pool_forward);
-    inner_->avg_pool_forward(x, y, geometry);
+    inner_->do_avg_pool_forward(x, y, geometry);
 }
 
-void CountingBackend::avg_pool_backward(const Tensor& dy, Tensor& dx,
-                                        const Pool2dGeometry& geometry) {
+void CountingBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
+                                           const Pool2dGeometry& geometry) {
     count(BackendOp::avg_pool_backward);
-    inner_->avg_pool_backward(dy, dx, geometry);
+    inner_->do_avg_pool_backward(dy, dx, geometry);
 }
 
-void CountingBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
+void CountingBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
     count(BackendOp::global_avg_pool_forward);
-    inner_->global_avg_pool_forward(x, y);
+    inner_->do_global_avg_pool_forward(x, y);
 }
 
-void CountingBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
+void CountingBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     count(BackendOp::global_avg_pool_backward);
-    inner_->global_avg_pool_backward(dy, dx);
+    inner_->do_global_avg_pool_backward(dy, dx);
 }
 
-void CountingBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
-                                                  const Tensor& beta, Tensor& y,
-                                                  Tensor& running_mean, Tensor& running_var,
-                                                  Tensor& saved_mean, Tensor& saved_inv_std,
-                                                  const BatchNormSettings& settings,
-                                                  bool update_running) {
+void CountingBackend::do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                                     const Tensor& beta, Tensor& y,
+                                                     Tensor& running_mean, Tensor& running_var,
+                                                     Tensor& saved_mean, Tensor& saved_inv_std,
+                                                     const BatchNormSettings& settings,
+                                                     bool update_running) {
     count(BackendOp::batch_norm_forward_training);
-    inner_->batch_norm_forward_training(x, gamma, beta, y, running_mean, running_var, saved_mean,
-                                        saved_inv_std, settings, update_running);
+    inner_->do_batch_norm_forward_training(x, gamma, beta, y, running_mean, running_var, saved_mean,
+                                           saved_inv_std, settings, update_running);
 }
 
-void CountingBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
-                                                   const Tensor& beta, const Tensor& running_mean,
-                                                   const Tensor& running_var, Tensor& y,
-                                                   const BatchNormSettings& settings) {
+void CountingBackend::do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                                      const Tensor& beta,
+                                                      const Tensor& running_mean,
+                                                      const Tensor& running_var, Tensor& y,
+                                                      const BatchNormSettings& settings) {
     count(BackendOp::batch_norm_forward_inference);
-    inner_->batch_norm_forward_inference(x, gamma, beta, running_mean, running_var, y, settings);
+    inner_->do_batch_norm_forward_inference(x, gamma, beta, running_mean, running_var, y, settings);
 }
 
-void CountingBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                                          const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                          Tensor& dx, Tensor& dgamma, Tensor& dbeta,
-                                          const BatchNormSettings& settings) {
+void CountingBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                             const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                             Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                             const BatchNormSettings& settings) {
     count(BackendOp::batch_norm_backward);
-    inner_->batch_norm_backward(x, dy, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta,
-                                settings);
+    inner_->do_batch_norm_backward(x, dy, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta,
+                                   settings);
 }
 
-void CountingBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
+void CountingBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
     count(BackendOp::add);
-    inner_->add(a, b, y);
+    inner_->do_add(a, b, y);
 }
 
-void CountingBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
-                                            double loss_scale, Tensor& dlogits,
-                                            CrossEntropyTotals& totals) {
+void CountingBackend::do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                               double loss_scale, Tensor& dlogits,
+                                               CrossEntropyTotals& totals) {
     count(BackendOp::softmax_cross_entropy);
-    inner_->softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
+    inner_->do_softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
 }
 
-void CountingBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                                     double loss_scale, Tensor& dlogits) {
+void CountingBackend::do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                        double loss_scale, Tensor& dlogits) {
     count(BackendOp::softmax_cross_entropy_deferred);
-    inner_->softmax_cross_entropy_deferred(logits, labels, loss_scale, dlogits);
+    inner_->do_softmax_cross_entropy_deferred(logits, labels, loss_scale, dlogits);
 }
 
 CrossEntropyTotals CountingBackend::take_loss_totals() {
@@ -202,69 +205,30 @@ void CountingBackend::abandon_step_capture() noexcept {
     inner_->abandon_step_capture();
 }
 
-void CountingBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                                 const SgdSettings& settings, double grad_factor,
-                                 const Tensor& skip_if_overflow) {
+void CountingBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                                    const SgdSettings& settings, double grad_factor,
+                                    const Tensor& skip_if_overflow) {
     count(BackendOp::sgd_update);
-    inner_->sgd_update(parameter, gradient, velocity, settings, grad_factor, skip_if_overflow);
+    inner_->do_sgd_update(parameter, gradient, velocity, settings, grad_factor, skip_if_overflow);
 }
 
-void CountingBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                                  Tensor& second_moment, const AdamSettings& settings,
-                                  double grad_factor, const Tensor& skip_if_overflow) {
+void CountingBackend::do_adam_update(Tensor& parameter, const Tensor& gradient,
+                                     Tensor& first_moment, Tensor& second_moment,
+                                     const AdamSettings& settings, double grad_factor,
+                                     const Tensor& skip_if_overflow) {
     count(BackendOp::adam_update);
-    inner_->adam_update(parameter, gradient, first_moment, second_moment, settings, grad_factor,
-                        skip_if_overflow);
+    inner_->do_adam_update(parameter, gradient, first_moment, second_moment, settings, grad_factor,
+                           skip_if_overflow);
 }
 
-void CountingBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+void CountingBackend::do_round_storage(Tensor& tensor, StorageRounding rounding) {
     count(BackendOp::round_storage);
-    inner_->round_storage(tensor, rounding);
+    inner_->do_round_storage(tensor, rounding);
 }
 
-void CountingBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+void CountingBackend::do_flag_non_finite(const Tensor& tensor, Tensor& overflow) {
     count(BackendOp::flag_non_finite);
-    inner_->flag_non_finite(tensor, overflow);
-}
-
-void CountingBackend::sgd_update_multi(std::span<Tensor* const> parameters,
-                                       std::span<const Tensor* const> gradients,
-                                       std::span<Tensor* const> velocities,
-                                       const SgdSettings& settings, double grad_factor,
-                                       const Tensor& skip_if_overflow) {
-    count(BackendOp::sgd_update_multi);
-    inner_->sgd_update_multi(parameters, gradients, velocities, settings, grad_factor,
-                             skip_if_overflow);
-}
-
-void CountingBackend::adam_update_multi(std::span<Tensor* const> parameters,
-                                        std::span<const Tensor* const> gradients,
-                                        std::span<Tensor* const> first_moments,
-                                        std::span<Tensor* const> second_moments,
-                                        const AdamSettings& settings, double grad_factor,
-                                        const Tensor& skip_if_overflow) {
-    count(BackendOp::adam_update_multi);
-    inner_->adam_update_multi(parameters, gradients, first_moments, second_moments, settings,
-                              grad_factor, skip_if_overflow);
-}
-
-void CountingBackend::flag_non_finite_multi(std::span<const Tensor* const> tensors,
-                                            Tensor& overflow) {
-    count(BackendOp::flag_non_finite_multi);
-    inner_->flag_non_finite_multi(tensors, overflow);
-}
-
-void CountingBackend::convert_multi(std::span<const Tensor* const> sources,
-                                    std::span<Tensor* const> destinations) {
-    count(BackendOp::convert_multi);
-    inner_->convert_multi(sources, destinations);
-}
-
-void CountingBackend::round_copy_multi(std::span<const Tensor* const> sources,
-                                       std::span<Tensor* const> destinations,
-                                       StorageRounding rounding) {
-    count(BackendOp::round_copy_multi);
-    inner_->round_copy_multi(sources, destinations, rounding);
+    inner_->do_flag_non_finite(tensor, overflow);
 }
 
 }  // namespace trainscope::workloads

@@ -1,10 +1,9 @@
 #include "workloads/models/Model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
-
-#include "workloads/layers/ParameterGroups.hpp"
 
 namespace trainscope::workloads {
 namespace {
@@ -14,15 +13,6 @@ namespace {
 double uniform(std::mt19937_64& engine, double low, double high) {
     const double unit = static_cast<double>(engine() >> 11) * 0x1.0p-53;
     return low + (high - low) * unit;
-}
-
-void upload(StepContext& context, const std::vector<double>& values, Tensor& tensor) {
-    if (tensor.dtype() == DType::f64) {
-        context.backend.copy_from_host(values.data(), tensor);
-        return;
-    }
-    std::vector<float> narrowed(values.begin(), values.end());
-    context.backend.copy_from_host(narrowed.data(), tensor);
 }
 
 }  // namespace
@@ -52,80 +42,34 @@ std::int64_t Model::parameter_count() const {
 }
 
 void Model::materialize(StepContext& context, std::uint64_t seed) {
+    flat_ = FlatParameters(parameters_, context);
+    std::vector<double> values(static_cast<std::size_t>(flat_.layout_elements()), 0.0);
     std::mt19937_64 engine(seed);
-    const bool mixed = context.policy.storage_rounding != StorageRounding::none;
-    for (Parameter* p : parameters()) {
-        std::vector<double> values(static_cast<std::size_t>(p->shape.elements()));
-        switch (p->init) {
+    for (std::size_t i = 0; i < parameters_.size(); ++i) {
+        const Parameter& p = *parameters_[i];
+        const auto first = values.begin() + flat_.offset(i);
+        const auto last = first + p.shape.elements();
+        switch (p.init) {
             case ParameterInit::fan_in_uniform: {
-                const double bound = 1.0 / std::sqrt(static_cast<double>(p->fan_in));
-                for (double& v : values) {
-                    v = uniform(engine, -bound, bound);
+                const double bound = 1.0 / std::sqrt(static_cast<double>(p.fan_in));
+                for (auto v = first; v != last; ++v) {
+                    *v = uniform(engine, -bound, bound);
                 }
                 break;
             }
             case ParameterInit::ones:
-                std::fill(values.begin(), values.end(), 1.0);
+                std::fill(first, last, 1.0);
                 break;
             case ParameterInit::zeros:
                 break;
         }
-        p->value = context.make_master(p->shape);
-        upload(context, values, p->value);
-        // A parameter computing with its master (batch norm's) gets a master-dtype gradient,
-        // as cuDNN writes it; the others get theirs in the storage dtype, like activations.
-        p->gradient =
-            p->keep_master_precision ? context.make_master(p->shape) : context.make(p->shape);
-        context.backend.fill(p->gradient, 0.0);
-        if (mixed && !p->keep_master_precision) {
-            p->compute_copy = context.make(p->shape);
-        }
     }
+    flat_.upload_masters(context, values);
     for (StateBuffer* b : buffers()) {
         b->value = context.make_master(b->shape);
         context.backend.fill(b->value, b->initial_value);
     }
-    gradient_groups_.clear();
-    for (const std::vector<std::size_t>& positions : group_by_gradient_dtype(parameters_)) {
-        std::vector<const Tensor*>& group = gradient_groups_.emplace_back();
-        for (std::size_t i : positions) {
-            group.push_back(&parameters_[i]->gradient);
-        }
-    }
-    converted_masters_.clear();
-    converted_copies_.clear();
-    rounded_masters_.clear();
-    rounded_copies_.clear();
-    for (Parameter* p : parameters_) {
-        if (p->compute_copy.empty())
-            continue;
-        const bool native = p->compute_copy.dtype() != p->value.dtype();
-        // f32 master -> f16/bf16 (native), or -> f32 holding rounded values (emulated).
-        (native ? converted_masters_ : rounded_masters_).push_back(&p->value);
-        (native ? converted_copies_ : rounded_copies_).push_back(&p->compute_copy);
-    }
     refresh_compute_copies(context);
-}
-
-void Model::refresh_compute_copies(StepContext& context) {
-    if (!rounded_copies_.empty()) {
-        if (context.emulates_storage()) {
-            context.backend.round_copy_multi(rounded_masters_, rounded_copies_,
-                                             context.policy.storage_rounding);
-        } else {
-            for (std::size_t i = 0; i < rounded_copies_.size(); ++i)
-                context.backend.copy(*rounded_masters_[i], *rounded_copies_[i]);
-        }
-    }
-    if (!converted_copies_.empty()) {
-        context.backend.convert_multi(converted_masters_, converted_copies_);
-    }
-}
-
-void Model::flag_non_finite_gradients(StepContext& context, Tensor& overflow) {
-    for (const std::vector<const Tensor*>& group : gradient_groups_) {
-        context.backend.flag_non_finite_multi(group, overflow);
-    }
 }
 
 void Model::set_recompute(bool recompute) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/layers/FlatParameters.hpp"
 #include "workloads/layers/Layer.hpp"
 
 namespace trainscope::workloads {
@@ -27,16 +28,20 @@ class Model {
     const std::vector<StateBuffer*>& buffers() const { return buffers_; }
     std::int64_t parameter_count() const;
 
-    // Allocates parameters, gradients, compute copies (mixed precision) and buffers,
-    // and initializes them from `seed` in layer order.
+    // Allocates parameters, gradients and compute copies (mixed precision) as views into
+    // flat buffers (FlatParameters), and the buffers; initializes them from `seed` in
+    // layer order.
     void materialize(StepContext& context, std::uint64_t seed);
+    // The flat buffers behind the parameters; after materialize().
+    const FlatParameters& flat_parameters() const { return flat_; }
     // Copies masters into the fp16/bf16 compute copies (after every optimizer update):
-    // a copy rounded in place when emulating, a conversion to 16-bit when stored natively.
-    // One multi-tensor conversion for all 16-bit copies (Backend::convert_multi).
-    void refresh_compute_copies(StepContext& context);
+    // FlatParameters::refresh_compute_copies.
+    void refresh_compute_copies(StepContext& context) { flat_.refresh_compute_copies(context); }
     // Sets overflow (Backend::flag_non_finite) when any gradient holds an inf or NaN: one
-    // multi-tensor check per gradient dtype. After materialize().
-    void flag_non_finite_gradients(StepContext& context, Tensor& overflow);
+    // check per gradient buffer. After materialize().
+    void flag_non_finite_gradients(StepContext& context, Tensor& overflow) {
+        flat_.flag_non_finite_gradients(context, overflow);
+    }
 
     void set_recompute(bool recompute);
     bool recompute() const { return recompute_; }
@@ -63,13 +68,7 @@ class Model {
     std::vector<StateBuffer*> buffers_;
     bool recompute_ = false;
     std::vector<Segment> segments_;
-    // The multi-tensor lists of the per-step parameter work, built by materialize() and
-    // pointing into the parameters' tensors.
-    std::vector<std::vector<const Tensor*>> gradient_groups_;
-    std::vector<const Tensor*> converted_masters_;
-    std::vector<Tensor*> converted_copies_;
-    std::vector<const Tensor*> rounded_masters_;  // the CPU's emulated 16-bit copies
-    std::vector<Tensor*> rounded_copies_;
+    FlatParameters flat_;
 };
 
 }  // namespace trainscope::workloads

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "workloads/optim/Optimizer.hpp"
 
@@ -8,25 +9,23 @@ namespace trainscope::workloads {
 
 class Adam final : public Optimizer {
   public:
-    Adam(std::vector<Parameter*> parameters, StepContext& context, AdamSettings settings);
+    Adam(const FlatParameters& parameters, StepContext& context, AdamSettings settings);
     void step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) override;
     void finish_step(bool applied) override;
 
   private:
-    // One multi-tensor update per group of parameters whose gradients share a dtype
-    // (group_by_gradient_dtype); the lists are built once and point into parameters_'
-    // tensors and the moments below, which never move after construction.
-    struct Group {
-        std::vector<Tensor*> values;
-        std::vector<const Tensor*> gradients;
-        std::vector<Tensor*> first_moments;
-        std::vector<Tensor*> second_moments;
+    // One update per gradient buffer (FlatParameters::Span), over views made once: the
+    // masters, the moments (flat, in the masters' layout) and the gradients under it.
+    struct Span {
+        Tensor values;
+        Tensor gradients;
+        Tensor first_moments;
+        Tensor second_moments;
     };
 
-    std::vector<Parameter*> parameters_;
-    std::vector<Tensor> first_moments_;
-    std::vector<Tensor> second_moments_;
-    std::vector<Group> groups_;
+    Tensor first_moments_;
+    Tensor second_moments_;
+    std::vector<Span> spans_;
     AdamSettings settings_;
     std::int64_t applied_steps_ = 0;  // bias correction counts applied updates only
 };

@@ -8,8 +8,7 @@
 namespace trainscope::workloads {
 
 std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& config,
-                                          std::vector<Parameter*> parameters,
-                                          StepContext& context) {
+                                          const FlatParameters& parameters, StepContext& context) {
     if (!(config.learning_rate > 0.0)) {
         throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
                           " must be positive");
@@ -17,14 +16,14 @@ std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& config,
     if (config.optimizer == "adam") {
         AdamSettings settings;
         settings.learning_rate = config.learning_rate;
-        return std::make_unique<Adam>(std::move(parameters), context, settings);
+        return std::make_unique<Adam>(parameters, context, settings);
     }
     if (config.optimizer == "sgd") {
         SgdSettings settings;
         settings.learning_rate = config.learning_rate;
         settings.momentum = config.momentum;
         settings.weight_decay = config.weight_decay;
-        return std::make_unique<Sgd>(std::move(parameters), context, settings);
+        return std::make_unique<Sgd>(parameters, context, settings);
     }
     throw ConfigError("optimizer: unknown value '" + config.optimizer +
                       "'; valid values are adam, sgd");

@@ -3,13 +3,14 @@
 #include <memory>
 #include <vector>
 
-#include "workloads/layers/Parameter.hpp"
+#include "workloads/layers/FlatParameters.hpp"
 #include "workloads/layers/StepContext.hpp"
 
 namespace trainscope::workloads {
 
 // Updates master parameters from their gradients. State tensors (moments, velocities)
-// are made once, at construction.
+// are made once, at construction, as flat buffers in the masters' layout; the updates run
+// over whole flat buffers, one backend call per gradient buffer (FlatParameters).
 class Optimizer {
   public:
     virtual ~Optimizer() = default;
@@ -26,6 +27,6 @@ struct TrainingConfig;
 // "adam" (lr, betas 0.9/0.999, eps 1e-8) or "sgd" (lr, momentum, weight decay); throws
 // ConfigError naming `optimizer` otherwise.
 std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& config,
-                                          std::vector<Parameter*> parameters, StepContext& context);
+                                          const FlatParameters& parameters, StepContext& context);
 
 }  // namespace trainscope::workloads

@@ -1,26 +1,27 @@
 #pragma once
 
+#include <vector>
+
 #include "workloads/optim/Optimizer.hpp"
 
 namespace trainscope::workloads {
 
 class Sgd final : public Optimizer {
   public:
-    Sgd(std::vector<Parameter*> parameters, StepContext& context, SgdSettings settings);
+    Sgd(const FlatParameters& parameters, StepContext& context, SgdSettings settings);
     void step(StepContext& context, double grad_factor, const Tensor& skip_if_overflow) override;
     void finish_step(bool) override {}
 
   private:
-    // As Adam's: one multi-tensor update per gradient dtype, lists built once.
-    struct Group {
-        std::vector<Tensor*> values;
-        std::vector<const Tensor*> gradients;
-        std::vector<Tensor*> velocities;
+    // As Adam's: one update per gradient buffer, over views made once.
+    struct Span {
+        Tensor values;
+        Tensor gradients;
+        Tensor velocities;
     };
 
-    std::vector<Parameter*> parameters_;
-    std::vector<Tensor> velocities_;
-    std::vector<Group> groups_;
+    Tensor velocities_;
+    std::vector<Span> spans_;
     SgdSettings settings_;
 };
 

@@ -32,7 +32,10 @@ class TensorStorage {
 // A handle to a dense, contiguous array in backend memory. Copying the handle shares
 // the memory (a layer saving its input for backward costs nothing); contents move
 // between host and backend only through the backend's explicit copy operations. The
-// pointer is a backend address: only that backend's kernels dereference it.
+// pointer is a backend address: only that backend's kernels dereference it. A tensor may
+// be a view of part of a larger storage (view()): parameters, their gradients and their
+// optimizer state are views into one flat buffer per role and dtype
+// (layers/FlatParameters.hpp); a view keeps its storage alive like any handle.
 class Tensor {
   public:
     Tensor() = default;
@@ -44,18 +47,26 @@ class Tensor {
     DType dtype() const { return dtype_; }
     std::int64_t elements() const { return shape_.elements(); }
     std::size_t bytes() const { return static_cast<std::size_t>(elements()) * dtype_bytes(dtype_); }
-    void* raw() const { return storage_ ? storage_->data() : nullptr; }
+    void* raw() const {
+        return storage_ ? static_cast<char*>(storage_->data()) + offset_bytes_ : nullptr;
+    }
+    // Where raw() lies in the storage, in bytes from its start (0 unless a view).
+    std::size_t offset_bytes() const { return offset_bytes_; }
     template <typename T>
     T* data() const {
         return static_cast<T*>(raw());
     }
     // The same memory seen with another shape of the same element count.
     Tensor reshaped(const Shape& shape) const;
+    // The elements [element_offset, element_offset + shape.elements()) of this tensor, same
+    // dtype, seen with `shape`; throws std::logic_error when they reach past this tensor.
+    Tensor view(std::int64_t element_offset, const Shape& shape) const;
 
   private:
     std::shared_ptr<TensorStorage> storage_;
     Shape shape_;
     DType dtype_ = DType::f32;
+    std::size_t offset_bytes_ = 0;
 };
 
 }  // namespace trainscope::workloads

@@ -129,7 +129,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     context_.emplace(StepContext{*backend_, *tensors_, policy_,
                                  backend_->storage_dtype(policy_.precision), true, false});
     model_->materialize(*context_, config.seed);
-    optimizer_ = make_optimizer(config, model_->parameters(), *context_);
+    optimizer_ = make_optimizer(config, model_->flat_parameters(), *context_);
     // resident keeps both sets on the backend; the CPU backend's validation admits only
     // stream, GPU backends implement gather_rows for it.
     const BatchPlacement placement =

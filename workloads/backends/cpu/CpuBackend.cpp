@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/BackendContract.hpp"
 #include "workloads/backend/FloatTypeDispatch.hpp"
 #include "workloads/backend/GatherLayout.hpp"
 #include "workloads/backends/cpu/detail/ConvKernels.hpp"
@@ -116,23 +117,22 @@ bool CpuBackend::uses_onednn(const Tensor& x, std::int64_t input_channels,
     return pass == ConvolutionPass::backward_filter || input_channels >= kMinChannels;
 }
 
-void CpuBackend::copy_from_host(const void* host, Tensor& destination) {
+void CpuBackend::do_copy_from_host(const void* host, Tensor& destination) {
     OpRange range("copy_h2d");
     std::memcpy(destination.raw(), host, destination.bytes());
 }
 
-void CpuBackend::copy_to_host(const Tensor& source, void* host) {
+void CpuBackend::do_copy_to_host(const Tensor& source, void* host) {
     OpRange range("copy_d2h");
     std::memcpy(host, source.raw(), source.bytes());
 }
 
-void CpuBackend::copy(const Tensor& source, Tensor& destination) {
+void CpuBackend::do_copy(const Tensor& source, Tensor& destination) {
     OpRange range("copy");
-    require(source.bytes() == destination.bytes(), "copy", "sizes differ");
     std::memcpy(destination.raw(), source.raw(), source.bytes());
 }
 
-void CpuBackend::gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
+void CpuBackend::do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
     OpRange range("gather_rows");
     const GatherLayout layout = gather_layout(source, indices, destination);
     const auto* from = static_cast<const unsigned char*>(source.raw());
@@ -145,7 +145,7 @@ void CpuBackend::gather_rows(const Tensor& source, const Tensor& indices, Tensor
     }
 }
 
-void CpuBackend::fill(Tensor& tensor, double value) {
+void CpuBackend::do_fill(Tensor& tensor, double value) {
     OpRange range("fill");
     if (tensor.dtype() == DType::i32) {
         std::fill_n(tensor.data<std::int32_t>(), tensor.elements(),
@@ -158,9 +158,8 @@ void CpuBackend::fill(Tensor& tensor, double value) {
     });
 }
 
-void CpuBackend::convert(const Tensor& source, Tensor& destination) {
+void CpuBackend::do_convert(const Tensor& source, Tensor& destination) {
     OpRange range("convert");
-    require(source.elements() == destination.elements(), "convert", "element counts differ");
     with_float_type(source.dtype(), kBackend, "convert", [&](auto from_zero) {
         using From = decltype(from_zero);
         with_float_type(destination.dtype(), kBackend, "convert", [&](auto to_zero) {
@@ -178,19 +177,12 @@ cpu::ConvDims conv_dims(const Tensor& x, const Tensor& w, const Tensor& y,
     const Shape& xs = x.shape();
     const Shape& ws = w.shape();
     const Shape& ys = y.shape();
-    require(xs.rank() == 4 && ws.rank() == 4 && ys.rank() == 4, "conv2d", "needs rank-4 tensors");
-    require(xs[1] == ws[1] && ys[1] == ws[0] && xs[0] == ys[0], "conv2d", "shapes do not match");
-    require(ys[2] == conv_output_extent(xs[2], ws[2], g.stride, g.padding) &&
-                ys[3] == conv_output_extent(xs[3], ws[3], g.stride, g.padding),
-            "conv2d", "output extent does not match the geometry");
     return {xs[0], xs[1], xs[2], xs[3], ws[0], ws[2], ws[3], ys[2], ys[3], g.stride, g.padding};
 }
 
 cpu::PoolDims pool_dims(const Tensor& x, const Tensor& y, const Pool2dGeometry& g) {
     const Shape& xs = x.shape();
     const Shape& ys = y.shape();
-    require(xs.rank() == 4 && ys.rank() == 4 && xs[0] == ys[0] && xs[1] == ys[1], "pool",
-            "shapes do not match");
     return {xs[0], xs[1], xs[2], xs[3], ys[2], ys[3], g.window, g.stride, g.padding};
 }
 
@@ -200,8 +192,8 @@ cpu::KernelContext CpuBackend::kernel_context() {
     return cpu::KernelContext{pool_, worker_scratch_, shared_scratch_, shared_scratch_2_, math_};
 }
 
-void CpuBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
-                                const Conv2dGeometry& geometry) {
+void CpuBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                                   const Conv2dGeometry& geometry) {
     OpRange range("conv_fwd");
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(x, w, y, geometry);
@@ -217,8 +209,8 @@ void CpuBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& 
     });
 }
 
-void CpuBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                                      const Conv2dGeometry& geometry) {
+void CpuBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                         const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_data");
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(dx, w, dy, geometry);
@@ -232,8 +224,8 @@ void CpuBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor&
     });
 }
 
-void CpuBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
-                                        Tensor& dbias, const Conv2dGeometry& geometry) {
+void CpuBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                           Tensor& dbias, const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_filter");
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(x, dw, dy, geometry);
@@ -249,27 +241,19 @@ void CpuBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tenso
     });
 }
 
-void CpuBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
-                      const Tensor& b, double beta, Tensor& c) {
+void CpuBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                         const Tensor& b, double beta, Tensor& c) {
     OpRange range("gemm");
     cpu::KernelContext context = kernel_context();
-    const std::int64_t a_rows = a.shape()[0];
-    const std::int64_t a_cols = a.shape().inner_elements();
-    const std::int64_t b_rows = b.shape()[0];
-    const std::int64_t b_cols = b.shape().inner_elements();
-    const std::int64_t m = transpose_a ? a_cols : a_rows;
-    const std::int64_t k = transpose_a ? a_rows : a_cols;
-    const std::int64_t n = transpose_b ? b_rows : b_cols;
-    require((transpose_b ? b_cols : b_rows) == k, "gemm", "inner dimensions differ");
-    require(c.shape()[0] == m && c.shape().inner_elements() == n, "gemm", "output shape");
+    const GemmDims d = gemm_dims(transpose_a, transpose_b, a, b);
     with_float_type(a.dtype(), kBackend, "gemm", [&](auto zero) {
         using T = decltype(zero);
-        cpu::gemm<T>(context, transpose_a, transpose_b, m, n, k, static_cast<T>(alpha), a.data<T>(),
-                     b.data<T>(), static_cast<T>(beta), c.data<T>());
+        cpu::gemm<T>(context, transpose_a, transpose_b, d.m, d.n, d.k, static_cast<T>(alpha),
+                     a.data<T>(), b.data<T>(), static_cast<T>(beta), c.data<T>());
     });
 }
 
-void CpuBackend::add_bias(Tensor& y, const Tensor& bias) {
+void CpuBackend::do_add_bias(Tensor& y, const Tensor& bias) {
     OpRange range("add_bias");
     cpu::KernelContext context = kernel_context();
     with_float_type(y.dtype(), kBackend, "add_bias", [&](auto zero) {
@@ -279,7 +263,7 @@ void CpuBackend::add_bias(Tensor& y, const Tensor& bias) {
     });
 }
 
-void CpuBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
+void CpuBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
     OpRange range("bias_bwd");
     cpu::KernelContext context = kernel_context();
     with_float_type(dy.dtype(), kBackend, "bias_backward", [&](auto zero) {
@@ -289,7 +273,7 @@ void CpuBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
     });
 }
 
-void CpuBackend::relu_forward(const Tensor& x, Tensor& y) {
+void CpuBackend::do_relu_forward(const Tensor& x, Tensor& y) {
     OpRange range("relu_fwd");
     cpu::KernelContext context = kernel_context();
     with_float_type(x.dtype(), kBackend, "relu_forward", [&](auto zero) {
@@ -298,7 +282,7 @@ void CpuBackend::relu_forward(const Tensor& x, Tensor& y) {
     });
 }
 
-void CpuBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
+void CpuBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     OpRange range("relu_bwd");
     cpu::KernelContext context = kernel_context();
     with_float_type(y.dtype(), kBackend, "relu_backward", [&](auto zero) {
@@ -307,7 +291,7 @@ void CpuBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     });
 }
 
-void CpuBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+void CpuBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("max_pool_fwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, y, geometry);
@@ -317,10 +301,10 @@ void CpuBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeomet
     });
 }
 
-void CpuBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
-                                   const Pool2dGeometry& geometry) {
+void CpuBackend::do_max_pool_backward(const Tensor& x, const Tensor& /*y: rescans x*/,
+                                      const Tensor& dy, Tensor& dx,
+                                      const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd");
-    require(y.shape() == dy.shape(), "max_pool_backward", "y and dy must have the same shape");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, dy, geometry);
     with_float_type(x.dtype(), kBackend, "max_pool_backward", [&](auto zero) {
@@ -329,7 +313,7 @@ void CpuBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tenso
     });
 }
 
-void CpuBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+void CpuBackend::do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_fwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, y, geometry);
@@ -339,7 +323,8 @@ void CpuBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeomet
     });
 }
 
-void CpuBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) {
+void CpuBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
+                                      const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_bwd");
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(dx, dy, geometry);
@@ -349,7 +334,7 @@ void CpuBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeo
     });
 }
 
-void CpuBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
+void CpuBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
     OpRange range("global_avg_pool_fwd");
     cpu::KernelContext context = kernel_context();
     with_float_type(x.dtype(), kBackend, "global_avg_pool_forward", [&](auto zero) {
@@ -359,7 +344,7 @@ void CpuBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
     });
 }
 
-void CpuBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
+void CpuBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     OpRange range("global_avg_pool_bwd");
     cpu::KernelContext context = kernel_context();
     with_float_type(dy.dtype(), kBackend, "global_avg_pool_backward", [&](auto zero) {
@@ -369,12 +354,12 @@ void CpuBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     });
 }
 
-void CpuBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
-                                             const Tensor& beta, Tensor& y, Tensor& running_mean,
-                                             Tensor& running_var, Tensor& saved_mean,
-                                             Tensor& saved_inv_std,
-                                             const BatchNormSettings& settings,
-                                             bool update_running) {
+void CpuBackend::do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                                const Tensor& beta, Tensor& y, Tensor& running_mean,
+                                                Tensor& running_var, Tensor& saved_mean,
+                                                Tensor& saved_inv_std,
+                                                const BatchNormSettings& settings,
+                                                bool update_running) {
     OpRange range("batch_norm_fwd_train");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
@@ -387,10 +372,10 @@ void CpuBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamm
     });
 }
 
-void CpuBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
-                                              const Tensor& beta, const Tensor& running_mean,
-                                              const Tensor& running_var, Tensor& y,
-                                              const BatchNormSettings& settings) {
+void CpuBackend::do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                                 const Tensor& beta, const Tensor& running_mean,
+                                                 const Tensor& running_var, Tensor& y,
+                                                 const BatchNormSettings& settings) {
     OpRange range("batch_norm_fwd_infer");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
@@ -402,10 +387,10 @@ void CpuBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gam
     });
 }
 
-void CpuBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                                     const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                     Tensor& dx, Tensor& dgamma, Tensor& dbeta,
-                                     const BatchNormSettings&) {
+void CpuBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                        const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                        Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                        const BatchNormSettings&) {
     OpRange range("batch_norm_bwd");
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
@@ -417,21 +402,19 @@ void CpuBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Te
     });
 }
 
-void CpuBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
+void CpuBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
     OpRange range("add");
     cpu::KernelContext context = kernel_context();
-    require(a.elements() == b.elements() && a.elements() == y.elements(), "add", "sizes differ");
     with_float_type(a.dtype(), kBackend, "add", [&](auto zero) {
         using T = decltype(zero);
         cpu::add<T>(context, a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
     });
 }
 
-void CpuBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
-                                       double loss_scale, Tensor& dlogits,
-                                       CrossEntropyTotals& totals) {
+void CpuBackend::do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                          double loss_scale, Tensor& dlogits,
+                                          CrossEntropyTotals& totals) {
     OpRange range("softmax_cross_entropy");
-    require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
     with_float_type(logits.dtype(), kBackend, "softmax_cross_entropy", [&](auto zero) {
         using T = decltype(zero);
         cpu::softmax_cross_entropy<T>(logits.shape()[0], logits.shape().inner_elements(),
@@ -440,8 +423,8 @@ void CpuBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& label
     });
 }
 
-void CpuBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                                double loss_scale, Tensor& dlogits) {
+void CpuBackend::do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                   double loss_scale, Tensor& dlogits) {
     softmax_cross_entropy(logits, labels, loss_scale, dlogits, deferred_totals_);
 }
 
@@ -451,27 +434,21 @@ CrossEntropyTotals CpuBackend::take_loss_totals() {
 
 namespace {
 
-// The overflow flag of Backend::flag_non_finite: f32 [1].
-void require_overflow_flag(const Tensor& flag, const char* op) {
-    require(flag.dtype() == DType::f32 && flag.elements() == 1, op,
-            "the overflow flag must be an f32 tensor of one element");
-}
-
-bool update_skipped(const Tensor& skip_if_overflow, const char* op) {
+// Backend checked the flag: empty or f32 [1].
+bool update_skipped(const Tensor& skip_if_overflow) {
     if (skip_if_overflow.empty()) {
         return false;
     }
-    require_overflow_flag(skip_if_overflow, op);
     return skip_if_overflow.data<float>()[0] != 0.0f;
 }
 
 }  // namespace
 
-void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
-                            const SgdSettings& settings, double grad_factor,
-                            const Tensor& skip_if_overflow) {
+void CpuBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
+                               const SgdSettings& settings, double grad_factor,
+                               const Tensor& skip_if_overflow) {
     OpRange range("sgd_update");
-    if (update_skipped(skip_if_overflow, "sgd_update")) {
+    if (update_skipped(skip_if_overflow)) {
         return;
     }
     cpu::KernelContext context = kernel_context();
@@ -482,11 +459,11 @@ void CpuBackend::sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& v
     });
 }
 
-void CpuBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
-                             Tensor& second_moment, const AdamSettings& settings,
-                             double grad_factor, const Tensor& skip_if_overflow) {
+void CpuBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
+                                Tensor& second_moment, const AdamSettings& settings,
+                                double grad_factor, const Tensor& skip_if_overflow) {
     OpRange range("adam_update");
-    if (update_skipped(skip_if_overflow, "adam_update")) {
+    if (update_skipped(skip_if_overflow)) {
         return;
     }
     cpu::KernelContext context = kernel_context();
@@ -497,16 +474,14 @@ void CpuBackend::adam_update(Tensor& parameter, const Tensor& gradient, Tensor& 
     });
 }
 
-void CpuBackend::round_storage(Tensor& tensor, StorageRounding rounding) {
+void CpuBackend::do_round_storage(Tensor& tensor, StorageRounding rounding) {
     OpRange range("round_storage");
     cpu::KernelContext context = kernel_context();
-    require(tensor.dtype() == DType::f32, "round_storage", "emulated storage is f32");
     cpu::round_storage(context, tensor.elements(), tensor.data<float>(), rounding);
 }
 
-void CpuBackend::flag_non_finite(const Tensor& tensor, Tensor& overflow) {
+void CpuBackend::do_flag_non_finite(const Tensor& tensor, Tensor& overflow) {
     OpRange range("flag_non_finite");
-    require_overflow_flag(overflow, "flag_non_finite");
     cpu::KernelContext context = kernel_context();
     bool finite = true;
     with_float_type(tensor.dtype(), kBackend, "flag_non_finite", [&](auto zero) {

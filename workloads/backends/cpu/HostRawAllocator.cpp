@@ -6,8 +6,8 @@
 namespace trainscope::workloads {
 
 void* HostRawAllocator::allocate(std::size_t bytes) {
-    const std::size_t rounded = (bytes + 63) / 64 * 64;
-    void* data = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+    const std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    void* data = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
     if (data == nullptr) {
         throw std::bad_alloc();
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workloads/annotation/NvtxRange.hpp"
+#include "workloads/backend/BackendContract.hpp"
 #include "workloads/backend/FloatTypeDispatch.hpp"
 #include "workloads/backend/GatherLayout.hpp"
 #include "workloads/backends/cuda/CublasGemm.hpp"
@@ -148,12 +149,12 @@ DType CudaBackend::storage_dtype(Precision precision) const {
     return cuda::storage_dtype_for(precision);
 }
 
-void CudaBackend::copy_from_host(const void* host, Tensor& destination) {
+void CudaBackend::do_copy_from_host(const void* host, Tensor& destination) {
     OpRange range("copy_h2d");
     h2d_.copy(host, destination.raw(), destination.bytes());
 }
 
-void CudaBackend::copy_to_host(const Tensor& source, void* host) {
+void CudaBackend::do_copy_to_host(const Tensor& source, void* host) {
     OpRange range("copy_d2h");
     TS_CUDA_CHECK(
         cudaMemcpyAsync(host, source.raw(), source.bytes(), cudaMemcpyDeviceToHost, stream()));
@@ -161,21 +162,20 @@ void CudaBackend::copy_to_host(const Tensor& source, void* host) {
     d2h_bytes_ += static_cast<std::int64_t>(source.bytes());
 }
 
-void CudaBackend::copy(const Tensor& source, Tensor& destination) {
+void CudaBackend::do_copy(const Tensor& source, Tensor& destination) {
     OpRange range("copy");
-    require(source.bytes() == destination.bytes(), "copy", "sizes differ");
     TS_CUDA_CHECK(cudaMemcpyAsync(destination.raw(), source.raw(), source.bytes(),
                                   cudaMemcpyDeviceToDevice, stream()));
 }
 
-void CudaBackend::gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
+void CudaBackend::do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
     OpRange range("gather_rows");
     const GatherLayout layout = gather_layout(source, indices, destination);
     cuda::kernels::gather_rows(stream(), layout.rows, layout.row_bytes,
                                indices.data<std::int32_t>(), source.raw(), destination.raw());
 }
 
-void CudaBackend::fill(Tensor& tensor, double value) {
+void CudaBackend::do_fill(Tensor& tensor, double value) {
     OpRange range("fill");
     if (tensor.dtype() == DType::i32) {
         cuda::kernels::fill<std::int32_t>(stream(), tensor.elements(),
@@ -190,9 +190,8 @@ void CudaBackend::fill(Tensor& tensor, double value) {
     });
 }
 
-void CudaBackend::convert(const Tensor& source, Tensor& destination) {
+void CudaBackend::do_convert(const Tensor& source, Tensor& destination) {
     OpRange range("convert");
-    require(source.elements() == destination.elements(), "convert", "element counts differ");
     with_storage_type(source, "convert", [&](auto from_zero) {
         using From = decltype(from_zero);
         with_storage_type(destination, "convert", [&](auto to_zero) {
@@ -203,8 +202,8 @@ void CudaBackend::convert(const Tensor& source, Tensor& destination) {
     });
 }
 
-void CudaBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
-                                 const Conv2dGeometry& geometry) {
+void CudaBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
+                                    const Conv2dGeometry& geometry) {
     OpRange range("conv_fwd");
     convolutions_.forward(conv_problem(x, w, y, geometry, math_), x.raw(), w.raw(), y.raw());
     if (!bias.empty()) {
@@ -212,15 +211,15 @@ void CudaBackend::conv2d_forward(const Tensor& x, const Tensor& w, const Tensor&
     }
 }
 
-void CudaBackend::conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
-                                       const Conv2dGeometry& geometry) {
+void CudaBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
+                                          const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_data");
     convolutions_.backward_data(conv_problem(dx, w, dy, geometry, math_), dy.raw(), w.raw(),
                                 dx.raw());
 }
 
-void CudaBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
-                                         Tensor& dbias, const Conv2dGeometry& geometry) {
+void CudaBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
+                                            Tensor& dbias, const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_filter");
     convolutions_.backward_filter(conv_problem(x, dw, dy, geometry, math_), x.raw(), dy.raw(),
                                   dw.raw());
@@ -229,23 +228,16 @@ void CudaBackend::conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tens
     }
 }
 
-void CudaBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
-                       const Tensor& b, double beta, Tensor& c) {
+void CudaBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
+                          const Tensor& b, double beta, Tensor& c) {
     OpRange range("gemm");
-    const std::int64_t a_rows = a.shape()[0];
-    const std::int64_t a_cols = a.shape().inner_elements();
-    const std::int64_t b_rows = b.shape()[0];
-    const std::int64_t b_cols = b.shape().inner_elements();
+    const GemmDims dims = gemm_dims(transpose_a, transpose_b, a, b);
     cuda::RowMajorGemm shape;
     shape.transpose_a = transpose_a;
     shape.transpose_b = transpose_b;
-    shape.m = transpose_a ? a_cols : a_rows;
-    shape.k = transpose_a ? a_rows : a_cols;
-    shape.n = transpose_b ? b_rows : b_cols;
-    require((transpose_b ? b_cols : b_rows) == shape.k, "gemm", "inner dimensions differ");
-    require(c.shape()[0] == shape.m && c.shape().inner_elements() == shape.n, "gemm",
-            "output shape");
-    require(a.dtype() == b.dtype() && a.dtype() == c.dtype(), "gemm", "mixed element types");
+    shape.m = dims.m;
+    shape.k = dims.k;
+    shape.n = dims.n;
     const cuda::LibraryMath math = cuda::library_math_for(a.dtype(), math_);
     if (a.dtype() == DType::f64) {
         cuda::cublas_row_major_gemm(cublas_.get(), shape, math, &alpha, a.raw(), b.raw(), &beta,
@@ -258,9 +250,8 @@ void CudaBackend::gemm(bool transpose_a, bool transpose_b, double alpha, const T
     }
 }
 
-void CudaBackend::add_bias(Tensor& y, const Tensor& bias) {
+void CudaBackend::do_add_bias(Tensor& y, const Tensor& bias) {
     OpRange range("add_bias");
-    require(y.dtype() == bias.dtype(), "add_bias", "mixed element types");
     with_storage_type(y, "add_bias", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::add_bias<T>(stream(), y.shape()[0], y.shape()[1], spatial(y), y.data<T>(),
@@ -268,9 +259,8 @@ void CudaBackend::add_bias(Tensor& y, const Tensor& bias) {
     });
 }
 
-void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
+void CudaBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
     OpRange range("bias_bwd");
-    require(dy.dtype() == dbias.dtype(), "bias_backward", "mixed element types");
     with_storage_type(dy, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
         const std::int64_t outer = dy.shape()[0];
@@ -283,7 +273,7 @@ void CudaBackend::bias_backward(const Tensor& dy, Tensor& dbias) {
     });
 }
 
-void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
+void CudaBackend::do_relu_forward(const Tensor& x, Tensor& y) {
     OpRange range("relu_fwd");
     const cuda::ActivationProblem problem = activation_problem(x, y, "relu_forward");
     cudnn_or_own(
@@ -300,11 +290,9 @@ void CudaBackend::relu_forward(const Tensor& x, Tensor& y) {
         });
 }
 
-void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
+void CudaBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
     OpRange range("relu_bwd");
     const cuda::ActivationProblem problem = activation_problem(y, dy, "relu_backward");
-    require(dx.dtype() == y.dtype() && dx.elements() == y.elements(), "relu_backward",
-            "dx must have y's element type and element count");
     cudnn_or_own(
         activation_fallbacks_, "relu_backward", y.dtype(),
         [&] {
@@ -320,7 +308,7 @@ void CudaBackend::relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
         });
 }
 
-void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+void CudaBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("max_pool_fwd");
     const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::max);
     cudnn_or_own(
@@ -339,14 +327,10 @@ void CudaBackend::max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeome
         });
 }
 
-void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy, Tensor& dx,
-                                    const Pool2dGeometry& geometry) {
+void CudaBackend::do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
+                                       Tensor& dx, const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd");
     const cuda::PoolProblem problem = pool_problem(x, dy, geometry, cuda::PoolKind::max);
-    require(dx.dtype() == x.dtype() && dx.shape() == x.shape(), "max_pool_backward",
-            "dx must have x's element type and shape");
-    require(y.dtype() == x.dtype() && y.shape() == dy.shape(), "max_pool_backward",
-            "y must have x's element type and dy's shape");
     cudnn_or_own(
         pooling_fallbacks_, "max_pool_backward", x.dtype(),
         [&] {
@@ -363,7 +347,7 @@ void CudaBackend::max_pool_backward(const Tensor& x, const Tensor& y, const Tens
         });
 }
 
-void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
+void CudaBackend::do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_fwd");
     const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::average);
     cudnn_or_own(
@@ -382,7 +366,8 @@ void CudaBackend::avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeome
         });
 }
 
-void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGeometry& geometry) {
+void CudaBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
+                                       const Pool2dGeometry& geometry) {
     OpRange range("avg_pool_bwd");
     const cuda::PoolProblem problem = pool_problem(dx, dy, geometry, cuda::PoolKind::average);
     cudnn_or_own(
@@ -403,7 +388,7 @@ void CudaBackend::avg_pool_backward(const Tensor& dy, Tensor& dx, const Pool2dGe
         });
 }
 
-void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
+void CudaBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
     OpRange range("global_avg_pool_fwd");
     with_storage_type(x, "global_avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
@@ -412,7 +397,7 @@ void CudaBackend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
     });
 }
 
-void CudaBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
+void CudaBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     OpRange range("global_avg_pool_bwd");
     with_storage_type(dy, "global_avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
@@ -421,9 +406,8 @@ void CudaBackend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     });
 }
 
-void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
+void CudaBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
     OpRange range("add");
-    require(a.elements() == b.elements() && a.elements() == y.elements(), "add", "sizes differ");
     with_storage_type(a, "add", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::add<T>(stream(), a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
@@ -433,9 +417,6 @@ void CudaBackend::add(const Tensor& a, const Tensor& b, Tensor& y) {
 void CudaBackend::launch_cross_entropy(const Tensor& logits, const Tensor& labels,
                                        double loss_scale, Tensor& dlogits,
                                        cuda::math::CrossEntropyRow* rows_out) {
-    require(labels.dtype() == DType::i32, "softmax_cross_entropy", "labels must be i32");
-    require(dlogits.empty() || dlogits.dtype() == logits.dtype(), "softmax_cross_entropy",
-            "dlogits must have the logits' element type");
     const std::int64_t rows = logits.shape()[0];
     const std::int64_t classes = logits.shape().inner_elements();
     with_storage_type(logits, "softmax_cross_entropy", [&](auto zero) {
@@ -447,8 +428,8 @@ void CudaBackend::launch_cross_entropy(const Tensor& logits, const Tensor& label
     });
 }
 
-void CudaBackend::softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
-                                                 double loss_scale, Tensor& dlogits) {
+void CudaBackend::do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
+                                                    double loss_scale, Tensor& dlogits) {
     OpRange range("softmax_cross_entropy");
     launch_cross_entropy(logits, labels, loss_scale, dlogits,
                          deferred_loss_.queue(logits.shape()[0], stream()));
@@ -489,9 +470,9 @@ void CudaBackend::abandon_step_capture() noexcept {
     }
 }
 
-void CudaBackend::softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
-                                        double loss_scale, Tensor& dlogits,
-                                        CrossEntropyTotals& totals) {
+void CudaBackend::do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
+                                           double loss_scale, Tensor& dlogits,
+                                           CrossEntropyTotals& totals) {
     OpRange range("softmax_cross_entropy");
     const std::int64_t rows = logits.shape()[0];
     auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(loss_rows_.reserve(

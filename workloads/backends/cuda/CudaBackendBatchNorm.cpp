@@ -38,12 +38,12 @@ void* CudaBackend::batch_norm_workspace(const cuda::kernels::BatchNormShape& sha
     return reduction_workspace_.reserve(cuda::kernels::batch_norm_workspace_bytes(shape), stream());
 }
 
-void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
-                                              const Tensor& beta, Tensor& y, Tensor& running_mean,
-                                              Tensor& running_var, Tensor& saved_mean,
-                                              Tensor& saved_inv_std,
-                                              const BatchNormSettings& settings,
-                                              bool update_running) {
+void CudaBackend::do_batch_norm_forward_training(const Tensor& x, const Tensor& gamma,
+                                                 const Tensor& beta, Tensor& y,
+                                                 Tensor& running_mean, Tensor& running_var,
+                                                 Tensor& saved_mean, Tensor& saved_inv_std,
+                                                 const BatchNormSettings& settings,
+                                                 bool update_running) {
     OpRange range("batch_norm_fwd_train");
     if (batch_norm_uses_own_kernels(x.dtype())) {
         // Our kernels blend only when asked: nothing to discard while recomputing.
@@ -74,10 +74,10 @@ void CudaBackend::batch_norm_forward_training(const Tensor& x, const Tensor& gam
         saved_mean.raw(), saved_inv_std.raw());
 }
 
-void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
-                                               const Tensor& beta, const Tensor& running_mean,
-                                               const Tensor& running_var, Tensor& y,
-                                               const BatchNormSettings& settings) {
+void CudaBackend::do_batch_norm_forward_inference(const Tensor& x, const Tensor& gamma,
+                                                  const Tensor& beta, const Tensor& running_mean,
+                                                  const Tensor& running_var, Tensor& y,
+                                                  const BatchNormSettings& settings) {
     OpRange range("batch_norm_fwd_infer");
     if (batch_norm_uses_own_kernels(x.dtype())) {
         const cuda::kernels::BatchNormShape shape =
@@ -96,10 +96,10 @@ void CudaBackend::batch_norm_forward_inference(const Tensor& x, const Tensor& ga
         beta.raw(), running_mean.raw(), running_var.raw(), y.raw(), settings.epsilon);
 }
 
-void CudaBackend::batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
-                                      const Tensor& saved_mean, const Tensor& saved_inv_std,
-                                      Tensor& dx, Tensor& dgamma, Tensor& dbeta,
-                                      const BatchNormSettings& settings) {
+void CudaBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& gamma,
+                                         const Tensor& saved_mean, const Tensor& saved_inv_std,
+                                         Tensor& dx, Tensor& dgamma, Tensor& dbeta,
+                                         const BatchNormSettings& settings) {
     OpRange range("batch_norm_bwd");
     if (batch_norm_uses_own_kernels(x.dtype())) {
         const cuda::kernels::BatchNormShape shape = own_batch_norm_shape(
