@@ -10,10 +10,10 @@
 
 namespace trainscope::harness {
 
-CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend,
+CellCapture::CellCapture(profiler::TraceLevel level, workloads::BackendKind backend,
                          const CaptureDevice& device)
     : level_(level) {
-    const bool cuda = backend == "cuda";
+    const bool cuda = backend == workloads::BackendKind::cuda;
     if (cuda && device.pci_bus_id.empty()) {
         // Never another GPU's telemetry: without the bus id NVML cannot be matched.
         nvml_metadata_["nvml_device"] = "not found: CUDA reported no PCI bus id for device " +

@@ -46,7 +46,7 @@ double median_measured_step_ns(const workloads::TrainingResult& result) {
 CaptureDevice capture_device(const workloads::TrainingConfig& config) {
     CaptureDevice device;
     device.cuda_ordinal = config.device;
-    if (config.backend != "cuda")
+    if (!workloads::is_backend(config.backend, workloads::BackendKind::cuda))
         return device;
     for (const workloads::CudaDeviceInfo& info : workloads::query_cuda_devices().devices) {
         if (info.ordinal == config.device)
@@ -80,7 +80,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
     const auto level =
         profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
-        CellCapture capture(level, config.backend, capture_device(config));
+        CellCapture capture(level, workloads::parse_backend_kind(config.backend),
+                            capture_device(config));
         MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
         const workloads::TrainingResult result = workloads::run_training(config, &step_clock);
         CapturedCell captured = capture.stop(step_clock.intervals(), step_clock.measured_steps());
@@ -98,7 +99,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         }
         if (captured.trace) {
             for (auto& m : reports::compute_trace_metrics(*captured.trace)) {
-                if (m.name != "gpu_busy_pct" || config.backend == "cuda")
+                if (m.name != "gpu_busy_pct" ||
+                    workloads::is_backend(config.backend, workloads::BackendKind::cuda))
                     record.metrics.push_back(std::move(m));
             }
             record.trace = std::move(captured.trace);

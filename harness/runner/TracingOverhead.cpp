@@ -99,7 +99,7 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
     // blocks first as second.
     constexpr std::size_t kRounds = 6;
     const std::int64_t per_block = probe_steps_per_block(median_step_ns);
-    const bool cuda = config.backend == "cuda";
+    const bool cuda = workloads::is_backend(config.backend, workloads::BackendKind::cuda);
     std::unique_ptr<TraceCapture> capture;
     std::vector<std::string> discarded;
     InterleavedTracingProbe probe(kRounds, per_block, [&](bool on) {

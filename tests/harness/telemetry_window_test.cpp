@@ -122,7 +122,8 @@ TEST(TelemetryWindow, MetricsCoverOnlyTheMeasuredStepsAndDivideByThem) {
 
 TEST(CellCaptureNvml, ACudaCellWithoutABusIdRecordsWhyAndNoTelemetry) {
     // Never another GPU's telemetry: no bus id, no NVML sampler at all.
-    CellCapture capture(profiler::TraceLevel::Off, "cuda", CaptureDevice{2, ""});
+    CellCapture capture(profiler::TraceLevel::Off, workloads::BackendKind::cuda,
+                        CaptureDevice{2, ""});
     const CapturedCell captured = capture.stop({}, 0);
     EXPECT_EQ(captured.metadata.at("nvml_device"),
               "not found: CUDA reported no PCI bus id for device 2; no GPU telemetry recorded");
