@@ -13,6 +13,7 @@
 #include "harness/matrix/AxisCatalog.hpp"
 #include "harness/micro/MicroBenchmarkSuite.hpp"
 #include "harness/runner/BackendChoice.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "trainscope/version.hpp"
@@ -60,13 +61,16 @@ reports::RunRecord to_record(const benchmark::BenchmarkReporter::Run& run,
         return record;
     }
     const double seconds_per_unit = benchmark::GetTimeUnitMultiplier(run.time_unit);
-    record.metrics.push_back({"time_us", run.GetAdjustedRealTime() / seconds_per_unit * 1e6, "us"});
-    record.metrics.push_back({"iterations", static_cast<double>(run.iterations), ""});
+    record.metrics.push_back(
+        {reports::metric_tag::time_us, run.GetAdjustedRealTime() / seconds_per_unit * 1e6, "us"});
+    record.metrics.push_back(
+        {reports::metric_tag::iterations, static_cast<double>(run.iterations), ""});
     for (const auto& [name, counter] : run.counters) {
         if (name == "FLOP/s") {
-            record.metrics.push_back({"tflop_per_s", counter.value / 1e12, "TFLOP/s"});
+            record.metrics.push_back(
+                {reports::metric_tag::tflop_per_s, counter.value / 1e12, "TFLOP/s"});
         } else if (name == "items_per_second") {
-            record.metrics.push_back({"items_per_s", counter.value, "items/s"});
+            record.metrics.push_back({reports::metric_tag::items_per_s, counter.value, "items/s"});
         }
     }
     return record;

@@ -19,6 +19,7 @@
 #include "harness/runner/TracingOverhead.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/stats/SampleStatistics.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
@@ -99,7 +100,7 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         }
         if (captured.trace) {
             for (auto& m : reports::compute_trace_metrics(*captured.trace)) {
-                if (m.name != "gpu_busy_pct" ||
+                if (m.name != reports::metric_tag::gpu_busy_pct ||
                     workloads::is_backend(config.backend, workloads::BackendKind::cuda))
                     record.metrics.push_back(std::move(m));
             }
@@ -126,7 +127,7 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         record.evaluations = to_eval_rows(result);
         if (!options.stopping.fixed_length) {
             const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
-            record.metrics.push_back({"noise_target_met", met ? 1.0 : 0.0, ""});
+            record.metrics.push_back({reports::metric_tag::noise_target_met, met ? 1.0 : 0.0, ""});
         }
         if (!controller.divergence().empty()) {
             record.status = reports::RunStatus::Failed;

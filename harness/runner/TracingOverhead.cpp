@@ -6,6 +6,7 @@
 #include <string>
 
 #include "harness/capture/TraceCapture.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/stats/SampleStatistics.hpp"
 #include "workloads/training/TrainingSession.hpp"
 
@@ -131,9 +132,10 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
 std::vector<reports::Metric> tracing_overhead_metrics(const TracingOverhead& overhead) {
     std::vector<reports::Metric> metrics;
     if (overhead.measurable())
-        metrics.push_back({"tracing_overhead_pct", overhead.estimate_pct, "%"});
-    metrics.push_back({"tracing_overhead_pct_ci_low", overhead.ci_low_pct, "%"});
-    metrics.push_back({"tracing_overhead_pct_ci_high", overhead.ci_high_pct, "%"});
+        metrics.push_back({reports::metric_tag::tracing_overhead_pct, overhead.estimate_pct, "%"});
+    metrics.push_back({reports::metric_tag::tracing_overhead_pct_ci_low, overhead.ci_low_pct, "%"});
+    metrics.push_back(
+        {reports::metric_tag::tracing_overhead_pct_ci_high, overhead.ci_high_pct, "%"});
     return metrics;
 }
 

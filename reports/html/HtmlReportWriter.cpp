@@ -13,6 +13,7 @@
 #include "reports/html/SvgBarChart.hpp"
 #include "reports/html/SvgBoxPlot.hpp"
 #include "reports/html/SvgLineChart.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::reports {
@@ -150,7 +151,8 @@ std::string environment_section(const HtmlReportInput& input) {
 }
 
 std::string runs_section(const HtmlReportInput& input, const std::vector<std::string>& axes) {
-    CsvTable table{{"run", "status", "images_per_s", "step_ms_median", "peak_mem_bytes", "error"}};
+    CsvTable table{{"run", "status", metric_tag::images_per_s, metric_tag::step_ms_median,
+                    metric_tag::peak_mem_bytes, "error"}};
     for (const auto& run : input.runs) {
         auto value = [&](const char* name) {
             const Metric* m = metric(run, name);
@@ -159,8 +161,9 @@ std::string runs_section(const HtmlReportInput& input, const std::vector<std::st
         std::string status(to_string(run.status));
         for (const MeasurementWarning& warning : measurement_warnings(run))
             status += " (" + warning.tag + ")";
-        table.push_back({cell_label(run, axes), status, value("images_per_s"),
-                         value("step_ms_median"), value("peak_mem_bytes"), run.error});
+        table.push_back({cell_label(run, axes), status, value(metric_tag::images_per_s),
+                         value(metric_tag::step_ms_median), value(metric_tag::peak_mem_bytes),
+                         run.error});
     }
     std::string html = "<h3>Runs</h3>\n" + table_html(table);
     // Timings taken on a busy machine or a throttling GPU: the reader must see why.
@@ -185,14 +188,14 @@ std::string throughput_section(const HtmlReportInput& input) {
     };
     std::map<std::string, std::map<std::string, Sum>> sums;  // precision -> batch -> sum
     for (const auto& run : input.runs) {
-        const Metric* ips = metric(run, "images_per_s");
+        const Metric* ips = metric(run, metric_tag::images_per_s);
         if (run.status != RunStatus::Ok || ips == nullptr)
             continue;
         Sum& s = sums[run.axes.precision][axis_value(run.axes, "batch")];
         s.y += ips->value;
         ++s.n;
-        const Metric* lo = metric(run, "step_ms_ci_low");
-        const Metric* hi = metric(run, "step_ms_ci_high");
+        const Metric* lo = metric(run, metric_tag::step_ms_ci_low);
+        const Metric* hi = metric(run, metric_tag::step_ms_ci_high);
         if (lo != nullptr && hi != nullptr && lo->value > 0 && hi->value > 0 && run.axes.batch) {
             const auto batch = static_cast<double>(*run.axes.batch);
             s.low += batch * 1000.0 / hi->value;  // slowest step time, fewest images/s
@@ -276,7 +279,7 @@ std::string memory_section(const HtmlReportInput& input, const std::vector<std::
     chart.value_label = "peak memory (MiB)";
     std::vector<std::pair<std::string, Bar>> bars;
     for (const auto& run : input.runs) {
-        const Metric* peak = metric(run, "peak_mem_bytes");
+        const Metric* peak = metric(run, metric_tag::peak_mem_bytes);
         if (peak == nullptr)
             continue;
         const std::string strategy = memory_strategy(run);
