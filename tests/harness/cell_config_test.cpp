@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "harness/cli/UsageError.hpp"
+#include "harness/isolation/CellJob.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 #include "harness/matrix/Cell.hpp"
 #include "harness/runner/CellConfig.hpp"
@@ -164,6 +169,29 @@ TEST(CellConfig, ChoiceAxesListTheEnginesSpellingsAndDefaults) {
     EXPECT_EQ(find_axis("trace_level")->values,
               (std::vector<std::string>{"off", "kernels", "full"}));
     EXPECT_EQ(find_axis("cuda_graph")->values, (std::vector<std::string>{"off", "on"}));
+}
+
+// The child parses the job file's axis text into the typed config: a value outside the
+// catalog is refused when the file is read, naming the axis and the valid values.
+TEST(CellConfig, AJobFileWithAnUnknownAxisValueIsRefusedWhenRead) {
+    const auto file = std::filesystem::temp_directory_path() /
+                      ("trainscope-cell-job-test-" + std::to_string(::getpid()) + ".json");
+    CellJob job;
+    job.cell = one_cell({});
+    apply_backend_applicability(job.cell, BackendKind::cpu);
+    write_cell_job(job, file);
+    EXPECT_EQ(read_cell_job(file).cell.key(), job.cell.key());
+    job.cell.values["allocator"] = "slab";
+    write_cell_job(job, file);
+    try {
+        (void)read_cell_job(file);
+        ADD_FAILURE() << "read a job with allocator=slab";
+    } catch (const UsageError& error) {
+        const std::string message = error.what();
+        for (const char* word : {"allocator", "slab", "pool, device, async, managed"})
+            EXPECT_NE(message.find(word), std::string::npos) << word << " not in: " << message;
+    }
+    std::filesystem::remove(file);
 }
 
 }  // namespace
