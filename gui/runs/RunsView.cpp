@@ -17,6 +17,7 @@
 #include "gui/common/MetricText.hpp"
 #include "gui/runs/MetricChartData.hpp"
 #include "gui/runs/RunsTableModel.hpp"
+#include "reports/metrics/MetricTags.hpp"
 
 namespace trainscope::gui {
 
@@ -203,7 +204,8 @@ void RunsView::modelReset() {
             }
         }
     };
-    pick(metric_, {old_metric, QStringLiteral("images_per_s"), QStringLiteral("step_ms_median")});
+    pick(metric_, {old_metric, QString::fromLatin1(reports::metric_tag::images_per_s),
+                   QString::fromLatin1(reports::metric_tag::step_ms_median)});
     pick(x_axis_, {QStringLiteral("batch")});
     pick(group_, {QStringLiteral("precision")});
     applyColumnChoices();

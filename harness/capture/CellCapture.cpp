@@ -7,13 +7,14 @@
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/nvml/NvmlSampler.hpp"
 #include "profiler/trace/TraceMerge.hpp"
+#include "reports/metrics/MetricTags.hpp"
 
 namespace trainscope::harness {
 
-CellCapture::CellCapture(profiler::TraceLevel level, const std::string& backend,
+CellCapture::CellCapture(profiler::TraceLevel level, workloads::BackendKind backend,
                          const CaptureDevice& device)
     : level_(level) {
-    const bool cuda = backend == "cuda";
+    const bool cuda = backend == workloads::BackendKind::cuda;
     if (cuda && device.pci_bus_id.empty()) {
         // Never another GPU's telemetry: without the bus id NVML cannot be matched.
         nvml_metadata_["nvml_device"] = "not found: CUDA reported no PCI bus id for device " +
@@ -40,8 +41,10 @@ CapturedCell CellCapture::stop(std::span<const TimeInterval> measured,
     CapturedCell captured;
     captured.metadata = nvml_metadata_;
     if (const std::optional<HostLoad> load = host_load_.stop()) {
-        captured.telemetry_metrics.push_back({"host_other_cpu_pct", load->other_cpu_pct, "%"});
-        captured.telemetry_metrics.push_back({"host_steal_pct", load->steal_pct, "%"});
+        captured.telemetry_metrics.push_back(
+            {reports::metric_tag::host_other_cpu_pct, load->other_cpu_pct, "%"});
+        captured.telemetry_metrics.push_back(
+            {reports::metric_tag::host_steal_pct, load->steal_pct, "%"});
         if (std::string warning = busy_host_warning(*load); !warning.empty()) {
             captured.warnings.push_back(std::move(warning));
         }

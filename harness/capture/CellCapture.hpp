@@ -13,6 +13,7 @@
 #include "profiler/capture/TraceLevel.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/RunRecord.hpp"
+#include "workloads/backend/BackendKind.hpp"
 
 namespace trainscope::profiler {
 class NvmlSampler;
@@ -45,7 +46,7 @@ struct CaptureDevice {
 class CellCapture {
   public:
     // On the cuda backend NVML samples `device` only, found by its PCI bus id.
-    CellCapture(profiler::TraceLevel level, const std::string& backend,
+    CellCapture(profiler::TraceLevel level, workloads::BackendKind backend,
                 const CaptureDevice& device = {});
     ~CellCapture();
     CellCapture(const CellCapture&) = delete;

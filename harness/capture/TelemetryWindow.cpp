@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "reports/metrics/MetricTags.hpp"
+
 namespace trainscope::harness {
 
 namespace {
@@ -31,13 +33,13 @@ const profiler::CounterSeries* find_series(const std::vector<profiler::CounterSe
 }
 
 void add_mean_max(std::vector<reports::Metric>& out, const profiler::CounterSeries* s,
-                  std::span<const TimeInterval> intervals, const std::string& prefix,
-                  const std::string& unit) {
+                  std::span<const TimeInterval> intervals, const char* mean_tag,
+                  const char* max_tag, const std::string& unit) {
     if (s == nullptr)
         return;
     if (const auto stats = window_mean_max(*s, intervals)) {
-        out.push_back({prefix + "_mean", stats->mean, unit});
-        out.push_back({prefix + "_max", stats->max, unit});
+        out.push_back({mean_tag, stats->mean, unit});
+        out.push_back({max_tag, stats->max, unit});
     }
 }
 
@@ -135,20 +137,26 @@ std::vector<reports::Metric> window_telemetry_metrics(
     std::vector<reports::Metric> m;
     if (intervals.empty())
         return m;
-    add_mean_max(m, find_series(series, "sm_clock"), intervals, "sm_clock_mhz", "MHz");
-    add_mean_max(m, find_series(series, "power"), intervals, "power_w", "W");
-    add_mean_max(m, find_series(series, "temperature"), intervals, "temperature_c", "C");
-    add_mean_max(m, find_series(series, "gpu_utilization"), intervals, "nvml_gpu_util_pct", "%");
+    namespace tag = reports::metric_tag;
+    add_mean_max(m, find_series(series, "sm_clock"), intervals, tag::sm_clock_mhz_mean,
+                 tag::sm_clock_mhz_max, "MHz");
+    add_mean_max(m, find_series(series, "power"), intervals, tag::power_w_mean, tag::power_w_max,
+                 "W");
+    add_mean_max(m, find_series(series, "temperature"), intervals, tag::temperature_c_mean,
+                 tag::temperature_c_max, "C");
+    add_mean_max(m, find_series(series, "gpu_utilization"), intervals, tag::nvml_gpu_util_pct_mean,
+                 tag::nvml_gpu_util_pct_max, "%");
     if (const auto* reasons = find_series(series, "clocks_throttle_reasons")) {
         if (const auto bits = window_bitmask(*reasons, intervals, kSlowdownReasons)) {
-            m.push_back({"throttle_reasons_seen", static_cast<double>(bits->seen), "bitmask"});
-            m.push_back({"throttled_sample_pct", bits->flagged_pct, "%"});
+            m.push_back({tag::throttle_reasons_seen, static_cast<double>(bits->seen), "bitmask"});
+            m.push_back({tag::throttled_sample_pct, bits->flagged_pct, "%"});
         }
     }
     if (const auto* energy = find_series(series, "energy");
         energy != nullptr && measured_steps > 0) {
         if (const auto joules = window_increase(*energy, intervals)) {
-            m.push_back({"energy_per_step_j", *joules / static_cast<double>(measured_steps), "J"});
+            m.push_back(
+                {tag::energy_per_step_j, *joules / static_cast<double>(measured_steps), "J"});
         }
     }
     return m;

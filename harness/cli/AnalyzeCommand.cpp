@@ -19,6 +19,7 @@
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -154,7 +155,7 @@ const reports::Metric* find_metric(const reports::RunRecord& run, std::string_vi
 // What the engine counted inside each step's timed window (CountingBackend), as stored
 // in the run's metrics: printed for every run trainscope trained, traced or not.
 void print_engine_step_anatomy(const reports::RunRecord& run) {
-    const reports::Metric* calls = find_metric(run, "backend_calls_per_step");
+    const reports::Metric* calls = find_metric(run, reports::metric_tag::backend_calls_per_step);
     std::printf(
         "Step anatomy, counted by the engine inside each step's timed window (mean per "
         "measured step):\n");
@@ -171,9 +172,12 @@ void print_engine_step_anatomy(const reports::RunRecord& run) {
     std::printf(
         "  backend allocations %g, frees %g (below the pool); tensors made %g, released %g; "
         "waits for the backend %g; host-to-device copies %g; backend calls %g\n",
-        value("allocations_per_step"), value("frees_per_step"),
-        value("tensor_allocations_per_step"), value("tensor_frees_per_step"),
-        value("syncs_per_step"), value("h2d_copies_per_step"), calls->value);
+        value(reports::metric_tag::allocations_per_step),
+        value(reports::metric_tag::frees_per_step),
+        value(reports::metric_tag::tensor_allocations_per_step),
+        value(reports::metric_tag::tensor_frees_per_step),
+        value(reports::metric_tag::syncs_per_step), value(reports::metric_tag::h2d_copies_per_step),
+        calls->value);
     std::string ops;
     constexpr std::string_view prefix = "op_";
     constexpr std::string_view suffix = "_per_step";
@@ -186,7 +190,7 @@ void print_engine_step_anatomy(const reports::RunRecord& run) {
         }
     }
     std::printf("  by operation: %s\n", ops.c_str());
-    if (const reports::Metric* data = find_metric(run, "data_ms_median")) {
+    if (const reports::Metric* data = find_metric(run, reports::metric_tag::data_ms_median)) {
         std::printf("  data staging, outside the window: median %.3f ms per step\n", data->value);
     }
     std::printf("\n");

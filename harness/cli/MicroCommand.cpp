@@ -5,22 +5,26 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/environment/HostEnvironment.hpp"
+#include "harness/matrix/AxisCatalog.hpp"
 #include "harness/micro/MicroBenchmarkSuite.hpp"
 #include "harness/runner/BackendChoice.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "trainscope/version.hpp"
+#include "workloads/training/ConfigError.hpp"
 
 namespace trainscope::harness {
 
 namespace {
 
 struct MicroOptions {
-    std::string backend = "auto";
+    std::string backend{kAutoBackend};
     std::vector<std::string> precisions{"fp32", "tf32", "fp64"};
     std::string out;
     int threads = 0;
@@ -57,16 +61,37 @@ reports::RunRecord to_record(const benchmark::BenchmarkReporter::Run& run,
         return record;
     }
     const double seconds_per_unit = benchmark::GetTimeUnitMultiplier(run.time_unit);
-    record.metrics.push_back({"time_us", run.GetAdjustedRealTime() / seconds_per_unit * 1e6, "us"});
-    record.metrics.push_back({"iterations", static_cast<double>(run.iterations), ""});
+    record.metrics.push_back(
+        {reports::metric_tag::time_us, run.GetAdjustedRealTime() / seconds_per_unit * 1e6, "us"});
+    record.metrics.push_back(
+        {reports::metric_tag::iterations, static_cast<double>(run.iterations), ""});
     for (const auto& [name, counter] : run.counters) {
         if (name == "FLOP/s") {
-            record.metrics.push_back({"tflop_per_s", counter.value / 1e12, "TFLOP/s"});
+            record.metrics.push_back(
+                {reports::metric_tag::tflop_per_s, counter.value / 1e12, "TFLOP/s"});
         } else if (name == "items_per_second") {
-            record.metrics.push_back({"items_per_s", counter.value, "items/s"});
+            record.metrics.push_back({reports::metric_tag::items_per_s, counter.value, "items/s"});
         }
     }
     return record;
+}
+
+// fp16 and bf16 training round fp32 tensors: their ops are the fp32 ones.
+workloads::Precision parse_micro_precision(const std::string& text) {
+    using workloads::Precision;
+    std::optional<Precision> precision;
+    try {
+        precision = workloads::parse_precision(text);
+    } catch (const workloads::ConfigError&) {
+    }
+    if (precision != Precision::fp32 && precision != Precision::tf32 &&
+        precision != Precision::fp64) {
+        throw UsageError(
+            fmt::format("--precision {}: micro measures fp32, tf32 and fp64 ops (fp16/bf16 "
+                        "training rounds fp32 tensors; their ops are the fp32 ones)",
+                        text));
+    }
+    return *precision;
 }
 
 int execute(MicroOptions& options) {
@@ -74,19 +99,14 @@ int execute(MicroOptions& options) {
     probe[0].values["backend"] = options.backend;
     probe[0].values["device"] = "0";
     const BackendChoice choice = choose_backends(probe);
-    const std::string backend = choice.resolve(options.backend);
+    const workloads::BackendKind backend = choice.resolve(options.backend);
     if (const auto reason = backend_unavailable_reason(choice, probe[0]); !reason.empty())
         throw UsageError(reason);
     if (!choice.notice.empty())
         std::fprintf(stderr, "trainscope: %s\n", choice.notice.c_str());
-    for (const auto& p : options.precisions) {
-        if (p != "fp32" && p != "tf32" && p != "fp64") {
-            throw UsageError(
-                fmt::format("--precision {}: micro measures fp32, tf32 and fp64 ops (fp16/bf16 "
-                            "training rounds fp32 tensors; their ops are the fp32 ones)",
-                            p));
-        }
-    }
+    std::vector<workloads::Precision> precisions;
+    for (const auto& p : options.precisions)
+        precisions.push_back(parse_micro_precision(p));
     std::vector<std::string> args{"trainscope micro"};
     args.insert(args.end(), options.benchmark_flags.begin(), options.benchmark_flags.end());
     std::vector<char*> argv;
@@ -97,7 +117,7 @@ int execute(MicroOptions& options) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
         throw UsageError("unrecognized Google Benchmark flag (see `trainscope micro --help`)");
     }
-    const auto registered = register_micro_benchmarks(backend, options.precisions, options.threads);
+    const auto registered = register_micro_benchmarks(backend, precisions, options.threads);
     CollectingReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
@@ -141,7 +161,7 @@ CommandAction add_micro_command(CLI::App& app) {
         "Benchmark's own flags go after `--`, e.g. -- --benchmark_filter=conv "
         "--benchmark_repetitions=5");
     cmd->add_option("--backend", options->backend, "auto | cpu | cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->check(CLI::IsMember(find_axis("backend")->values))
         ->capture_default_str();
     cmd->add_option("--precision", options->precisions, "fp32, tf32, fp64")
         ->delimiter(',')

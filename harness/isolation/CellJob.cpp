@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "harness/cli/UsageError.hpp"
+#include "harness/matrix/AxisCatalog.hpp"
+
 namespace trainscope::harness {
 
 using nlohmann::json;
@@ -46,6 +49,15 @@ CellJob read_cell_job(const std::filesystem::path& file) {
     const json j = json::parse(in);
     CellJob job;
     job.cell.values = j.at("cell").get<std::map<std::string, std::string>>();
+    // The child parses these into the engine's types: a value outside the catalog is
+    // refused here, as the CLI would refuse it, naming the axis and the valid values.
+    for (const auto& [name, value] : job.cell.values) {
+        const AxisInfo* axis = find_axis(name);
+        if (axis == nullptr)
+            throw UsageError("cell job file " + file.string() + ": unknown axis '" + name + "'");
+        if (value != kNotApplicable)
+            validate_axis_value(*axis, value);
+    }
     job.cell.skip_reason = j.at("skip_reason").get<std::string>();
     const json& l = j.at("length");
     job.length.steps = l.at("steps").get<std::int64_t>();

@@ -7,11 +7,43 @@
 #include <charconv>
 
 #include "harness/cli/UsageError.hpp"
+#include "profiler/capture/TraceLevel.hpp"
+#include "workloads/backend/BackendKind.hpp"
+#include "workloads/backend/MemoryStrategy.hpp"
+#include "workloads/numerics/Precision.hpp"
+#include "workloads/optim/OptimizerKind.hpp"
+#include "workloads/training/TrainingConfig.hpp"
 
 namespace trainscope::harness {
 
+namespace {
+
+// The spellings of an enum's values, in its own order, from its one to_string.
+template <class E, std::size_t N>
+std::vector<std::string> spellings(const std::array<E, N>& values) {
+    std::vector<std::string> names;
+    for (const E value : values)
+        names.push_back(workloads::to_string(value));
+    return names;
+}
+
+std::vector<std::string> backend_spellings() {
+    std::vector<std::string> names{std::string(kAutoBackend)};
+    for (auto& name : spellings(workloads::kBackendKinds))
+        names.push_back(std::move(name));
+    return names;
+}
+
+}  // namespace
+
+bool parse_on_off(std::string_view text) {
+    return text == kOffOn[1];
+}
+
 const std::vector<AxisInfo>& axis_catalog() {
     using K = AxisInfo::Kind;
+    // The engine's defaults are the matrix's defaults.
+    static const workloads::TrainingConfig defaults;
     static const std::vector<AxisInfo> axes{
         {"model",
          "--model",
@@ -27,68 +59,44 @@ const std::vector<AxisInfo>& axis_catalog() {
          "fashion-mnist",
          {},
          K::Text},
-        {"precision",
-         "--precision",
-         "storage and math precision",
-         "fp32",
-         {"fp32", "tf32", "fp16", "bf16", "fp64"},
-         K::Choice},
+        {"precision", "--precision", "storage and math precision",
+         workloads::to_string(defaults.precision), spellings(workloads::kPrecisions), K::Choice},
         {"batch", "--batch", "images per training step", "64", {}, K::PositiveInteger},
-        {"optimizer", "--optimizer", "optimizer", "adam", {"adam", "sgd"}, K::Choice},
+        {"optimizer", "--optimizer", "optimizer", workloads::to_string(defaults.optimizer),
+         spellings(workloads::kOptimizerKinds), K::Choice},
         {"learning_rate", "--lr", "learning rate", "0.001", {}, K::PositiveNumber},
-        {"backend",
-         "--backend",
-         "where to train; auto picks CUDA when a device exists",
-         "auto",
-         {"auto", "cpu", "cuda"},
-         K::Choice},
+        {"backend", "--backend", "where to train; auto picks CUDA when a device exists",
+         std::string(kAutoBackend), backend_spellings(), K::Choice},
         {"device", "--device", "CUDA device ordinal", "0", {}, K::NonNegativeInteger},
-        {"allocator",
-         "--allocator",
+        {"allocator", "--allocator",
          "tensor memory: caching pool (PyTorch's default), raw allocation per tensor, "
          "stream-ordered pool, managed",
-         "pool",
-         {"pool", "device", "async", "managed"},
-         K::Choice},
-        {"host_memory",
-         "--host",
-         "staging buffers for input batches",
-         "pageable",
-         {"pageable", "pinned"},
-         K::Choice,
+         workloads::to_string(defaults.allocator), spellings(workloads::kAllocators), K::Choice},
+        {"host_memory", "--host", "staging buffers for input batches",
+         workloads::to_string(defaults.host_memory), spellings(workloads::kHostMemories), K::Choice,
          true},
-        {"transfer",
-         "--transfer",
-         "copy then compute, or overlap copies on a copy stream",
-         "sync",
-         {"sync", "overlap"},
-         K::Choice,
+        {"transfer", "--transfer", "copy then compute, or overlap copies on a copy stream",
+         workloads::to_string(defaults.transfer), spellings(workloads::kTransfers), K::Choice,
          true},
-        {"placement",
-         "--placement",
-         "copy batches each step, or keep the dataset on the device",
-         "stream",
-         {"stream", "resident"},
-         K::Choice,
+        {"placement", "--placement", "copy batches each step, or keep the dataset on the device",
+         workloads::to_string(defaults.placement), spellings(workloads::kPlacements), K::Choice,
          true},
-        {"activations",
-         "--activations",
-         "keep activations, or recompute checkpointed segments",
-         "keep",
-         {"keep", "recompute"},
-         K::Choice},
+        {"activations", "--activations", "keep activations, or recompute checkpointed segments",
+         workloads::to_string(defaults.activations), spellings(workloads::kActivations), K::Choice},
         {"cuda_graph",
          "--cuda-graph",
          "capture a training step in a CUDA graph and replay it",
-         "off",
-         {"off", "on"},
+         std::string(kOffOn[0]),
+         {std::string(kOffOn[0]), std::string(kOffOn[1])},
          K::Choice,
          true},
         {"trace_level",
          "--trace",
          "tracing: off, kernels, or full (API calls and counters)",
-         "off",
-         {"off", "kernels", "full"},
+         std::string(to_string(profiler::TraceLevel::Off)),
+         {std::string(to_string(profiler::TraceLevel::Off)),
+          std::string(to_string(profiler::TraceLevel::Kernels)),
+          std::string(to_string(profiler::TraceLevel::Full))},
          K::Choice},
     };
     return axes;

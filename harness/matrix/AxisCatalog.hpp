@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,15 @@ struct AxisInfo {
     } kind = Kind::Choice;
     bool gpu_only = false;  // a CPU run records "n/a" (or skips a non-default value)
 };
+
+// Spellings the harness owns. The training axes' spellings live beside their enums in
+// workloads (parse_allocator, to_string(Allocator), ...), which the catalog lists.
+inline constexpr std::string_view kAutoBackend = "auto";               // backend: pick at run time
+inline constexpr std::string_view kNotApplicable = "n/a";              // an axis the backend lacks
+inline constexpr std::array<std::string_view, 2> kOffOn{"off", "on"};  // cuda_graph
+
+// cuda_graph's text: "on" is true, "off" false (validated by the catalog before).
+bool parse_on_off(std::string_view text);
 
 const std::vector<AxisInfo>& axis_catalog();
 const AxisInfo* find_axis(std::string_view name);

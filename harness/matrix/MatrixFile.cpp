@@ -30,7 +30,7 @@ std::string scalar_text(const toml::node& node, const std::string& source, const
     if (node.is_floating_point())
         return fmt::format("{}", *node.value<double>());
     if (node.is_boolean())
-        return *node.value<bool>() ? "on" : "off";
+        return std::string(kOffOn[*node.value<bool>() ? 1 : 0]);
     throw UsageError(
         fmt::format("{}: '{}' must be a string, number or boolean", where(source, node), key));
 }

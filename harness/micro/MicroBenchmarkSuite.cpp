@@ -25,14 +25,14 @@ struct OpBench {
     std::unique_ptr<workloads::TensorAllocator> tensors;
     DType dtype = DType::f32;
 
-    OpBench(const std::string& name, const std::string& precision, int threads) {
+    OpBench(workloads::BackendKind kind, workloads::Precision precision, int threads) {
         workloads::BackendOptions options;
         options.threads = threads;
-        backend = workloads::create_backend(name, options);
+        backend = workloads::create_backend(to_string(kind), options);
         tensors = std::make_unique<workloads::TensorAllocator>(backend->raw_allocator());
-        dtype = precision == "fp64" ? DType::f64 : DType::f32;
-        backend->set_math_mode(precision == "tf32" ? workloads::MathMode::tf32
-                                                   : workloads::MathMode::native);
+        const workloads::PrecisionPolicy policy = workloads::policy_for(precision);
+        dtype = policy.storage_is_fp64 ? DType::f64 : DType::f32;
+        backend->set_math_mode(policy.math);
     }
     Tensor make(const Shape& shape, double value) {
         Tensor t = tensors->allocate(shape, dtype);
@@ -64,11 +64,12 @@ constexpr GemmShape kGemmShapes[] = {
 
 using Body = std::function<void(benchmark::State&, OpBench&)>;
 
-void add(std::vector<MicroBenchmarkInfo>& out, const std::string& backend,
-         const std::string& precision, int threads, const std::string& op, const std::string& model,
-         const std::string& shape, Body body) {
-    MicroBenchmarkInfo info{fmt::format("{}/{}/{}", op, precision, model), op, shape, precision,
-                            backend};
+void add(std::vector<MicroBenchmarkInfo>& out, workloads::BackendKind backend,
+         workloads::Precision precision, int threads, const std::string& op,
+         const std::string& model, const std::string& shape, Body body) {
+    const std::string precision_name = to_string(precision);
+    MicroBenchmarkInfo info{fmt::format("{}/{}/{}", op, precision_name, model), op, shape,
+                            precision_name, to_string(backend)};
     benchmark::RegisterBenchmark(info.name.c_str(),
                                  [backend, precision, threads, body](benchmark::State& state) {
                                      try {
@@ -89,8 +90,8 @@ void flops_counter(benchmark::State& state, double flops_per_iteration) {
                            benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
 }
 
-void register_conv(std::vector<MicroBenchmarkInfo>& out, const std::string& backend,
-                   const std::string& precision, int threads, const ConvShape& s) {
+void register_conv(std::vector<MicroBenchmarkInfo>& out, workloads::BackendKind backend,
+                   workloads::Precision precision, int threads, const ConvShape& s) {
     const std::string shape =
         fmt::format("n{} c{} h{} w{} k{} r{} pad{}", s.n, s.c, s.hw, s.hw, s.k, s.r, s.pad);
     const std::int64_t p = workloads::conv_output_extent(s.hw, s.r, 1, s.pad);
@@ -136,8 +137,8 @@ void register_conv(std::vector<MicroBenchmarkInfo>& out, const std::string& back
         });
 }
 
-void register_gemm(std::vector<MicroBenchmarkInfo>& out, const std::string& backend,
-                   const std::string& precision, int threads, const GemmShape& s) {
+void register_gemm(std::vector<MicroBenchmarkInfo>& out, workloads::BackendKind backend,
+                   workloads::Precision precision, int threads, const GemmShape& s) {
     const std::string shape = fmt::format("m{} n{} k{}", s.m, s.n, s.k);
     const double flops = 2.0 * static_cast<double>(s.m * s.n * s.k);
     add(out, backend, precision, threads, "gemm", s.model, shape,
@@ -154,8 +155,8 @@ void register_gemm(std::vector<MicroBenchmarkInfo>& out, const std::string& back
         });
 }
 
-void register_elementwise(std::vector<MicroBenchmarkInfo>& out, const std::string& backend,
-                          const std::string& precision, int threads) {
+void register_elementwise(std::vector<MicroBenchmarkInfo>& out, workloads::BackendKind backend,
+                          workloads::Precision precision, int threads) {
     const Shape act{64, 32, 26, 26};  // seed-cnn's convolution output
     add(out, backend, precision, threads, "relu_forward", "seed-cnn", "n64 c32 h26 w26",
         [=](benchmark::State& state, OpBench& b) {
@@ -216,9 +217,10 @@ void register_elementwise(std::vector<MicroBenchmarkInfo>& out, const std::strin
 }  // namespace
 
 std::vector<MicroBenchmarkInfo> register_micro_benchmarks(
-    const std::string& backend, const std::vector<std::string>& precisions, int threads) {
+    workloads::BackendKind backend, const std::vector<workloads::Precision>& precisions,
+    int threads) {
     std::vector<MicroBenchmarkInfo> registered;
-    for (const auto& precision : precisions) {
+    for (const workloads::Precision precision : precisions) {
         for (const auto& s : kConvShapes)
             register_conv(registered, backend, precision, threads, s);
         for (const auto& s : kGemmShapes)

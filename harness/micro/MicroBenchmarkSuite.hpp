@@ -3,6 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "workloads/backend/BackendKind.hpp"
+#include "workloads/numerics/Precision.hpp"
+
 namespace trainscope::harness {
 
 // What one registered microbenchmark measures, so that its result can be stored as a run
@@ -21,6 +24,7 @@ struct MicroBenchmarkInfo {
 // interface (so the same code measures the CPU and the CUDA backend). Each reports
 // items/s and, for convolution and GEMM, a FLOP/s counter.
 std::vector<MicroBenchmarkInfo> register_micro_benchmarks(
-    const std::string& backend, const std::vector<std::string>& precisions, int threads);
+    workloads::BackendKind backend, const std::vector<workloads::Precision>& precisions,
+    int threads);
 
 }  // namespace trainscope::harness

@@ -5,16 +5,21 @@
 #include <algorithm>
 
 #include "harness/cli/UsageError.hpp"
+#include "harness/matrix/AxisCatalog.hpp"
 
 namespace trainscope::harness {
+
+workloads::BackendKind BackendChoice::resolve(const std::string& requested) const {
+    return requested == kAutoBackend ? auto_backend : workloads::parse_backend_kind(requested);
+}
 
 BackendChoice choose_backends(const std::vector<Cell>& cells) {
     BackendChoice choice;
     choice.inventory = workloads::query_cuda_devices();
     const bool has_device = !choice.inventory.devices.empty();
-    choice.auto_backend = has_device ? "cuda" : "cpu";
-    const bool uses_auto = std::any_of(cells.begin(), cells.end(),
-                                       [](const Cell& c) { return c.at("backend") == "auto"; });
+    choice.auto_backend = has_device ? workloads::BackendKind::cuda : workloads::BackendKind::cpu;
+    const bool uses_auto = std::any_of(
+        cells.begin(), cells.end(), [](const Cell& c) { return c.at("backend") == kAutoBackend; });
     if (uses_auto && !has_device) {
         choice.notice = fmt::format("{}: running on the CPU backend", choice.inventory.status);
     }
@@ -22,7 +27,7 @@ BackendChoice choose_backends(const std::vector<Cell>& cells) {
 }
 
 std::string backend_unavailable_reason(const BackendChoice& choice, const Cell& cell) {
-    if (choice.resolve(cell.at("backend")) != "cuda")
+    if (choice.resolve(cell.at("backend")) != workloads::BackendKind::cuda)
         return "";
     const auto& devices = choice.inventory.devices;
     if (devices.empty()) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "harness/matrix/Cell.hpp"
+#include "workloads/backend/BackendKind.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
 
 namespace trainscope::harness {
@@ -11,12 +12,11 @@ namespace trainscope::harness {
 // How `--backend auto` resolves on this machine, decided once per command.
 struct BackendChoice {
     workloads::DeviceInventory inventory;
-    std::string auto_backend;  // "cuda" or "cpu"
-    std::string notice;        // one line for the user when auto falls back to the CPU
+    workloads::BackendKind auto_backend = workloads::BackendKind::cpu;
+    std::string notice;  // one line for the user when auto falls back to the CPU
 
-    [[nodiscard]] std::string resolve(const std::string& requested) const {
-        return requested == "auto" ? auto_backend : requested;
-    }
+    // The backend axis's text ("auto", "cpu", "cuda"), parsed; auto is this machine's.
+    [[nodiscard]] workloads::BackendKind resolve(const std::string& requested) const;
 };
 
 // Queries the devices.

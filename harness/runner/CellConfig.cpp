@@ -10,7 +10,6 @@
 namespace trainscope::harness {
 
 namespace {
-constexpr const char* kNotApplicable = "n/a";
 
 bool model_takes(const std::string& model, const std::string& parameter) {
     for (const auto& info : workloads::model_catalog()) {
@@ -23,19 +22,28 @@ bool model_takes(const std::string& model, const std::string& parameter) {
     }
     return false;
 }
+
+// The parsed axis, or `fallback` where the cell records it as n/a.
+template <class E, class Parse>
+E parse_applicable(const Cell& cell, const char* axis, Parse parse, E fallback) {
+    const std::string& text = cell.at(axis);
+    return text == kNotApplicable ? fallback : parse(text);
+}
+
 }  // namespace
 
-void apply_backend_applicability(Cell& cell, const std::string& backend) {
-    cell.values["backend"] = backend;
+void apply_backend_applicability(Cell& cell, workloads::BackendKind backend) {
+    cell.values["backend"] = workloads::to_string(backend);
     for (const char* parameter : {"depth", "width"}) {
         if (cell.values.count(parameter) != 0 && !model_takes(cell.at("model"), parameter)) {
             cell.values[parameter] = kNotApplicable;
         }
     }
-    if (backend != "cpu") {
+    const workloads::Allocator allocator = workloads::parse_allocator(cell.at("allocator"));
+    if (backend != workloads::BackendKind::cpu) {
         // What the run would refuse with a ConfigError is known now: skip, saying why.
-        if (cell.at("cuda_graph") == "on" && cell.skip_reason.empty())
-            cell.skip_reason = workloads::cuda_graph_refusal(cell.at("allocator"));
+        if (parse_on_off(cell.at("cuda_graph")) && cell.skip_reason.empty())
+            cell.skip_reason = workloads::cuda_graph_refusal(allocator);
         return;
     }
     cell.values["device"] = kNotApplicable;
@@ -51,9 +59,9 @@ void apply_backend_applicability(Cell& cell, const std::string& backend) {
             it->second = kNotApplicable;
         }
     }
-    const std::string& allocator = cell.at("allocator");
-    if ((allocator == "async" || allocator == "managed") && cell.skip_reason.empty()) {
-        cell.skip_reason = "allocator=" + allocator + " needs the CUDA backend";
+    if (workloads::allocator_needs_cuda(allocator) && cell.skip_reason.empty()) {
+        cell.skip_reason =
+            "allocator=" + workloads::to_string(allocator) + " needs the CUDA backend";
     }
 }
 
@@ -70,8 +78,8 @@ workloads::TrainingConfig make_training_config(const Cell& cell, const RunLength
     c.dataset_dir = length.dataset_dir;
     c.input_shape = length.input_shape;
     c.classes = length.classes;
-    c.precision = cell.at("precision");
-    c.backend = cell.at("backend");
+    c.precision = workloads::parse_precision(cell.at("precision"));
+    c.backend = workloads::to_string(workloads::parse_backend_kind(cell.at("backend")));
     const auto& device = cell.at("device");
     c.device = device == kNotApplicable ? 0 : std::stoi(device);
     c.batch = std::stoi(cell.at("batch"));
@@ -80,16 +88,17 @@ workloads::TrainingConfig make_training_config(const Cell& cell, const RunLength
     c.warmup_steps = length.warmup_steps;
     c.threads = length.threads;
     c.seed = length.seed;
-    c.optimizer = cell.at("optimizer");
+    c.optimizer = workloads::parse_optimizer(cell.at("optimizer"));
     c.learning_rate = std::stod(cell.at("learning_rate"));
     c.target_accuracy = length.target_accuracy;
     c.eval_every_steps = length.eval_every_steps;
-    c.allocator = cell.at("allocator");
-    c.host_memory = cell.at("host_memory");
-    c.transfer = cell.at("transfer");
-    c.placement = cell.at("placement");
-    c.activations = cell.at("activations");
-    c.cuda_graph = cell.at("cuda_graph") == "on";
+    c.allocator = workloads::parse_allocator(cell.at("allocator"));
+    c.host_memory =
+        parse_applicable(cell, "host_memory", workloads::parse_host_memory, c.host_memory);
+    c.transfer = parse_applicable(cell, "transfer", workloads::parse_transfer, c.transfer);
+    c.placement = parse_applicable(cell, "placement", workloads::parse_placement, c.placement);
+    c.activations = workloads::parse_activations(cell.at("activations"));
+    c.cuda_graph = parse_applicable(cell, "cuda_graph", parse_on_off, c.cuda_graph);
     return c;
 }
 

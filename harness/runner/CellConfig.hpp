@@ -25,8 +25,11 @@ struct RunLength {
 // Marks the axes a backend does not have as "n/a", and sets cell.skip_reason when a
 // cell asks for something its backend cannot do (allocator=async on the CPU), so it is
 // recorded as skipped and never run as something else. `backend` is already resolved.
-void apply_backend_applicability(Cell& cell, const std::string& backend);
+void apply_backend_applicability(Cell& cell, workloads::BackendKind backend);
 
+// Parses the cell's axis text into the engine's types (ConfigError names a bad value; a
+// cell from expand_matrix or a checked job file has none). An "n/a" axis takes the
+// engine's default, which is what its backend does.
 workloads::TrainingConfig make_training_config(const Cell& cell, const RunLength& length);
 
 // The runs-table axes of a cell (what the store records).

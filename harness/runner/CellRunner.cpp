@@ -19,6 +19,7 @@
 #include "harness/runner/TracingOverhead.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/stats/SampleStatistics.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
@@ -46,7 +47,7 @@ double median_measured_step_ns(const workloads::TrainingResult& result) {
 CaptureDevice capture_device(const workloads::TrainingConfig& config) {
     CaptureDevice device;
     device.cuda_ordinal = config.device;
-    if (config.backend != "cuda")
+    if (!workloads::is_backend(config.backend, workloads::BackendKind::cuda))
         return device;
     for (const workloads::CudaDeviceInfo& info : workloads::query_cuda_devices().devices) {
         if (info.ordinal == config.device)
@@ -80,7 +81,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
     const auto level =
         profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
-        CellCapture capture(level, config.backend, capture_device(config));
+        CellCapture capture(level, workloads::parse_backend_kind(config.backend),
+                            capture_device(config));
         MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
         const workloads::TrainingResult result = workloads::run_training(config, &step_clock);
         CapturedCell captured = capture.stop(step_clock.intervals(), step_clock.measured_steps());
@@ -98,7 +100,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         }
         if (captured.trace) {
             for (auto& m : reports::compute_trace_metrics(*captured.trace)) {
-                if (m.name != "gpu_busy_pct" || config.backend == "cuda")
+                if (m.name != reports::metric_tag::gpu_busy_pct ||
+                    workloads::is_backend(config.backend, workloads::BackendKind::cuda))
                     record.metrics.push_back(std::move(m));
             }
             record.trace = std::move(captured.trace);
@@ -124,7 +127,7 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         record.evaluations = to_eval_rows(result);
         if (!options.stopping.fixed_length) {
             const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
-            record.metrics.push_back({"noise_target_met", met ? 1.0 : 0.0, ""});
+            record.metrics.push_back({reports::metric_tag::noise_target_met, met ? 1.0 : 0.0, ""});
         }
         if (!controller.divergence().empty()) {
             record.status = reports::RunStatus::Failed;

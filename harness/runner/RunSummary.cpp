@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 #include "reports/quality/TracingOverheadSummary.hpp"
 
@@ -46,12 +47,12 @@ void print_run_result(const reports::RunRecord& run) {
     std::fprintf(stderr,
                  "  %s images/s, median step %s ms (95%% CI of mean %s-%s ms), final loss %s, "
                  "test accuracy %s\n",
-                 metric_text(run, "images_per_s", "{:.0f}").c_str(),
-                 metric_text(run, "step_ms_median", "{:.3f}").c_str(),
-                 metric_text(run, "step_ms_ci_low", "{:.3f}").c_str(),
-                 metric_text(run, "step_ms_ci_high", "{:.3f}").c_str(),
-                 metric_text(run, "final_loss", "{:.4f}").c_str(),
-                 metric_text(run, "test_accuracy", "{:.4f}").c_str());
+                 metric_text(run, reports::metric_tag::images_per_s, "{:.0f}").c_str(),
+                 metric_text(run, reports::metric_tag::step_ms_median, "{:.3f}").c_str(),
+                 metric_text(run, reports::metric_tag::step_ms_ci_low, "{:.3f}").c_str(),
+                 metric_text(run, reports::metric_tag::step_ms_ci_high, "{:.3f}").c_str(),
+                 metric_text(run, reports::metric_tag::final_loss, "{:.4f}").c_str(),
+                 metric_text(run, reports::metric_tag::test_accuracy, "{:.4f}").c_str());
     if (const auto overhead = reports::tracing_overhead_summary(run))
         std::fprintf(stderr, "  tracing overhead: %s\n", overhead->c_str());
     // Contention or throttling means the timings measured something else too: say so
@@ -68,7 +69,7 @@ std::optional<std::int64_t> run_to_open(const std::vector<reports::RunRecord>& r
     for (const reports::RunRecord& run : runs) {
         if (std::find(traced_ids.begin(), traced_ids.end(), run.id) == traced_ids.end())
             continue;
-        const reports::Metric* rate = run.find_metric("images_per_s");
+        const reports::Metric* rate = run.find_metric(reports::metric_tag::images_per_s);
         const double images_per_s = rate != nullptr ? rate->value : 0.0;
         if (!chosen || images_per_s < slowest) {
             chosen = run.id;
@@ -98,12 +99,12 @@ void print_summary_table(const std::vector<reports::RunRecord>& runs,
         for (std::size_t i = 1; i < axis_columns; ++i) {
             row.push_back(axis_text(run, header[i] == "model_params" ? "depth" : header[i]));
         }
-        row.push_back(metric_text(run, "images_per_s", "{:.0f}"));
-        row.push_back(metric_text(run, "step_ms_median", "{:.3f}"));
-        const reports::Metric* peak = run.find_metric("peak_mem_bytes");
+        row.push_back(metric_text(run, reports::metric_tag::images_per_s, "{:.0f}"));
+        row.push_back(metric_text(run, reports::metric_tag::step_ms_median, "{:.3f}"));
+        const reports::Metric* peak = run.find_metric(reports::metric_tag::peak_mem_bytes);
         row.push_back(peak != nullptr ? fmt::format("{:.1f}", peak->value / (1024.0 * 1024.0))
                                       : "-");
-        row.push_back(metric_text(run, "test_accuracy", "{:.4f}"));
+        row.push_back(metric_text(run, reports::metric_tag::test_accuracy, "{:.4f}"));
         std::string status(to_string(run.status));
         for (const reports::MeasurementWarning& warning : reports::measurement_warnings(run)) {
             status += " (" + warning.tag + ")";

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "harness/capture/TraceCapture.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/stats/SampleStatistics.hpp"
 #include "workloads/training/TrainingSession.hpp"
 
@@ -99,7 +100,7 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
     // blocks first as second.
     constexpr std::size_t kRounds = 6;
     const std::int64_t per_block = probe_steps_per_block(median_step_ns);
-    const bool cuda = config.backend == "cuda";
+    const bool cuda = workloads::is_backend(config.backend, workloads::BackendKind::cuda);
     std::unique_ptr<TraceCapture> capture;
     std::vector<std::string> discarded;
     InterleavedTracingProbe probe(kRounds, per_block, [&](bool on) {
@@ -131,9 +132,10 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
 std::vector<reports::Metric> tracing_overhead_metrics(const TracingOverhead& overhead) {
     std::vector<reports::Metric> metrics;
     if (overhead.measurable())
-        metrics.push_back({"tracing_overhead_pct", overhead.estimate_pct, "%"});
-    metrics.push_back({"tracing_overhead_pct_ci_low", overhead.ci_low_pct, "%"});
-    metrics.push_back({"tracing_overhead_pct_ci_high", overhead.ci_high_pct, "%"});
+        metrics.push_back({reports::metric_tag::tracing_overhead_pct, overhead.estimate_pct, "%"});
+    metrics.push_back({reports::metric_tag::tracing_overhead_pct_ci_low, overhead.ci_low_pct, "%"});
+    metrics.push_back(
+        {reports::metric_tag::tracing_overhead_pct_ci_high, overhead.ci_high_pct, "%"});
     return metrics;
 }
 

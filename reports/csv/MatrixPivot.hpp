@@ -5,6 +5,7 @@
 
 #include "common/InputError.hpp"
 #include "reports/csv/CsvWriter.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/store/RunRecord.hpp"
 
 namespace trainscope::reports {
@@ -16,7 +17,7 @@ class PivotError : public InputError {
 };
 
 struct PivotSpec {
-    std::string metric = "images_per_s";
+    std::string metric = metric_tag::images_per_s;
     std::string rows = "batch";
     std::string cols = "precision";
 };

@@ -3,15 +3,22 @@
 #include <algorithm>
 #include <set>
 
+#include "reports/metrics/MetricTags.hpp"
+
 namespace trainscope::reports {
 
 const std::vector<std::string>& runs_csv_metric_columns() {
     static const std::vector<std::string> columns{
-        "images_per_s",   "step_ms_median", "step_ms_mean",         "step_ms_stdev",
-        "step_ms_p5",     "step_ms_p95",    "step_ms_ci_low",       "step_ms_ci_high",
-        "step_count",     "step_rse",       "noise_target_met",     "train_time_s",
-        "peak_mem_bytes", "final_loss",     "test_accuracy",        "time_to_target_s",
-        "gpu_busy_pct",   "skipped_steps",  "tracing_overhead_pct", "parameter_count"};
+        metric_tag::images_per_s,         metric_tag::step_ms_median,
+        metric_tag::step_ms_mean,         metric_tag::step_ms_stdev,
+        metric_tag::step_ms_p5,           metric_tag::step_ms_p95,
+        metric_tag::step_ms_ci_low,       metric_tag::step_ms_ci_high,
+        metric_tag::step_count,           metric_tag::step_rse,
+        metric_tag::noise_target_met,     metric_tag::train_time_s,
+        metric_tag::peak_mem_bytes,       metric_tag::final_loss,
+        metric_tag::test_accuracy,        metric_tag::time_to_target_s,
+        metric_tag::gpu_busy_pct,         metric_tag::skipped_steps,
+        metric_tag::tracing_overhead_pct, metric_tag::parameter_count};
     return columns;
 }
 

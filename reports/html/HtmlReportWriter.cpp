@@ -14,6 +14,7 @@
 #include "reports/html/SvgBoxPlot.hpp"
 #include "reports/html/SvgLineChart.hpp"
 #include "reports/metrics/MetricInterval.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::reports {
@@ -151,7 +152,8 @@ std::string environment_section(const HtmlReportInput& input) {
 }
 
 std::string runs_section(const HtmlReportInput& input, const std::vector<std::string>& axes) {
-    CsvTable table{{"run", "status", "images_per_s", "step_ms_median", "peak_mem_bytes", "error"}};
+    CsvTable table{{"run", "status", metric_tag::images_per_s, metric_tag::step_ms_median,
+                    metric_tag::peak_mem_bytes, "error"}};
     for (const auto& run : input.runs) {
         auto value = [&](const char* name) {
             const Metric* m = metric(run, name);
@@ -160,8 +162,9 @@ std::string runs_section(const HtmlReportInput& input, const std::vector<std::st
         std::string status(to_string(run.status));
         for (const MeasurementWarning& warning : measurement_warnings(run))
             status += " (" + warning.tag + ")";
-        table.push_back({cell_label(run, axes), status, value("images_per_s"),
-                         value("step_ms_median"), value("peak_mem_bytes"), run.error});
+        table.push_back({cell_label(run, axes), status, value(metric_tag::images_per_s),
+                         value(metric_tag::step_ms_median), value(metric_tag::peak_mem_bytes),
+                         run.error});
     }
     std::string html = "<h3>Runs</h3>\n" + table_html(table);
     // Timings taken on a busy machine or a throttling GPU: the reader must see why.
@@ -183,7 +186,7 @@ std::string throughput_section(const HtmlReportInput& input) {
     // precision -> batch -> the ok runs measured there
     std::map<std::string, std::map<std::string, std::vector<const RunRecord*>>> runs_at;
     for (const auto& run : input.runs) {
-        if (run.status == RunStatus::Ok && metric(run, "images_per_s") != nullptr)
+        if (run.status == RunStatus::Ok && metric(run, metric_tag::images_per_s) != nullptr)
             runs_at[run.axes.precision][axis_value(run.axes, "batch")].push_back(&run);
     }
     if (runs_at.empty())
@@ -195,7 +198,7 @@ std::string throughput_section(const HtmlReportInput& input) {
             if (it == by_batch.end())
                 continue;
             // The GUI's run chart draws the same point (reports::metric_point).
-            const auto point = metric_point(it->second, "images_per_s");
+            const auto point = metric_point(it->second, metric_tag::images_per_s);
             LinePoint p{x, point->value, std::nullopt, std::nullopt};
             if (point->interval) {
                 p.low = point->interval->low;
@@ -263,7 +266,7 @@ std::string memory_section(const HtmlReportInput& input, const std::vector<std::
     chart.value_label = "peak memory (MiB)";
     std::vector<std::pair<std::string, Bar>> bars;
     for (const auto& run : input.runs) {
-        const Metric* peak = metric(run, "peak_mem_bytes");
+        const Metric* peak = metric(run, metric_tag::peak_mem_bytes);
         if (peak == nullptr)
             continue;
         const std::string strategy = memory_strategy(run);

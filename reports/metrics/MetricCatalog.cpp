@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "reports/metrics/MetricTags.hpp"
+
 namespace trainscope::reports {
 
 namespace {
@@ -14,148 +16,165 @@ constexpr auto N = Direction::Neither;
 // telemetry), the micro-benchmarks. docs/formats.md lists the same tags.
 constexpr std::array kCatalog{
     // Throughput, step time and what the model learnt: what a user looks at first.
-    MetricInfo{"images_per_s", "Throughput", "images/s", H,
+    MetricInfo{metric_tag::images_per_s, "Throughput", "images/s", H,
                "Measured steps × batch ÷ their total time.", true},
-    MetricInfo{"step_ms_median", "Step time, median", "ms", L,
+    MetricInfo{metric_tag::step_ms_median, "Step time, median", "ms", L,
                "Median duration of a measured (non-warm-up) training step.", true},
-    MetricInfo{"step_ms_mean", "Step time, mean", "ms", L,
+    MetricInfo{metric_tag::step_ms_mean, "Step time, mean", "ms", L,
                "Mean duration of a measured training step.", true},
-    MetricInfo{"test_accuracy", "Test accuracy", "fraction", H,
+    MetricInfo{metric_tag::test_accuracy, "Test accuracy", "fraction", H,
                "Share of test images classified correctly at the last evaluation.", true},
-    MetricInfo{"time_to_target_s", "Time to target accuracy", "s", L,
+    MetricInfo{metric_tag::time_to_target_s, "Time to target accuracy", "s", L,
                "Training time until the first evaluation reaching --target-accuracy.", true},
-    MetricInfo{"peak_mem_bytes", "Peak tensor memory", "bytes", L, "Peak bytes of live tensors.",
-               true},
-    MetricInfo{"gpu_busy_pct", "GPU busy", "%", H,
+    MetricInfo{metric_tag::peak_mem_bytes, "Peak tensor memory", "bytes", L,
+               "Peak bytes of live tensors.", true},
+    MetricInfo{metric_tag::gpu_busy_pct, "GPU busy", "%", H,
                "Union of kernels, copies and sets over the span of GPU work.", true},
-    MetricInfo{"cpu_op_busy_pct", "CPU ops busy", "%", H,
+    MetricInfo{metric_tag::cpu_op_busy_pct, "CPU ops busy", "%", H,
                "Union of the CPU backend's ops over their span.", true},
-    MetricInfo{"final_loss", "Final training loss", "", L, "Training loss of the last step.", true},
-    MetricInfo{"step_ms_p95", "Step time, p95", "ms", L,
+    MetricInfo{metric_tag::final_loss, "Final training loss", "", L,
+               "Training loss of the last step.", true},
+    MetricInfo{metric_tag::step_ms_p95, "Step time, p95", "ms", L,
                "95th percentile of the measured step times (linear interpolation).", true},
-    MetricInfo{"tracing_overhead_pct", "Tracing overhead", "%", L,
+    MetricInfo{metric_tag::tracing_overhead_pct, "Tracing overhead", "%", L,
                "What tracing added to the median step time, from interleaved untraced and "
                "traced blocks; absent when its interval holds zero (not measurable).",
                true},
-    MetricInfo{"tracing_overhead_pct_ci_low", "Tracing overhead: 95 % CI low", "%", N,
+    MetricInfo{metric_tag::tracing_overhead_pct_ci_low, "Tracing overhead: 95 % CI low", "%", N,
                "Lower end of the tracing overhead's 95 % interval.", false},
-    MetricInfo{"tracing_overhead_pct_ci_high", "Tracing overhead: 95 % CI high", "%", N,
+    MetricInfo{metric_tag::tracing_overhead_pct_ci_high, "Tracing overhead: 95 % CI high", "%", N,
                "Upper end of the tracing overhead's 95 % interval.", false},
-    MetricInfo{"step_count", "Measured steps", "", N,
+    MetricInfo{metric_tag::step_count, "Measured steps", "", N,
                "Training steps the statistics are computed over (warm-up excluded).", true},
     // Step-time detail.
-    MetricInfo{"step_ms_median_ci_low", "Step time, median: 95 % CI low", "ms", N,
+    MetricInfo{metric_tag::step_ms_median_ci_low, "Step time, median: 95 % CI low", "ms", N,
                "Lower end of the distribution-free (order-statistic) 95 % confidence "
                "interval of the median step time."},
-    MetricInfo{"step_ms_median_ci_high", "Step time, median: 95 % CI high", "ms", N,
+    MetricInfo{metric_tag::step_ms_median_ci_high, "Step time, median: 95 % CI high", "ms", N,
                "Upper end of the order-statistic 95 % confidence interval of the median."},
-    MetricInfo{"step_ms_ci_low", "Step time, mean: 95 % CI low", "ms", N,
+    MetricInfo{metric_tag::step_ms_ci_low, "Step time, mean: 95 % CI low", "ms", N,
                "Lower end of the Student-t 95 % confidence interval of the mean step time."},
-    MetricInfo{"step_ms_ci_high", "Step time, mean: 95 % CI high", "ms", N,
+    MetricInfo{metric_tag::step_ms_ci_high, "Step time, mean: 95 % CI high", "ms", N,
                "Upper end of the Student-t 95 % confidence interval of the mean step time."},
-    MetricInfo{"step_ms_stdev", "Step time, standard deviation", "ms", L,
+    MetricInfo{metric_tag::step_ms_stdev, "Step time, standard deviation", "ms", L,
                "Sample standard deviation of the measured step times."},
-    MetricInfo{"step_ms_p5", "Step time, p5", "ms", L,
+    MetricInfo{metric_tag::step_ms_p5, "Step time, p5", "ms", L,
                "5th percentile of the measured step times (linear interpolation)."},
-    MetricInfo{"step_rse", "Step time, relative standard error", "fraction", L,
+    MetricInfo{metric_tag::step_rse, "Step time, relative standard error", "fraction", L,
                "Standard error of the mean step time over the mean."},
-    MetricInfo{"noise_target_met", "Noise target met", "", H,
+    MetricInfo{metric_tag::noise_target_met, "Noise target met", "", H,
                "1 when the stopping rule reached --rse, 0 when the time cap stopped it."},
-    MetricInfo{"train_time_s", "Training time", "s", N,
+    MetricInfo{metric_tag::train_time_s, "Training time", "s", N,
                "All training steps' timed windows, warm-up included; evaluation and data "
                "staging excluded."},
-    MetricInfo{"data_ms_median", "Data staging, median", "ms", L,
+    MetricInfo{metric_tag::data_ms_median, "Data staging, median", "ms", L,
                "Median host time staging a measured step's batch, outside its timed window."},
-    MetricInfo{"data_time_s", "Data staging time", "s", N,
+    MetricInfo{metric_tag::data_time_s, "Data staging time", "s", N,
                "Host time staging batches, summed over all steps."},
     // Learning.
-    MetricInfo{"test_loss", "Test loss", "", L, "Loss on the test set at the last evaluation."},
-    MetricInfo{"steps_to_target", "Steps to target accuracy", "", L,
+    MetricInfo{metric_tag::test_loss, "Test loss", "", L,
+               "Loss on the test set at the last evaluation."},
+    MetricInfo{metric_tag::steps_to_target, "Steps to target accuracy", "", L,
                "Training steps until the first evaluation reaching --target-accuracy."},
-    MetricInfo{"skipped_steps", "Skipped steps", "", L,
+    MetricInfo{metric_tag::skipped_steps, "Skipped steps", "", L,
                "Optimizer steps skipped for an fp16 overflow."},
-    MetricInfo{"steps_per_epoch", "Steps per epoch", "", N, "Training steps in one epoch."},
-    MetricInfo{"parameter_count", "Parameters", "", N, "Trainable parameters of the model."},
+    MetricInfo{metric_tag::steps_per_epoch, "Steps per epoch", "", N,
+               "Training steps in one epoch."},
+    MetricInfo{metric_tag::parameter_count, "Parameters", "", N,
+               "Trainable parameters of the model."},
     // Memory.
-    MetricInfo{"tensor_allocations", "Tensor allocations", "", L,
+    MetricInfo{metric_tag::tensor_allocations, "Tensor allocations", "", L,
                "Tensors allocated during training."},
     // Step anatomy: means per measured step, inside the timed window (CountingBackend).
-    MetricInfo{"allocations_per_step", "Backend allocations per step", "", L,
+    MetricInfo{metric_tag::allocations_per_step, "Backend allocations per step", "", L,
                "Allocations below the pool (malloc, cudaMalloc) inside a step's window."},
-    MetricInfo{"frees_per_step", "Backend frees per step", "", L,
+    MetricInfo{metric_tag::frees_per_step, "Backend frees per step", "", L,
                "Frees below the pool inside a step's window."},
-    MetricInfo{"tensor_allocations_per_step", "Tensors made per step", "", L,
+    MetricInfo{metric_tag::tensor_allocations_per_step, "Tensors made per step", "", L,
                "Tensors made inside a step's window, pool hits included."},
-    MetricInfo{"tensor_frees_per_step", "Tensors released per step", "", N,
+    MetricInfo{metric_tag::tensor_frees_per_step, "Tensors released per step", "", N,
                "Tensors released inside a step's window."},
-    MetricInfo{"syncs_per_step", "Waits per step", "", L,
+    MetricInfo{metric_tag::syncs_per_step, "Waits per step", "", L,
                "synchronize and copy_to_host calls inside a step's window."},
-    MetricInfo{"h2d_copies_per_step", "Host-to-device copies per step", "", L,
+    MetricInfo{metric_tag::h2d_copies_per_step, "Host-to-device copies per step", "", L,
                "copy_from_host calls inside a step's window."},
-    MetricInfo{"backend_calls_per_step", "Backend calls per step", "", L,
+    MetricInfo{metric_tag::backend_calls_per_step, "Backend calls per step", "", L,
                "Backend operations called inside a step's window (op_<name>_per_step by "
                "operation)."},
-    MetricInfo{"pool_high_water_bytes", "Pool high water", "bytes", L,
+    MetricInfo{metric_tag::pool_high_water_bytes, "Pool high water", "bytes", L,
                "Most bytes the caching pool held at once."},
-    MetricInfo{"pool_reused_blocks", "Pool blocks reused", "", N,
+    MetricInfo{metric_tag::pool_reused_blocks, "Pool blocks reused", "", N,
                "Allocations the caching pool served from a freed block."},
-    MetricInfo{"pool_upstream_allocations", "Pool upstream allocations", "", L,
+    MetricInfo{metric_tag::pool_upstream_allocations, "Pool upstream allocations", "", L,
                "Allocations the caching pool passed on to the device allocator."},
-    MetricInfo{"graph_arena_bytes", "CUDA graph arena", "bytes", N,
+    MetricInfo{metric_tag::graph_arena_bytes, "CUDA graph arena", "bytes", N,
                "Bytes reserved for the captured step's fixed-address memory."},
-    MetricInfo{"graph_captures", "CUDA graph captures", "", N,
+    MetricInfo{metric_tag::graph_captures, "CUDA graph captures", "", N,
                "Times the training step was captured into a CUDA graph."},
     // The trace.
-    MetricInfo{"gpu_idle_ms", "GPU idle", "ms", N,
+    MetricInfo{metric_tag::gpu_idle_ms, "GPU idle", "ms", N,
                "Time inside the span of GPU work with no kernel, copy or set running."},
-    MetricInfo{"kernel_count", "Kernels", "", N, "Kernels in the trace."},
-    MetricInfo{"kernel_time_ms", "Kernel time", "ms", N, "Summed kernel durations."},
-    MetricInfo{"tensor_core_pct", "Tensor-core kernel time", "%", H,
+    MetricInfo{metric_tag::kernel_count, "Kernels", "", N, "Kernels in the trace."},
+    MetricInfo{metric_tag::kernel_time_ms, "Kernel time", "ms", N, "Summed kernel durations."},
+    MetricInfo{metric_tag::tensor_core_pct, "Tensor-core kernel time", "%", H,
                "Share of kernel time in kernels that use tensor cores (from the name)."},
-    MetricInfo{"copy_time_ms", "Copy time", "ms", N, "Summed memcpy durations."},
-    MetricInfo{"exposed_copy_ms", "Exposed copy time", "ms", N,
+    MetricInfo{metric_tag::copy_time_ms, "Copy time", "ms", N, "Summed memcpy durations."},
+    MetricInfo{metric_tag::exposed_copy_ms, "Exposed copy time", "ms", N,
                "Copy time not overlapped by a kernel on the same device."},
-    MetricInfo{"dropped_records", "Dropped trace records", "", L,
+    MetricInfo{metric_tag::dropped_records, "Dropped trace records", "", L,
                "Records the tracer lost (buffers full)."},
-    MetricInfo{"trace_activities", "Trace activities", "", N, "Events in the stored trace."},
+    MetricInfo{metric_tag::trace_activities, "Trace activities", "", N,
+               "Events in the stored trace."},
     // The machine while the cell ran.
-    MetricInfo{"host_other_cpu_pct", "Other processes' CPU", "%", L,
+    MetricInfo{metric_tag::host_other_cpu_pct, "Other processes' CPU", "%", L,
                "Share of all cores' time other processes used while the cell ran."},
-    MetricInfo{"host_steal_pct", "Hypervisor steal", "%", L,
+    MetricInfo{metric_tag::host_steal_pct, "Hypervisor steal", "%", L,
                "Share of all cores' time the hypervisor gave to other guests."},
-    MetricInfo{"throttled_sample_pct", "Throttled samples", "%", L,
+    MetricInfo{metric_tag::throttled_sample_pct, "Throttled samples", "%", L,
                "Share of NVML samples in the measured steps with a slowdown reason set."},
-    MetricInfo{"throttle_reasons_seen", "Throttle reasons seen", "bitmask", N,
+    MetricInfo{metric_tag::throttle_reasons_seen, "Throttle reasons seen", "bitmask", N,
                "NVML clock throttle reasons seen during the measured steps."},
-    MetricInfo{"energy_per_step_j", "Energy per step", "J", L,
+    MetricInfo{metric_tag::energy_per_step_j, "Energy per step", "J", L,
                "GPU energy over the measured steps ÷ their count."},
-    MetricInfo{"power_w_mean", "GPU power, mean", "W", N, "Mean NVML board power."},
-    MetricInfo{"power_w_max", "GPU power, max", "W", N, "Highest NVML board power."},
-    MetricInfo{"sm_clock_mhz_mean", "SM clock, mean", "MHz", N, "Mean NVML SM clock."},
-    MetricInfo{"sm_clock_mhz_max", "SM clock, max", "MHz", N, "Highest NVML SM clock."},
-    MetricInfo{"temperature_c_mean", "GPU temperature, mean", "°C", N,
+    MetricInfo{metric_tag::power_w_mean, "GPU power, mean", "W", N, "Mean NVML board power."},
+    MetricInfo{metric_tag::power_w_max, "GPU power, max", "W", N, "Highest NVML board power."},
+    MetricInfo{metric_tag::sm_clock_mhz_mean, "SM clock, mean", "MHz", N, "Mean NVML SM clock."},
+    MetricInfo{metric_tag::sm_clock_mhz_max, "SM clock, max", "MHz", N, "Highest NVML SM clock."},
+    MetricInfo{metric_tag::temperature_c_mean, "GPU temperature, mean", "°C", N,
                "Mean NVML GPU temperature."},
-    MetricInfo{"temperature_c_max", "GPU temperature, max", "°C", N,
+    MetricInfo{metric_tag::temperature_c_max, "GPU temperature, max", "°C", N,
                "Highest NVML GPU temperature."},
-    MetricInfo{"nvml_gpu_util_pct_mean", "NVML GPU utilization, mean", "%", H,
+    MetricInfo{metric_tag::nvml_gpu_util_pct_mean, "NVML GPU utilization, mean", "%", H,
                "Mean of NVML's utilization counter (a kernel ran in the sample period)."},
-    MetricInfo{"nvml_gpu_util_pct_max", "NVML GPU utilization, max", "%", N,
+    MetricInfo{metric_tag::nvml_gpu_util_pct_max, "NVML GPU utilization, max", "%", N,
                "Highest NVML utilization sample."},
     // trainscope micro.
-    MetricInfo{"time_us", "Time per iteration", "µs", L,
+    MetricInfo{metric_tag::time_us, "Time per iteration", "µs", L,
                "Adjusted real time of one benchmark iteration."},
-    MetricInfo{"tflop_per_s", "Compute rate", "TFLOP/s", H,
+    MetricInfo{metric_tag::tflop_per_s, "Compute rate", "TFLOP/s", H,
                "Floating-point operations per second."},
-    MetricInfo{"items_per_s", "Items per second", "items/s", H, "Benchmark items per second."},
-    MetricInfo{"iterations", "Iterations", "", N, "Benchmark iterations measured."},
+    MetricInfo{metric_tag::items_per_s, "Items per second", "items/s", H,
+               "Benchmark items per second."},
+    MetricInfo{metric_tag::iterations, "Iterations", "", N, "Benchmark iterations measured."},
 };
-}  // namespace
+// One tag per backend operation, written by workloads' StepCountRecorder:
+// op_<operation>_per_step. One entry describes them all.
+constexpr std::string_view kOpCallsPrefix = "op_";
+constexpr std::string_view kOpCallsSuffix = "_per_step";
+constexpr MetricInfo kOpCalls{"op_<operation>_per_step", "Calls per step of one backend operation",
+                              "", L, "How often a measured step called this Backend operation."};
 
-std::span<const MetricInfo> metric_catalog() {
-    return kCatalog;
+// The operation of an op_<operation>_per_step tag; empty for any other tag.
+std::string_view op_of_calls_tag(std::string_view tag) {
+    if (tag.size() <= kOpCallsPrefix.size() + kOpCallsSuffix.size() ||
+        !tag.starts_with(kOpCallsPrefix) || !tag.ends_with(kOpCallsSuffix))
+        return {};
+    tag.remove_prefix(kOpCallsPrefix.size());
+    tag.remove_suffix(kOpCallsSuffix.size());
+    return tag;
 }
 
-const MetricInfo* find_metric_info(std::string_view tag) {
+const MetricInfo* find_in_catalog(std::string_view tag) {
     for (const MetricInfo& m : kCatalog) {
         if (m.tag == tag)
             return &m;
@@ -163,7 +182,21 @@ const MetricInfo* find_metric_info(std::string_view tag) {
     return nullptr;
 }
 
+}  // namespace
+
+std::span<const MetricInfo> metric_catalog() {
+    return kCatalog;
+}
+
+const MetricInfo* find_metric_info(std::string_view tag) {
+    if (const MetricInfo* info = find_in_catalog(tag))
+        return info;
+    return op_of_calls_tag(tag).empty() ? nullptr : &kOpCalls;
+}
+
 std::string metric_label(std::string_view tag, std::string_view stored_unit) {
+    if (const std::string_view op = op_of_calls_tag(tag); !op.empty() && !find_in_catalog(tag))
+        return std::string(op) + " calls per step";
     const MetricInfo* info = find_metric_info(tag);
     std::string label(info ? info->name : tag);
     const std::string_view unit = info ? info->unit : stored_unit;
@@ -173,7 +206,7 @@ std::string metric_label(std::string_view tag, std::string_view stored_unit) {
 }
 
 std::size_t metric_rank(std::string_view tag) {
-    const MetricInfo* info = find_metric_info(tag);
+    const MetricInfo* info = find_in_catalog(tag);
     return info ? static_cast<std::size_t>(info - kCatalog.data()) : kCatalog.size();
 }
 

@@ -25,7 +25,8 @@ struct MetricInfo {
 // Every metric trainscope writes, the important ones first (the order of table columns).
 std::span<const MetricInfo> metric_catalog();
 
-// nullptr for a tag trainscope does not write (an imported or future metric).
+// nullptr for a tag trainscope does not write (an imported or future metric). The
+// per-operation call counts (op_<operation>_per_step) share one entry.
 const MetricInfo* find_metric_info(std::string_view tag);
 
 // "Step time, median (ms)". A tag outside the catalog shows as itself with the unit

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "reports/metrics/MetricTags.hpp"
+
 namespace trainscope::reports {
 
 namespace {
@@ -17,21 +19,22 @@ std::optional<MetricInterval> stored_pair(const RunRecord& run, const std::strin
 }  // namespace
 
 std::string_view interval_description(std::string_view metric) {
-    if (metric == "step_ms_median")
+    if (metric == metric_tag::step_ms_median)
         return "95 % CI of the median (order statistics)";
-    if (metric == "step_ms_mean")
+    if (metric == metric_tag::step_ms_mean)
         return "95 % CI of the mean (Student t)";
-    if (metric == "images_per_s")
+    if (metric == metric_tag::images_per_s)
         return "95 % CI from the mean step time's (Student t)";
     return "95 % CI";
 }
 
 std::optional<MetricInterval> metric_interval(const RunRecord& run, std::string_view metric) {
     const std::string_view what = interval_description(metric);
-    if (metric == "step_ms_mean")
-        return stored_pair(run, "step_ms_ci_low", "step_ms_ci_high", what);
-    if (metric == "images_per_s") {
-        const auto step = stored_pair(run, "step_ms_ci_low", "step_ms_ci_high", what);
+    if (metric == metric_tag::step_ms_mean)
+        return stored_pair(run, metric_tag::step_ms_ci_low, metric_tag::step_ms_ci_high, what);
+    if (metric == metric_tag::images_per_s) {
+        const auto step =
+            stored_pair(run, metric_tag::step_ms_ci_low, metric_tag::step_ms_ci_high, what);
         if (!step || !run.axes.batch || step->low <= 0)
             return std::nullopt;
         const double images_ms = static_cast<double>(*run.axes.batch) * 1000.0;

@@ -1,13 +1,14 @@
 #include "reports/metrics/RunComparison.hpp"
 
 #include "reports/metrics/MetricCatalog.hpp"
+#include "reports/metrics/MetricTags.hpp"
 
 namespace trainscope::reports {
 
 std::optional<StepTimeSample> step_time_sample(const RunRecord& run) {
-    const Metric* mean = run.find_metric("step_ms_mean");
-    const Metric* stdev = run.find_metric("step_ms_stdev");
-    const Metric* count = run.find_metric("step_count");
+    const Metric* mean = run.find_metric(metric_tag::step_ms_mean);
+    const Metric* stdev = run.find_metric(metric_tag::step_ms_stdev);
+    const Metric* count = run.find_metric(metric_tag::step_count);
     if (run.status != RunStatus::Ok || mean == nullptr || stdev == nullptr || count == nullptr)
         return std::nullopt;
     return StepTimeSample{mean->value, stdev->value, static_cast<std::int64_t>(count->value)};
@@ -72,9 +73,9 @@ std::string_view to_string(Judgement judgement) {
 
 MetricJudgement judge_metric(std::string_view tag, double baseline_value, double other_value,
                              const RunPairComparison& comparison) {
-    if (tag == "step_ms_mean" && comparison.step_time)
+    if (tag == metric_tag::step_ms_mean && comparison.step_time)
         return {judgement_of(comparison.step_time->verdict), true};
-    if (tag == "images_per_s" && comparison.throughput)
+    if (tag == metric_tag::images_per_s && comparison.throughput)
         return {judgement_of(comparison.throughput->verdict), true};
     const MetricInfo* info = find_metric_info(tag);
     if (info == nullptr || info->direction == Direction::Neither)

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "reports/metrics/MetricTags.hpp"
+
 namespace trainscope::reports {
 namespace {
 
@@ -16,8 +18,8 @@ double metric_or_zero(const RunRecord& run, const char* name) {
 
 std::vector<MeasurementWarning> measurement_warnings(const RunRecord& run) {
     std::vector<MeasurementWarning> warnings;
-    const double other = metric_or_zero(run, "host_other_cpu_pct");
-    const double steal = metric_or_zero(run, "host_steal_pct");
+    const double other = metric_or_zero(run, metric_tag::host_other_cpu_pct);
+    const double steal = metric_or_zero(run, metric_tag::host_steal_pct);
     if (other > kBusyHostOtherCpuPct || steal > kBusyHostStealPct) {
         warnings.push_back(
             {"busy host",
@@ -25,8 +27,10 @@ std::vector<MeasurementWarning> measurement_warnings(const RunRecord& run) {
                          "(hypervisor steal {:.1f} %); these timings include waiting for cores",
                          other, steal)});
     }
-    if (const double throttled = metric_or_zero(run, "throttled_sample_pct"); throttled > 0.0) {
-        const auto bits = static_cast<std::uint64_t>(metric_or_zero(run, "throttle_reasons_seen"));
+    if (const double throttled = metric_or_zero(run, metric_tag::throttled_sample_pct);
+        throttled > 0.0) {
+        const auto bits =
+            static_cast<std::uint64_t>(metric_or_zero(run, metric_tag::throttle_reasons_seen));
         warnings.push_back(
             {"throttled",
              fmt::format("the GPU throttled during {:.1f} % of the NVML samples (reasons bitmask "

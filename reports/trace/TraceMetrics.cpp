@@ -4,6 +4,7 @@
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
+#include "reports/metrics/MetricTags.hpp"
 
 namespace trainscope::reports {
 
@@ -18,7 +19,9 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace) {
             busy_ns += d.busy_ns;
         }
         if (span_ns > 0) {
-            metrics.push_back({"cpu_op_busy_pct", 100.0 * static_cast<double>(busy_ns) / static_cast<double>(span_ns), "%"});
+            metrics.push_back({metric_tag::cpu_op_busy_pct,
+                               100.0 * static_cast<double>(busy_ns) / static_cast<double>(span_ns),
+                               "%"});
         }
     }
     std::int64_t span_ns = 0;
@@ -28,14 +31,19 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace) {
         busy_ns += device.busy_ns;
     }
     if (span_ns > 0) {
-        metrics.push_back({"gpu_busy_pct", 100.0 * static_cast<double>(busy_ns) / static_cast<double>(span_ns), "%"});
-        metrics.push_back({"gpu_idle_ms", static_cast<double>(span_ns - busy_ns) * 1e-6, "ms"});
+        metrics.push_back({metric_tag::gpu_busy_pct,
+                           100.0 * static_cast<double>(busy_ns) / static_cast<double>(span_ns),
+                           "%"});
+        metrics.push_back(
+            {metric_tag::gpu_idle_ms, static_cast<double>(span_ns - busy_ns) * 1e-6, "ms"});
     }
     const auto tensor_cores = profiler::analyze_tensor_core_usage(trace);
-    metrics.push_back({"kernel_count", static_cast<double>(tensor_cores.kernel_count), ""});
-    metrics.push_back({"kernel_time_ms", static_cast<double>(tensor_cores.kernel_ns) * 1e-6, "ms"});
+    metrics.push_back(
+        {metric_tag::kernel_count, static_cast<double>(tensor_cores.kernel_count), ""});
+    metrics.push_back(
+        {metric_tag::kernel_time_ms, static_cast<double>(tensor_cores.kernel_ns) * 1e-6, "ms"});
     if (tensor_cores.kernel_ns > 0) {
-        metrics.push_back({"tensor_core_pct", 100.0 * tensor_cores.share, "%"});
+        metrics.push_back({metric_tag::tensor_core_pct, 100.0 * tensor_cores.share, "%"});
     }
     std::int64_t copy_ns = 0;
     std::int64_t exposed_ns = 0;
@@ -44,11 +52,14 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace) {
         exposed_ns += device.exposed_copy_ns;
     }
     if (copy_ns > 0) {
-        metrics.push_back({"copy_time_ms", static_cast<double>(copy_ns) * 1e-6, "ms"});
-        metrics.push_back({"exposed_copy_ms", static_cast<double>(exposed_ns) * 1e-6, "ms"});
+        metrics.push_back({metric_tag::copy_time_ms, static_cast<double>(copy_ns) * 1e-6, "ms"});
+        metrics.push_back(
+            {metric_tag::exposed_copy_ms, static_cast<double>(exposed_ns) * 1e-6, "ms"});
     }
-    metrics.push_back({"dropped_records", static_cast<double>(trace.dropped_records), ""});
-    metrics.push_back({"trace_activities", static_cast<double>(trace.activities.size()), ""});
+    metrics.push_back(
+        {metric_tag::dropped_records, static_cast<double>(trace.dropped_records), ""});
+    metrics.push_back(
+        {metric_tag::trace_activities, static_cast<double>(trace.activities.size()), ""});
     return metrics;
 }
 

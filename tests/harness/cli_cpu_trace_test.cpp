@@ -7,6 +7,7 @@
 
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
+#include "reports/metrics/MetricCatalog.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -65,6 +66,10 @@ TEST(CpuTrace, FullLevelRecordsEveryOpAndPhaseAndExportsNested) {
     EXPECT_NE(run.environment.at("tracing_overhead_probe").find("ABBA"), std::string::npos);
     ASSERT_NE(run.find_metric("cpu_op_busy_pct"), nullptr);
     EXPECT_GT(run.find_metric("cpu_op_busy_pct")->value, 10.0);
+    // Every metric the runner stored has a catalog entry: its words, unit and direction
+    // in the GUI, the HTML report and compare.
+    for (const reports::Metric& m : run.metrics)
+        EXPECT_NE(reports::find_metric_info(m.name), nullptr) << m.name;
 
     const auto report =
         run_trainscope("report " + db_path.string() + " --csv " + (dir / "csv").string());

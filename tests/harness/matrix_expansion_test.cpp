@@ -27,7 +27,7 @@ TEST(MatrixExpansion, CartesianProductWithDefaults) {
     EXPECT_EQ(cells[0].at("model"), "seed-cnn");
     // A caching allocator by default, as PyTorch has; the engine's own default agrees.
     EXPECT_EQ(cells[0].at("allocator"), "pool");
-    EXPECT_EQ(workloads::TrainingConfig{}.allocator, "pool");
+    EXPECT_EQ(workloads::to_string(workloads::TrainingConfig{}.allocator), "pool");
     EXPECT_EQ(varying_axes(cells), (std::vector<std::string>{"precision", "batch"}));
 }
 

@@ -6,6 +6,7 @@
 
 #include "harness/capture/CellCapture.hpp"
 #include "harness/capture/TelemetryWindow.hpp"
+#include "reports/metrics/MetricCatalog.hpp"
 
 namespace trainscope::harness {
 namespace {
@@ -120,9 +121,27 @@ TEST(TelemetryWindow, MetricsCoverOnlyTheMeasuredStepsAndDivideByThem) {
     EXPECT_TRUE(window_telemetry_metrics(all, {}, 10).empty());
 }
 
+// The GUI, the CSV files and compare name and judge a metric by its catalog entry.
+TEST(TelemetryWindow, EveryTelemetryMetricHasACatalogEntry) {
+    std::vector<profiler::CounterSeries> all = {
+        series("power", {{0, 100.0}, {3000, 100.0}}),
+        series("energy", {{0, 0.0}, {3000, 450.0}}),
+        series("sm_clock", {{0, 500.0}, {3000, 500.0}}),
+        series("temperature", {{0, 50.0}, {3000, 60.0}}),
+        series("gpu_utilization", {{0, 90.0}, {3000, 95.0}}),
+        series("clocks_throttle_reasons", {{0, 4.0}, {3000, 4.0}}),
+    };
+    const TimeInterval window[] = {{1000, 2000}};
+    const auto metrics = window_telemetry_metrics(all, window, 10);
+    EXPECT_EQ(metrics.size(), 11u);
+    for (const reports::Metric& m : metrics)
+        EXPECT_NE(reports::find_metric_info(m.name), nullptr) << m.name;
+}
+
 TEST(CellCaptureNvml, ACudaCellWithoutABusIdRecordsWhyAndNoTelemetry) {
     // Never another GPU's telemetry: no bus id, no NVML sampler at all.
-    CellCapture capture(profiler::TraceLevel::Off, "cuda", CaptureDevice{2, ""});
+    CellCapture capture(profiler::TraceLevel::Off, workloads::BackendKind::cuda,
+                        CaptureDevice{2, ""});
     const CapturedCell captured = capture.stop({}, 0);
     EXPECT_EQ(captured.metadata.at("nvml_device"),
               "not found: CUDA reported no PCI bus id for device 2; no GPU telemetry recorded");

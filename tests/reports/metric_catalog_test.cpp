@@ -40,6 +40,18 @@ TEST(MetricCatalog, ImportantColumnsComeFirst) {
     EXPECT_EQ(metric_rank("not_a_metric"), metric_catalog().size());
 }
 
+// The runner writes one call count per backend operation; one entry covers them all.
+TEST(MetricCatalog, PerOperationCallCountsShareOneEntry) {
+    const MetricInfo* gemm = find_metric_info("op_gemm_per_step");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm, find_metric_info("op_conv2d_forward_per_step"));
+    EXPECT_EQ(gemm->direction, Direction::LowerIsBetter);
+    EXPECT_EQ(metric_label("op_conv2d_forward_per_step"), "conv2d_forward calls per step");
+    EXPECT_EQ(metric_rank("op_gemm_per_step"), metric_catalog().size());
+    EXPECT_EQ(find_metric_info("op__per_step"), nullptr);
+    EXPECT_EQ(find_metric_info("op_per_step"), nullptr);
+}
+
 TEST(MetricCatalog, Directions) {
     EXPECT_EQ(find_metric_info("images_per_s")->direction, Direction::HigherIsBetter);
     EXPECT_EQ(find_metric_info("step_ms_median")->direction, Direction::LowerIsBetter);

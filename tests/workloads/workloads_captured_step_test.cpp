@@ -299,7 +299,7 @@ void register_graph_simulation() {
 TrainingConfig small_run(const std::string& model, const std::string& optimizer) {
     TrainingConfig config;
     config.model = model;
-    config.optimizer = optimizer;
+    config.optimizer = parse_optimizer(optimizer);
     config.dataset = "synthetic";
     config.input_shape = model == "resnet" ? "3x12x12" : "1x28x28";
     config.classes = 10;
@@ -347,9 +347,9 @@ TEST_P(WorkloadsCapturedStep, ReplayingTheRecordedStepTrainsLikeTheEagerCpuRun) 
     register_graph_simulation();
     const SimulatedCase c = GetParam();
     TrainingConfig config = small_run(c.model, c.optimizer);
-    config.precision = c.precision;
-    config.allocator = c.allocator;
-    config.activations = c.activations;
+    config.precision = parse_precision(c.precision);
+    config.allocator = parse_allocator(c.allocator);
+    config.activations = parse_activations(c.activations);
     const TrainingResult eager = run_training(config, nullptr);
     config.backend = "graph-sim";
     config.cuda_graph = true;
@@ -387,9 +387,9 @@ TEST_P(WorkloadsCapturedFp16, SkipsOverflowedStepsInTheGraphAndRecapturesOnANewS
     register_graph_simulation();
     const SimulatedCase c = GetParam();
     TrainingConfig config = small_run(c.model, c.optimizer);
-    config.precision = "fp16";
-    config.allocator = c.allocator;
-    config.activations = c.activations;
+    config.precision = Precision::fp16;
+    config.allocator = parse_allocator(c.allocator);
+    config.activations = parse_activations(c.activations);
     config.steps = 16;
     config.initial_loss_scale = 1 << 21;
     config.loss_scale_growth_interval = 3;

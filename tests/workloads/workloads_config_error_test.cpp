@@ -43,7 +43,7 @@ TEST(WorkloadsConfigError, UnknownModel) {
 
 TEST(WorkloadsConfigError, LossScaleSettingsOutOfRange) {
     TrainingConfig config = synthetic("seed-cnn", "1x28x28");
-    config.precision = "fp16";
+    config.precision = Precision::fp16;
     config.initial_loss_scale = 0.0;
     expect_mentions(error_of(config), {"initial_loss_scale", "positive", "65536"});
     config.initial_loss_scale = std::numeric_limits<double>::infinity();
@@ -92,41 +92,49 @@ TEST(WorkloadsConfigError, MnistNeedsAFolder) {
     expect_mentions(error_of(config), {"dataset_dir", "mnist"});
 }
 
+template <class Parse>
+std::string parse_error_of(Parse parse, const char* text) {
+    try {
+        parse(text);
+    } catch (const ConfigError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+// The axes are typed: a spelling outside the vocabulary is refused where text is parsed.
 TEST(WorkloadsConfigError, PrecisionOptimizerAndCounts) {
+    expect_mentions(parse_error_of(parse_precision, "fp8"), {"precision", "fp8", "bf16"});
+    expect_mentions(parse_error_of(parse_optimizer, "lamb"), {"optimizer", "lamb", "adam", "sgd"});
     TrainingConfig config = synthetic("seed-cnn", "1x8x8");
-    config.precision = "fp8";
-    expect_mentions(error_of(config), {"precision", "fp8", "bf16"});
-    config = synthetic("seed-cnn", "1x8x8");
-    config.optimizer = "lamb";
-    expect_mentions(error_of(config), {"optimizer", "lamb", "adam", "sgd"});
-    config = synthetic("seed-cnn", "1x8x8");
     config.batch = 0;
     expect_mentions(error_of(config), {"batch"});
 }
 
 TEST(WorkloadsConfigError, CudaOnlyMemoryAxesOnTheCpu) {
     TrainingConfig config = synthetic("seed-cnn", "1x8x8");
-    config.allocator = "async";
+    config.allocator = Allocator::async;
     expect_mentions(error_of(config), {"allocator", "async", "CUDA", "device", "pool"});
-    config.allocator = "managed";
+    config.allocator = Allocator::managed;
     expect_mentions(error_of(config), {"allocator", "managed"});
     config = synthetic("seed-cnn", "1x8x8");
-    config.host_memory = "pinned";
+    config.host_memory = HostMemory::pinned;
     expect_mentions(error_of(config), {"host_memory", "pinned", "n/a"});
     config = synthetic("seed-cnn", "1x8x8");
-    config.transfer = "overlap";
+    config.transfer = Transfer::overlap;
     expect_mentions(error_of(config), {"transfer", "overlap"});
     config = synthetic("seed-cnn", "1x8x8");
-    config.placement = "resident";
+    config.placement = Placement::resident;
     expect_mentions(error_of(config), {"placement", "resident"});
 }
 
+// A run records a CUDA-only axis on the cpu as n/a; the engine then gets its default.
 TEST(WorkloadsConfigError, NotApplicableAxesAreAccepted) {
     TrainingConfig config = synthetic("seed-cnn", "1x8x8");
-    config.host_memory = "n/a";
-    config.transfer = "n/a";
-    config.placement = "n/a";
-    config.allocator = "pool";
+    config.host_memory = HostMemory::pageable;
+    config.transfer = Transfer::sync;
+    config.placement = Placement::stream;
+    config.allocator = Allocator::pool;
     EXPECT_EQ(error_of(config), "");
 }
 

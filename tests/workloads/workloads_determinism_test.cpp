@@ -48,7 +48,7 @@ TEST(WorkloadsDeterminism, ResNetWithBatchNormOnSyntheticData) {
     config.batch = 8;
     config.steps = 10;
     config.threads = 2;
-    config.optimizer = "sgd";
+    config.optimizer = OptimizerKind::sgd;
     config.learning_rate = 0.05;
     config.weight_decay = 1e-4;
     config.eval_every_steps = 5;
@@ -96,7 +96,7 @@ TEST(WorkloadsDeterminism, ObserverStopsTheRunAndSeesTheFinalEvaluation) {
 TEST(WorkloadsPrecision, Fp16RunKeepsTheLossScalerInvariants) {
     TS_REQUIRE_FASHION_MNIST();
     TrainingConfig config = short_run(3);
-    config.precision = "fp16";
+    config.precision = Precision::fp16;
     config.steps = 30;
     const TrainingResult result = run_training(config, nullptr);
     EXPECT_TRUE(result.emulated);
@@ -125,7 +125,7 @@ TEST(WorkloadsPrecision, Fp16OverflowSkipsStepsAndHalvesTheScale) {
     config.steps = 12;
     config.threads = 2;
     config.seed = 3;
-    config.precision = "fp16";
+    config.precision = Precision::fp16;
     config.evaluate = false;
     const TrainingResult result = run_training(config, nullptr);
     std::int64_t skipped = 0;
@@ -152,7 +152,7 @@ TEST(WorkloadsPrecision, Fp16LossScaleStartsWhereToldAndGrowsOnSchedule) {
     config.batch = 8;
     config.steps = 10;
     config.threads = 1;
-    config.precision = "fp16";
+    config.precision = Precision::fp16;
     config.evaluate = false;
     config.initial_loss_scale = 8.0;
     config.loss_scale_growth_interval = 3;
@@ -172,7 +172,7 @@ TEST(WorkloadsPrecision, EmulatedPrecisionsLearnAndNativeOnesAreNotEmulated) {
     TS_REQUIRE_FASHION_MNIST();
     for (const char* precision : {"fp64", "tf32", "bf16"}) {
         TrainingConfig config = short_run(2);
-        config.precision = precision;
+        config.precision = parse_precision(precision);
         config.steps = 25;
         const TrainingResult result = run_training(config, nullptr);
         EXPECT_EQ(result.emulated, std::string(precision) != "fp64") << precision;
@@ -191,7 +191,7 @@ TEST(WorkloadsPrecision, EmulatedLossesDifferFromFp32ButStayClose) {
     config.steps = 10;
     const std::vector<double> fp32 = losses(run_training(config, nullptr));
     for (const char* precision : {"tf32", "bf16", "fp64"}) {
-        config.precision = precision;
+        config.precision = parse_precision(precision);
         const std::vector<double> other = losses(run_training(config, nullptr));
         EXPECT_NE(other, fp32) << precision;
         EXPECT_NEAR(other.front(), fp32.front(), 0.05) << precision;

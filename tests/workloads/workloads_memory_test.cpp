@@ -182,7 +182,7 @@ TrainingConfig small_synthetic_run() {
 TEST(WorkloadsRecompute, TrainingRunSameLossesLowerPeak) {
     TrainingConfig keep = small_synthetic_run();
     TrainingConfig recompute = keep;
-    recompute.activations = "recompute";
+    recompute.activations = Activations::recompute;
     const TrainingResult a = run_training(keep, nullptr);
     const TrainingResult b = run_training(recompute, nullptr);
     ASSERT_EQ(a.steps.size(), b.steps.size());
@@ -195,9 +195,9 @@ TEST(WorkloadsRecompute, TrainingRunSameLossesLowerPeak) {
 
 TEST(WorkloadsPool, SameLossesAsPlainAllocation) {
     TrainingConfig device = small_synthetic_run();
-    device.allocator = "device";
+    device.allocator = Allocator::device;
     TrainingConfig pool = device;
-    pool.allocator = "pool";
+    pool.allocator = Allocator::pool;
     const TrainingResult a = run_training(device, nullptr);
     const TrainingResult b = run_training(pool, nullptr);
     ASSERT_EQ(a.steps.size(), b.steps.size());
@@ -210,7 +210,7 @@ TEST(WorkloadsPool, SameLossesAsPlainAllocation) {
 
 TEST(WorkloadsPool, NoUpstreamAllocationAfterTheFirstSteps) {
     TrainingConfig config = small_synthetic_run();
-    config.allocator = "pool";
+    config.allocator = Allocator::pool;
     config.steps = 3;
     const TrainingResult short_run = run_training(config, nullptr);
     config.steps = 12;

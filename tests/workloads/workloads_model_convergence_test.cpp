@@ -27,7 +27,7 @@ TEST(WorkloadsModelConvergence, LeNet5Within300Steps) {
     config.batch = 64;
     config.steps = 300;
     config.threads = 2;
-    config.allocator = "pool";
+    config.allocator = Allocator::pool;
     EXPECT_GE(final_accuracy(config), 0.72);  // reaches 0.7427
 }
 
@@ -39,7 +39,7 @@ TEST(WorkloadsModelConvergence, ResNet8Within200Steps) {
     config.batch = 32;
     config.steps = 200;
     config.threads = 2;
-    config.allocator = "pool";
+    config.allocator = Allocator::pool;
     EXPECT_GE(final_accuracy(config), 0.68);  // reaches 0.7025
 }
 

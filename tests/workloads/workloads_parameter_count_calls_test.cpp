@@ -28,7 +28,8 @@ TrainingResult fp16_run(const std::string& model) {
     config.steps = 4;
     config.warmup_steps = 1;
     config.threads = 2;
-    config.precision = "fp16";  // loss scaling: the finite check runs; 16-bit weight copies
+    config.precision =
+        Precision::fp16;  // loss scaling: the finite check runs; 16-bit weight copies
     config.evaluate = false;
     return run_training(config, nullptr);
 }

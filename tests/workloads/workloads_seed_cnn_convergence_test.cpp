@@ -16,7 +16,8 @@ TEST(WorkloadsSeedCnnConvergence, OneEpochBatch64ReachesAtLeast084) {
     config.epochs = 1;
     config.seed = 1;
     config.threads = 2;
-    config.allocator = "pool";  // same numbers as device, less time in the kernel's allocator
+    config.allocator =
+        Allocator::pool;  // same numbers as device, less time in the kernel's allocator
     const TrainingResult result = run_training(config, nullptr);
     ASSERT_FALSE(result.evaluations.empty());
     EXPECT_GE(result.evaluations.back().test_accuracy, 0.84);

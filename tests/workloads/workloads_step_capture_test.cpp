@@ -87,14 +87,14 @@ TEST(WorkloadsCudaGraphOption, ManagedMemoryIsRefusedSayingWhyAndWhatToUse) {
     TrainingConfig config;
     config.backend = "cuda";
     config.cuda_graph = true;
-    config.allocator = "managed";
+    config.allocator = Allocator::managed;
     const std::string message = validation_error(config);
     EXPECT_EQ(message.rfind("cuda_graph:", 0), 0u) << message;
     for (const char* word : {"managed", "prefetch", "allocator=pool"}) {
         EXPECT_NE(message.find(word), std::string::npos) << word << " not in: " << message;
     }
-    EXPECT_EQ(message, cuda_graph_refusal("managed"));
-    EXPECT_EQ(cuda_graph_refusal("async"), "");
+    EXPECT_EQ(message, cuda_graph_refusal(Allocator::managed));
+    EXPECT_EQ(cuda_graph_refusal(Allocator::async), "");
 }
 
 TEST(WorkloadsCudaGraphOption, EveryPrecisionPassesTheEnginesChecks) {
@@ -102,7 +102,7 @@ TEST(WorkloadsCudaGraphOption, EveryPrecisionPassesTheEnginesChecks) {
     config.backend = "cuda";
     config.cuda_graph = true;
     for (const char* precision : {"fp32", "tf32", "fp16", "bf16", "fp64"}) {
-        config.precision = precision;
+        config.precision = parse_precision(precision);
         EXPECT_EQ(validation_error(config), "") << precision;
     }
 }

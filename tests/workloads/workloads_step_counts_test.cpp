@@ -33,7 +33,7 @@ TrainingConfig small_run(const std::string& model, const std::string& precision)
     config.steps = 8;
     config.warmup_steps = 2;
     config.threads = 2;
-    config.precision = precision;
+    config.precision = parse_precision(precision);
     config.evaluate = false;
     return config;  // allocator: the default pool
 }
@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(ModelsAndPrecisions, WorkloadsStepWindow,
 
 TEST(WorkloadsStepCounts, RawAllocationsAreCountedWhereNoPoolServesThem) {
     TrainingConfig config = small_run("seed-cnn", "fp32");
-    config.allocator = "device";
+    config.allocator = Allocator::device;
     const TrainingResult result = run_training(config, nullptr);
     for (const StepRecord& step : result.steps) {
         // Without a pool every tensor made in the window is a backend allocation.

@@ -211,8 +211,8 @@ std::vector<Call> run_recorded(const std::string& model, const std::string& prec
     config.steps = steps;
     config.warmup_steps = 0;
     config.evaluate = false;
-    config.precision = precision;
-    config.optimizer = optimizer;
+    config.precision = parse_precision(precision);
+    config.optimizer = parse_optimizer(optimizer);
     const TrainingResult result = run_training(config, nullptr);
     EXPECT_FALSE(result.emulated);
     return recorded_calls();

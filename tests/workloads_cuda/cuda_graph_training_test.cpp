@@ -20,8 +20,8 @@ TrainingConfig ten_cuda_steps(const std::string& model, const std::string& preci
     TrainingConfig config;
     config.backend = "cuda";
     config.model = model;
-    config.precision = precision;
-    config.optimizer = optimizer;
+    config.precision = parse_precision(precision);
+    config.optimizer = parse_optimizer(optimizer);
     config.dataset = "synthetic";
     config.input_shape = model == "resnet" ? "3x32x32" : "1x28x28";
     config.classes = 10;
@@ -136,11 +136,11 @@ TEST_P(CudaGraphMemory, EveryInputPathAndAllocatorReplaysTheEagerLosses) {
     std::ostringstream name;
     PrintTo(c, &name);
     TrainingConfig config = ten_cuda_steps("resnet", "fp32", "adam");
-    config.allocator = c.allocator;
-    config.host_memory = c.host_memory;
-    config.transfer = c.transfer;
-    config.placement = c.placement;
-    config.activations = c.activations;
+    config.allocator = parse_allocator(c.allocator);
+    config.host_memory = parse_host_memory(c.host_memory);
+    config.transfer = parse_transfer(c.transfer);
+    config.placement = parse_placement(c.placement);
+    config.activations = parse_activations(c.activations);
     config.eval_every_steps = 3;
     const TrainingResult eager = train(config, false);
     const TrainingResult graph = train(config, true);
@@ -178,7 +178,7 @@ TEST(CudaGraphOption, ARunTooShortToCaptureStaysEager) {
 TEST(CudaGraphOption, ManagedMemoryIsAConfigErrorNamingCudaGraph) {
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     TrainingConfig managed = ten_cuda_steps("seed-cnn", "fp32", "adam");
-    managed.allocator = "managed";
+    managed.allocator = Allocator::managed;
     try {
         train(managed, true);
         FAIL() << "cuda_graph accepted with allocator managed";

@@ -77,7 +77,7 @@ TEST(CudaResidentPlacement, TrainsToTheSameLossesAsStreamAndRecordsIt) {
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     TrainingConfig config = ten_steps();
     const TrainingResult streamed = run_training(config, nullptr);
-    config.placement = "resident";
+    config.placement = Placement::resident;
     const TrainingResult resident = run_training(config, nullptr);
     ASSERT_EQ(resident.steps.size(), streamed.steps.size());
     for (std::size_t i = 0; i < streamed.steps.size(); ++i) {
@@ -113,7 +113,7 @@ TEST(CudaEmulation, NoPrecisionIsEmulatedAndHalfStorageIsNative) {
         TrainingConfig config = ten_steps();
         config.steps = 1;
         config.evaluate = false;
-        config.precision = precision;
+        config.precision = parse_precision(precision);
         const TrainingResult result = run_training(config, nullptr);
         EXPECT_FALSE(result.emulated) << precision;
         EXPECT_EQ(result.environment.at("half_precision_storage").rfind("native", 0), 0u);

@@ -14,7 +14,7 @@ TEST(CudaRegistration, CudaBuildRegistersTheCudaBackend) {
 
 TEST(CudaRegistration, UnsupportedOptionIsAConfigErrorBeforeAnyDeviceWork) {
     BackendOptions options;
-    options.placement = "resident";
+    options.placement = Placement::resident;
     EXPECT_THROW(create_backend("cuda", options), ConfigError);
 }
 

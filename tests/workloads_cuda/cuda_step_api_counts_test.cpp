@@ -30,7 +30,7 @@ TEST(CudaStepApiCounts, NoAllocationOrWaitInTheTimedWindowAndTheNextBatchCopiedI
         config.batch = 64;
         config.steps = 10;
         config.warmup_steps = 3;
-        config.precision = precision;
+        config.precision = workloads::parse_precision(precision);
         config.evaluate = false;
         harness::TraceCapture capture(profiler::TraceLevel::Full, true);
         (void)workloads::run_training(config, nullptr);

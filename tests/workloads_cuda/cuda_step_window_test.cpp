@@ -30,7 +30,7 @@ TrainingConfig cuda_run(const std::string& model, const std::string& precision) 
     config.batch = 64;
     config.steps = 12;
     config.warmup_steps = 4;
-    config.precision = precision;
+    config.precision = parse_precision(precision);
     config.evaluate = false;
     return config;
 }

@@ -15,7 +15,7 @@ namespace {
 TrainingConfig ten_steps(const std::string& model, const std::string& precision) {
     TrainingConfig config;
     config.model = model;
-    config.precision = precision;
+    config.precision = parse_precision(precision);
     config.dataset = "synthetic";
     config.input_shape = model == "resnet" ? "3x32x32" : "1x28x28";
     config.classes = 10;
@@ -114,9 +114,9 @@ TEST_P(CudaMemoryStrategy, TrainsToTheSameLossesAsDeviceAllocation) {
     const MemoryStrategy s = GetParam();
     TrainingConfig config = ten_steps("resnet", "fp32");
     const TrainingResult reference = train_on(config, "cuda");
-    config.allocator = s.allocator;
-    config.host_memory = s.host_memory;
-    config.transfer = s.transfer;
+    config.allocator = parse_allocator(s.allocator);
+    config.host_memory = parse_host_memory(s.host_memory);
+    config.transfer = parse_transfer(s.transfer);
     const TrainingResult result = train_on(config, "cuda");
     const std::string what = std::string(s.allocator) + "/" + s.host_memory + "/" + s.transfer;
     expect_same_losses(result, reference, 1e-5, what);
@@ -140,7 +140,7 @@ TEST(CudaRecompute, RecomputingActivationsLowersResnetPeakMemory) {
     TrainingConfig config = ten_steps("resnet", "fp32");
     config.batch = 64;
     const TrainingResult keep = train_on(config, "cuda");
-    config.activations = "recompute";
+    config.activations = Activations::recompute;
     const TrainingResult recompute = train_on(config, "cuda");
     EXPECT_LT(recompute.peak_tensor_bytes, keep.peak_tensor_bytes);
     EXPECT_LT(std::stoll(recompute.environment.at("allocator_peak_bytes")),
@@ -152,7 +152,7 @@ TEST(CudaExhaustiveAlgorithms, TrainsLikeTheHeuristicChoiceAndRecordsAlgorithms)
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     TrainingConfig config = ten_steps("seed-cnn", "fp32");
     const TrainingResult heuristic = train_on(config, "cuda");
-    config.cudnn_algo = "exhaustive";
+    config.cudnn_algo = CudnnAlgo::exhaustive;
     const TrainingResult exhaustive = train_on(config, "cuda");
     expect_same_losses(exhaustive, heuristic, 1e-4, "exhaustive vs heuristic");
     int recorded = 0;

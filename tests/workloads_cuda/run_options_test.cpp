@@ -22,7 +22,7 @@ TEST(CudaRunOptions, EveryAllocatorParses) {
          {std::pair{"device", DeviceAllocation::device}, std::pair{"pool", DeviceAllocation::pool},
           std::pair{"async", DeviceAllocation::async},
           std::pair{"managed", DeviceAllocation::managed}}) {
-        options.allocator = text;
+        options.allocator = parse_allocator(text);
         EXPECT_EQ(parse_cuda_run_options(options).allocation, expected) << text;
         EXPECT_EQ(to_string(expected), text);
     }
@@ -30,9 +30,9 @@ TEST(CudaRunOptions, EveryAllocatorParses) {
 
 TEST(CudaRunOptions, PinnedOverlapAndExhaustiveParse) {
     BackendOptions options;
-    options.host_memory = "pinned";
-    options.transfer = "overlap";
-    options.cudnn_algo = "exhaustive";
+    options.host_memory = HostMemory::pinned;
+    options.transfer = Transfer::overlap;
+    options.cudnn_algo = CudnnAlgo::exhaustive;
     options.cudnn_workspace_bytes = 1 << 20;
     options.device = 3;
     const CudaRunOptions parsed = parse_cuda_run_options(options);
@@ -52,20 +52,24 @@ void expect_config_error_naming(const BackendOptions& options, const std::string
     }
 }
 
+template <class Parse>
+void expect_parse_error_naming(Parse parse, const char* text, const std::string& parameter) {
+    try {
+        parse(text);
+        FAIL() << "accepted an invalid " << parameter << " '" << text << "'";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(std::string(error.what()).rfind(parameter + ":", 0), 0u) << error.what();
+    }
+}
+
+// Unknown spellings can no longer reach the backend: the options are typed, and their
+// text is refused where it is parsed, naming the parameter as before.
 TEST(CudaRunOptions, InvalidValuesNameTheirParameter) {
+    expect_parse_error_naming(parse_allocator, "slab", "allocator");
+    expect_parse_error_naming(parse_host_memory, "locked", "host_memory");
+    expect_parse_error_naming(parse_transfer, "async", "transfer");
+    expect_parse_error_naming(parse_cudnn_algo, "fastest", "cudnn_algo");
     BackendOptions options;
-    options.allocator = "slab";
-    expect_config_error_naming(options, "allocator");
-    options = {};
-    options.host_memory = "locked";
-    expect_config_error_naming(options, "host_memory");
-    options = {};
-    options.transfer = "async";
-    expect_config_error_naming(options, "transfer");
-    options = {};
-    options.cudnn_algo = "fastest";
-    expect_config_error_naming(options, "cudnn_algo");
-    options = {};
     options.cudnn_workspace_bytes = -1;
     expect_config_error_naming(options, "cudnn_workspace_bytes");
     options = {};
@@ -75,18 +79,17 @@ TEST(CudaRunOptions, InvalidValuesNameTheirParameter) {
 
 TEST(CudaRunOptions, OverlapNeedsPinnedMemory) {
     BackendOptions options;
-    options.transfer = "overlap";
+    options.transfer = Transfer::overlap;
     expect_config_error_naming(options, "transfer");
 }
 
 TEST(CudaRunOptions, PlacementResidentIsAcceptedAndUnknownPlacementsAreNot) {
     BackendOptions options;
     EXPECT_EQ(parse_cuda_run_options(options).placement, DataPlacement::stream);
-    options.placement = "resident";
+    options.placement = Placement::resident;
     EXPECT_EQ(parse_cuda_run_options(options).placement, DataPlacement::resident);
     EXPECT_EQ(to_string(DataPlacement::resident), "resident");
-    options.placement = "host";
-    expect_config_error_naming(options, "placement");
+    expect_parse_error_naming(parse_placement, "host", "placement");
 }
 
 TEST(CudaRunOptions, CudaGraphRunsWithEveryAllocatorButManaged) {
@@ -94,19 +97,19 @@ TEST(CudaRunOptions, CudaGraphRunsWithEveryAllocatorButManaged) {
     EXPECT_FALSE(parse_cuda_run_options(options).cuda_graph);
     options.cuda_graph = true;
     for (const char* allocator : {"device", "pool", "async"}) {
-        options.allocator = allocator;
+        options.allocator = parse_allocator(allocator);
         EXPECT_TRUE(parse_cuda_run_options(options).cuda_graph) << allocator;
     }
-    options.host_memory = "pinned";
-    options.transfer = "overlap";
-    options.placement = "resident";
+    options.host_memory = HostMemory::pinned;
+    options.transfer = Transfer::overlap;
+    options.placement = Placement::resident;
     EXPECT_TRUE(parse_cuda_run_options(options).cuda_graph);
 }
 
 TEST(CudaRunOptions, CudaGraphWithManagedMemoryIsRefusedWithTheReason) {
     BackendOptions options;
     options.cuda_graph = true;
-    options.allocator = "managed";
+    options.allocator = Allocator::managed;
     expect_config_error_naming(options, "cuda_graph");
     try {
         parse_cuda_run_options(options);

@@ -71,9 +71,10 @@ std::unique_ptr<Backend> create_backend(const std::string& name, const BackendOp
         for (const std::string& n : registered_backends()) {
             known += (known.empty() ? "" : ", ") + n;
         }
-        std::string hint = name == "cuda" ? " (this build has no CUDA backend registered; use "
-                                            "backend=cpu or a build with TRAINSCOPE_CUDA=ON)"
-                                          : "";
+        std::string hint = is_backend(name, BackendKind::cuda)
+                               ? " (this build has no CUDA backend registered; use "
+                                 "backend=cpu or a build with TRAINSCOPE_CUDA=ON)"
+                               : "";
         throw ConfigError("backend: '" + name + "' is not available" + hint +
                           "; valid values: " + known);
     }

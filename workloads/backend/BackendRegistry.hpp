@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "workloads/backend/Backend.hpp"
+#include "workloads/backend/BackendKind.hpp"
+#include "workloads/backend/MemoryStrategy.hpp"
 
 namespace trainscope::workloads {
 
@@ -15,12 +17,12 @@ struct BackendOptions {
     int device = 0;
     // Memory strategy and library choices, from TrainingConfig; the CPU backend ignores
     // them (the engine validates them for "cpu"), a GPU backend validates its own.
-    std::string allocator = "pool";  // a caching allocator, as PyTorch has by default
-    std::string host_memory = "pageable";
-    std::string transfer = "sync";
-    std::string placement = "stream";
+    Allocator allocator = Allocator::pool;  // a caching allocator, as PyTorch has by default
+    HostMemory host_memory = HostMemory::pageable;
+    Transfer transfer = Transfer::sync;
+    Placement placement = Placement::stream;
     bool cuda_graph = false;
-    std::string cudnn_algo = "heuristic";
+    CudnnAlgo cudnn_algo = CudnnAlgo::heuristic;
     std::int64_t cudnn_workspace_bytes = 256LL << 20;
 };
 

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "workloads/backend/MemoryStrategy.hpp"
 #include "workloads/datasets/ImageSource.hpp"
 #include "workloads/layers/StepContext.hpp"
 
@@ -16,12 +17,10 @@ struct Batch {
     Tensor labels;  // [n] i32
 };
 
-// Where a loader keeps the dataset (the `placement` axis).
-enum class BatchPlacement {
-    stream,    // each batch staged on the host and copied to the backend
-    resident,  // the whole converted dataset copied to the backend once; each batch is
-               // gathered there (Backend::gather_rows) by its sample indices
-};
+// Where a loader keeps the dataset (the `placement` axis). stream: each batch staged on
+// the host and copied to the backend. resident: the whole converted dataset copied to the
+// backend once; each batch is gathered there (Backend::gather_rows) by its sample indices.
+using BatchPlacement = Placement;
 
 // Cuts a source into batches and copies them into backend tensors. Training order is a
 // permutation drawn from the seed and redrawn each epoch; the last partial batch of a

@@ -1,40 +1,27 @@
 #include "workloads/numerics/Precision.hpp"
 
-#include <array>
-#include <utility>
-
-#include "workloads/training/ConfigError.hpp"
+#include "workloads/training/NamedChoice.hpp"
 
 namespace trainscope::workloads {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, Precision>, 5> kNames{{
+constexpr ChoiceTable<Precision, 5> kNames{{
     {"fp32", Precision::fp32},
-    {"fp64", Precision::fp64},
     {"tf32", Precision::tf32},
     {"fp16", Precision::fp16},
     {"bf16", Precision::bf16},
+    {"fp64", Precision::fp64},
 }};
+static_assert(choice_values(kNames) == kPrecisions);
 
 }  // namespace
 
 Precision parse_precision(std::string_view text) {
-    for (const auto& [name, value] : kNames) {
-        if (name == text) {
-            return value;
-        }
-    }
-    throw ConfigError("precision: unknown value '" + std::string(text) +
-                      "'; valid values are fp32, fp64, tf32, fp16, bf16");
+    return parse_choice(kNames, "precision", text);
 }
 
 std::string to_string(Precision precision) {
-    for (const auto& [name, value] : kNames) {
-        if (value == precision) {
-            return std::string(name);
-        }
-    }
-    return "unknown";
+    return choice_name(kNames, precision);
 }
 
 PrecisionPolicy policy_for(Precision precision) {

@@ -1,11 +1,15 @@
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
 namespace trainscope::workloads {
 
 enum class Precision { fp32, fp64, tf32, fp16, bf16 };
+// In the order people read them (docs/architecture.md, "Precision").
+inline constexpr std::array kPrecisions{Precision::fp32, Precision::tf32, Precision::fp16,
+                                        Precision::bf16, Precision::fp64};
 
 // Where a mixed or reduced precision rounds values it stores (activations, weight copies,
 // gradients) and what conv/GEMM read.

@@ -13,20 +13,22 @@ std::unique_ptr<Optimizer> make_optimizer(const TrainingConfig& config,
         throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
                           " must be positive");
     }
-    if (config.optimizer == "adam") {
-        AdamSettings settings;
-        settings.learning_rate = config.learning_rate;
-        return std::make_unique<Adam>(parameters, context, settings);
+    switch (config.optimizer) {
+        case OptimizerKind::adam: {
+            AdamSettings settings;
+            settings.learning_rate = config.learning_rate;
+            return std::make_unique<Adam>(parameters, context, settings);
+        }
+        case OptimizerKind::sgd: {
+            SgdSettings settings;
+            settings.learning_rate = config.learning_rate;
+            settings.momentum = config.momentum;
+            settings.weight_decay = config.weight_decay;
+            return std::make_unique<Sgd>(parameters, context, settings);
+        }
     }
-    if (config.optimizer == "sgd") {
-        SgdSettings settings;
-        settings.learning_rate = config.learning_rate;
-        settings.momentum = config.momentum;
-        settings.weight_decay = config.weight_decay;
-        return std::make_unique<Sgd>(parameters, context, settings);
-    }
-    throw ConfigError("optimizer: unknown value '" + config.optimizer +
-                      "'; valid values are adam, sgd");
+    throw ConfigError("optimizer: unknown value " +
+                      std::to_string(static_cast<int>(config.optimizer)));
 }
 
 }  // namespace trainscope::workloads

@@ -1,7 +1,6 @@
 #include "workloads/training/ConfigValidation.hpp"
 
 #include <cmath>
-#include <initializer_list>
 #include <string>
 
 #include "workloads/training/ConfigError.hpp"
@@ -22,22 +21,14 @@ void require_non_negative(std::int64_t value, const char* name) {
     }
 }
 
-bool one_of(const std::string& value, std::initializer_list<const char*> valid) {
-    for (const char* v : valid) {
-        if (value == v) {
-            return true;
-        }
-    }
-    return false;
-}
-
-// A GPU-only memory axis on the CPU backend: the harness marks it n/a; its default is
-// accepted too, since it describes what the CPU does anyway.
-void require_cpu_axis(const std::string& value, const char* name, const char* cpu_default) {
-    if (value != "n/a" && value != cpu_default) {
-        throw ConfigError(std::string(name) + ": '" + value +
-                          "' is a CUDA memory strategy; the cpu backend has none (use n/a or " +
-                          cpu_default + ")");
+// A GPU-only memory axis on the CPU backend: only its default, which describes what the
+// CPU does anyway, is accepted.
+template <class E>
+void require_cpu_axis(E value, const char* name, E cpu_default) {
+    if (value != cpu_default) {
+        throw ConfigError(std::string(name) + ": '" + to_string(value) +
+                          "' is a CUDA memory strategy; the cpu backend has none (use " +
+                          to_string(cpu_default) + "; a cpu run records it as n/a)");
     }
 }
 
@@ -57,10 +48,6 @@ void validate_run_parameters(const TrainingConfig& config) {
         throw ConfigError("target_accuracy: " + std::to_string(*config.target_accuracy) +
                           " must be in (0, 1]");
     }
-    if (!one_of(config.optimizer, {"adam", "sgd"})) {
-        throw ConfigError("optimizer: unknown value '" + config.optimizer +
-                          "'; valid values are adam, sgd");
-    }
     if (!(config.learning_rate > 0.0)) {
         throw ConfigError("learning_rate: " + std::to_string(config.learning_rate) +
                           " must be positive");
@@ -71,11 +58,7 @@ void validate_run_parameters(const TrainingConfig& config) {
                           " must be a positive finite number (PyTorch's default is 65536)");
     }
     require_positive(config.loss_scale_growth_interval, "loss_scale_growth_interval");
-    if (!one_of(config.activations, {"keep", "recompute"})) {
-        throw ConfigError("activations: unknown value '" + config.activations +
-                          "'; valid values are keep, recompute");
-    }
-    if (config.backend != "cpu") {
+    if (!is_backend(config.backend, BackendKind::cpu)) {
         // The GPU backend validates its own memory axes; the combinations a captured
         // step cannot run are refused here already.
         if (config.cuda_graph) {
@@ -86,17 +69,13 @@ void validate_run_parameters(const TrainingConfig& config) {
         }
         return;
     }
-    if (one_of(config.allocator, {"async", "managed"})) {
-        throw ConfigError("allocator: '" + config.allocator +
+    if (allocator_needs_cuda(config.allocator)) {
+        throw ConfigError("allocator: '" + to_string(config.allocator) +
                           "' needs the CUDA backend; on backend cpu use device or pool");
     }
-    if (!one_of(config.allocator, {"device", "pool", "n/a"})) {
-        throw ConfigError("allocator: unknown value '" + config.allocator +
-                          "'; valid values are device, pool (cpu) and async, managed (cuda)");
-    }
-    require_cpu_axis(config.host_memory, "host_memory", "pageable");
-    require_cpu_axis(config.transfer, "transfer", "sync");
-    require_cpu_axis(config.placement, "placement", "stream");
+    require_cpu_axis(config.host_memory, "host_memory", HostMemory::pageable);
+    require_cpu_axis(config.transfer, "transfer", Transfer::sync);
+    require_cpu_axis(config.placement, "placement", Placement::stream);
     if (config.cuda_graph) {
         throw ConfigError(
             "cuda_graph: true captures training steps into CUDA graphs, which needs the CUDA "

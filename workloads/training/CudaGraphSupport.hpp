@@ -1,7 +1,8 @@
 #pragma once
 
 #include <string>
-#include <string_view>
+
+#include "workloads/backend/MemoryStrategy.hpp"
 
 namespace trainscope::workloads {
 
@@ -10,6 +11,6 @@ namespace trainscope::workloads {
 // says why and what to use instead; empty when the combination runs. Shared by the
 // engine's validation, the CUDA backend's options and the harness, which skips such
 // cells before starting them. Every precision runs (fp16's overflow skip is device work).
-std::string cuda_graph_refusal(std::string_view allocator);
+std::string cuda_graph_refusal(Allocator allocator);
 
 }  // namespace trainscope::workloads

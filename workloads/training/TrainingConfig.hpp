@@ -5,12 +5,17 @@
 #include <optional>
 #include <string>
 
+#include "workloads/backend/BackendKind.hpp"
+#include "workloads/backend/MemoryStrategy.hpp"
+#include "workloads/numerics/Precision.hpp"
+#include "workloads/optim/OptimizerKind.hpp"
+
 namespace trainscope::workloads {
 
-// Everything one training run (one matrix cell) needs. Values use the vocabulary of
-// docs/architecture.md (precision "fp32", allocator "pool", ...). The harness fills
-// it from the CLI or a matrix file; the engine validates it and throws
-// ConfigError naming the bad parameter.
+// Everything one training run (one matrix cell) needs. The axes are typed: their text
+// (docs/architecture.md's vocabulary) is parsed where it comes in, by the parse_* and
+// to_string pairs beside each enum. The harness fills it from the CLI or a matrix file;
+// the engine validates it and throws ConfigError naming the bad parameter.
 struct TrainingConfig {
     std::string model = "seed-cnn";
     std::map<std::string, std::string> model_params;  // e.g. {"depth","20"},{"width","16"}
@@ -18,8 +23,10 @@ struct TrainingConfig {
     std::string dataset_dir;                // empty: the default location of `dataset`
     std::string input_shape;                // synthetic only: "CxHxW"
     int classes = 10;                       // synthetic only
-    std::string precision = "fp32";
-    std::string backend = "cpu";  // "cpu" or "cuda" (already resolved from "auto")
+    Precision precision = Precision::fp32;
+    // A registered backend's name: "cpu", "cuda" (to_string(BackendKind)) or one a test
+    // registered; already resolved from "auto".
+    std::string backend = to_string(BackendKind::cpu);
     int device = 0;
     int batch = 64;
     std::int64_t steps = 0;  // 0: use epochs
@@ -27,7 +34,7 @@ struct TrainingConfig {
     int warmup_steps = 5;  // not counted in step-time statistics
     int threads = 0;       // 0: all cores
     std::uint64_t seed = 1;
-    std::string optimizer = "adam";  // "adam" or "sgd"
+    OptimizerKind optimizer = OptimizerKind::adam;
     double learning_rate = 1e-3;
     double momentum = 0.9;      // sgd
     double weight_decay = 0.0;  // sgd
@@ -40,14 +47,15 @@ struct TrainingConfig {
     std::int64_t eval_every_steps = 0;
     // false: no test-set evaluation at all (throughput benchmarks); evaluations stay empty.
     bool evaluate = true;
-    // Memory strategy axes; "n/a" where the backend has none.
-    std::string allocator = "pool";  // a caching allocator, as PyTorch has by default
-    std::string host_memory = "pageable";
-    std::string transfer = "sync";
-    std::string placement = "stream";
-    std::string activations = "keep";
+    // Memory strategy axes. A backend without host_memory, transfer and placement (cpu)
+    // takes their defaults; a run records them as "n/a".
+    Allocator allocator = Allocator::pool;  // a caching allocator, as PyTorch has by default
+    HostMemory host_memory = HostMemory::pageable;
+    Transfer transfer = Transfer::sync;
+    Placement placement = Placement::stream;
+    Activations activations = Activations::keep;
     bool cuda_graph = false;
-    std::string cudnn_algo = "heuristic";  // or "exhaustive"
+    CudnnAlgo cudnn_algo = CudnnAlgo::heuristic;
     std::int64_t cudnn_workspace_bytes = 256LL << 20;
 };
 

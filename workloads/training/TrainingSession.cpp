@@ -86,7 +86,7 @@ class TrainingRun {
 TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observer)
     : config_(config), observer_(observer) {
     validate_run_parameters(config);
-    policy_ = policy_for(parse_precision(config.precision));
+    policy_ = policy_for(config.precision);
     BackendOptions options;
     options.threads = config.threads;
     options.device = config.device;
@@ -103,7 +103,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     // model parameter fails before the dataset is read.
     model_ = build_model(config.model, config.model_params, dataset_sample_shape(config),
                          dataset_classes(config));
-    model_->set_recompute(config.activations == "recompute");
+    model_->set_recompute(config.activations == Activations::recompute);
     data_ = load_training_data(config);
     if (config.batch > data_.train->size()) {
         throw ConfigError("batch: " + std::to_string(config.batch) +
@@ -116,7 +116,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
                           " but the header said " + model_->input_shape().to_string());
     }
 
-    if (config.allocator == "pool") {
+    if (config.allocator == Allocator::pool) {
         pool_ = std::make_unique<CachingPool>(backend_->raw_allocator());
         tensors_ = std::make_unique<TensorAllocator>(*pool_);
     } else {
@@ -132,8 +132,7 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     optimizer_ = make_optimizer(config, model_->flat_parameters(), *context_);
     // resident keeps both sets on the backend; the CPU backend's validation admits only
     // stream, GPU backends implement gather_rows for it.
-    const BatchPlacement placement =
-        config.placement == "resident" ? BatchPlacement::resident : BatchPlacement::stream;
+    const BatchPlacement placement = config.placement;
     train_loader_ =
         std::make_unique<BatchLoader>(*data_.train, config.batch, true, config.seed, placement);
     test_loader_ =
@@ -282,8 +281,9 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     // stream; a resident dataset gathered on the device). A synchronous copy instead
     // queues behind this step on the compute stream and the host waits for it, so staged
     // now its data_ns would hold this step's device time: it is staged after the wait.
-    const bool stage_during_step = config_.backend == "cpu" || config_.transfer == "overlap" ||
-                                   config_.placement == "resident";
+    const bool stage_during_step = is_backend(config_.backend, BackendKind::cpu) ||
+                                   config_.transfer == Transfer::overlap ||
+                                   config_.placement == Placement::resident;
     if (next_index >= 0 && stage_during_step)
         staged_ = stage_batch(next_index);
     const std::int64_t duration_ns = timer->elapsed_ns();
@@ -369,11 +369,12 @@ TrainingResult TrainingRun::run() {
     result_.parameter_count = model_->parameter_count();
     result_.emulated = backend_->emulates(policy_.precision);
     result_.environment = backend_->environment();
-    result_.environment["precision"] = config_.precision;
+    result_.environment["precision"] = to_string(config_.precision);
     result_.environment["dataset"] = data_.description;
     // A backend with memory axes of its own (cuda) reports them; emplace keeps those.
-    result_.environment.emplace("allocator", pool_ ? "pool" : "device");
-    result_.environment["activations"] = config_.activations;
+    result_.environment.emplace("allocator",
+                                to_string(pool_ ? Allocator::pool : Allocator::device));
+    result_.environment["activations"] = to_string(config_.activations);
     if (loss_scaler_) {
         std::ostringstream scaling;
         scaling << "dynamic: first scale " << config_.initial_loss_scale << ", x2 after "

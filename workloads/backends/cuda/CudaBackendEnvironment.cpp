@@ -87,7 +87,8 @@ std::map<std::string, std::string> CudaBackend::environment() const {
     env["global_avg_pool"] = "own kernels";
     // PyTorch's rule: cuDNN batch norm never sees bf16 input (docs/cuda-backend.md).
     env["batch_norm_bf16"] = "own kernels (cuDNN batch norm is not used for bf16)";
-    env["cudnn_algo"] = options_.exhaustive_algorithms ? "exhaustive" : "heuristic";
+    env["cudnn_algo"] =
+        to_string(options_.exhaustive_algorithms ? CudnnAlgo::exhaustive : CudnnAlgo::heuristic);
     env["cudnn_workspace_limit_bytes"] = std::to_string(options_.workspace_limit_bytes);
     for (const auto& [problem, choice] : convolutions_.chosen_algorithms()) {
         env["cudnn_algorithm/" + problem] = choice;

@@ -7,14 +7,16 @@
 
 namespace trainscope::workloads::cuda {
 
-// Where tensor memory comes from. `pool` is the engine's CachingPool over the same
-// cudaMalloc allocator as `device`, so the backend's own allocator is then cudaMalloc.
-enum class DeviceAllocation { device, pool, async, managed };
-enum class HostMemory { pageable, pinned };
-enum class TransferMode { sync, overlap };
-// resident: the engine's BatchLoader uploads the dataset once and gathers batches with
-// gather_rows; the backend only validates and records it.
-enum class DataPlacement { stream, resident };
+// The engine's axis types (workloads/backend/MemoryStrategy.hpp), by the names this
+// backend has always used. Where tensor memory comes from: `pool` is the engine's
+// CachingPool over the same cudaMalloc allocator as `device`, so the backend's own
+// allocator is then cudaMalloc. resident: the engine's BatchLoader uploads the dataset
+// once and gathers batches with gather_rows; the backend only validates and records it.
+using DeviceAllocation = workloads::Allocator;
+using HostMemory = workloads::HostMemory;
+using TransferMode = workloads::Transfer;
+using DataPlacement = workloads::Placement;
+using workloads::to_string;
 
 // The CUDA backend's run options, validated: the engine leaves the memory axes of a
 // non-CPU backend to the backend.
@@ -30,13 +32,8 @@ struct CudaRunOptions {
     std::size_t workspace_limit_bytes = 256u << 20;
 };
 
-// Throws ConfigError naming the parameter and its valid values for anything this
-// backend does not run (cuda_graph with allocator=managed says why).
+// Throws ConfigError naming the parameter for a combination this backend does not run
+// (transfer=overlap from pageable memory; cuda_graph with allocator=managed says why).
 CudaRunOptions parse_cuda_run_options(const BackendOptions& options);
-
-std::string to_string(DeviceAllocation allocation);
-std::string to_string(HostMemory host_memory);
-std::string to_string(TransferMode transfer);
-std::string to_string(DataPlacement placement);
 
 }  // namespace trainscope::workloads::cuda
