@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
@@ -310,10 +311,10 @@ CommandAction add_analyze_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
-        ->check(CLI::PositiveNumber)
+        ->check(number_check(0, true))
         ->capture_default_str();
     cmd->add_option("--top", options->top, "kernels to list")
-        ->check(CLI::PositiveNumber)
+        ->check(number_check(0, true))
         ->capture_default_str();
     return [options]() { return execute(*options); };
 }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
@@ -67,10 +68,19 @@ reports::RunRecord import_one(const std::filesystem::path& file, const std::stri
 }
 
 int execute(const ImportOptions& options) {
+    check_database_output(options.out, "-o");
     // Read every file before writing anything: a bad file leaves the database untouched.
     std::vector<reports::RunRecord> runs;
     for (const auto& name : options.files) {
         const std::filesystem::path file(name);
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec)) {
+            // A FIFO or device would block the read forever or never end.
+            throw UsageError(fmt::format(
+                "cannot import '{}': it is not a regular file (a FIFO, device or folder); "
+                "save the trace to a file first",
+                file.string()));
+        }
         const std::string format = options.format == "auto" ? detect_format(file) : options.format;
         try {
             runs.push_back(import_one(file, format));

@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/environment/HostEnvironment.hpp"
+#include "harness/matrix/RunSettings.hpp"
 #include "harness/micro/MicroBenchmarkSuite.hpp"
 #include "harness/runner/BackendChoice.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -146,8 +148,9 @@ CommandAction add_micro_command(CLI::App& app) {
     cmd->add_option("--precision", options->precisions, "fp32, tf32, fp64")
         ->delimiter(',')
         ->capture_default_str();
-    cmd->add_option("--threads", options->threads, "CPU threads (default: all cores)")
-        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--threads", options->threads,
+                    "CPU threads (default: all cores; at most four per hardware thread)")
+        ->check(number_check(0, false, max_cpu_threads()));
     cmd->add_option("-o,--out", options->out, "also store the results in this results database");
     cmd->add_option("benchmark_flags", options->benchmark_flags,
                     "Google Benchmark flags, after --");

@@ -8,6 +8,7 @@
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/UsageError.hpp"
+#include "profiler/formats/OutputFile.hpp"
 #include "reports/store/SqliteError.hpp"
 #include "trainscope/version.hpp"
 #include "workloads/training/ConfigError.hpp"
@@ -82,6 +83,9 @@ int run_cli(int argc, char** argv) {
         std::fprintf(stderr, "trainscope: error: %s\n", e.what());
         return 2;
     } catch (const reports::StoreError& e) {
+        std::fprintf(stderr, "trainscope: error: %s\n", e.what());
+        return 2;
+    } catch (const profiler::OutputFileError& e) {
         std::fprintf(stderr, "trainscope: error: %s\n", e.what());
         return 2;
     } catch (const std::exception& e) {

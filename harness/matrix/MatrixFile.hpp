@@ -23,6 +23,7 @@ struct MatrixDefinition {
     std::vector<ExcludeRule> excludes;
     std::map<std::string, std::string> settings;
     std::string source_text;  // the file as read, stored with the matrix
+    std::string source_name;  // its path, for messages
 };
 
 // Reads a matrix file; throws UsageError naming the file, line and the problem.
