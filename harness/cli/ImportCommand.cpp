@@ -12,6 +12,7 @@
 #include "profiler/formats/TraceFormatError.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "trainscope/version.hpp"
 
@@ -88,13 +89,26 @@ int execute(const ImportOptions& options) {
             throw UsageError(e.what());
         }
     }
-    reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
-    reports::RunWriter writer(db);
-    const auto matrix =
-        writer.create_matrix({"import", "trainscope import", kVersion, kGitRevision});
-    for (auto& run : runs) {
-        run.matrix_id = matrix;
-        run.id = writer.write(run);
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(options.out, ec);
+    try {
+        reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
+        // The matrix and all its runs in one transaction: a kill leaves neither.
+        reports::RunWriter(db).create_matrix_with_runs(
+            {"import", "trainscope import", kVersion, kGitRevision}, runs);
+    } catch (const reports::SqliteError& e) {
+        if (!existed) {
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+                std::filesystem::remove(options.out + suffix, ec);
+        }
+        if (!reports::is_disk_full(options.out, e.code()))
+            throw;
+        throw reports::StoreError(
+            fmt::format("cannot write '{}': its disk is full; nothing was imported{} (free some "
+                        "space and import again)",
+                        options.out, existed ? " and the database is as it was" : ""));
+    }
+    for (const auto& run : runs) {
         std::printf("run %lld: %s (%s, %zu activities)\n", static_cast<long long>(run.id),
                     run.axes.model.c_str(), run.source.c_str(), run.trace->activities.size());
     }

@@ -1,6 +1,7 @@
 #include "profiler/formats/OutputFile.hpp"
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -81,7 +82,15 @@ void AtomicOutputFile::commit() {
         out_.close();
     if (!out_) {
         const int error = errno;
-        fail(target_, error != 0 ? std::strerror(error) : "the write failed (disk full?)");
+        // A full disk often fails the buffered write without leaving errno set; say so
+        // when the file system shows no space left.
+        const std::filesystem::path folder =
+            target_.has_parent_path() ? target_.parent_path() : std::filesystem::path(".");
+        struct statvfs fs {};
+        const bool full =
+            error == ENOSPC || (statvfs(folder.c_str(), &fs) == 0 && fs.f_bavail == 0);
+        fail(target_, full ? "the disk is full (free some space and try again)"
+                           : (error != 0 ? std::strerror(error) : "the write failed"));
     }
     // Something may have appeared at the target while the file was written.
     if (const std::string why = why_not_replaceable(target_); !why.empty())

@@ -1,5 +1,7 @@
 #include "reports/csv/CsvSet.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +73,10 @@ void write_csv_set(const std::filesystem::path& dir, const std::vector<NamedCsvT
     for (const auto& f : files)
         write_csv_table(*f.table, temp.path() / f.file_name);
     if (!existed) {
+        // mkdtemp makes the folder private; the new folder gets the usual permissions.
+        const mode_t mask = umask(0);
+        umask(mask);
+        chmod(temp.path().c_str(), 0777 & ~mask);
         std::filesystem::rename(temp.path(), dir, ec);
         if (ec) {
             throw OutputFileError("cannot write the CSV files into '" + dir.string() +

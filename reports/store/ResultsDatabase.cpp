@@ -1,6 +1,7 @@
 #include "reports/store/ResultsDatabase.hpp"
 
 #include <sqlite3.h>
+#include <sys/statvfs.h>
 
 #include <string>
 #include <system_error>
@@ -50,11 +51,21 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
         probe.step();
         has_schema = probe.column_int64(0) > 0;
         probe.reset();
-    } catch (const SqliteError&) {
-        throw StoreError("'" + path.string() +
-                         "' is not an SQLite database (a trainscope results database was "
-                         "expected): check the path, or import foreign traces with "
-                         "`trainscope import`");
+    } catch (const SqliteError& e) {
+        if (e.code() == SQLITE_NOTADB) {
+            throw StoreError("'" + path.string() +
+                             "' is not an SQLite database (a trainscope results database was "
+                             "expected): check the path, or import foreign traces with "
+                             "`trainscope import`");
+        }
+        // A sound file that cannot be read now: a full disk (WAL mode needs room for its
+        // shared-memory file even to read), a lock, an I/O error. Say that, not "not a
+        // database".
+        const bool full = is_disk_full(path, e.code());
+        throw StoreError("cannot read results database '" + path.string() + "': " +
+                         (full ? std::string("the disk holding it is full (free some space and "
+                                             "try again)")
+                               : std::string(sqlite3_errstr(e.code()))));
     }
     if (!has_schema) {
         if (mode == OpenMode::ReadOnly) {
@@ -154,12 +165,23 @@ std::string ResultsDatabase::integrity_check() const {
     return verdict;
 }
 
+bool is_disk_full(const std::filesystem::path& database, int sqlite_code) {
+    if (sqlite_code == SQLITE_FULL)
+        return true;
+    const std::filesystem::path folder =
+        database.has_parent_path() ? database.parent_path() : std::filesystem::path(".");
+    struct statvfs fs {};
+    return sqlite_code == SQLITE_IOERR && statvfs(folder.c_str(), &fs) == 0 && fs.f_bavail == 0;
+}
+
 Transaction::Transaction(const ResultsDatabase& db) : db_(db) {
     db_.exec("BEGIN IMMEDIATE");
 }
 
 Transaction::~Transaction() {
-    if (!done_) {
+    // SQLite has already rolled back a transaction whose COMMIT failed for a full disk;
+    // a second ROLLBACK would only print an error.
+    if (!done_ && sqlite3_get_autocommit(db_.handle()) == 0) {
         TS_SQLITE_CHECK_NOEXCEPT(db_.handle(),
                                  sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr));
     }

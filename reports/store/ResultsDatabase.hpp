@@ -50,6 +50,11 @@ class ResultsDatabase {
     std::unique_ptr<sqlite3, Closer> db_;
 };
 
+// True when an SQLite failure with this result code on `database` means its disk is full:
+// SQLITE_FULL, or an I/O error while the file system has no space left (WAL mode's
+// shared-memory file fails that way).
+bool is_disk_full(const std::filesystem::path& database, int sqlite_code);
+
 // BEGIN IMMEDIATE on construction, ROLLBACK on destruction unless commit() was called:
 // a run is written whole or not at all.
 class Transaction {

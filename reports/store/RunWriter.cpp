@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <ctime>
 
 #include "reports/store/TraceStore.hpp"
@@ -74,6 +75,23 @@ void delete_run_rows(const ResultsDatabase& db, std::int64_t run_id) {
 
 std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
     Transaction tx(db_);
+    const std::int64_t matrix_id = insert_matrix(info);
+    tx.commit();
+    return matrix_id;
+}
+
+std::int64_t RunWriter::create_matrix_with_runs(const MatrixInfo& info, std::span<RunRecord> runs) {
+    Transaction tx(db_);
+    const std::int64_t matrix_id = insert_matrix(info);
+    for (RunRecord& run : runs) {
+        run.matrix_id = matrix_id;
+        run.id = insert_run(run);
+    }
+    tx.commit();
+    return matrix_id;
+}
+
+std::int64_t RunWriter::insert_matrix(const MatrixInfo& info) {
     db_.prepare(
            "INSERT INTO matrices (name, created_utc, definition, trainscope_version, "
            "git_revision) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -83,9 +101,7 @@ std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
         .bind(4, info.trainscope_version)
         .bind(5, info.git_revision)
         .run();
-    const auto matrix_id = db_.last_insert_rowid();
-    tx.commit();
-    return matrix_id;
+    return db_.last_insert_rowid();
 }
 
 std::int64_t RunWriter::write(const RunRecord& run) {
@@ -97,6 +113,12 @@ std::int64_t RunWriter::replace(const RunRecord& run,
     Transaction tx(db_);
     for (const auto old_id : superseded_run_ids)
         delete_run_rows(db_, old_id);
+    const std::int64_t run_id = insert_run(run);
+    tx.commit();
+    return run_id;
+}
+
+std::int64_t RunWriter::insert_run(const RunRecord& run) {
     write_axes_row(db_, run);
     const std::int64_t run_id = db_.last_insert_rowid();
 
@@ -107,7 +129,13 @@ std::int64_t RunWriter::replace(const RunRecord& run,
     auto metric =
         db_.prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)");
     for (const auto& m : run.metrics) {
-        metric.bind(1, run_id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).run();
+        // A diverged run's loss is NaN: stored as NULL, never as a number.
+        metric.bind(1, run_id).bind(2, m.name).bind(4, m.unit);
+        if (std::isnan(m.value))
+            metric.bind_null(3);
+        else
+            metric.bind(3, m.value);
+        metric.run();
     }
     auto step = db_.prepare(
         "INSERT INTO steps (run_id, step, epoch, duration_ns, loss, loss_scale, skipped, warmup, "
@@ -139,7 +167,6 @@ std::int64_t RunWriter::replace(const RunRecord& run,
     if (run.trace) {
         write_trace(db_, run_id, *run.trace);
     }
-    tx.commit();
     return run_id;
 }
 

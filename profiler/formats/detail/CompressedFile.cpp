@@ -1,7 +1,9 @@
 #include "profiler/formats/detail/CompressedFile.hpp"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
 #include <system_error>
 
@@ -24,6 +26,18 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
     if (!std::filesystem::is_regular_file(file, ec)) {
         throw TraceFormatError(file, "no such file (or not a regular file)");
     }
+    const std::uintmax_t stored = std::filesystem::file_size(file, ec);
+    if (ec)
+        throw TraceFormatError(file, "cannot read its size: " + ec.message());
+    if (stored > kMaxTraceFileBytes) {
+        throw TraceFormatError(file, fmt::format("the file is {} MiB; traces of up to {} MiB are "
+                                                 "read (split the trace, or profile fewer steps)",
+                                                 stored >> 20, kMaxTraceFileBytes >> 20));
+    }
+    // Memory stays bounded whatever the input: a gzip bomb (kilobytes that inflate to
+    // gigabytes) stops at this many bytes instead of exhausting memory.
+    const std::uintmax_t limit = std::min<std::uintmax_t>(
+        kMaxTraceFileBytes, kMinInflateAllowance + stored * kMaxInflateRatio);
     GzFileOwner gz(gzopen(file.c_str(), "rb"));
     if (!gz)
         throw TraceFormatError(file, "cannot open for reading");
@@ -43,6 +57,13 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
         content.resize(old_size + static_cast<std::size_t>(n));
         if (n == 0)
             break;
+        if (content.size() > limit) {
+            throw TraceFormatError(
+                file, fmt::format("it inflates to more than {} MiB from {} KiB (over {} times "
+                                  "its size: a gzip bomb, or an unusually repetitive trace); "
+                                  "if it is a real trace, gunzip it and import the plain file",
+                                  limit >> 20, stored >> 10, kMaxInflateRatio));
+        }
     }
     // gzread reports a stream cut short only through the close status (Z_BUF_ERROR).
     const int close_status = gzclose_r(gz.release());
