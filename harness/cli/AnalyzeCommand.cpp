@@ -20,6 +20,7 @@
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
+#include "reports/csv/TerminalText.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -78,7 +79,7 @@ void print_breakdown(const profiler::Trace& trace, int top, const char* what) {
     for (const auto& k : breakdown.by_name) {
         if (shown++ >= top)
             break;
-        std::string name = k.name;
+        std::string name = reports::printable_text(k.name);
         if (name.size() > 90)
             name = name.substr(0, 87) + "...";
         std::printf("  %8lld %14s %9.3f us %9.3f us %9.3f us %6.2f%%  %-12s %s\n",
@@ -132,7 +133,8 @@ void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
     std::printf("  %-28s %8s %14s %14s %14s\n", "range", "count", "host time",
                 cpu_ops ? "op time" : "kernel time", cpu_ops ? "CPU busy" : "GPU busy");
     for (const auto& [name, t] : totals) {
-        std::printf("  %-28s %8lld %14s %14s %14s\n", name.substr(0, 28).c_str(),
+        std::printf("  %-28s %8lld %14s %14s %14s\n",
+                    reports::printable_text(name).substr(0, 28).c_str(),
                     static_cast<long long>(t.count), ms(t.host_ns).c_str(), ms(t.kernel_ns).c_str(),
                     ms(t.busy_ns).c_str());
     }

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "harness/isolation/ChildCell.hpp"
+#include "harness/isolation/ScratchDir.hpp"
 #include "harness/runner/InterruptGuard.hpp"
 #include "harness/runner/ResultsFileLock.hpp"
 #include "harness/runner/RunSummary.hpp"
@@ -44,8 +45,9 @@ class LazyResults {
 
 std::optional<std::int64_t> find_resumable_matrix(const std::filesystem::path& out,
                                                   const std::string& definition) {
+    // Missing, or the empty file this run's lock just created: nothing to resume.
     std::error_code ec;
-    if (!std::filesystem::exists(out, ec))
+    if (!std::filesystem::exists(out, ec) || std::filesystem::file_size(out, ec) == 0)
         return std::nullopt;
     const reports::ResultsDatabase db(out, reports::OpenMode::ReadOnly);
     std::optional<std::int64_t> found;
@@ -98,6 +100,7 @@ std::string keep_elsewhere(const reports::RunRecord& record) {
 MatrixRunResult run_matrix(const MatrixPlan& plan, const MatrixRunOptions& options) {
     MatrixRunResult result;
     ResultsFileLock lock(options.out, plan.definition_json);
+    ScratchDir::remove_stale();
     LazyResults results(options.out);
     std::map<std::string, std::vector<std::int64_t>> superseded;  // cell key -> old run ids
     std::set<std::string> done;
