@@ -1,6 +1,5 @@
 #include "profiler/formats/detail/CompressedFile.hpp"
 
-#include <fmt/format.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -30,9 +29,10 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
     if (ec)
         throw TraceFormatError(file, "cannot read its size: " + ec.message());
     if (stored > kMaxTraceFileBytes) {
-        throw TraceFormatError(file, fmt::format("the file is {} MiB; traces of up to {} MiB are "
-                                                 "read (split the trace, or profile fewer steps)",
-                                                 stored >> 20, kMaxTraceFileBytes >> 20));
+        throw TraceFormatError(file, "the file is " + std::to_string(stored >> 20) +
+                                         " MiB; traces of up to " +
+                                         std::to_string(kMaxTraceFileBytes >> 20) +
+                                         " MiB are read (profile fewer steps)");
     }
     // Memory stays bounded whatever the input: a gzip bomb (kilobytes that inflate to
     // gigabytes) stops at this many bytes instead of exhausting memory.
@@ -59,10 +59,11 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
             break;
         if (content.size() > limit) {
             throw TraceFormatError(
-                file, fmt::format("it inflates to more than {} MiB from {} KiB (over {} times "
-                                  "its size: a gzip bomb, or an unusually repetitive trace); "
-                                  "if it is a real trace, gunzip it and import the plain file",
-                                  limit >> 20, stored >> 10, kMaxInflateRatio));
+                file, "it inflates to more than " + std::to_string(limit >> 20) + " MiB from " +
+                          std::to_string(stored >> 10) + " KiB (over " +
+                          std::to_string(kMaxInflateRatio) +
+                          " times its size: a gzip bomb, or an unusually repetitive trace); "
+                          "if it is a real trace, gunzip it and import the plain file");
         }
     }
     // gzread reports a stream cut short only through the close status (Z_BUF_ERROR).
