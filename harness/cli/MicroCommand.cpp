@@ -8,6 +8,7 @@
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/NumberCheck.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/matrix/RunSettings.hpp"
@@ -72,6 +73,8 @@ reports::RunRecord to_record(const benchmark::BenchmarkReporter::Run& run,
 }
 
 int execute(MicroOptions& options) {
+    if (!options.out.empty())
+        check_database_output(options.out, "-o");  // before minutes of benchmarks
     std::vector<Cell> probe(1);
     probe[0].values["backend"] = options.backend;
     probe[0].values["device"] = "0";

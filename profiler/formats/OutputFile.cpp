@@ -34,6 +34,16 @@ std::string describe_kind(mode_t mode) {
 
 }  // namespace
 
+unsigned current_umask() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("Umask:", 0) == 0)
+            return static_cast<unsigned>(std::stoul(line.substr(6), nullptr, 8));
+    }
+    return 022;
+}
+
 std::string why_not_replaceable(const std::filesystem::path& path) {
     struct stat st {};
     if (lstat(path.c_str(), &st) != 0)
@@ -53,9 +63,7 @@ AtomicOutputFile::AtomicOutputFile(std::filesystem::path target) : target_(std::
         fail(target_, std::strerror(errno));
     // mkstemp makes the file private (0600); the result gets the permissions a new file
     // would have had.
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    fchmod(fd, 0666 & ~current_umask());
     close(fd);
     temp_ = pattern;
     out_.open(temp_, std::ios::binary | std::ios::trunc);

@@ -22,6 +22,11 @@ class OutputFileError : public std::runtime_error {
 // machine).
 std::string why_not_replaceable(const std::filesystem::path& path);
 
+// The process's file-creation mask, read without changing it (umask() can only be read by
+// setting it, which races with other threads creating files): files made private by
+// mkstemp/mkdtemp get the permissions a plain new file would have had.
+unsigned current_umask();
+
 // Writes a file whole or not at all: the bytes go to a new private file beside the target
 // (created exclusively, so a link planted there is not followed), which commit() renames
 // over the target after checking again that the target may be replaced. A failed write

@@ -74,9 +74,7 @@ void write_csv_set(const std::filesystem::path& dir, const std::vector<NamedCsvT
         write_csv_table(*f.table, temp.path() / f.file_name);
     if (!existed) {
         // mkdtemp makes the folder private; the new folder gets the usual permissions.
-        const mode_t mask = umask(0);
-        umask(mask);
-        chmod(temp.path().c_str(), 0777 & ~mask);
+        chmod(temp.path().c_str(), 0777 & ~profiler::current_umask());
         std::filesystem::rename(temp.path(), dir, ec);
         if (ec) {
             throw OutputFileError("cannot write the CSV files into '" + dir.string() +
