@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <set>
@@ -146,6 +147,11 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     const reports::Metric* m = run.find_metric(col.name);
     if (!m)
         return role == SortRole ? QVariant(std::numeric_limits<double>::lowest()) : QVariant();
+    if (std::isnan(m->value)) {  // a loss that was not a number: the run diverged
+        return role == SortRole ? QVariant(std::numeric_limits<double>::lowest())
+                                : QVariant(QString::fromLatin1(reports::kDivergedText.data(),
+                                                               reports::kDivergedText.size()));
+    }
     if (role == SortRole)
         return m->value;
     if (role == kCsvValueRole)

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
@@ -20,6 +21,7 @@
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
 #include "reports/metrics/MetricTags.hpp"
+#include "reports/csv/TerminalText.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -78,7 +80,7 @@ void print_breakdown(const profiler::Trace& trace, int top, const char* what) {
     for (const auto& k : breakdown.by_name) {
         if (shown++ >= top)
             break;
-        std::string name = k.name;
+        std::string name = reports::printable_text(k.name);
         if (name.size() > 90)
             name = name.substr(0, 87) + "...";
         std::printf("  %8lld %14s %9.3f us %9.3f us %9.3f us %6.2f%%  %-12s %s\n",
@@ -120,7 +122,8 @@ void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
     std::printf("  %-28s %8s %14s %14s %14s\n", "range", "count", "host time",
                 cpu_ops ? "op time" : "kernel time", cpu_ops ? "CPU busy" : "GPU busy");
     for (const auto& t : profiler::total_nvtx_ranges_by_name(ranges)) {
-        std::printf("  %-28s %8lld %14s %14s %14s\n", t.name.substr(0, 28).c_str(),
+        std::printf("  %-28s %8lld %14s %14s %14s\n",
+                    reports::printable_text(t.name).substr(0, 28).c_str(),
                     static_cast<long long>(t.count), ms(t.host_ns).c_str(), ms(t.kernel_ns).c_str(),
                     ms(t.gpu_busy_ns).c_str());
     }
@@ -302,10 +305,10 @@ CommandAction add_analyze_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
-        ->check(CLI::PositiveNumber)
+        ->check(number_check(0, true))
         ->capture_default_str();
     cmd->add_option("--top", options->top, "kernels to list")
-        ->check(CLI::PositiveNumber)
+        ->check(number_check(0, true))
         ->capture_default_str();
     return [options]() { return execute(*options); };
 }

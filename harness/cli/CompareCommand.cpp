@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "reports/metrics/RunComparison.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -124,7 +125,7 @@ CommandAction add_compare_command(CLI::App& app) {
     cmd->add_option("--matrix", options->matrix, "only the runs of this matrix");
     cmd->add_option("--same-within", options->same_within,
                     "relative difference below which two cells count as the same")
-        ->check(CLI::Range(0.0, 1.0))
+        ->check(number_check(0, false, 1))
         ->capture_default_str();
     return [options]() { return execute(*options); };
 }

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/formats/ChromeTraceWriter.hpp"
@@ -21,6 +22,7 @@ struct ExportOptions {
 };
 
 int execute(const ExportOptions& options) {
+    check_file_output(options.out, "-o");
     const profiler::Trace trace = load_run_trace(options.database, options.run);
     profiler::write_chrome_trace(trace, options.out);
     std::printf("%s (%zu activities; open it in Perfetto, ui.perfetto.dev)\n", options.out.c_str(),

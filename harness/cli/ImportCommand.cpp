@@ -5,12 +5,14 @@
 #include <memory>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
 #include "profiler/formats/TraceFormatError.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "trainscope/version.hpp"
 
@@ -67,10 +69,19 @@ reports::RunRecord import_one(const std::filesystem::path& file, const std::stri
 }
 
 int execute(const ImportOptions& options) {
+    check_database_output(options.out, "-o");
     // Read every file before writing anything: a bad file leaves the database untouched.
     std::vector<reports::RunRecord> runs;
     for (const auto& name : options.files) {
         const std::filesystem::path file(name);
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec)) {
+            // A FIFO or device would block the read forever or never end.
+            throw UsageError(fmt::format(
+                "cannot import '{}': it is not a regular file (a FIFO, device or folder); "
+                "save the trace to a file first",
+                file.string()));
+        }
         const std::string format = options.format == "auto" ? detect_format(file) : options.format;
         try {
             runs.push_back(import_one(file, format));
@@ -78,13 +89,26 @@ int execute(const ImportOptions& options) {
             throw UsageError(e.what());
         }
     }
-    reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
-    reports::RunWriter writer(db);
-    const auto matrix =
-        writer.create_matrix({"import", "trainscope import", kVersion, kGitRevision});
-    for (auto& run : runs) {
-        run.matrix_id = matrix;
-        run.id = writer.write(run);
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(options.out, ec);
+    try {
+        reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
+        // The matrix and all its runs in one transaction: a kill leaves neither.
+        reports::RunWriter(db).create_matrix_with_runs(
+            {"import", "trainscope import", kVersion, kGitRevision}, runs);
+    } catch (const reports::SqliteError& e) {
+        if (!existed) {
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+                std::filesystem::remove(options.out + suffix, ec);
+        }
+        if (!reports::is_disk_full(options.out, e.code()))
+            throw;
+        throw reports::StoreError(
+            fmt::format("cannot write '{}': its disk is full; nothing was imported{} (free some "
+                        "space and import again)",
+                        options.out, existed ? " and the database is as it was" : ""));
+    }
+    for (const auto& run : runs) {
         std::printf("run %lld: %s (%s, %zu activities)\n", static_cast<long long>(run.id),
                     run.axes.model.c_str(), run.source.c_str(), run.trace->activities.size());
     }

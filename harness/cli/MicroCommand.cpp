@@ -8,9 +8,12 @@
 #include <optional>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/NumberCheck.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
+#include "harness/matrix/RunSettings.hpp"
 #include "harness/micro/MicroBenchmarkSuite.hpp"
 #include "harness/runner/BackendChoice.hpp"
 #include "reports/metrics/MetricTags.hpp"
@@ -95,6 +98,8 @@ workloads::Precision parse_micro_precision(const std::string& text) {
 }
 
 int execute(MicroOptions& options) {
+    if (!options.out.empty())
+        check_database_output(options.out, "-o");  // before minutes of benchmarks
     std::vector<Cell> probe(1);
     probe[0].values["backend"] = options.backend;
     probe[0].values["device"] = "0";
@@ -166,8 +171,9 @@ CommandAction add_micro_command(CLI::App& app) {
     cmd->add_option("--precision", options->precisions, "fp32, tf32, fp64")
         ->delimiter(',')
         ->capture_default_str();
-    cmd->add_option("--threads", options->threads, "CPU threads (default: all cores)")
-        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--threads", options->threads,
+                    "CPU threads (default: all cores; at most four per hardware thread)")
+        ->check(number_check(0, false, max_cpu_threads()));
     cmd->add_option("-o,--out", options->out, "also store the results in this results database");
     cmd->add_option("benchmark_flags", options->benchmark_flags,
                     "Google Benchmark flags, after --");

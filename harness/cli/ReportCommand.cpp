@@ -8,7 +8,9 @@
 #include <stdexcept>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
+#include "reports/csv/CsvSet.hpp"
 #include "reports/csv/MatrixPivot.hpp"
 #include "reports/csv/ReportTables.hpp"
 #include "reports/csv/TableRenderer.hpp"
@@ -49,16 +51,10 @@ const reports::CsvTable& table_named(const reports::ReportTables& t, const std::
     return t.runs;
 }
 
-std::filesystem::path prepare_csv_dir(const std::string& csv_dir) {
-    const std::filesystem::path dir(csv_dir);
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec || !std::filesystem::is_directory(dir)) {
-        throw UsageError(
-            fmt::format("cannot create the --csv folder '{}': {} (choose another folder)",
-                        dir.string(), ec ? ec.message() : "not a folder"));
-    }
-    return dir;
+const std::vector<std::string>& csv_file_names() {
+    static const std::vector<std::string> names{"runs.csv", "kernels.csv", "steps.csv", "nvtx.csv",
+                                                "matrix.csv"};
+    return names;
 }
 
 int execute(const ReportOptions& options) {
@@ -82,6 +78,11 @@ int execute(const ReportOptions& options) {
             fmt::format("unknown --table '{}'; choose one of: {}", options.table, tables));
     }
 
+    if (!options.csv_dir.empty())
+        check_folder_output(options.csv_dir, "--csv", csv_file_names());
+    if (!options.html_file.empty())
+        check_file_output(options.html_file, "--html");
+
     const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
     const reports::RunQuery query{options.matrix, options.runs};
     reports::RunParts parts;
@@ -102,19 +103,14 @@ int execute(const ReportOptions& options) {
     }
 
     if (!options.csv_dir.empty()) {
-        const auto dir = prepare_csv_dir(options.csv_dir);
-        const std::pair<const char*, const reports::CsvTable*> files[] = {
-            {"runs.csv", &t.runs},
-            {"kernels.csv", &t.kernels},
-            {"steps.csv", &t.steps},
-            {"nvtx.csv", &t.nvtx},
-            {"matrix.csv", &t.matrix}};
+        const std::filesystem::path dir(options.csv_dir);
+        const reports::CsvTable* tables_in_order[] = {&t.runs, &t.kernels, &t.steps, &t.nvtx,
+                                                      &t.matrix};
+        std::vector<reports::NamedCsvTable> files;
+        for (std::size_t i = 0; i < csv_file_names().size(); ++i)
+            files.push_back({csv_file_names()[i], tables_in_order[i]});
+        reports::write_csv_set(dir, files);
         for (const auto& [name, table] : files) {
-            try {
-                reports::write_csv_table(*table, dir / name);
-            } catch (const std::exception& e) {
-                throw UsageError(fmt::format("{} (choose another --csv folder)", e.what()));
-            }
             std::fprintf(stderr, "%s (%zu row%s)\n", (dir / name).c_str(), table->size() - 1,
                          table->size() == 2 ? "" : "s");
         }
@@ -134,8 +130,6 @@ int execute(const ReportOptions& options) {
             reports::write_html_report(input, options.html_file);
         } catch (const reports::PivotError& e) {
             throw UsageError(e.what());
-        } catch (const std::exception& e) {
-            throw UsageError(fmt::format("{} (choose another --html file)", e.what()));
         }
         std::fprintf(stderr, "%s (%zu run%s)\n", options.html_file.c_str(), input.runs.size(),
                      input.runs.size() == 1 ? "" : "s");

@@ -11,10 +11,12 @@
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/ExecutorOptions.hpp"
+#include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/executor/Executor.hpp"
 #include "harness/isolation/ChildCell.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
+#include "harness/matrix/RunSettings.hpp"
 #include "harness/runner/MatrixPlan.hpp"
 #include "harness/runner/MatrixRunner.hpp"
 #include "harness/runner/RunSummary.hpp"
@@ -28,7 +30,8 @@ namespace {
 struct RunOptions {
     std::string matrix_file;
     std::map<std::string, std::vector<std::string>> axes;  // axis -> values given on the CLI
-    RunSettingOverrides settings;
+    std::map<std::string, std::string> setting_texts;      // bound to the options
+    RunSettingOverrides settings;                          // the ones given
     std::string out = "results.db";
     bool resume = false;
     bool dry_run = false;
@@ -70,29 +73,6 @@ void print_timeline_command(const std::string& out, const std::vector<reports::R
         std::fprintf(stderr, "Timeline of run %lld (the slowest traced cell): %s %s --run %lld\n",
                      static_cast<long long>(*run), gui_command().c_str(), out.c_str(),
                      static_cast<long long>(*run));
-    }
-}
-
-// The results file must be creatable before any cell runs, so that a typo in --out
-// fails in a second rather than after an hour of training.
-void check_output_path(const std::filesystem::path& out) {
-    std::error_code ec;
-    if (std::filesystem::exists(out, ec)) {
-        reports::ResultsDatabase existing(out, reports::OpenMode::CreateOrOpen);
-        return;
-    }
-    const auto folder = out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
-    if (!std::filesystem::is_directory(folder, ec)) {
-        throw UsageError(
-            fmt::format("cannot write --out '{}': the folder '{}' does not exist "
-                        "(create it, or choose another --out path)",
-                        out.string(), folder.string()));
-    }
-    if (access(folder.c_str(), W_OK) != 0) {
-        throw UsageError(
-            fmt::format("cannot write --out '{}': the folder '{}' is not writable "
-                        "(choose another --out path)",
-                        out.string(), folder.string()));
     }
 }
 
@@ -144,7 +124,7 @@ int execute(const RunOptions& options) {
     AxisValues cli_axes;
     for (const auto& [name, values] : options.axes) {
         if (!values.empty())
-            cli_axes[name] = values;
+            cli_axes[name] = split_axis_values(find_axis(name)->flag, values);
     }
     MatrixPlan plan =
         make_matrix_plan(file, cli_axes, options.settings, options.command_line, options.dry_run);
@@ -158,7 +138,7 @@ int execute(const RunOptions& options) {
     }
     const auto executor = make_executor(resolve_executor_settings(file.executor, options.executor));
     const std::filesystem::path out(options.out);
-    check_output_path(out);
+    check_database_output(out, "--out");
 
     MatrixRunOptions run_options{out, options.resume,
                                  options.quiet ? ProgressStyle::Quiet : default_progress_style()};
@@ -207,61 +187,39 @@ CommandAction add_run_command(CLI::App& app) {
     for (const auto& axis : axis_catalog()) {
         run->add_option(axis.flag, options->axes[axis.name],
                         fmt::format("{} (default {})", axis.description, axis.default_value))
-            ->delimiter(',')
             ->group("Axes (comma-separated lists)")
             ->type_name(axis.values.empty() ? "VALUE[,...]"
                                             : fmt::format("{{{}}}", fmt::join(axis.values, ",")));
     }
-    RunSettingOverrides& s = options->settings;
+    // Settings are taken as text and parsed with the matrix file's [run] values by one
+    // function (harness/matrix/RunSettings), so both accept and refuse the same values.
+    const auto setting = [&](const char* name, const char* help, const std::string& group) {
+        const RunSettingInfo& info = *find_run_setting(name);
+        return run->add_option(std::string(info.flag), options->setting_texts[name], help)
+            ->group(group);
+    };
     const std::string measure = "Measurement";
-    auto* steps = run->add_option("--steps", s.steps, "train each cell for exactly N steps")
-                      ->check(CLI::PositiveNumber)
-                      ->group(measure);
-    run->add_option("--epochs", s.epochs, "train each cell for N epochs")
-        ->check(CLI::PositiveNumber)
-        ->excludes(steps)
-        ->group(measure);
-    run->add_option("--rse", s.rse,
-                    "without --steps/--epochs: train until the relative standard error of the "
-                    "mean step time is below this (default 0.005)")
-        ->check(CLI::PositiveNumber)
-        ->group(measure);
-    run->add_option("--min-steps", s.min_steps, "measured steps before --rse may stop (default 50)")
-        ->check(CLI::PositiveNumber)
-        ->group(measure);
-    run->add_option("--max-time", s.max_time,
-                    "seconds of training per cell before --rse gives up (default 60)")
-        ->check(CLI::PositiveNumber)
-        ->group(measure);
-    run->add_option("--warmup", s.warmup, "steps excluded from step-time statistics (default 5)")
-        ->check(CLI::NonNegativeNumber)
-        ->group(measure);
-    run->add_option("--timeout", s.timeout,
-                    "seconds before a cell is killed and recorded as failed (default 3600)")
-        ->check(CLI::PositiveNumber)
-        ->group(measure);
-    run->add_option("--target-accuracy", s.target_accuracy,
-                    "record the training time to reach this test accuracy")
-        ->check(CLI::Range(0.0, 1.0))
-        ->group(measure);
-    run->add_option("--eval-every", s.eval_every,
-                    "evaluate on the test set every N steps (default: each epoch and at the end)")
-        ->check(CLI::NonNegativeNumber)
-        ->group(measure);
+    setting("steps", "train each cell for exactly N steps", measure);
+    setting("epochs", "train each cell for N epochs", measure);
+    setting("rse",
+            "without --steps/--epochs: train until the relative standard error of the mean "
+            "step time is below this (default 0.005)",
+            measure);
+    setting("min_steps", "measured steps before --rse may stop (default 50)", measure);
+    setting("max_time", "seconds of training per cell before --rse gives up (default 60)", measure);
+    setting("warmup", "steps excluded from step-time statistics (default 5)", measure);
+    setting("timeout", "seconds before a cell is killed and recorded as failed (default 3600)",
+            measure);
+    setting("target_accuracy", "record the training time to reach this test accuracy", measure);
+    setting("eval_every",
+            "evaluate on the test set every N steps (default: each epoch and at the end)", measure);
     const std::string data = "Data and host";
-    run->add_option("--threads", s.threads, "CPU threads (default: all cores)")
-        ->check(CLI::PositiveNumber)
-        ->group(data);
-    run->add_option("--seed", s.seed, "seed for initialisation and shuffling (default 1)")
-        ->group(data);
-    run->add_option("--data-dir", s.data_dir,
-                    "folder with the IDX files (default: Debian's dataset-fashion-mnist)")
-        ->group(data);
-    run->add_option("--input", s.input, "input shape CxHxW of --dataset synthetic, e.g. 3x224x224")
-        ->group(data);
-    run->add_option("--classes", s.classes, "classes of --dataset synthetic (default 10)")
-        ->check(CLI::PositiveNumber)
-        ->group(data);
+    setting("threads", "CPU threads (default: all cores; at most four per hardware thread)", data);
+    setting("seed", "seed for initialisation and shuffling (default 1)", data);
+    setting("data_dir", "folder with the IDX files (default: Debian's dataset-fashion-mnist)",
+            data);
+    setting("input", "input shape CxHxW of --dataset synthetic, e.g. 3x224x224", data);
+    setting("classes", "classes of --dataset synthetic (default 10)", data);
     run->add_option("-o,--out", options->out, "results database to create or add to")
         ->capture_default_str();
     run->add_flag("--resume", options->resume,
@@ -272,7 +230,12 @@ CommandAction add_run_command(CLI::App& app) {
     run->add_flag("--json", options->json, "print the results as JSON on stdout");
     add_executor_options(*run, options->executor);
     run->add_option("--inject-fault", options->inject_fault)->group("");  // tests only
-    return [options]() {
+    return [options, run]() {
+        options->settings.clear();
+        for (const auto& [name, text] : options->setting_texts) {
+            if (run->count(std::string(find_run_setting(name)->flag)) > 0)
+                options->settings[name] = text;
+        }
         options->command_line = "trainscope run";
         if (!options->matrix_file.empty())
             options->command_line += " " + options->matrix_file;

@@ -11,6 +11,7 @@
 #include "harness/cli/UsageError.hpp"
 #include "harness/executor/ExecutorSettings.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
+#include "harness/matrix/RunSettings.hpp"
 
 namespace trainscope::harness {
 
@@ -93,9 +94,12 @@ std::map<std::string, std::string> parse_executor_table(const toml::node& node,
 }  // namespace
 
 const std::vector<std::string>& matrix_setting_names() {
-    static const std::vector<std::string> names{
-        "steps",   "epochs",          "warmup",     "threads", "seed",      "data_dir", "input",
-        "classes", "target_accuracy", "eval_every", "rse",     "min_steps", "max_time", "timeout"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const auto& setting : run_setting_catalog())
+            n.emplace_back(setting.name);
+        return n;
+    }();
     return names;
 }
 
@@ -110,6 +114,7 @@ MatrixDefinition parse_matrix_text(const std::string& text, const std::string& s
     }
     MatrixDefinition def;
     def.source_text = text;
+    def.source_name = source;
     for (const auto& [key_view, node] : root) {
         const std::string key(key_view.str());
         if (key == "name") {

@@ -26,6 +26,7 @@ struct MatrixDefinition {
     // (sbatch_args) as its elements joined by newlines.
     std::map<std::string, std::string> executor;
     std::string source_text;  // the file as read, stored with the matrix
+    std::string source_name;  // its path, for messages
 };
 
 // Reads a matrix file; throws UsageError naming the file, line and the problem.

@@ -6,37 +6,52 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/UsageError.hpp"
+#include "harness/matrix/RunSettings.hpp"
 #include "harness/runner/BackendChoice.hpp"
 
 namespace trainscope::harness {
 
 namespace {
 
-template <typename T>
-T parse_setting(const std::string& name, const std::string& text) {
-    T value{};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size()) {
-        throw UsageError(fmt::format("matrix setting {} = '{}' is not a valid number", name, text));
-    }
-    return value;
-}
+// The CLI's text if given, else the file's, else none; parsed and bounded the same way
+// for both, with the origin named in any error.
+class SettingPicker {
+  public:
+    SettingPicker(const RunSettingOverrides& cli, const MatrixDefinition& file)
+        : cli_(cli), file_(file) {}
 
-// CLI value if given, else the file's, else none.
-template <typename T>
-std::optional<T> pick(const std::optional<T>& cli, const MatrixDefinition& file,
-                      const std::string& name) {
-    if (cli)
-        return cli;
-    const auto it = file.settings.find(name);
-    if (it == file.settings.end())
+    [[nodiscard]] std::optional<SettingText> text(std::string_view name) const {
+        const RunSettingInfo& info = *find_run_setting(name);
+        if (const auto it = cli_.find(std::string(name)); it != cli_.end())
+            return SettingText{it->second, std::string(info.flag)};
+        if (const auto it = file_.settings.find(std::string(name)); it != file_.settings.end()) {
+            const std::string source =
+                file_.source_name.empty() ? "matrix file" : file_.source_name;
+            return SettingText{it->second, fmt::format("{}: [run] {}", source, name)};
+        }
         return std::nullopt;
-    if constexpr (std::is_same_v<T, std::string>) {
-        return it->second;
-    } else {
-        return parse_setting<T>(name, it->second);
     }
-}
+    template <typename T>
+    [[nodiscard]] std::optional<T> get(std::string_view name) const {
+        const auto value = text(name);
+        if (!value)
+            return std::nullopt;
+        const RunSettingInfo& info = *find_run_setting(name);
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (value->text.empty())
+                throw UsageError(fmt::format("{} is empty: give a value", value->origin));
+            return value->text;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            return parse_number_setting(info, *value);
+        } else {
+            return static_cast<T>(parse_integer_setting(info, *value));
+        }
+    }
+
+  private:
+    const RunSettingOverrides& cli_;
+    const MatrixDefinition& file_;
+};
 
 }  // namespace
 
@@ -53,15 +68,22 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
         throw UsageError("the exclude rules leave no cell to run");
 
     RunLength& length = plan.length;
-    const auto steps = pick(cli.steps, file, "steps");
-    const auto epochs = pick(cli.epochs, file, "epochs");
-    if (cli.steps && cli.epochs)
-        throw UsageError("--steps and --epochs exclude each other");
-    if (steps && *steps <= 0)
-        throw UsageError("--steps must be positive");
-    if (epochs && *epochs <= 0)
-        throw UsageError("--epochs must be positive");
-    if (cli.steps || (!cli.epochs && steps)) {
+    const SettingPicker pick(cli, file);
+    if (cli.count("steps") != 0 && cli.count("epochs") != 0)
+        throw UsageError("--steps and --epochs exclude each other: give one");
+    if (file.settings.count("steps") != 0 && file.settings.count("epochs") != 0) {
+        throw UsageError(
+            fmt::format("{}: [run] sets both steps and epochs, which exclude each "
+                        "other: keep one",
+                        file.source_name.empty() ? "matrix file" : file.source_name));
+    }
+    // A CLI length replaces the file's, whichever of the two each gives.
+    const bool cli_length = cli.count("steps") != 0 || cli.count("epochs") != 0;
+    const auto steps =
+        cli_length && cli.count("steps") == 0 ? std::nullopt : pick.get<std::int64_t>("steps");
+    const auto epochs =
+        cli_length && cli.count("epochs") == 0 ? std::nullopt : pick.get<int>("epochs");
+    if (steps) {
         length.steps = *steps;
         length.epochs = 0;
     } else if (epochs) {
@@ -72,24 +94,18 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
         length.steps = 0;
         length.epochs = 0;
     }
-    length.warmup_steps = pick(cli.warmup, file, "warmup").value_or(length.warmup_steps);
-    length.threads = pick(cli.threads, file, "threads").value_or(0);
-    length.seed = pick(cli.seed, file, "seed").value_or(1);
-    length.dataset_dir = pick(cli.data_dir, file, "data_dir").value_or("");
-    length.input_shape = pick(cli.input, file, "input").value_or("");
-    length.classes = pick(cli.classes, file, "classes").value_or(10);
-    length.target_accuracy = pick(cli.target_accuracy, file, "target_accuracy");
-    length.eval_every_steps = pick(cli.eval_every, file, "eval_every").value_or(0);
-    plan.stopping.rse_target = pick(cli.rse, file, "rse").value_or(plan.stopping.rse_target);
-    plan.stopping.min_steps =
-        pick(cli.min_steps, file, "min_steps").value_or(plan.stopping.min_steps);
-    plan.stopping.max_time_s =
-        pick(cli.max_time, file, "max_time").value_or(plan.stopping.max_time_s);
-    plan.timeout = std::chrono::seconds(pick(cli.timeout, file, "timeout").value_or(3600));
-    if (!(plan.stopping.rse_target > 0))
-        throw UsageError("--rse must be positive, e.g. 0.005");
-    if (plan.timeout.count() <= 0)
-        throw UsageError("--timeout must be a positive number of seconds");
+    length.warmup_steps = pick.get<int>("warmup").value_or(length.warmup_steps);
+    length.threads = pick.get<int>("threads").value_or(0);
+    length.seed = pick.get<std::uint64_t>("seed").value_or(1);
+    length.dataset_dir = pick.get<std::string>("data_dir").value_or("");
+    length.input_shape = pick.get<std::string>("input").value_or("");
+    length.classes = pick.get<int>("classes").value_or(10);
+    length.target_accuracy = pick.get<double>("target_accuracy");
+    length.eval_every_steps = pick.get<std::int64_t>("eval_every").value_or(0);
+    plan.stopping.rse_target = pick.get<double>("rse").value_or(plan.stopping.rse_target);
+    plan.stopping.min_steps = pick.get<std::int64_t>("min_steps").value_or(plan.stopping.min_steps);
+    plan.stopping.max_time_s = pick.get<double>("max_time").value_or(plan.stopping.max_time_s);
+    plan.timeout = std::chrono::seconds(pick.get<std::int64_t>("timeout").value_or(3600));
 
     const BackendChoice backends = choose_backends(cells);
     if (!for_dry_run)

@@ -14,24 +14,10 @@
 
 namespace trainscope::harness {
 
-// Run settings given on the command line; unset ones come from the matrix file's [run]
-// table, then from the defaults.
-struct RunSettingOverrides {
-    std::optional<std::int64_t> steps;
-    std::optional<int> epochs;
-    std::optional<int> warmup;
-    std::optional<int> threads;
-    std::optional<std::uint64_t> seed;
-    std::optional<std::string> data_dir;
-    std::optional<std::string> input;
-    std::optional<int> classes;
-    std::optional<double> target_accuracy;
-    std::optional<std::int64_t> eval_every;
-    std::optional<double> rse;
-    std::optional<std::int64_t> min_steps;
-    std::optional<double> max_time;
-    std::optional<int> timeout;
-};
+// Run settings given on the command line, by setting name ("steps") as typed; unset ones
+// come from the matrix file's [run] table, then from the defaults. Both are parsed and
+// bounded by the same function (harness/matrix/RunSettings).
+using RunSettingOverrides = std::map<std::string, std::string>;
 
 // A matrix ready to run: the expanded, validated cells and how to measure each.
 struct MatrixPlan {

@@ -1,18 +1,23 @@
 #include "harness/runner/MatrixRunner.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
 
 #include "harness/isolation/ChildCell.hpp"
+#include "harness/isolation/ScratchDir.hpp"
 #include "harness/runner/InterruptGuard.hpp"
+#include "harness/runner/ResultsFileLock.hpp"
 #include "harness/runner/RunSummary.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "trainscope/version.hpp"
 #include "workloads/training/ConfigError.hpp"
 
@@ -42,8 +47,9 @@ class LazyResults {
 
 std::optional<std::int64_t> find_resumable_matrix(const std::filesystem::path& out,
                                                   const std::string& definition) {
+    // Missing, or the empty file this run's lock just created: nothing to resume.
     std::error_code ec;
-    if (!std::filesystem::exists(out, ec))
+    if (!std::filesystem::exists(out, ec) || std::filesystem::file_size(out, ec) == 0)
         return std::nullopt;
     const reports::ResultsDatabase db(out, reports::OpenMode::ReadOnly);
     std::optional<std::int64_t> found;
@@ -54,8 +60,51 @@ std::optional<std::int64_t> find_resumable_matrix(const std::filesystem::path& o
     return found;
 }
 
+namespace {
+
+// A cell's result that the results database could not take (its disk is full): written to
+// a database of its own in $TMPDIR, where there may be room, and named; "" if not there
+// either.
+std::string keep_elsewhere(const reports::RunRecord& record) {
+    std::error_code ec;
+    std::string pattern =
+        (std::filesystem::temp_directory_path(ec) / "trainscope-unrecorded-XXXXXX.db").string();
+    const int fd = mkstemps(pattern.data(), 3);
+    if (fd < 0)
+        return "";
+    close(fd);
+    try {
+        reports::ResultsDatabase db(pattern, reports::OpenMode::CreateOrOpen);
+        reports::RunWriter(db).write(record);
+        return pattern;
+    } catch (const std::exception&) {
+        std::filesystem::remove(pattern, ec);
+        return "";
+    }
+}
+
+[[noreturn]] void stop_for_full_disk(const std::filesystem::path& out, const Cell& cell,
+                                     const std::string& label, reports::RunRecord record,
+                                     std::size_t recorded) {
+    record.matrix_id.reset();
+    const std::string kept = keep_elsewhere(record);
+    throw reports::StoreError(fmt::format(
+        "the disk holding '{}' is full: the cell {} trained, but its result could not be "
+        "recorded there ({}); the matrix stops, and the {} run{} recorded before are kept. "
+        "Free some space, then continue with the same command and --resume",
+        out.string(), label.empty() ? cell.key() : label,
+        kept.empty()
+            ? "and is lost"
+            : fmt::format("it is kept in {}: trainscope report {} --format table", kept, kept),
+        recorded, recorded == 1 ? "" : "s"));
+}
+
+}  // namespace
+
 MatrixRunResult run_matrix(const MatrixPlan& plan, const MatrixRunOptions& options) {
     MatrixRunResult result;
+    ResultsFileLock lock(options.out, plan.definition_json);
+    ScratchDir::remove_stale();
     LazyResults results(options.out);
     std::map<std::string, std::vector<std::int64_t>> superseded;  // cell key -> old run ids
     std::set<std::string> done;
@@ -115,16 +164,25 @@ MatrixRunResult run_matrix(const MatrixPlan& plan, const MatrixRunOptions& optio
         }
         record.cell_key = cell.key();
         record.axes = make_run_axes(cell, plan.length);
-        if (result.matrix_id == 0) {
-            result.matrix_id =
-                reports::RunWriter(results.db())
-                    .create_matrix({plan.name, plan.definition_json, kVersion, kGitRevision});
-        }
-        record.matrix_id = result.matrix_id;
         const auto old = superseded.find(cell.key());
-        record.id = reports::RunWriter(results.db())
-                        .replace(record, old != superseded.end() ? old->second
-                                                                 : std::vector<std::int64_t>{});
+        try {
+            reports::RunWriter writer(results.db());
+            if (result.matrix_id == 0) {
+                // The matrix row and its first run in one transaction: a kill between the
+                // two never leaves an empty matrix.
+                result.matrix_id = writer.create_matrix_with_runs(
+                    {plan.name, plan.definition_json, kVersion, kGitRevision}, {&record, 1});
+            } else {
+                record.matrix_id = result.matrix_id;
+                record.id = writer.replace(
+                    record, old != superseded.end() ? old->second : std::vector<std::int64_t>{});
+            }
+        } catch (const reports::SqliteError& e) {
+            if (!reports::is_disk_full(options.out, e.code()))
+                throw;
+            stop_for_full_disk(options.out, cell, job.label, std::move(record), result.runs.size());
+        }
+        lock.keep_file();
         if (options.progress != ProgressStyle::Quiet)
             print_run_result(record);
         result.runs.push_back(std::move(record));

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 
 #include "reports/metrics/MetricTags.hpp"
+#include "reports/metrics/MetricCatalog.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 #include "reports/quality/TracingOverheadSummary.hpp"
 
@@ -15,7 +17,11 @@ namespace trainscope::harness {
 namespace {
 std::string metric_text(const reports::RunRecord& run, const char* name, const char* format) {
     const reports::Metric* m = run.find_metric(name);
-    return m != nullptr ? fmt::format(fmt::runtime(format), m->value) : "-";
+    if (m == nullptr)
+        return "-";
+    if (std::isnan(m->value))
+        return std::string(reports::kDivergedText);
+    return fmt::format(fmt::runtime(format), m->value);
 }
 
 std::string axis_text(const reports::RunRecord& run, const std::string& axis) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "profiler/analysis/LaunchIndex.hpp"
+#include "profiler/formats/OutputFile.hpp"
 
 namespace trainscope::profiler {
 
@@ -188,18 +189,9 @@ void write_chrome_trace(const Trace& trace, std::ostream& out) {
 }
 
 void write_chrome_trace(const Trace& trace, const std::filesystem::path& file) {
-    std::filesystem::path temporary = file;
-    temporary += ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error("cannot write " + temporary.string());
-        write_chrome_trace(trace, out);
-        out.flush();
-        if (!out)
-            throw std::runtime_error("error while writing " + temporary.string());
-    }
-    std::filesystem::rename(temporary, file);
+    AtomicOutputFile out(file);
+    write_chrome_trace(trace, out.stream());
+    out.commit();
 }
 
 }  // namespace trainscope::profiler

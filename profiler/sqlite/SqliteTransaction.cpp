@@ -10,7 +10,9 @@ SqliteTransaction::SqliteTransaction(const SqliteConnection& db) : db_(db) {
 }
 
 SqliteTransaction::~SqliteTransaction() {
-    if (!done_) {
+    // SQLite has already rolled back a transaction whose COMMIT failed for a full disk;
+    // a second ROLLBACK would only print an error.
+    if (!done_ && sqlite3_get_autocommit(db_.handle()) == 0) {
         TS_SQLITE_CHECK_NOEXCEPT(db_.handle(),
                                  sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr));
     }

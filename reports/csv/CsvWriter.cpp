@@ -54,34 +54,14 @@ std::string csv_line(const std::vector<CsvCell>& row) {
     return line;
 }
 
-CsvFileWriter::CsvFileWriter(std::filesystem::path path)
-    : path_(std::move(path)), temp_path_(path_.string() + ".tmp") {
-    out_.open(temp_path_, std::ios::binary | std::ios::trunc);
-    if (!out_) {
-        throw std::runtime_error("cannot write '" + temp_path_.string() +
-                                 "': check that the folder exists and is writable");
-    }
-}
-
-CsvFileWriter::~CsvFileWriter() {
-    if (!committed_) {
-        out_.close();
-        std::error_code ec;
-        std::filesystem::remove(temp_path_, ec);
-    }
-}
+CsvFileWriter::CsvFileWriter(std::filesystem::path path) : out_(std::move(path)) {}
 
 void CsvFileWriter::write_row(const std::vector<CsvCell>& row) {
-    out_ << csv_line(row);
+    out_.stream() << csv_line(row);
 }
 
 void CsvFileWriter::commit() {
-    out_.flush();
-    if (!out_)
-        throw std::runtime_error("writing '" + temp_path_.string() + "' failed (disk full?)");
-    out_.close();
-    std::filesystem::rename(temp_path_, path_);
-    committed_ = true;
+    out_.commit();
 }
 
 }  // namespace trainscope::reports

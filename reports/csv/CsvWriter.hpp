@@ -1,11 +1,12 @@
 #pragma once
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "profiler/formats/OutputFile.hpp"
 
 namespace trainscope::reports {
 
@@ -40,23 +41,18 @@ using CsvTable = std::vector<std::vector<CsvCell>>;
 // are never altered, so "-1.5" stays a number.
 std::string csv_field(const CsvCell& cell);
 
-// Writes a CSV file atomically: rows go to "<path>.tmp", which is renamed over the
-// target on commit(); a crash or an exception leaves any previous file untouched.
+// Writes a CSV file atomically (profiler::AtomicOutputFile): rows go to a temporary file
+// beside the target, which is renamed over it on commit(); a crash, a full disk or an
+// exception leaves any previous file untouched.
 class CsvFileWriter {
   public:
     explicit CsvFileWriter(std::filesystem::path path);
-    ~CsvFileWriter();
-    CsvFileWriter(const CsvFileWriter&) = delete;
-    CsvFileWriter& operator=(const CsvFileWriter&) = delete;
 
     void write_row(const std::vector<CsvCell>& row);
     void commit();
 
   private:
-    std::filesystem::path path_;
-    std::filesystem::path temp_path_;
-    std::ofstream out_;
-    bool committed_ = false;
+    profiler::AtomicOutputFile out_;
 };
 
 // One CSV line (with CRLF line ending as RFC 4180 says) for a row.

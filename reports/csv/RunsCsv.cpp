@@ -1,9 +1,11 @@
 #include "reports/csv/RunsCsv.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "reports/metrics/MetricTags.hpp"
+#include "reports/metrics/MetricCatalog.hpp"
 
 namespace trainscope::reports {
 
@@ -64,7 +66,12 @@ std::vector<std::vector<CsvCell>> runs_table(const std::vector<RunRecord>& runs)
         row.emplace_back(device_name != run.environment.end() ? device_name->second : "");
         for (const auto& name : metric_columns) {
             const Metric* m = run.find_metric(name);
-            row.emplace_back(m != nullptr ? CsvCell(m->value) : CsvCell());
+            if (m == nullptr)
+                row.emplace_back();
+            else if (std::isnan(m->value))
+                row.emplace_back(std::string(kDivergedText));
+            else
+                row.emplace_back(m->value);
         }
         table.push_back(std::move(row));
     }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "reports/csv/TerminalText.hpp"
+
 namespace trainscope::reports {
 
 namespace {
@@ -72,7 +74,7 @@ std::string markdown_cell(const std::string& text) {
             out += c;
         }
     }
-    return out;
+    return printable_text(out);
 }
 
 // Display width in terminal columns: UTF-8 code points (continuation bytes skipped).
@@ -87,7 +89,7 @@ std::string one_line(const std::string& text) {
     std::replace(out.begin(), out.end(), '\n', ' ');
     std::replace(out.begin(), out.end(), '\r', ' ');
     std::replace(out.begin(), out.end(), '\t', ' ');
-    return out;
+    return printable_text(out);
 }
 
 void render_json(const CsvTable& table, std::ostream& out) {

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/formats/OutputFile.hpp"
 #include "reports/html/HtmlText.hpp"
 #include "reports/html/SvgBarChart.hpp"
 #include "reports/html/SvgBoxPlot.hpp"
@@ -320,22 +321,9 @@ std::string render_html_report(const HtmlReportInput& input) {
 
 void write_html_report(const HtmlReportInput& input, const std::filesystem::path& file) {
     const std::string html = render_html_report(input);
-    const std::filesystem::path temp = file.string() + ".tmp";
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            throw std::runtime_error("cannot write '" + temp.string() +
-                                     "': check that the folder exists and is writable");
-        }
-        out << html;
-        out.flush();
-        if (!out) {
-            std::error_code ec;
-            std::filesystem::remove(temp, ec);
-            throw std::runtime_error("writing '" + temp.string() + "' failed (disk full?)");
-        }
-    }
-    std::filesystem::rename(temp, file);
+    profiler::AtomicOutputFile out(file);
+    out.stream() << html;
+    out.commit();
 }
 
 }  // namespace trainscope::reports

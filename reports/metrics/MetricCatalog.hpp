@@ -36,6 +36,10 @@ std::string metric_label(std::string_view tag, std::string_view stored_unit = ""
 // Column position: the catalog's order, then unknown tags (callers sort those by tag).
 std::size_t metric_rank(std::string_view tag);
 
+// A metric stored without a value (SQL NULL; NaN once read) is a loss that was not a
+// number: the training diverged. Tables, CSV files and the GUI show this word instead.
+inline constexpr std::string_view kDivergedText = "diverged";
+
 // "higher is better", "lower is better", "" for Neither.
 std::string_view to_string(Direction direction);
 

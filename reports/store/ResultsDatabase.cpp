@@ -1,6 +1,7 @@
 #include "reports/store/ResultsDatabase.hpp"
 
 #include <sqlite3.h>
+#include <sys/statvfs.h>
 
 #include <source_location>
 #include <string>
@@ -46,11 +47,21 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
         probe.step();
         has_schema = probe.column_int64(0) > 0;
         probe.reset();
-    } catch (const SqliteError&) {
-        throw StoreError("'" + path.string() +
-                         "' is not an SQLite database (a trainscope results database was "
-                         "expected): check the path, or import foreign traces with "
-                         "`trainscope import`");
+    } catch (const SqliteError& e) {
+        if (e.code() == SQLITE_NOTADB) {
+            throw StoreError("'" + path.string() +
+                             "' is not an SQLite database (a trainscope results database was "
+                             "expected): check the path, or import foreign traces with "
+                             "`trainscope import`");
+        }
+        // A sound file that cannot be read now: a full disk (WAL mode needs room for its
+        // shared-memory file even to read), a lock, an I/O error. Say that, not "not a
+        // database".
+        const bool full = is_disk_full(path, e.code());
+        throw StoreError("cannot read results database '" + path.string() + "': " +
+                         (full ? std::string("the disk holding it is full (free some space and "
+                                             "try again)")
+                               : std::string(sqlite3_errstr(e.code()))));
     }
     if (!has_schema) {
         if (mode == OpenMode::ReadOnly) {
@@ -119,6 +130,15 @@ void ResultsDatabase::upgrade_from_1() const {
 
 void ResultsDatabase::exec(const char* sql) const {
     SqliteConnection::exec(sql, std::source_location::current());
+}
+
+bool is_disk_full(const std::filesystem::path& database, int sqlite_code) {
+    if (sqlite_code == SQLITE_FULL)
+        return true;
+    const std::filesystem::path folder =
+        database.has_parent_path() ? database.parent_path() : std::filesystem::path(".");
+    struct statvfs fs {};
+    return sqlite_code == SQLITE_IOERR && statvfs(folder.c_str(), &fs) == 0 && fs.f_bavail == 0;
 }
 
 }  // namespace trainscope::reports

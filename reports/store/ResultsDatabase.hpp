@@ -49,4 +49,9 @@ class ResultsDatabase : public profiler::SqliteConnection {
     int schema_version_ = kSchemaVersion;
 };
 
+// True when an SQLite failure with this result code on `database` means its disk is full:
+// SQLITE_FULL, or an I/O error while the file system has no space left (WAL mode's
+// shared-memory file fails that way).
+bool is_disk_full(const std::filesystem::path& database, int sqlite_code);
+
 }  // namespace trainscope::reports

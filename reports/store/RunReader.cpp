@@ -1,5 +1,6 @@
 #include "reports/store/RunReader.hpp"
 
+#include <limits>
 #include <string>
 
 #include "reports/store/SqliteError.hpp"
@@ -59,7 +60,11 @@ void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts
             db.prepare("SELECT name, value, unit FROM metrics WHERE run_id = ?1 ORDER BY name");
         m.bind(1, run.id);
         while (m.step())
-            run.metrics.push_back({m.column_text(0), m.column_double(1), m.column_text(2)});
+            // NULL: a loss that was not a number (the run diverged); it stays NaN.
+            run.metrics.push_back(
+                {m.column_text(0),
+                 m.column_optional_double(1).value_or(std::numeric_limits<double>::quiet_NaN()),
+                 m.column_text(2)});
     }
     if (parts.environment) {
         auto e = db.prepare("SELECT key, value FROM environment WHERE run_id = ?1");

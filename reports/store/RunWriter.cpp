@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <ctime>
 
 #include "reports/store/TraceStore.hpp"
@@ -74,6 +75,23 @@ void delete_run_rows(const ResultsDatabase& db, std::int64_t run_id) {
 
 std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
     Transaction tx(db_);
+    const std::int64_t matrix_id = insert_matrix(info);
+    tx.commit();
+    return matrix_id;
+}
+
+std::int64_t RunWriter::create_matrix_with_runs(const MatrixInfo& info, std::span<RunRecord> runs) {
+    Transaction tx(db_);
+    const std::int64_t matrix_id = insert_matrix(info);
+    for (RunRecord& run : runs) {
+        run.matrix_id = matrix_id;
+        run.id = insert_run(run);
+    }
+    tx.commit();
+    return matrix_id;
+}
+
+std::int64_t RunWriter::insert_matrix(const MatrixInfo& info) {
     db_.prepare(
            "INSERT INTO matrices (name, created_utc, definition, trainscope_version, "
            "git_revision) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -83,9 +101,7 @@ std::int64_t RunWriter::create_matrix(const MatrixInfo& info) {
         .bind(4, info.trainscope_version)
         .bind(5, info.git_revision)
         .run();
-    const auto matrix_id = db_.last_insert_rowid();
-    tx.commit();
-    return matrix_id;
+    return db_.last_insert_rowid();
 }
 
 std::int64_t RunWriter::write(const RunRecord& run) {
@@ -113,6 +129,10 @@ std::int64_t RunWriter::write_rows(const RunRecord& run,
                                    const std::vector<std::int64_t>& superseded_run_ids) {
     for (const auto old_id : superseded_run_ids)
         delete_run_rows(db_, old_id);
+    return insert_run(run);
+}
+
+std::int64_t RunWriter::insert_run(const RunRecord& run) {
     write_axes_row(db_, run);
     const std::int64_t run_id = db_.last_insert_rowid();
 
@@ -123,7 +143,13 @@ std::int64_t RunWriter::write_rows(const RunRecord& run,
     auto metric =
         db_.prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)");
     for (const auto& m : run.metrics) {
-        metric.bind(1, run_id).bind(2, m.name).bind(3, m.value).bind(4, m.unit).run();
+        // A diverged run's loss is NaN: stored as NULL, never as a number.
+        metric.bind(1, run_id).bind(2, m.name).bind(4, m.unit);
+        if (std::isnan(m.value))
+            metric.bind_null(3);
+        else
+            metric.bind(3, m.value);
+        metric.run();
     }
     auto step = db_.prepare(
         "INSERT INTO steps (run_id, step, epoch, duration_ns, loss, loss_scale, skipped, warmup, "

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ class RunWriter {
     explicit RunWriter(const ResultsDatabase& db) : db_(db) {}
 
     std::int64_t create_matrix(const MatrixInfo& info);
+    // Creates a matrix and writes its first runs in the same transaction, so that a crash
+    // never leaves a matrix without runs. Sets each run's matrix_id and id.
+    std::int64_t create_matrix_with_runs(const MatrixInfo& info, std::span<RunRecord> runs);
     // Returns the new run id.
     std::int64_t write(const RunRecord& run);
     // Writes `run` and deletes the runs it supersedes (a resumed matrix re-running a
@@ -38,6 +42,9 @@ class RunWriter {
 
   private:
     std::int64_t write_rows(const RunRecord& run, const std::vector<std::int64_t>& superseded);
+    std::int64_t insert_matrix(const MatrixInfo& info);
+    std::int64_t insert_run(const RunRecord& run);
+
     const ResultsDatabase& db_;
 };
 

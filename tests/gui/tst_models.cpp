@@ -7,6 +7,7 @@
 
 #include "gui/app/CsvExport.hpp"
 #include "gui/charts/LineChart.hpp"
+#include "gui/common/ExportRole.hpp"
 #include "gui/compare/CompareModels.hpp"
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
@@ -15,6 +16,7 @@
 #include "gui/timeline/KernelCategory.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
+#include "reports/store/RunWriter.hpp"
 #include "tests/gui/GuiTestUtil.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
 
@@ -344,6 +346,36 @@ class TestModels : public QObject {
             rows[i].split(QLatin1Char(',')).at(images).toDouble(&ok);
             QVERIFY2(ok, qPrintable(rows[i]));
         }
+    }
+
+    void divergedLossShowsAsDivergedAfterAStoreRoundTrip() {
+        // A NaN loss is stored as NULL and read back as NaN; the table says "diverged" in
+        // its place, for people and in the CSV, and sorts it below every number.
+        reports::RunRecord r;
+        r.status = reports::RunStatus::Failed;
+        r.error = "diverged: the loss is nan at step 1";
+        r.metrics = {{"final_loss", std::nan(""), ""}, {"test_accuracy", 0.1, ""}};
+        const QString path = dir_.filePath(QStringLiteral("diverged.db"));
+        {
+            reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::CreateOrOpen);
+            reports::RunWriter(db).write(r);
+        }
+        reports::ResultsDatabase db(path.toStdString(), reports::OpenMode::ReadOnly);
+        const auto runs = reports::load_runs(db, {}, {});
+        QCOMPARE(runs.size(), std::size_t(1));
+        RunsTableModel model;
+        model.setRuns(runs);
+        int column = -1;
+        for (int c = 0; c < model.columnCount(); ++c) {
+            if (model.headerData(c, Qt::Horizontal, RunsTableModel::MetricNameRole).toString() ==
+                QLatin1String("final_loss"))
+                column = c;
+        }
+        QVERIFY(column >= 0);
+        QCOMPARE(model.index(0, column).data().toString(), QStringLiteral("diverged"));
+        QCOMPARE(model.index(0, column).data(kCsvValueRole).toString(), QStringLiteral("diverged"));
+        QCOMPARE(model.index(0, column).data(RunsTableModel::SortRole).toDouble(),
+                 std::numeric_limits<double>::lowest());
     }
 
     void chartGroupsByAxis() {

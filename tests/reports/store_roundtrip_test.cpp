@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "SampleRun.hpp"
 #include "TempDir.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -183,6 +185,48 @@ TEST(ResultsStoreVersions, ANewerFileIsRefusedNamingBothVersions) {
         EXPECT_NE(message.find("schema version 99"), std::string::npos) << message;
         EXPECT_NE(message.find(std::to_string(kSchemaVersion)), std::string::npos) << message;
     }
+}
+
+TEST(ResultsStore, MatrixAndItsFirstRunsAreOneTransaction) {
+    // A failure while writing the runs (here a duplicate step, as a kill -9 would stop it
+    // half way) leaves no matrix row without runs behind.
+    testing::TempDir dir;
+    const ResultsDatabase db(dir / "results.db", OpenMode::CreateOrOpen);
+    RunRecord good;
+    good.cell_key = "a";
+    RunRecord broken;
+    broken.cell_key = "b";
+    StepRow step;
+    step.step = 1;
+    broken.steps = {step, step};
+    std::vector<RunRecord> runs{good, broken};
+    EXPECT_THROW(RunWriter(db).create_matrix_with_runs({"import", "", "", ""}, runs), SqliteError);
+    EXPECT_TRUE(list_matrices(db).empty());
+    EXPECT_TRUE(load_runs(db, {}, {}).empty());
+
+    std::vector<RunRecord> fine{good, good};
+    const auto matrix = RunWriter(db).create_matrix_with_runs({"import", "", "", ""}, fine);
+    EXPECT_EQ(list_matrices(db).size(), 1u);
+    EXPECT_EQ(fine[1].matrix_id, matrix);
+    EXPECT_GT(fine[1].id, fine[0].id);
+}
+
+TEST(ResultsStore, NanMetricIsStoredAsNullAndReadBackAsNan) {
+    testing::TempDir dir;
+    const ResultsDatabase db(dir / "results.db", OpenMode::CreateOrOpen);
+    RunRecord run;
+    run.metrics = {{"final_loss", std::nan(""), ""}, {"test_accuracy", 0.1, ""}};
+    const auto id = RunWriter(db).write(run);
+    auto q = db.prepare("SELECT count(*) FROM metrics WHERE run_id = ?1 AND value IS NULL");
+    q.bind(1, id);
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.column_int64(0), 1);
+    q.reset();
+    const auto back = load_runs(db, {}, RunParts{});
+    ASSERT_EQ(back.size(), 1u);
+    ASSERT_NE(back[0].find_metric("final_loss"), nullptr);
+    EXPECT_TRUE(std::isnan(back[0].find_metric("final_loss")->value));
+    EXPECT_EQ(back[0].find_metric("test_accuracy")->value, 0.1);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
 #include <system_error>
 
@@ -24,6 +25,19 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
     if (!std::filesystem::is_regular_file(file, ec)) {
         throw TraceFormatError(file, "no such file (or not a regular file)");
     }
+    const std::uintmax_t stored = std::filesystem::file_size(file, ec);
+    if (ec)
+        throw TraceFormatError(file, "cannot read its size: " + ec.message());
+    if (stored > kMaxTraceFileBytes) {
+        throw TraceFormatError(file, "the file is " + std::to_string(stored >> 20) +
+                                         " MiB; traces of up to " +
+                                         std::to_string(kMaxTraceFileBytes >> 20) +
+                                         " MiB are read (profile fewer steps)");
+    }
+    // Memory stays bounded whatever the input: a gzip bomb (kilobytes that inflate to
+    // gigabytes) stops at this many bytes instead of exhausting memory.
+    const std::uintmax_t limit = std::min<std::uintmax_t>(
+        kMaxTraceFileBytes, kMinInflateAllowance + stored * kMaxInflateRatio);
     GzFileOwner gz(gzopen(file.c_str(), "rb"));
     if (!gz)
         throw TraceFormatError(file, "cannot open for reading");
@@ -43,6 +57,14 @@ std::string read_possibly_gzipped_file(const std::filesystem::path& file) {
         content.resize(old_size + static_cast<std::size_t>(n));
         if (n == 0)
             break;
+        if (content.size() > limit) {
+            throw TraceFormatError(
+                file, "it inflates to more than " + std::to_string(limit >> 20) + " MiB from " +
+                          std::to_string(stored >> 10) + " KiB (over " +
+                          std::to_string(kMaxInflateRatio) +
+                          " times its size: a gzip bomb, or an unusually repetitive trace); "
+                          "if it is a real trace, gunzip it and import the plain file");
+        }
     }
     // gzread reports a stream cut short only through the close status (Z_BUF_ERROR).
     const int close_status = gzclose_r(gz.release());

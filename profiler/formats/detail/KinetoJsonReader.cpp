@@ -27,6 +27,10 @@ using Json = nlohmann::json;
 constexpr std::size_t kCollectedDepth = 3;
 // Scalars deeper than object -> args -> array are not needed by the importer.
 constexpr std::size_t kMaxCollectedNesting = 2;
+// Limits that keep a hostile file from costing more than it is worth; a real trace nests
+// five levels and its longest names (C++ template kernels) are a few kilobytes.
+constexpr std::size_t kMaxNesting = 100;
+constexpr std::size_t kMaxStringBytes = std::size_t{1} << 20;
 
 enum class Collecting { None, Event, Device };
 
@@ -47,10 +51,12 @@ class KinetoSaxHandler {
     bool number_float(Json::number_float_t, const Json::string_t& text) {
         return scalar(text, false);
     }
-    bool string(Json::string_t& v) { return scalar(v, true); }
+    bool string(Json::string_t& v) { return check_length(v, "string") && scalar(v, true); }
     bool binary(Json::binary_t&) { return scalar("", false); }
 
     bool start_object(std::size_t) {
+        if (!check_depth())
+            return false;
         frames_.push_back(Frame{false, 0, {}});
         if (frames_.size() == kCollectedDepth && frames_[1].is_array) {
             const std::string& array_key = frames_[0].key;
@@ -79,6 +85,8 @@ class KinetoSaxHandler {
         return true;
     }
     bool start_array(std::size_t) {
+        if (!check_depth())
+            return false;
         if (frames_.size() == 1 && frames_[0].key == "traceEvents")
             saw_trace_events_ = true;
         frames_.push_back(Frame{true, 0, {}});
@@ -90,6 +98,8 @@ class KinetoSaxHandler {
         return true;
     }
     bool key(Json::string_t& k) {
+        if (!check_length(k, "key"))
+            return false;
         frames_.back().key = k;
         return true;
     }
@@ -104,6 +114,22 @@ class KinetoSaxHandler {
     [[nodiscard]] bool root_is_object() const { return root_is_object_; }
 
   private:
+    bool check_depth() {
+        if (frames_.size() < kMaxNesting)
+            return true;
+        error_ = "JSON nested deeper than " + std::to_string(kMaxNesting) +
+                 " levels (a Kineto trace nests about five)";
+        return false;
+    }
+    bool check_length(const std::string& text, const char* what) {
+        if (text.size() <= kMaxStringBytes)
+            return true;
+        error_ = "a " + std::string(what) + " of " + std::to_string(text.size() >> 10) +
+                 " KiB (names and values are limited to " + std::to_string(kMaxStringBytes >> 10) +
+                 " KiB)";
+        return false;
+    }
+
     bool scalar(const std::string& text, bool is_string) {
         if (frames_.empty()) {
             root_is_object_ = false;  // a bare scalar document
