@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <set>
 #include <thread>
-#include <utility>
 #include <vector>
 
 #include "profiler/cupti/detail/CuptiBufferQueue.hpp"
@@ -84,21 +84,21 @@ TEST(CuptiBufferQueue, ConcurrentCompletionsAndDrainLoseNothing) {
                     continue;
                 }
                 hold();  // out until the drainer releases it
-                const std::pair<int, int> tag{p, i};
+                const std::array<int, 2> tag{p, i};
                 std::memcpy(buffer, &tag, sizeof tag);
                 queue.complete(buffer, sizeof tag);
                 ++i;
             }
         });
     }
-    std::set<std::pair<int, int>> seen;
+    std::set<std::array<int, 2>> seen;
     while (seen.size() < std::size_t{kProducers * kBuffersEach}) {
         auto completed = queue.take_completed();
         for (CompletedBuffer& done : completed) {
-            ASSERT_EQ(done.valid_bytes, sizeof(std::pair<int, int>));
-            std::pair<int, int> tag;
+            ASSERT_EQ(done.valid_bytes, sizeof(std::array<int, 2>));
+            std::array<int, 2> tag;
             std::memcpy(&tag, done.buffer.get(), sizeof tag);
-            EXPECT_TRUE(seen.insert(tag).second) << tag.first << "/" << tag.second;
+            EXPECT_TRUE(seen.insert(tag).second) << tag[0] << "/" << tag[1];
             held.fetch_sub(1);  // before release: a new request may follow it at once
             queue.release(done);
         }

@@ -64,13 +64,15 @@ TEST(NvmlSampler, DefaultLibrarySamplesTheDriversDevicesOrSaysWhyNot) {
             << "two series for device " << s.device << " " << s.name;
         // The start and stop samples bracket the capture, the periodic ones come between.
         EXPECT_GE(s.samples.size(), 3u) << s.name;
-        for (std::size_t i = 1; i < s.samples.size(); ++i)
+        for (std::size_t i = 1; i < s.samples.size(); ++i) {
             EXPECT_GT(s.samples[i].t_ns, s.samples[i - 1].t_ns) << s.name;
+        }
         for (const auto& sample : s.samples) {
             EXPECT_TRUE(std::isfinite(sample.value)) << s.name;
             EXPECT_GE(sample.value, 0.0) << s.name;
-            if (s.unit == "%")
+            if (s.unit == "%") {
                 EXPECT_LE(sample.value, 100.0) << s.name;
+            }
         }
     }
     // Every NVIDIA GPU reports its memory in use (the context of this very driver, at
