@@ -1,5 +1,10 @@
 #include "profiler/cupti/CuptiActivityDecoder.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
 #include "profiler/cupti/CuptiError.hpp"
 #include "profiler/cupti/detail/KernelNameDemangler.hpp"
 #include "profiler/trace/TraceNesting.hpp"
@@ -7,6 +12,22 @@
 namespace trainscope::profiler {
 
 namespace {
+
+// CUPTI's enum-typed fields are read as their bits: a value the enum does not name (a
+// newer CUPTI's, or a damaged record) is then one more unknown value, where loading it
+// as the enum would be undefined behaviour (found by fuzzing, tests/fuzz).
+template <typename Enum>
+std::uint64_t bits_of(const Enum& field) {
+    static_assert(std::is_enum_v<Enum>);
+    std::underlying_type_t<Enum> raw;
+    std::memcpy(&raw, &field, sizeof raw);
+    return static_cast<std::uint64_t>(raw);
+}
+
+bool is_process_or_thread(std::uint64_t object_kind) {
+    return object_kind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+           object_kind == CUPTI_ACTIVITY_OBJECT_PROCESS;
+}
 
 CopyKind copy_kind_of(std::uint8_t kind) {
     switch (kind) {
@@ -25,7 +46,7 @@ CopyKind copy_kind_of(std::uint8_t kind) {
     }
 }
 
-const char* overhead_name(CUpti_ActivityOverheadKind kind) {
+const char* overhead_name(std::uint64_t kind) {
     switch (kind) {
         case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
             return "driver compiler";
@@ -52,8 +73,10 @@ const char* overhead_name(CUpti_ActivityOverheadKind kind) {
 
 CuptiActivityDecoder::CuptiActivityDecoder(Trace& trace) : trace_(trace), lanes_(trace) {}
 
+// Modulo 2^64, which C++20 defines for the conversion: the same number as a signed
+// subtraction whenever that fits (always, for a real capture), and no overflow otherwise.
 std::int64_t CuptiActivityDecoder::relative(std::uint64_t timestamp_ns) const {
-    return static_cast<std::int64_t>(timestamp_ns) - trace_.base_ns;
+    return static_cast<std::int64_t>(timestamp_ns - static_cast<std::uint64_t>(trace_.base_ns));
 }
 
 bool CuptiActivityDecoder::timed(std::uint64_t start_ns, std::uint64_t end_ns) {
@@ -87,7 +110,7 @@ std::size_t CuptiActivityDecoder::decode_buffer(std::uint8_t* buffer, std::size_
 // Each case reinterprets the record as the struct its kind names: that is CUPTI's
 // contract (records are tagged unions keyed by `kind`).
 void CuptiActivityDecoder::decode_record(const CUpti_Activity& record) {
-    switch (record.kind) {
+    switch (bits_of(record.kind)) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
             decode_kernel(reinterpret_cast<const CUpti_ActivityKernel10&>(record));
@@ -142,7 +165,9 @@ void CuptiActivityDecoder::decode_kernel(const CUpti_ActivityKernel10& k) {
     a.grid = {k.gridX, k.gridY, k.gridZ};
     a.block = {k.blockX, k.blockY, k.blockZ};
     a.registers_per_thread = k.registersPerThread;
-    a.shared_memory_bytes = k.staticSharedMemory + k.dynamicSharedMemory;
+    // Each fits in int32 and so does a real sum (48 KB static + 227 KB dynamic at most).
+    a.shared_memory_bytes = static_cast<std::int32_t>(std::clamp<std::int64_t>(
+        std::int64_t{k.staticSharedMemory} + k.dynamicSharedMemory, INT32_MIN, INT32_MAX));
     a.graph_id = k.graphId;
     trace_.activities.push_back(a);
 }
@@ -208,11 +233,11 @@ void CuptiActivityDecoder::decode_api(const CUpti_ActivityAPI& api, bool driver)
 }
 
 void CuptiActivityDecoder::decode_marker(const CUpti_ActivityMarker2& m) {
-    if ((m.flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0) {
+    const std::uint64_t flags = bits_of(m.flags);
+    if ((flags & CUPTI_ACTIVITY_FLAG_MARKER_START) != 0) {
         std::int64_t process = 0;
         std::int64_t thread = 0;
-        if (m.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
-            m.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        if (is_process_or_thread(bits_of(m.objectKind))) {
             process = m.objectId.pt.processId;
             thread = m.objectId.pt.threadId;
         }
@@ -223,7 +248,7 @@ void CuptiActivityDecoder::decode_marker(const CUpti_ActivityMarker2& m) {
                                          lanes_.nvtx(process, thread)};
         return;
     }
-    if ((m.flags & CUPTI_ACTIVITY_FLAG_MARKER_END) != 0) {
+    if ((flags & CUPTI_ACTIVITY_FLAG_MARKER_END) != 0) {
         auto it = open_markers_.find(m.id);
         if (it == open_markers_.end()) {
             ++unknown_records_;  // an end without its start (started before capture)
@@ -271,13 +296,12 @@ void CuptiActivityDecoder::decode_overhead(const CUpti_ActivityOverhead3& o) {
     a.correlation = o.correlationId;
     std::int64_t process = 0;
     std::int64_t thread = 0;
-    if (o.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
-        o.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+    if (is_process_or_thread(bits_of(o.objectKind))) {
         process = o.objectId.pt.processId;
         thread = o.objectId.pt.threadId;
     }
     a.lane = lanes_.host_thread(process, thread);
-    a.name = trace_.strings.intern(overhead_name(o.overheadKind));
+    a.name = trace_.strings.intern(overhead_name(bits_of(o.overheadKind)));
     trace_.activities.push_back(a);
 }
 
@@ -306,7 +330,7 @@ void CuptiActivityDecoder::finish(std::int64_t end_ns) {
         Activity a;
         a.kind = ActivityKind::NvtxRange;
         a.start_ns = open.start_ns;
-        a.end_ns = end_ns - trace_.base_ns;
+        a.end_ns = relative(static_cast<std::uint64_t>(end_ns));
         a.name = open.name;
         a.lane = open.lane;
         trace_.activities.push_back(a);

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "profiler/nvml/NvmlSampler.hpp"
@@ -27,15 +30,59 @@ TEST(NvmlSampler, LibraryWithoutNvmlSymbolsIsRejected) {
     EXPECT_NE(sampler.warning().find("nvmlInit_v2"), std::string::npos) << sampler.warning();
 }
 
-TEST(NvmlSampler, DefaultLibraryNeverThrows) {
-    // On a machine without the driver this is the "absent" path; with one, it samples.
-    NvmlSampler sampler;
+// The driver's own NVML: on a machine without it this is the "absent" path and the test
+// skips after checking that; with it, the sampler must really sample.
+TEST(NvmlSampler, DefaultLibrarySamplesTheDriversDevicesOrSaysWhyNot) {
+    NvmlSamplerOptions options;
+    options.period = std::chrono::milliseconds(5);
+    NvmlSampler sampler(options);
     sampler.start();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
     const auto series = sampler.stop();
     if (!sampler.available()) {
         EXPECT_TRUE(series.empty());
+        EXPECT_FALSE(sampler.warning().empty());
+        GTEST_SKIP() << "NVML is not usable here, so only the absent path was checked: "
+                     << sampler.warning();
     }
+    const std::set<std::string> known = {"gpu_utilization",
+                                         "memory_utilization",
+                                         "memory_used",
+                                         "power",
+                                         "sm_clock",
+                                         "memory_clock",
+                                         "temperature",
+                                         "energy",
+                                         "clocks_throttle_reasons"};
+    ASSERT_FALSE(series.empty()) << "NVML loaded but no metric of any device was sampled";
+    std::map<std::pair<std::int32_t, std::string>, const CounterSeries*> by_key;
+    for (const CounterSeries& s : series) {
+        EXPECT_EQ(known.count(s.name), 1u) << s.name;
+        EXPECT_FALSE(s.unit.empty()) << s.name;
+        EXPECT_GE(s.device, 0) << s.name;
+        EXPECT_TRUE(by_key.emplace(std::make_pair(s.device, s.name), &s).second)
+            << "two series for device " << s.device << " " << s.name;
+        // The start and stop samples bracket the capture, the periodic ones come between.
+        EXPECT_GE(s.samples.size(), 3u) << s.name;
+        for (std::size_t i = 1; i < s.samples.size(); ++i) {
+            EXPECT_GT(s.samples[i].t_ns, s.samples[i - 1].t_ns) << s.name;
+        }
+        for (const auto& sample : s.samples) {
+            EXPECT_TRUE(std::isfinite(sample.value)) << s.name;
+            EXPECT_GE(sample.value, 0.0) << s.name;
+            if (s.unit == "%") {
+                EXPECT_LE(sample.value, 100.0) << s.name;
+            }
+        }
+    }
+    // Every NVIDIA GPU reports its memory in use (the context of this very driver, at
+    // least) and its SM clock.
+    const auto memory = by_key.find({0, "memory_used"});
+    ASSERT_NE(memory, by_key.end()) << "device 0 has no memory_used series";
+    EXPECT_GT(memory->second->samples.front().value, 0.0);
+    const auto clock = by_key.find({0, "sm_clock"});
+    ASSERT_NE(clock, by_key.end()) << "device 0 has no sm_clock series";
+    EXPECT_GT(clock->second->samples.back().value, 0.0);
 }
 
 TEST(NvmlSampler, SamplesEveryMetricOfEveryDeviceWithUnits) {

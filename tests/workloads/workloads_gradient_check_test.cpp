@@ -92,8 +92,23 @@ void materialize(CpuHarness& h, Layer& layer, std::uint64_t seed) {
 
 // loss = sum(projection * layer(x)): its gradient with respect to the output is the
 // projection, so backward(projection) must give d loss / d x and d loss / d parameters.
+// The layer outlives this function's harness, whose allocator its tensors return to: they
+// are released before the harness goes (ASan+UBSan found the layer's destructor calling
+// into the destroyed allocator).
+struct ReleaseLayerTensors {
+    Layer& layer;
+    ~ReleaseLayerTensors() {
+        layer.release_saved();
+        for (Parameter* p : layer.parameters())
+            p->value = p->gradient = p->compute_copy = Tensor();
+        for (StateBuffer* b : layer.buffers())
+            b->value = Tensor();
+    }
+};
+
 void check_layer(Layer& layer, double input_low = -1.0, double input_high = 1.0) {
     CpuHarness h;
+    const ReleaseLayerTensors release{layer};
     materialize(h, layer, 11);
     Tensor x =
         h.upload(layer.input_shape().with_batch(kBatch),
