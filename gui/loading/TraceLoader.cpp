@@ -32,7 +32,8 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 
 TraceLoader::~TraceLoader() {
     cancel();
-    future_.waitForFinished();
+    for (auto& job : jobs_)
+        job.waitForFinished();
 }
 
 bool TraceLoader::isRunning() const {
@@ -127,6 +128,8 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
         else if (result)
             emit ready(result);
     });
+    std::erase_if(jobs_, [](const QFuture<void>& job) { return job.isFinished(); });
+    jobs_.push_back(future_);
 }
 
 }  // namespace trainscope::gui

@@ -73,7 +73,11 @@ class TraceLoader : public QObject {
 
   private:
     std::shared_ptr<std::atomic<bool>> stop_;
-    QFuture<void> future_;
+    QFuture<void> future_;  // the newest job
+    // Every job not yet seen finished, the newest included: a replaced job still holds
+    // `this` until it returns (it may have read its stop flag just before start() raised
+    // it), so the destructor waits for all of them, not only the newest.
+    std::vector<QFuture<void>> jobs_;
 };
 
 }  // namespace trainscope::gui

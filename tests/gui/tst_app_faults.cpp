@@ -15,8 +15,11 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "gui/app/MainWindow.hpp"
 #include "gui/app/Theme.hpp"
@@ -102,6 +105,39 @@ class TestAppFaults : public QObject {
                  qPrintable(QStringLiteral("destroying took %1 ms; the whole read takes %2 ms")
                                 .arg(destroy_ms)
                                 .arg(full_read_ms)));
+    }
+
+    // A job replaced by start() still holds the loader until it returns: the destructor
+    // must wait for it too, not only for the newest job.
+    void destroyingALoaderWaitsForAReplacedJob() {
+        const QString path = dir_.filePath(QStringLiteral("replaced.db"));
+        const std::int64_t run = testing::writeDatabase(path.toStdString(), {150000, 0, 5});
+        auto loader = std::make_unique<TraceLoader>();
+        QSemaphore in_read;
+        QSemaphore go;
+        std::atomic<bool> held{false};
+        std::atomic<bool> first_job_left_hook{false};
+        connect(
+            loader.get(), &TraceLoader::progress, loader.get(),
+            [&](int percent) {
+                if (percent <= 2 || percent >= 30 || held.exchange(true))
+                    return;
+                in_read.release();
+                (void)go.tryAcquire(1, 30000);
+                first_job_left_hook = true;
+            },
+            Qt::DirectConnection);
+        loader->start(path, run);
+        QVERIFY2(in_read.tryAcquire(1, 60000), "no progress from inside the SQLite read");
+        loader->start(path, run);  // the first job is now replaced, still held in the hook
+        std::thread releaser([&go] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            go.release();
+        });
+        loader.reset();
+        const bool waited = first_job_left_hook.load();
+        releaser.join();
+        QVERIFY2(waited, "the loader was destroyed while its replaced job still ran");
     }
 
     void savedLightPaletteIsCheckedInTheMenu() {
