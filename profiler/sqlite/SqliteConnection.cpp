@@ -25,8 +25,8 @@ void SqliteConnection::open(const std::filesystem::path& path, int flags) {
     }
 }
 
-SqliteStatement SqliteConnection::prepare(std::string_view sql) const {
-    return {db_.get(), sql};
+SqliteStatement SqliteConnection::prepare(std::string_view sql, std::source_location where) const {
+    return {db_.get(), sql, where};
 }
 
 void SqliteConnection::exec(std::string_view sql, std::source_location where) const {

@@ -22,7 +22,8 @@ class SqliteConnection {
     SqliteConnection(const std::filesystem::path& path, int flags);
 
     [[nodiscard]] sqlite3* handle() const { return db_.get(); }
-    [[nodiscard]] SqliteStatement prepare(std::string_view sql) const;
+    [[nodiscard]] SqliteStatement prepare(
+        std::string_view sql, std::source_location where = std::source_location::current()) const;
     // Runs SQL that returns no rows; a failure names the caller's file:line.
     void exec(std::string_view sql,
               std::source_location where = std::source_location::current()) const;

@@ -10,32 +10,33 @@ void SqliteStatement::Finalizer::operator()(sqlite3_stmt* stmt) const noexcept {
     sqlite3_finalize(stmt);
 }
 
-SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql) : db_(db) {
+SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, std::source_location where)
+    : db_(db), where_(where) {
     sqlite3_stmt* raw = nullptr;
     const int status =
         sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
     stmt_.reset(raw);
     if (status != SQLITE_OK) {
-        throw_sqlite_error(__FILE__, __LINE__, sqlite_call_text("sqlite3_prepare_v2", sql).c_str(),
-                           status, db_);
+        throw_sqlite_error(where_.file_name(), static_cast<int>(where_.line()),
+                           sqlite_call_text("sqlite3_prepare_v2", sql).c_str(), status, db_);
     }
 }
 
-void SqliteStatement::fail(const char* function, int line, int status) const {
+void SqliteStatement::fail(const char* function, int status) const {
     const char* sql = sqlite3_sql(stmt_.get());
-    throw_sqlite_error(__FILE__, line,
+    throw_sqlite_error(where_.file_name(), static_cast<int>(where_.line()),
                        sqlite_call_text(function, sql != nullptr ? sql : "").c_str(), status, db_);
 }
 
 SqliteStatement& SqliteStatement::bind(int index, std::int64_t value) {
     if (const int status = sqlite3_bind_int64(stmt_.get(), index, value); status != SQLITE_OK)
-        fail("sqlite3_bind_int64", __LINE__, status);
+        fail("sqlite3_bind_int64", status);
     return *this;
 }
 
 SqliteStatement& SqliteStatement::bind(int index, double value) {
     if (const int status = sqlite3_bind_double(stmt_.get(), index, value); status != SQLITE_OK)
-        fail("sqlite3_bind_double", __LINE__, status);
+        fail("sqlite3_bind_double", status);
     return *this;
 }
 
@@ -43,14 +44,14 @@ SqliteStatement& SqliteStatement::bind(int index, std::string_view value) {
     if (const int status = sqlite3_bind_text64(stmt_.get(), index, value.data(), value.size(),
                                                SQLITE_TRANSIENT, SQLITE_UTF8);
         status != SQLITE_OK) {
-        fail("sqlite3_bind_text64", __LINE__, status);
+        fail("sqlite3_bind_text64", status);
     }
     return *this;
 }
 
 SqliteStatement& SqliteStatement::bind_null(int index) {
     if (const int status = sqlite3_bind_null(stmt_.get(), index); status != SQLITE_OK)
-        fail("sqlite3_bind_null", __LINE__, status);
+        fail("sqlite3_bind_null", status);
     return *this;
 }
 
@@ -59,7 +60,7 @@ bool SqliteStatement::step() {
     if (status == SQLITE_ROW)
         return true;
     if (status != SQLITE_DONE)
-        fail("sqlite3_step", __LINE__, status);
+        fail("sqlite3_step", status);
     return false;
 }
 

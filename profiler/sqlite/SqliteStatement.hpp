@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <source_location>
 #include <string>
 #include <string_view>
 
@@ -12,11 +13,13 @@ struct sqlite3_stmt;
 namespace trainscope::profiler {
 
 // A prepared statement: bind by 1-based index, step, read columns by 0-based index.
-// Move-only owner of the sqlite3_stmt. Every failure throws SqliteError naming the call
-// and the statement's SQL.
+// Move-only owner of the sqlite3_stmt. Every failure throws SqliteError naming the call,
+// the statement's SQL and the place in our code that prepared it (the caller's file:line,
+// not this wrapper's: that is where a reader of the message needs to look).
 class SqliteStatement {
   public:
-    SqliteStatement(sqlite3* db, std::string_view sql);
+    SqliteStatement(sqlite3* db, std::string_view sql,
+                    std::source_location where = std::source_location::current());
 
     SqliteStatement& bind(int index, std::int64_t value);
     SqliteStatement& bind(int index, int value) {
@@ -53,9 +56,10 @@ class SqliteStatement {
         using pointer = sqlite3_stmt*;
         void operator()(sqlite3_stmt* stmt) const noexcept;
     };
-    [[noreturn]] void fail(const char* function, int line, int status) const;
+    [[noreturn]] void fail(const char* function, int status) const;
 
     sqlite3* db_;
+    std::source_location where_;
     std::unique_ptr<sqlite3_stmt, Finalizer> stmt_;
 };
 

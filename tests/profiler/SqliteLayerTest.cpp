@@ -104,6 +104,7 @@ TEST(SqliteStatement, PrepareAndStepFailuresNameTheirSql) {
             << e.what();
     }
     db.exec("CREATE TABLE t (x INTEGER NOT NULL)");
+    const int prepared_at = __LINE__ + 1;
     auto insert = db.prepare("INSERT INTO t (x) VALUES (?1)");
     insert.bind(1, 7).run();
     try {
@@ -111,6 +112,9 @@ TEST(SqliteStatement, PrepareAndStepFailuresNameTheirSql) {
         FAIL() << "no SqliteError";
     } catch (const SqliteError& e) {
         EXPECT_EQ(e.call(), "sqlite3_step(\"INSERT INTO t (x) VALUES (?1)\")");
+        // Where our code prepared the statement, not the wrapper's own line.
+        EXPECT_NE(e.file().find("SqliteLayerTest.cpp"), std::string::npos) << e.file();
+        EXPECT_EQ(e.line(), prepared_at);
         EXPECT_NE(e.library_message().find("NOT NULL"), std::string::npos) << e.what();
         EXPECT_EQ(e.code(), SQLITE_CONSTRAINT);
     }
