@@ -1,191 +1,20 @@
 // The Backend contract runs on every Backend call inside the timed step, where the step
 // must allocate nothing on the host (issue 14). This executable replaces the global
-// operator new with a counting one and calls every tensor operation with valid arguments
-// through a backend whose hooks do nothing, so every allocation counted is the contract's.
+// operator new with a counting one (counting_new.cpp); here every tensor operation is
+// called with valid arguments through a backend whose hooks do nothing, so every
+// allocation counted is the contract's.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <atomic>
-#include <cstdlib>
 #include <functional>
-#include <map>
-#include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
-#include "workloads/backend/Backend.hpp"
-#include "workloads/backend/BackendOp.hpp"
-#include "workloads/backends/cpu/HostRawAllocator.hpp"
+#include "counting_new.hpp"
+#include "null_backend.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
-
-namespace {
-
-std::atomic<long> g_allocations{0};
-
-void* counted(std::size_t bytes) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) {
-        return p;
-    }
-    throw std::bad_alloc();
-}
-
-void* counted_aligned(std::size_t bytes, std::align_val_t align) {
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    const auto alignment = static_cast<std::size_t>(align);
-    const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-    if (void* p = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded)) {
-        return p;
-    }
-    throw std::bad_alloc();
-}
-
-}  // namespace
-
-void* operator new(std::size_t bytes) {
-    return counted(bytes);
-}
-void* operator new[](std::size_t bytes) {
-    return counted(bytes);
-}
-void* operator new(std::size_t bytes, std::align_val_t align) {
-    return counted_aligned(bytes, align);
-}
-void* operator new[](std::size_t bytes, std::align_val_t align) {
-    return counted_aligned(bytes, align);
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::align_val_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, std::align_val_t) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-    std::free(p);
-}
 
 namespace trainscope::workloads {
 namespace {
-
-// Hooks that only count their calls (into a fixed array): a call reaching a hook passed
-// the contract, and nothing here allocates.
-class NullBackend final : public Backend {
-  public:
-    std::array<int, kBackendOpCount> hooks{};
-
-    std::string name() const override { return "null"; }
-    RawAllocator& raw_allocator() override { return memory_; }
-    std::map<std::string, std::string> environment() const override { return {}; }
-    void synchronize() override {}
-    void set_math_mode(MathMode) override {}
-    std::unique_ptr<StepTimer> start_step_timer() override { return nullptr; }
-    bool emulates(Precision) const override { return false; }
-    DType storage_dtype(Precision) const override { return DType::f32; }
-    CrossEntropyTotals take_loss_totals() override { return {}; }
-
-  private:
-    void ran(BackendOp op) { ++hooks[static_cast<std::size_t>(op)]; }
-
-    void do_copy_from_host(const void*, Tensor&) override { ran(BackendOp::copy_from_host); }
-    void do_copy_to_host(const Tensor&, void*) override { ran(BackendOp::copy_to_host); }
-    void do_copy(const Tensor&, Tensor&) override { ran(BackendOp::copy); }
-    void do_fill(Tensor&, double) override { ran(BackendOp::fill); }
-    void do_convert(const Tensor&, Tensor&) override { ran(BackendOp::convert); }
-    void do_gather_rows(const Tensor&, const Tensor&, Tensor&) override {
-        ran(BackendOp::gather_rows);
-    }
-    void do_conv2d_forward(const Tensor&, const Tensor&, const Tensor&, Tensor&,
-                           const Conv2dGeometry&) override {
-        ran(BackendOp::conv2d_forward);
-    }
-    void do_conv2d_backward_data(const Tensor&, const Tensor&, Tensor&,
-                                 const Conv2dGeometry&) override {
-        ran(BackendOp::conv2d_backward_data);
-    }
-    void do_conv2d_backward_filter(const Tensor&, const Tensor&, Tensor&, Tensor&,
-                                   const Conv2dGeometry&) override {
-        ran(BackendOp::conv2d_backward_filter);
-    }
-    void do_gemm(bool, bool, double, const Tensor&, const Tensor&, double, Tensor&) override {
-        ran(BackendOp::gemm);
-    }
-    void do_add_bias(Tensor&, const Tensor&) override { ran(BackendOp::add_bias); }
-    void do_bias_backward(const Tensor&, Tensor&) override { ran(BackendOp::bias_backward); }
-    void do_relu_forward(const Tensor&, Tensor&) override { ran(BackendOp::relu_forward); }
-    void do_relu_backward(const Tensor&, const Tensor&, Tensor&) override {
-        ran(BackendOp::relu_backward);
-    }
-    void do_max_pool_forward(const Tensor&, Tensor&, const Pool2dGeometry&) override {
-        ran(BackendOp::max_pool_forward);
-    }
-    void do_max_pool_backward(const Tensor&, const Tensor&, const Tensor&, Tensor&,
-                              const Pool2dGeometry&) override {
-        ran(BackendOp::max_pool_backward);
-    }
-    void do_avg_pool_forward(const Tensor&, Tensor&, const Pool2dGeometry&) override {
-        ran(BackendOp::avg_pool_forward);
-    }
-    void do_avg_pool_backward(const Tensor&, Tensor&, const Pool2dGeometry&) override {
-        ran(BackendOp::avg_pool_backward);
-    }
-    void do_global_avg_pool_forward(const Tensor&, Tensor&) override {
-        ran(BackendOp::global_avg_pool_forward);
-    }
-    void do_global_avg_pool_backward(const Tensor&, Tensor&) override {
-        ran(BackendOp::global_avg_pool_backward);
-    }
-    void do_batch_norm_forward_training(const Tensor&, const Tensor&, const Tensor&, Tensor&,
-                                        Tensor&, Tensor&, Tensor&, Tensor&,
-                                        const BatchNormSettings&, bool) override {
-        ran(BackendOp::batch_norm_forward_training);
-    }
-    void do_batch_norm_forward_inference(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                         const Tensor&, Tensor&,
-                                         const BatchNormSettings&) override {
-        ran(BackendOp::batch_norm_forward_inference);
-    }
-    void do_batch_norm_backward(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                const Tensor&, Tensor&, Tensor&, Tensor&,
-                                const BatchNormSettings&) override {
-        ran(BackendOp::batch_norm_backward);
-    }
-    void do_add(const Tensor&, const Tensor&, Tensor&) override { ran(BackendOp::add); }
-    void do_softmax_cross_entropy(const Tensor&, const Tensor&, double, Tensor&,
-                                  CrossEntropyTotals&) override {
-        ran(BackendOp::softmax_cross_entropy);
-    }
-    void do_softmax_cross_entropy_deferred(const Tensor&, const Tensor&, double, Tensor&) override {
-        ran(BackendOp::softmax_cross_entropy_deferred);
-    }
-    void do_sgd_update(Tensor&, const Tensor&, Tensor&, const SgdSettings&, double,
-                       const Tensor&) override {
-        ran(BackendOp::sgd_update);
-    }
-    void do_adam_update(Tensor&, const Tensor&, Tensor&, Tensor&, const AdamSettings&, double,
-                        const Tensor&) override {
-        ran(BackendOp::adam_update);
-    }
-    void do_round_storage(Tensor&, StorageRounding) override { ran(BackendOp::round_storage); }
-    void do_flag_non_finite(const Tensor&, Tensor&) override { ran(BackendOp::flag_non_finite); }
-
-    HostRawAllocator memory_;
-};
 
 // Every tensor operation once with valid arguments, the checks' every kind exercised
 // (like, same dtype, master dtype beside a 16-bit gradient, element counts, shapes).
@@ -290,13 +119,13 @@ TEST(WorkloadsContractAllocation, PassingChecksAllocateNothing) {
     for (const auto& call : calls) {
         call();  // warm-up: any first-call initialisation happens here
     }
-    const long before = g_allocations.load();
+    const long before = host_allocations();
     for (int step = 0; step < 3; ++step) {
         for (const auto& call : calls) {
             call();
         }
     }
-    const long allocations = g_allocations.load() - before;
+    const long allocations = host_allocations() - before;
     EXPECT_EQ(allocations, 0) << "allocations by the Backend contract over 3 x " << calls.size()
                               << " valid calls";
 
@@ -310,9 +139,9 @@ TEST(WorkloadsContractAllocation, PassingChecksAllocateNothing) {
 
 // The counter sees what it must: a string longer than the small-string buffer allocates.
 TEST(WorkloadsContractAllocation, TheCounterSeesAnAllocation) {
-    const long before = g_allocations.load();
+    const long before = host_allocations();
     const std::string text(64, 'x');
-    EXPECT_GT(g_allocations.load() - before, 0) << text.size();
+    EXPECT_GT(host_allocations() - before, 0) << text.size();
 }
 
 }  // namespace
