@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "workloads/backend/ContractError.hpp"
 #include "workloads/datasets/BatchLoader.hpp"
 #include "workloads/datasets/SyntheticImageSource.hpp"
 #include "workloads/training/ConfigError.hpp"
@@ -103,13 +104,13 @@ TEST(WorkloadsGatherRows, RefusesMismatchedTensorsAndBadIndices) {
     EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, -1}), destination),
                  std::logic_error);
     // Mismatched tensors break the Backend contract, which Backend checks for every
-    // backend (ConfigError naming the argument); a bad index is the backend's own check.
-    EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0}), destination), ConfigError);
+    // backend (ContractError naming the argument); a bad index is the backend's own check.
+    EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0}), destination), ContractError);
     Tensor wider = h.context.make(Shape{2, 3});
-    EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, 1}), wider), ConfigError);
+    EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, 1}), wider), ContractError);
     Tensor other_dtype = h.tensors.allocate(Shape{2, 2}, DType::f64);
     EXPECT_THROW(h.backend.gather_rows(source, upload_indices(h, {0, 1}), other_dtype),
-                 ConfigError);
+                 ContractError);
 }
 
 void expect_same_bytes(CpuHarness& h, const Tensor& actual, const Tensor& expected,

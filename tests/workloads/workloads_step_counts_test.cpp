@@ -16,33 +16,17 @@
 #include "workloads/backends/cpu/CpuBackend.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 #include "workloads/training/TrainingSession.hpp"
+#include "workloads_test_support.hpp"
 
 namespace trainscope::workloads {
 namespace {
-
-TrainingConfig small_run(const std::string& model, const std::string& precision) {
-    TrainingConfig config;
-    config.model = model;
-    if (model == "resnet") {
-        config.model_params = {{"depth", "8"}, {"width", "4"}};
-    }
-    config.dataset = "synthetic";
-    config.input_shape = "1x12x12";
-    config.classes = 4;
-    config.batch = 8;
-    config.steps = 8;
-    config.warmup_steps = 2;
-    config.threads = 2;
-    config.precision = parse_precision(precision);
-    config.evaluate = false;
-    return config;  // allocator: the default pool
-}
 
 class WorkloadsStepWindow : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(WorkloadsStepWindow, AfterWarmUpNoAllocationNoWaitAndNoCopyInsideTheTimedWindow) {
     const auto& [model, precision] = GetParam();
-    const TrainingResult result = run_training(small_run(model, precision), nullptr);
+    const TrainingResult result =
+        run_training(testing::small_synthetic_run(model, precision), nullptr);
     ASSERT_EQ(result.steps.size(), 8u);
     for (const StepRecord& step : result.steps) {
         // The batch was staged before the window opened, from the first step on.
@@ -69,7 +53,7 @@ INSTANTIATE_TEST_SUITE_P(ModelsAndPrecisions, WorkloadsStepWindow,
                                            std::pair<std::string, std::string>{"resnet", "fp16"}));
 
 TEST(WorkloadsStepCounts, RawAllocationsAreCountedWhereNoPoolServesThem) {
-    TrainingConfig config = small_run("seed-cnn", "fp32");
+    TrainingConfig config = testing::small_synthetic_run("seed-cnn", "fp32");
     config.allocator = Allocator::device;
     const TrainingResult result = run_training(config, nullptr);
     for (const StepRecord& step : result.steps) {
@@ -81,7 +65,8 @@ TEST(WorkloadsStepCounts, RawAllocationsAreCountedWhereNoPoolServesThem) {
 }
 
 TEST(WorkloadsStepCounts, OperationCountsPerStepNameTheStepsOperations) {
-    const TrainingResult result = run_training(small_run("seed-cnn", "fp32"), nullptr);
+    const TrainingResult result =
+        run_training(testing::small_synthetic_run("seed-cnn", "fp32"), nullptr);
     // seed-cnn: 4 parameters (conv weight and bias, dense weight and bias), views into one
     // flat buffer per role, updated by one Adam call over the buffers; one convolution
     // forward; no host-to-device copy in the window.
@@ -154,7 +139,7 @@ TEST(WorkloadsStepCounts, ASlowDataSourceLeavesTheMeasuredStepTimeAlone) {
     register_backend("slow-copy-cpu", [](const BackendOptions& options) {
         return std::make_unique<SlowCopyBackend>(options.threads);
     });
-    TrainingConfig config = small_run("seed-cnn", "fp32");
+    TrainingConfig config = testing::small_synthetic_run("seed-cnn", "fp32");
     config.backend = "slow-copy-cpu";
     config.steps = 5;
     const TrainingResult result = run_training(config, nullptr);

@@ -3,14 +3,36 @@
 #include <cstdint>
 #include <filesystem>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
 #include "workloads/datasets/DatasetSelection.hpp"
 #include "workloads/layers/Layer.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
+#include "workloads/training/TrainingConfig.hpp"
 
 namespace trainscope::workloads::testing {
+
+// A short synthetic run of seed-cnn or ResNet-8 (depth 8, width 4) on 1x12x12 images: 8
+// steps, 2 of them warm-up.
+inline TrainingConfig small_synthetic_run(const std::string& model, const std::string& precision) {
+    TrainingConfig config;
+    config.model = model;
+    if (model == "resnet") {
+        config.model_params = {{"depth", "8"}, {"width", "4"}};
+    }
+    config.dataset = "synthetic";
+    config.input_shape = "1x12x12";
+    config.classes = 4;
+    config.batch = 8;
+    config.steps = 8;
+    config.warmup_steps = 2;
+    config.threads = 2;
+    config.precision = parse_precision(precision);
+    config.evaluate = false;
+    return config;  // allocator: the default pool
+}
 
 // Tests that train on Fashion-MNIST skip, saying why, where Debian's package is missing.
 #define TS_REQUIRE_FASHION_MNIST()                                                                 \

@@ -21,14 +21,16 @@ void check_convolution(const Contract& c, const char* x_name, const Tensor& x, c
     c.floating(x_name, x);
     c.rank(w_name, w, 4);
     c.same_dtype(w_name, w, x_name, x);
-    c.require(w.shape()[1] == x.shape()[1], w_name, w,
-              "C = " + extent(x.shape()[1]) + " input channels (" + x_name + "'s dimension 1)");
+    c.require(w.shape()[1] == x.shape()[1], w_name, w, [&x, x_name] {
+        return "C = " + extent(x.shape()[1]) + " input channels (" + x_name + "'s dimension 1)";
+    });
     const Shape expected{x.shape()[0], w.shape()[0],
                          conv_output_extent(x.shape()[2], w.shape()[2], g.stride, g.padding),
                          conv_output_extent(x.shape()[3], w.shape()[3], g.stride, g.padding)};
-    c.require(!y.empty() && y.dtype() == x.dtype() && y.shape() == expected, y_name, y,
-              std::string(dtype_name(x.dtype())) + " [" + expected.to_string() + "] (N and K of " +
-                  x_name + " and " + w_name + ", extents from the geometry)");
+    c.require(!y.empty() && y.dtype() == x.dtype() && y.shape() == expected, y_name, y, [&] {
+        return std::string(dtype_name(x.dtype())) + " [" + expected.to_string() + "] (N and K of " +
+               x_name + " and " + w_name + ", extents from the geometry)";
+    });
 }
 
 void check_conv_bias(const Contract& c, const char* name, const Tensor& bias, const Tensor& w) {
@@ -47,9 +49,10 @@ void check_pooling(const Contract& c, const char* x_name, const Tensor& x, const
     const Shape expected{x.shape()[0], x.shape()[1],
                          conv_output_extent(x.shape()[2], g.window, g.stride, g.padding),
                          conv_output_extent(x.shape()[3], g.window, g.stride, g.padding)};
-    c.require(!y.empty() && y.dtype() == x.dtype() && y.shape() == expected, y_name, y,
-              std::string(dtype_name(x.dtype())) + " [" + expected.to_string() + "] (" + x_name +
-                  " pooled by the geometry)");
+    c.require(!y.empty() && y.dtype() == x.dtype() && y.shape() == expected, y_name, y, [&] {
+        return std::string(dtype_name(x.dtype())) + " [" + expected.to_string() + "] (" + x_name +
+               " pooled by the geometry)";
+    });
 }
 
 // x [N,C,H,W] or [N,C] in a float dtype; the per-channel tensors C elements of its master
@@ -135,8 +138,9 @@ void Backend::gather_rows(const Tensor& source, const Tensor& indices, Tensor& d
     c.require(destination.shape().rank() == source.shape().rank() &&
                   destination.shape()[0] == indices.elements() &&
                   destination.shape().inner_elements() == source.shape().inner_elements(),
-              "destination", destination,
-              "rows = " + extent(indices.elements()) + " indices of source's row shape");
+              "destination", destination, [&indices] {
+                  return "rows = " + extent(indices.elements()) + " indices of source's row shape";
+              });
     do_gather_rows(source, indices, destination);
 }
 
@@ -170,10 +174,12 @@ void Backend::gemm(bool transpose_a, bool transpose_b, double alpha, const Tenso
     contract.same_dtype("b", b, "a", a);
     contract.same_dtype("c", c, "a", a);
     const GemmDims dims = gemm_dims(transpose_a, transpose_b, a, b);
-    contract.require(dims.b_inner == dims.k, "b", b,
-                     "inner dimension " + extent(dims.k) + " (as op(a)'s columns)");
-    contract.require(c.shape()[0] == dims.m && c.shape().inner_elements() == dims.n, "c", c,
-                     extent(dims.m) + " rows of " + extent(dims.n) + " (op(a) x op(b))");
+    contract.require(dims.b_inner == dims.k, "b", b, [&dims] {
+        return "inner dimension " + extent(dims.k) + " (as op(a)'s columns)";
+    });
+    contract.require(
+        c.shape()[0] == dims.m && c.shape().inner_elements() == dims.n, "c", c,
+        [&dims] { return extent(dims.m) + " rows of " + extent(dims.n) + " (op(a) x op(b))"; });
     do_gemm(transpose_a, transpose_b, alpha, a, b, beta, c);
 }
 
@@ -240,7 +246,7 @@ void Backend::global_avg_pool_forward(const Tensor& x, Tensor& y) {
     c.floating("x", x);
     c.require(
         !y.empty() && y.dtype() == x.dtype() && y.shape() == Shape{x.shape()[0], x.shape()[1]}, "y",
-        y, std::string(dtype_name(x.dtype())) + " [N x C of x]");
+        y, [&x] { return std::string(dtype_name(x.dtype())) + " [N x C of x]"; });
     do_global_avg_pool_forward(x, y);
 }
 
@@ -250,7 +256,7 @@ void Backend::global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
     c.floating("dx", dx);
     c.require(!dy.empty() && dy.dtype() == dx.dtype() &&
                   dy.shape() == Shape{dx.shape()[0], dx.shape()[1]},
-              "dy", dy, std::string(dtype_name(dx.dtype())) + " [N x C of dx]");
+              "dy", dy, [&dx] { return std::string(dtype_name(dx.dtype())) + " [N x C of dx]"; });
     do_global_avg_pool_backward(dy, dx);
 }
 

@@ -27,10 +27,10 @@ namespace trainscope::workloads {
 //
 // The operations are a non-virtual public interface: each checks the Backend contract
 // below (shapes, dtypes, element counts; BackendContract.hpp) once, for every backend,
-// and throws ConfigError naming the backend, the op, the argument and what was expected
-// against what it got; then it calls the backend's private hook do_<op>. A backend
-// implements the hooks and checks only what is its own (the dtypes it stores, a library's
-// limits), never the contract again.
+// and throws ContractError (a bug, not bad input) naming the backend, the op, the
+// argument and what was expected against what it got; then it calls the backend's private
+// hook do_<op>. A backend implements the hooks and checks only what is its own (the dtypes
+// it stores, a library's limits), never the contract again.
 class Backend {
   public:
     virtual ~Backend() = default;

@@ -1,7 +1,7 @@
 #include "workloads/backend/BackendContract.hpp"
 
 #include "workloads/backend/Backend.hpp"
-#include "workloads/training/ConfigError.hpp"
+#include "workloads/backend/ContractError.hpp"
 
 namespace trainscope::workloads {
 
@@ -14,8 +14,8 @@ std::string Contract::describe(const Tensor& t) {
 
 void Contract::fail(const char* argument, const std::string& actual,
                     const std::string& expected) const {
-    throw ConfigError(backend_->name() + " backend: " + op_ + ": " + argument + " is " + actual +
-                      ", expected " + expected);
+    throw ContractError(backend_->name() + " backend: " + op_ + ": " + argument + " is " + actual +
+                        ", expected " + expected);
 }
 
 void Contract::not_empty(const char* argument, const Tensor& t) const {
@@ -23,7 +23,8 @@ void Contract::not_empty(const char* argument, const Tensor& t) const {
 }
 
 void Contract::rank(const char* argument, const Tensor& t, int rank) const {
-    require(!t.empty() && t.shape().rank() == rank, argument, t, "rank " + std::to_string(rank));
+    require(!t.empty() && t.shape().rank() == rank, argument, t,
+            [rank] { return "rank " + std::to_string(rank); });
 }
 
 void Contract::dtype(const char* argument, const Tensor& t, DType dtype) const {
@@ -36,21 +37,23 @@ void Contract::floating(const char* argument, const Tensor& t) const {
 }
 
 void Contract::elements(const char* argument, const Tensor& t, std::int64_t elements,
-                        const std::string& because) const {
-    require(!t.empty() && t.elements() == elements, argument, t,
-            std::to_string(elements) + " elements (" + because + ")");
+                        const char* because) const {
+    require(!t.empty() && t.elements() == elements, argument, t, [elements, because] {
+        return std::to_string(elements) + " elements (" + because + ")";
+    });
 }
 
 void Contract::like(const char* argument, const Tensor& t, const char* like_name,
                     const Tensor& like) const {
     require(!t.empty() && t.dtype() == like.dtype() && t.shape() == like.shape(), argument, t,
-            describe(like) + " (as " + like_name + ")");
+            [&like, like_name] { return describe(like) + " (as " + like_name + ")"; });
 }
 
 void Contract::same_dtype(const char* argument, const Tensor& t, const char* like_name,
                           const Tensor& like) const {
-    require(!t.empty() && t.dtype() == like.dtype(), argument, t,
-            std::string(dtype_name(like.dtype())) + " (as " + like_name + ")");
+    require(!t.empty() && t.dtype() == like.dtype(), argument, t, [&like, like_name] {
+        return std::string(dtype_name(like.dtype())) + " (as " + like_name + ")";
+    });
 }
 
 void Contract::overflow_flag(const char* argument, const Tensor& t, bool optional) const {
@@ -64,8 +67,9 @@ void Contract::overflow_flag(const char* argument, const Tensor& t, bool optiona
 void Contract::master_of(const char* argument, const Tensor& t, const char* storage_name,
                          const Tensor& storage) const {
     const DType master = storage.dtype() == DType::f64 ? DType::f64 : DType::f32;
-    require(!t.empty() && t.dtype() == master, argument, t,
-            std::string(dtype_name(master)) + " (the master dtype beside " + storage_name + ")");
+    require(!t.empty() && t.dtype() == master, argument, t, [master, storage_name] {
+        return std::string(dtype_name(master)) + " (the master dtype beside " + storage_name + ")";
+    });
 }
 
 }  // namespace trainscope::workloads

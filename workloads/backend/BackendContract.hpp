@@ -2,14 +2,18 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "workloads/tensor/Tensor.hpp"
 
 namespace trainscope::workloads {
 
-// The checks behind Backend's public operations: each throws ConfigError
+// The checks behind Backend's public operations: each throws ContractError
 // "<backend> backend: <op>: <argument> is <what it is>, expected <what the op needs>" when
-// the condition fails. A Contract names the backend and the op once per call.
+// the condition fails. A Contract names the backend and the op once per call. The checks run
+// on every Backend call inside the timed step, so a passing check allocates nothing: the
+// expected text is a literal or a callable that builds it, and the message is built only
+// when a check fails.
 class Backend;
 
 // Backend::gemm's problem on the 2-D views [dim0, rest] of its operands: op(a) is m x k,
@@ -41,10 +45,16 @@ class Contract {
 
     [[noreturn]] void fail(const char* argument, const std::string& actual,
                            const std::string& expected) const;
+    // `expected`: a const char*, or a callable returning the text, called only on failure.
+    template <class Expected>
     void require(bool condition, const char* argument, const Tensor& actual,
-                 const std::string& expected) const {
-        if (!condition) {
-            fail(argument, describe(actual), expected);
+                 const Expected& expected) const {
+        if (!condition) [[unlikely]] {
+            if constexpr (std::is_invocable_v<const Expected&>) {
+                fail(argument, describe(actual), expected());
+            } else {
+                fail(argument, describe(actual), std::string(expected));
+            }
         }
     }
 
@@ -54,7 +64,7 @@ class Contract {
     // f32, f64, f16 or bf16.
     void floating(const char* argument, const Tensor& t) const;
     void elements(const char* argument, const Tensor& t, std::int64_t elements,
-                  const std::string& because) const;
+                  const char* because) const;
     // Same dtype and shape as `like` (called like_name).
     void like(const char* argument, const Tensor& t, const char* like_name,
               const Tensor& like) const;

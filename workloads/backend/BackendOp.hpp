@@ -65,4 +65,12 @@ inline std::string_view to_string(BackendOp op) {
     return kBackendOpNames[static_cast<std::size_t>(op)];
 }
 
+// The operations on tensors, those the Backend contract checks; the rest (synchronize, the
+// loss totals, step capture) take no tensor.
+constexpr bool takes_tensors(BackendOp op) {
+    return op != BackendOp::synchronize && op != BackendOp::take_loss_totals &&
+           op != BackendOp::begin_step_capture && op != BackendOp::end_step_capture &&
+           op != BackendOp::replay_step && op != BackendOp::abandon_step_capture;
+}
+
 }  // namespace trainscope::workloads
