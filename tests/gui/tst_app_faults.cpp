@@ -234,7 +234,10 @@ class TestAppFaults : public QObject {
         const auto store = fileErrorOf([] { throw reports::StoreError("'x.db' is damaged"); });
         QVERIFY(store);
         QCOMPARE(*store, QStringLiteral("'x.db' is damaged"));
-        QVERIFY(fileErrorOf([] { throw reports::SqliteError("disk I/O error", 10); }));
+        QVERIFY(fileErrorOf([] {
+            throw reports::SqliteError(__FILE__, __LINE__, "sqlite3_step(\"SELECT 1\")", 10,
+                                       nullptr);
+        }));
         QVERIFY(!fileErrorOf([] {}));
         // A bug propagates instead of turning into "Cannot open …".
         bool propagated = false;
