@@ -154,19 +154,23 @@ std::string ResultsDatabase::integrity_check() const {
     return verdict;
 }
 
-Transaction::Transaction(const ResultsDatabase& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
+Transaction::Transaction(const ResultsDatabase& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+    db_.exec(nested_ ? "SAVEPOINT ts_nested" : "BEGIN IMMEDIATE");
 }
 
 Transaction::~Transaction() {
     if (!done_) {
-        TS_SQLITE_CHECK_NOEXCEPT(db_.handle(),
-                                 sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr));
+        TS_SQLITE_CHECK_NOEXCEPT(
+            db_.handle(),
+            sqlite3_exec(db_.handle(),
+                         nested_ ? "ROLLBACK TO ts_nested; RELEASE ts_nested" : "ROLLBACK", nullptr,
+                         nullptr, nullptr));
     }
 }
 
 void Transaction::commit() {
-    db_.exec("COMMIT");
+    db_.exec(nested_ ? "RELEASE ts_nested" : "COMMIT");
     done_ = true;
 }
 

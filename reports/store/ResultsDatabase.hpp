@@ -51,7 +51,8 @@ class ResultsDatabase {
 };
 
 // BEGIN IMMEDIATE on construction, ROLLBACK on destruction unless commit() was called:
-// a run is written whole or not at all.
+// a run is written whole or not at all. Inside an open transaction it is a savepoint of
+// it, so a caller can read and write under one write lock (collecting a cluster's results).
 class Transaction {
   public:
     explicit Transaction(const ResultsDatabase& db);
@@ -62,6 +63,7 @@ class Transaction {
 
   private:
     const ResultsDatabase& db_;
+    bool nested_ = false;
     bool done_ = false;
 };
 
