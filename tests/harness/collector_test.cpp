@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "TempDir.hpp"
+#include "harness/executor/CellStates.hpp"
 #include "harness/executor/ResultsFolder.hpp"
 #include "harness/executor/SlurmTask.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -77,6 +78,27 @@ TEST(CollectorTest, CollectsAtOnceRecordEachCellOnce) {
         EXPECT_EQ(added.load(), 4U) << "round " << round;
         EXPECT_EQ(runs_of(out, id), 4U) << "round " << round;
     }
+}
+
+TEST(CollectorTest, AFailureMarkerKeepsSlurmsReasonAfterSlurmForgotTheTask) {
+    testing::TempDir dir;
+    Submission s = new_submission(dir / "matrix-1");
+    s.job_id = "12";
+    s.cell_keys = {"cell=0", "cell=1"};
+    write_submission(s);
+    EXPECT_FALSE(read_failure_marker(s, 1));
+    write_failure_marker(s, SlurmTask{"12", 1, SlurmState::Timeout, "TIMEOUT", "n1", "1:00", ""});
+    // Written once: a later look does not change what was seen first.
+    write_failure_marker(s, SlurmTask{"12", 1, SlurmState::Failed, "FAILED", "n2", "1:05", ""});
+    const auto attempts = latest_attempts(read_submissions(dir / "matrix-1"), nullptr);
+    const auto& timed_out = attempts.at("cell=1");
+    ASSERT_TRUE(timed_out.slurm);
+    EXPECT_EQ(timed_out.slurm->state, SlurmState::Timeout);
+    EXPECT_EQ(timed_out.slurm->node, "n1");
+    const auto status = cell_status("cell=1", nullptr, &timed_out);
+    EXPECT_EQ(status.state, CellState::Failed);
+    EXPECT_NE(status.detail.find("TIMEOUT"), std::string::npos);
+    EXPECT_FALSE(attempts.at("cell=0").slurm) << "no marker: nothing known";
 }
 
 }  // namespace
