@@ -104,11 +104,11 @@ Submission read_submission(const std::filesystem::path& dir) {
     return s;
 }
 
-void write_failure_marker(const Submission& s, const SlurmTask& task) {
+bool write_failure_marker(const Submission& s, const SlurmTask& task) {
     const auto final_file = s.failure_file(task.index);
     std::error_code ec;
     if (std::filesystem::exists(final_file, ec))
-        return;
+        return true;
     const nlohmann::json j{{"job_id", task.job_id},    {"index", task.index},
                            {"state", task.state_text}, {"node", task.node},
                            {"elapsed", task.elapsed},  {"reason", task.reason}};
@@ -116,10 +116,13 @@ void write_failure_marker(const Submission& s, const SlurmTask& task) {
     {
         std::ofstream file(temp);
         file << j.dump(1);
-        if (!file)
-            throw std::runtime_error("cannot write " + temp.string());
+        if (!file) {
+            std::filesystem::remove(temp, ec);
+            return false;
+        }
     }
-    std::filesystem::rename(temp, final_file);
+    std::filesystem::rename(temp, final_file, ec);
+    return !ec;
 }
 
 std::optional<SlurmTask> read_failure_marker(const Submission& s, int index) {

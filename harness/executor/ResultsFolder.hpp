@@ -45,8 +45,9 @@ void write_submission(const Submission& submission);
 Submission read_submission(const std::filesystem::path& dir);
 // What Slurm said of a task that ended without a result, kept beside it: the controller
 // forgets the task MinJobAge later, and a cluster may keep no accounting. Written once,
-// to a temporary name and renamed.
-void write_failure_marker(const Submission& submission, const SlurmTask& task);
+// to a temporary name and renamed; false where it could not be (a folder this user may
+// only read: `status` still shows what Slurm says now).
+bool write_failure_marker(const Submission& submission, const SlurmTask& task);
 std::optional<SlurmTask> read_failure_marker(const Submission& submission, int index);
 
 // Every submission of a matrix, oldest first.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -200,6 +201,10 @@ TEST(SlurmExecutor, TaskPastItsTimeLimitIsRecordedAsTimeout) {
     EXPECT_NE(runs.front().error.find("timeout"), std::string::npos) << runs.front().error;
     EXPECT_NE(runs.front().error.find("TIMEOUT"), std::string::npos) << runs.front().error;
     EXPECT_EQ(runs.front().environment.at("slurm_state"), "TIMEOUT");
+    // Slurm's word is kept beside the task, for when the controller has forgotten it.
+    std::ifstream marker(dir / "r.slurm" / "matrix-1" / "sub-1" / "failed-0.json");
+    const std::string text{std::istreambuf_iterator<char>(marker), {}};
+    EXPECT_NE(text.find("TIMEOUT"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -87,7 +87,8 @@ TEST(CollectorTest, AFailureMarkerKeepsSlurmsReasonAfterSlurmForgotTheTask) {
     s.cell_keys = {"cell=0", "cell=1"};
     write_submission(s);
     EXPECT_FALSE(read_failure_marker(s, 1));
-    write_failure_marker(s, SlurmTask{"12", 1, SlurmState::Timeout, "TIMEOUT", "n1", "1:00", ""});
+    EXPECT_TRUE(write_failure_marker(
+        s, SlurmTask{"12", 1, SlurmState::Timeout, "TIMEOUT", "n1", "1:00", ""}));
     // Written once: a later look does not change what was seen first.
     write_failure_marker(s, SlurmTask{"12", 1, SlurmState::Failed, "FAILED", "n2", "1:05", ""});
     const auto attempts = latest_attempts(read_submissions(dir / "matrix-1"), nullptr);
