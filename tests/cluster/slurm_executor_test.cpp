@@ -186,6 +186,26 @@ TEST(SlurmExecutor, CancelledTaskIsRecordedAndResumeCompletesIt) {
     EXPECT_EQ(runs_in(db).size(), 2u);
 }
 
+TEST(SlurmExecutor, CtrlCWhileWaitingExits130AndTheJobRunsOn) {
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto log = dir / "run.log";
+    // Ctrl-C once the cell runs, as a terminal sends it: SIGINT to trainscope alone.
+    const std::string out = shell(
+        std::string(TRAINSCOPE_CLI) + " run --batch 4" + kTiny +
+        " --inject-fault hang:batch=4 --out " + db.string() + " > " + log.string() +
+        " 2>&1 & pid=$!; for i in $(seq 1 300); do grep -q '1 running' " + log.string() +
+        " && break; sleep 0.2; done; kill -INT $pid; wait $pid; echo rc=$?; cat " + log.string());
+    EXPECT_NE(out.find("rc=130"), std::string::npos) << out;
+    EXPECT_NE(out.find("runs on in Slurm"), std::string::npos) << out;
+    const std::string job = job_id_in(out);
+    ASSERT_FALSE(job.empty()) << out;
+    const auto status = run_trainscope("status " + db.string());
+    EXPECT_TRUE(std::regex_search(status.output, std::regex("\\n\\S+ +running +")))
+        << status.output;
+    shell("scancel " + job);
+}
+
 TEST(SlurmExecutor, TaskPastItsTimeLimitIsRecordedAsTimeout) {
     testing::TempDir dir;
     const auto db = dir / "r.db";
