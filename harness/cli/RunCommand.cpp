@@ -166,6 +166,8 @@ int execute(const RunOptions& options) {
             "command and --resume.\n");
         return 130;
     }
+    if (result.waiting > 0)
+        return 1;  // the executor said which cells and what to do
     for (const auto& r : result.runs) {
         if (r.status == reports::RunStatus::Failed)
             return 1;

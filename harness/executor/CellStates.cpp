@@ -43,27 +43,35 @@ std::map<std::string, TaskAttempt> latest_attempts(const std::vector<Submission>
             latest.insert_or_assign(submission.cell_keys[i], std::move(attempt));
         }
     }
-    if (slurm == nullptr)
-        return latest;
     std::map<std::string, std::vector<TaskAttempt*>> to_ask;  // job id -> attempts
     for (auto& [key, attempt] : latest) {
         if (!attempt.result_status && !attempt.submission.job_id.empty())
             to_ask[attempt.submission.job_id].push_back(&attempt);
     }
     for (auto& [job_id, attempts] : to_ask) {
-        const auto tasks = slurm->tasks(job_id);
+        const auto tasks =
+            slurm != nullptr
+                ? slurm->tasks(job_id,
+                               static_cast<int>(attempts.front()->submission.cell_keys.size()))
+                : std::vector<SlurmTask>{};
         for (TaskAttempt* attempt : attempts) {
             for (const auto& task : tasks) {
                 if (task.job_id == job_id && task.index == attempt->index)
                     attempt->slurm = task;
             }
+            if (!attempt->slurm) {
+                attempt->slurm = read_failure_marker(attempt->submission, attempt->index);
+                continue;
+            }
+            if (!has_ended(attempt->slurm->state))
+                continue;
             // The task may have written its result since the folder was read.
-            if (attempt->slurm && has_ended(attempt->slurm->state)) {
-                if (const auto head =
-                        read_result_head(attempt->submission.result_file(attempt->index))) {
-                    attempt->result_status = head->status;
-                    attempt->result_error = head->error;
-                }
+            if (const auto head =
+                    read_result_head(attempt->submission.result_file(attempt->index))) {
+                attempt->result_status = head->status;
+                attempt->result_error = head->error;
+            } else {
+                write_failure_marker(attempt->submission, *attempt->slurm);
             }
         }
     }

@@ -25,8 +25,9 @@ struct TaskAttempt {
 };
 
 // Cell key -> its newest attempt. Slurm is asked only about submissions with a task
-// that has no result file yet; without `slurm` (no client commands here) only the files
-// count.
+// that has no result file yet; a task it reports ended without a result gets a failure
+// marker (write_failure_marker), which stands in for Slurm once it has forgotten the
+// task. Without `slurm` (no client commands here) only the files count.
 std::map<std::string, TaskAttempt> latest_attempts(const std::vector<Submission>& submissions,
                                                    const SlurmClient* slurm);
 

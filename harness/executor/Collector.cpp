@@ -45,12 +45,19 @@ CollectResult collect_results(const std::filesystem::path& out, const SlurmClien
                               std::optional<std::int64_t> matrix_id) {
     CollectResult result;
     const reports::ResultsDatabase db(out, reports::OpenMode::CreateOrOpen);
-    std::vector<reports::RunWriter::Replacement> replacements;
+    // The files and Slurm first: they need no lock, and squeue can be slow.
+    std::vector<std::pair<std::int64_t, std::map<std::string, TaskAttempt>>> found;
     for (const auto& [id, folder] : slurm_matrices(out)) {
-        if (matrix_id && *matrix_id != id)
-            continue;
+        if (!matrix_id || *matrix_id == id)
+            found.emplace_back(id, latest_attempts(read_submissions(folder), slurm));
+    }
+    // What is recorded is read under the write lock it is written under: two collects at
+    // once would otherwise both see a cell missing and both record it.
+    reports::Transaction tx(db);
+    std::vector<reports::RunWriter::Replacement> replacements;
+    for (const auto& [id, attempts] : found) {
         const auto recorded = recorded_runs(db, id);
-        for (const auto& [key, attempt] : latest_attempts(read_submissions(folder), slurm)) {
+        for (const auto& [key, attempt] : attempts) {
             const auto it = recorded.find(key);
             std::vector<std::int64_t> superseded;
             bool in = false;
@@ -78,6 +85,7 @@ CollectResult collect_results(const std::filesystem::path& out, const SlurmClien
     if (replacements.empty())
         return result;
     const auto ids = reports::RunWriter(db).replace_all(replacements);
+    tx.commit();
     for (std::size_t i = 0; i < ids.size(); ++i) {
         replacements[i].run.id = ids[i];
         result.added.push_back(std::move(replacements[i].run));

@@ -49,7 +49,8 @@ const std::vector<std::string>& executor_setting_names() {
 std::optional<long> parse_slurm_duration(const std::string& text) {
     std::string rest = text;
     long days = 0;
-    if (const auto dash = rest.find('-'); dash != std::string::npos) {
+    const bool with_days = rest.find('-') != std::string::npos;
+    if (const auto dash = rest.find('-'); with_days) {
         const auto d = parse_number(rest.substr(0, dash));
         if (!d)
             return std::nullopt;
@@ -71,8 +72,8 @@ std::optional<long> parse_slurm_duration(const std::string& text) {
     if (parts.size() > 3)
         return std::nullopt;
     long seconds = 0;
-    if (days > 0) {
-        // With days, Slurm reads D-HH, D-HH:MM, D-HH:MM:SS.
+    if (with_days) {
+        // With days (even 0), Slurm reads D-HH, D-HH:MM, D-HH:MM:SS.
         const long scale[] = {3600, 60, 1};
         for (std::size_t i = 0; i < parts.size(); ++i)
             seconds += parts[i] * scale[i];

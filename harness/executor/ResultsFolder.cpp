@@ -35,6 +35,10 @@ std::filesystem::path Submission::result_file(int index) const {
     return dir / fmt::format("result-{}.db", index);
 }
 
+std::filesystem::path Submission::failure_file(int index) const {
+    return dir / fmt::format("failed-{}.json", index);
+}
+
 std::filesystem::path slurm_root(const std::filesystem::path& out) {
     std::filesystem::path root = out;
     root.replace_extension(".slurm");
@@ -98,6 +102,48 @@ Submission read_submission(const std::filesystem::path& dir) {
     s.time_per_cell = j.at("time_per_cell").get<std::string>();
     s.timeout_s = j.at("timeout_s").get<long>();
     return s;
+}
+
+bool write_failure_marker(const Submission& s, const SlurmTask& task) {
+    const auto final_file = s.failure_file(task.index);
+    std::error_code ec;
+    if (std::filesystem::exists(final_file, ec))
+        return true;
+    const nlohmann::json j{{"job_id", task.job_id},    {"index", task.index},
+                           {"state", task.state_text}, {"node", task.node},
+                           {"elapsed", task.elapsed},  {"reason", task.reason}};
+    const auto temp = std::filesystem::path(final_file.string() + ".tmp");
+    {
+        std::ofstream file(temp);
+        file << j.dump(1);
+        if (!file) {
+            std::filesystem::remove(temp, ec);
+            return false;
+        }
+    }
+    std::filesystem::rename(temp, final_file, ec);
+    return !ec;
+}
+
+std::optional<SlurmTask> read_failure_marker(const Submission& s, int index) {
+    std::ifstream file(s.failure_file(index));
+    if (!file)
+        return std::nullopt;
+    const auto j = nlohmann::json::parse(file, nullptr, false);
+    if (!j.is_object())
+        return std::nullopt;
+    SlurmTask task;
+    task.job_id = j.value("job_id", "");
+    task.index = j.value("index", index);
+    task.state_text = j.value("state", "");
+    task.state = parse_slurm_state(task.state_text);
+    task.node = j.value("node", "");
+    task.elapsed = j.value("elapsed", "");
+    task.reason = j.value("reason", "");
+    // A marker is only ever written for an ended task.
+    if (!has_ended(task.state))
+        return std::nullopt;
+    return task;
 }
 
 std::vector<Submission> read_submissions(const std::filesystem::path& matrix_dir) {

@@ -3,8 +3,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "harness/executor/SlurmClient.hpp"
 
 namespace trainscope::harness {
 
@@ -12,6 +15,8 @@ namespace trainscope::harness {
 //   <out>.slurm/matrix-<id>/sub-<n>/submission.json  this manifest
 //                                  task-<i>.json     the cell job of array task i
 //                                  result-<i>.db     its run, renamed into place when whole
+//                                  failed-<i>.json   Slurm's word on task i, written
+//                                                    when it was seen ended without a result
 //                                  log-<job>_<i>.out the task's output
 // on the shared file system, beside the results database.
 struct Submission {
@@ -24,6 +29,7 @@ struct Submission {
 
     [[nodiscard]] std::filesystem::path task_file(int index) const;
     [[nodiscard]] std::filesystem::path result_file(int index) const;
+    [[nodiscard]] std::filesystem::path failure_file(int index) const;
 };
 
 // <out>.slurm: where the cells of every Slurm-run matrix of results database `out` land.
@@ -37,6 +43,13 @@ Submission new_submission(const std::filesystem::path& matrix_dir);
 // Written to a temporary name and renamed: a reader sees the old manifest or the new.
 void write_submission(const Submission& submission);
 Submission read_submission(const std::filesystem::path& dir);
+// What Slurm said of a task that ended without a result, kept beside it: the controller
+// forgets the task MinJobAge later, and a cluster may keep no accounting. Written once,
+// to a temporary name and renamed; false where it could not be (a folder this user may
+// only read: `status` still shows what Slurm says now).
+bool write_failure_marker(const Submission& submission, const SlurmTask& task);
+std::optional<SlurmTask> read_failure_marker(const Submission& submission, int index);
+
 // Every submission of a matrix, oldest first.
 std::vector<Submission> read_submissions(const std::filesystem::path& matrix_dir);
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -185,22 +186,29 @@ std::string SlurmClient::submit(const ArraySubmission& submission) const {
     return id;
 }
 
-std::vector<SlurmTask> SlurmClient::tasks(const std::string& job_id) const {
+std::vector<SlurmTask> SlurmClient::tasks(const std::string& job_id, int task_count) const {
+    std::vector<SlurmTask> tasks;
     const ProcessOutput queue =
         run_process({"squeue", "-h", "-r", "--states=all", "-j", job_id, "-o", "%i|%T|%N|%M|%r"});
-    if (queue.exit_code == 0) {
-        auto tasks = parse_squeue(queue.out);
-        if (!tasks.empty())
-            return tasks;
-    }
-    if (!find_on_path("sacct"))
-        return {};
-    // The controller has forgotten the job: accounting, where the cluster keeps it.
+    if (queue.exit_code == 0)
+        tasks = parse_squeue(queue.out);
+    std::set<int> seen;
+    for (const auto& task : tasks)
+        seen.insert(task.index);
+    // The controller forgets each ended task MinJobAge after it ended, so a task that
+    // failed early is gone from squeue while its siblings still run: accounting, where
+    // the cluster keeps it, is asked for every task squeue did not report.
+    if (static_cast<int>(seen.size()) >= task_count || !find_on_path("sacct"))
+        return tasks;
     const ProcessOutput acct = run_process(
         {"sacct", "-n", "-P", "-X", "-j", job_id, "-o", "JobID,State,NodeList,Elapsed"});
     if (acct.exit_code != 0)
-        return {};
-    return parse_sacct(acct.out);
+        return tasks;
+    for (auto& task : parse_sacct(acct.out)) {
+        if (seen.insert(task.index).second)
+            tasks.push_back(std::move(task));
+    }
+    return tasks;
 }
 
 }  // namespace trainscope::harness

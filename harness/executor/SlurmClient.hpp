@@ -71,9 +71,10 @@ class SlurmClient {
     // Submits the array; returns its job id. Throws std::runtime_error with sbatch's
     // message when Slurm refuses it.
     std::string submit(const ArraySubmission& submission) const;
-    // The tasks of the array Slurm still knows: squeue while the controller remembers
-    // the job (MinJobAge after it ends), else sacct where accounting is kept.
-    std::vector<SlurmTask> tasks(const std::string& job_id) const;
+    // The tasks of the array (0 .. task_count-1) Slurm still knows: squeue while the
+    // controller remembers each (MinJobAge after it ends), sacct where accounting is
+    // kept for every task squeue did not report.
+    std::vector<SlurmTask> tasks(const std::string& job_id, int task_count) const;
 };
 
 }  // namespace trainscope::harness

@@ -147,38 +147,41 @@ MatrixRunResult SlurmExecutor::run(const MatrixPlan& plan, const MatrixRunOption
         result.matrix_id = reports::RunWriter(db).create_matrix(
             {plan.name, plan.definition_json, kVersion, kGitRevision});
     }
-    Submission submission = new_submission(matrix_folder(out, result.matrix_id));
-    submission.time_per_cell = settings_.time_per_cell;
-    submission.timeout_s = static_cast<long>(plan.timeout.count());
+    Submission submission;
     const int count = static_cast<int>(todo.size());
-    for (int i = 0; i < count; ++i) {
-        const Cell& cell = *todo[static_cast<std::size_t>(i)];
-        const CellJob job{cell,
-                          plan.length,
-                          plan.stopping,
-                          plan.fault,
-                          ProgressStyle::Lines,
-                          i + 1,
-                          count,
-                          cell_label(cell, plan.varying_axes)};
-        write_cell_job(job, submission.task_file(i));
-        submission.cell_keys.push_back(cell.key());
-    }
-    write_submission(submission);
-
-    const ArraySubmission array{
-        count,
-        "trainscope-" + plan.name,
-        submission.dir / "log-%A_%a.out",
-        plan.length.threads,
-        fmt::format("exec {} __slurm-task {}", shell_quote(self_executable().string()),
-                    shell_quote(submission.dir.string())),
-        settings_};
     try {
+        submission = new_submission(matrix_folder(out, result.matrix_id));
+        submission.time_per_cell = settings_.time_per_cell;
+        submission.timeout_s = static_cast<long>(plan.timeout.count());
+        for (int i = 0; i < count; ++i) {
+            const Cell& cell = *todo[static_cast<std::size_t>(i)];
+            const CellJob job{cell,
+                              plan.length,
+                              plan.stopping,
+                              plan.fault,
+                              ProgressStyle::Lines,
+                              i + 1,
+                              count,
+                              cell_label(cell, plan.varying_axes)};
+            write_cell_job(job, submission.task_file(i));
+            submission.cell_keys.push_back(cell.key());
+        }
+        write_submission(submission);
+
+        const ArraySubmission array{
+            count,
+            "trainscope-" + plan.name,
+            submission.dir / "log-%A_%a.out",
+            plan.length.threads,
+            fmt::format("exec {} __slurm-task {}", shell_quote(self_executable().string()),
+                        shell_quote(submission.dir.string())),
+            settings_};
         submission.job_id = slurm_.submit(array);
     } catch (...) {
-        // Nothing was queued: leave nothing behind that says otherwise.
-        std::filesystem::remove_all(submission.dir, ec);
+        // Nothing was queued until sbatch answered: a failure before it (writing the cell
+        // jobs) or in it leaves nothing behind that says otherwise.
+        if (!submission.dir.empty())
+            std::filesystem::remove_all(submission.dir, ec);
         if (new_database) {
             std::filesystem::remove_all(slurm_root(out), ec);
             for (const char* suffix : {"", "-wal", "-shm"})
@@ -196,12 +199,15 @@ MatrixRunResult SlurmExecutor::run(const MatrixPlan& plan, const MatrixRunOption
                          : "",
                      submission.dir.c_str());
     }
-    if (!settings_.wait || !follow(submission, slurm_, quiet)) {
+    const bool followed = settings_.wait && follow(submission, slurm_, quiet);
+    if (!followed) {
         std::fprintf(stderr,
-                     "trainscope: job %s runs on; see 'trainscope status %s', then merge its "
-                     "results with 'trainscope collect %s'\n",
+                     "trainscope: job %s runs on in Slurm; see 'trainscope status %s', then "
+                     "merge its results with 'trainscope collect %s'\n",
                      submission.job_id.c_str(), options.out.c_str(), options.out.c_str());
-        result.detached = true;
+        // Ctrl-C stops the following, not the job: exit 130 like the local executor.
+        result.interrupted = settings_.wait;
+        result.detached = !settings_.wait;
         return result;
     }
     auto collected = collect_results(out, &slurm_, result.matrix_id);
@@ -209,6 +215,16 @@ MatrixRunResult SlurmExecutor::run(const MatrixPlan& plan, const MatrixRunOption
         if (!quiet)
             print_run_result(run);
         result.runs.push_back(std::move(run));
+    }
+    result.waiting = collected.waiting;
+    if (collected.waiting > 0) {
+        std::fprintf(stderr,
+                     "trainscope: job %s: %zu cell%s ended with neither a result nor a reason "
+                     "from Slurm (see 'trainscope status %s' and the task logs in %s); "
+                     "'trainscope run ... --resume' runs them again\n",
+                     submission.job_id.c_str(), collected.waiting,
+                     collected.waiting == 1 ? "" : "s", options.out.c_str(),
+                     submission.dir.c_str());
     }
     return result;
 }

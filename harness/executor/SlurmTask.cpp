@@ -1,10 +1,17 @@
 #include "harness/executor/SlurmTask.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 #include "harness/executor/ResultsFolder.hpp"
 #include "harness/isolation/ChildCell.hpp"
@@ -22,21 +29,82 @@ std::string env_or_empty(const char* name) {
     return value != nullptr ? value : "";
 }
 
+std::string read_text(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Out-of-memory kills counted in this process's cgroup (cgroup v2: Slurm's task/cgroup
+// puts the task, and so the cell's child process, in one). 0 without cgroup v2.
+long cgroup_oom_kills() {
+    std::istringstream lines(read_text("/proc/self/cgroup"));
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.rfind("0::", 0) == 0) {
+            return parse_oom_kill_count(read_text(
+                std::filesystem::path("/sys/fs/cgroup" + line.substr(3)) / "memory.events"));
+        }
+    }
+    return 0;
+}
+
+// Node-local scratch ($TMPDIR, which Slurm usually points at the node's disk, or /tmp):
+// SQLite's locking and journals are not to be trusted on a network file system.
+std::filesystem::path local_scratch() {
+    const std::string tmp = env_or_empty("TMPDIR");
+    return tmp.empty() ? std::filesystem::path("/tmp") : std::filesystem::path(tmp);
+}
+
+// Copies `from` to `to` and flushes it to disk, so a rename after it publishes a whole file.
+void copy_synced(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+    const int fd = ::open(to.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+        if (fd >= 0)
+            ::close(fd);
+        throw std::runtime_error("cannot flush " + to.string() + " to disk");
+    }
+    ::close(fd);
+}
+
 }  // namespace
+
+std::optional<int> parse_array_task_id(std::string_view text, std::size_t task_count) {
+    int index = -1;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
+    if (ec != std::errc{} || end != text.data() + text.size() || text.empty() || index < 0 ||
+        static_cast<std::size_t>(index) >= task_count)
+        return std::nullopt;
+    return index;
+}
+
+long parse_oom_kill_count(const std::string& memory_events) {
+    std::istringstream lines(memory_events);
+    std::string key;
+    long count = 0;
+    while (lines >> key >> count) {
+        if (key == "oom_kill")
+            return count;
+    }
+    return 0;
+}
 
 int run_slurm_task(const std::filesystem::path& submission_dir) {
     const std::string task_text = env_or_empty("SLURM_ARRAY_TASK_ID");
-    if (task_text.empty()) {
+    const Submission submission = read_submission(submission_dir);
+    const auto parsed = parse_array_task_id(task_text, submission.cell_keys.size());
+    if (!parsed) {
         std::fprintf(stderr,
-                     "trainscope: __slurm-task runs inside a Slurm array task "
-                     "(SLURM_ARRAY_TASK_ID is not set)\n");
+                     "trainscope: __slurm-task runs inside a Slurm array task of %s: "
+                     "SLURM_ARRAY_TASK_ID is '%s', not a task id from 0 to %zu\n",
+                     submission_dir.c_str(), task_text.c_str(), submission.cell_keys.size() - 1);
         return 2;
     }
-    const int index = std::atoi(task_text.c_str());
-    const Submission submission = read_submission(submission_dir);
+    const int index = *parsed;
     const CellJob job = read_cell_job(submission.task_file(index));
 
     InterruptGuard interrupt;  // Slurm's SIGTERM: stop the cell, write nothing
+    const long oom_before = cgroup_oom_kills();
     ChildOutcome outcome =
         run_cell_in_child(job, std::chrono::seconds(submission.timeout_s), interrupt.flag());
     // Stopped by Slurm (time limit, scancel): its reason is the one to record, so this
@@ -50,6 +118,18 @@ int run_slurm_task(const std::filesystem::path& submission_dir) {
         record.status = reports::RunStatus::Failed;
         record.error = outcome.config_error;
     }
+    // SIGKILL is also what the kernel's OOM killer sends; the task's cgroup counts its
+    // kills, so say which it was where the count shows it (no count: the crash as is).
+    if (outcome.term_signal == SIGKILL) {
+        if (const long kills = cgroup_oom_kills() - oom_before; kills > 0) {
+            record.error = fmt::format(
+                "out of memory: the cell was killed by SIGKILL and the task's cgroup counted {} "
+                "out-of-memory kill{} while it ran (memory.events oom_kill) — ask for more "
+                "with --sbatch-arg=--mem=...",
+                kills, kills == 1 ? "" : "s");
+            record.environment["cgroup_oom_kills"] = std::to_string(kills);
+        }
+    }
     record.cell_key = job.cell.key();
     record.axes = make_run_axes(job.cell, job.length);
     const std::string array_job = env_or_empty("SLURM_ARRAY_JOB_ID");
@@ -58,17 +138,24 @@ int run_slurm_task(const std::filesystem::path& submission_dir) {
     record.environment[kEnvSlurmNode] = env_or_empty("SLURMD_NODENAME");
     record.environment["slurm_task_job_id"] = env_or_empty("SLURM_JOB_ID");
 
+    // Written whole on the node's own disk, then copied, flushed and renamed into the
+    // shared folder: readers there see no file or the whole one, never a journal.
     const auto final_file = submission.result_file(index);
-    const auto temp = std::filesystem::path(final_file.string() + ".tmp");
-    std::filesystem::remove(temp);
+    const auto shared_temp = std::filesystem::path(final_file.string() + ".tmp");
+    const auto local = local_scratch() / fmt::format("trainscope-result-{}-{}.db",
+                                                     record.environment[kEnvSlurmJob], index);
+    for (const auto& stale : {local, std::filesystem::path(local.string() + "-wal"),
+                              std::filesystem::path(local.string() + "-shm")})
+        std::filesystem::remove(stale);
     {
-        reports::ResultsDatabase db(temp, reports::OpenMode::CreateOrOpen);
+        reports::ResultsDatabase db(local, reports::OpenMode::CreateOrOpen);
         reports::RunWriter(db).write(record);
-        // One self-contained file: no -wal beside it on the shared file system.
         db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
         db.exec("PRAGMA journal_mode = DELETE");
     }
-    std::filesystem::rename(temp, final_file);
+    copy_synced(local, shared_temp);
+    std::filesystem::remove(local);
+    std::filesystem::rename(shared_temp, final_file);
     std::fprintf(stderr, "trainscope: cell %s: %s%s%s\n", record.cell_key.c_str(),
                  std::string(reports::to_string(record.status)).c_str(),
                  record.error.empty() ? "" : ": ", record.error.c_str());

@@ -1,6 +1,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace trainscope::harness {
 
@@ -15,5 +18,11 @@ inline constexpr const char* kEnvSlurmNode = "slurm_node";
 // whole. Slurm's SIGTERM (time limit, scancel) stops the cell and leaves no result: the
 // collector then records Slurm's reason. Returns the exit code.
 int run_slurm_task(const std::filesystem::path& submission_dir);
+
+// $SLURM_ARRAY_TASK_ID as an index below `task_count`, or nullopt.
+std::optional<int> parse_array_task_id(std::string_view text, std::size_t task_count);
+
+// The oom_kill count of a cgroup v2 memory.events file's text; 0 when it has none.
+long parse_oom_kill_count(const std::string& memory_events);
 
 }  // namespace trainscope::harness

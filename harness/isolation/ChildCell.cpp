@@ -139,6 +139,7 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
             "(raise --timeout if it needs longer)",
             timeout.count());
     } else if (WIFSIGNALED(status)) {
+        outcome.term_signal = WTERMSIG(status);
         outcome.record.error = fmt::format("crashed after {:.1f} s: killed by {}", elapsed_s,
                                            describe_signal(WTERMSIG(status)));
     } else {

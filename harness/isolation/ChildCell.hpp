@@ -17,6 +17,7 @@ struct ChildOutcome {
     enum class End { Recorded, ConfigError, Interrupted } end = End::Recorded;
     reports::RunRecord record;  // End::Recorded: ok, failed (with cause) or skipped
     std::string config_error;   // End::ConfigError
+    int term_signal = 0;        // the signal that killed the cell's process, if one did
 };
 
 // Runs the cell in a child process (this same binary, hidden subcommand `__cell`) so

@@ -22,7 +22,8 @@ struct MatrixRunResult {
     std::vector<reports::RunRecord> runs;  // recorded by this invocation, in cell order
     std::size_t already_done = 0;          // ok cells found when resuming
     bool interrupted = false;
-    bool detached = false;  // the cells were handed to a scheduler that runs them later
+    bool detached = false;    // the cells were handed to a scheduler that runs them later
+    std::size_t waiting = 0;  // cells a scheduler ran but no result or reason came back for
 };
 
 // The latest matrix in `out` with the same definition: the one --resume continues.

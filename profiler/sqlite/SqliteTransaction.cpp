@@ -5,21 +5,25 @@
 
 namespace trainscope::profiler {
 
-SqliteTransaction::SqliteTransaction(const SqliteConnection& db) : db_(db) {
-    db_.exec("BEGIN IMMEDIATE");
+SqliteTransaction::SqliteTransaction(const SqliteConnection& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+    db_.exec(nested_ ? "SAVEPOINT ts_nested" : "BEGIN IMMEDIATE");
 }
 
 SqliteTransaction::~SqliteTransaction() {
     // SQLite has already rolled back a transaction whose COMMIT failed for a full disk;
     // a second ROLLBACK would only print an error.
     if (!done_ && sqlite3_get_autocommit(db_.handle()) == 0) {
-        TS_SQLITE_CHECK_NOEXCEPT(db_.handle(),
-                                 sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr));
+        TS_SQLITE_CHECK_NOEXCEPT(
+            db_.handle(),
+            sqlite3_exec(db_.handle(),
+                         nested_ ? "ROLLBACK TO ts_nested; RELEASE ts_nested" : "ROLLBACK", nullptr,
+                         nullptr, nullptr));
     }
 }
 
 void SqliteTransaction::commit() {
-    db_.exec("COMMIT");
+    db_.exec(nested_ ? "RELEASE ts_nested" : "COMMIT");
     done_ = true;
 }
 

@@ -5,7 +5,9 @@ namespace trainscope::profiler {
 class SqliteConnection;
 
 // BEGIN IMMEDIATE on construction, ROLLBACK on destruction unless commit() was called:
-// what it covers is written whole or not at all.
+// what it covers is written whole or not at all. Inside an open transaction it is a
+// savepoint of it, so a caller can read and write under one write lock (collecting a
+// cluster's results) through functions that open their own.
 class SqliteTransaction {
   public:
     explicit SqliteTransaction(const SqliteConnection& db);
@@ -16,6 +18,7 @@ class SqliteTransaction {
 
   private:
     const SqliteConnection& db_;
+    bool nested_ = false;
     bool done_ = false;
 };
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -185,6 +186,26 @@ TEST(SlurmExecutor, CancelledTaskIsRecordedAndResumeCompletesIt) {
     EXPECT_EQ(runs_in(db).size(), 2u);
 }
 
+TEST(SlurmExecutor, CtrlCWhileWaitingExits130AndTheJobRunsOn) {
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto log = dir / "run.log";
+    // Ctrl-C once the cell runs, as a terminal sends it: SIGINT to trainscope alone.
+    const std::string out = shell(
+        std::string(TRAINSCOPE_CLI) + " run --batch 4" + kTiny +
+        " --inject-fault hang:batch=4 --out " + db.string() + " > " + log.string() +
+        " 2>&1 & pid=$!; for i in $(seq 1 300); do grep -q '1 running' " + log.string() +
+        " && break; sleep 0.2; done; kill -INT $pid; wait $pid; echo rc=$?; cat " + log.string());
+    EXPECT_NE(out.find("rc=130"), std::string::npos) << out;
+    EXPECT_NE(out.find("runs on in Slurm"), std::string::npos) << out;
+    const std::string job = job_id_in(out);
+    ASSERT_FALSE(job.empty()) << out;
+    const auto status = run_trainscope("status " + db.string());
+    EXPECT_TRUE(std::regex_search(status.output, std::regex("\\n\\S+ +running +")))
+        << status.output;
+    shell("scancel " + job);
+}
+
 TEST(SlurmExecutor, TaskPastItsTimeLimitIsRecordedAsTimeout) {
     testing::TempDir dir;
     const auto db = dir / "r.db";
@@ -200,6 +221,10 @@ TEST(SlurmExecutor, TaskPastItsTimeLimitIsRecordedAsTimeout) {
     EXPECT_NE(runs.front().error.find("timeout"), std::string::npos) << runs.front().error;
     EXPECT_NE(runs.front().error.find("TIMEOUT"), std::string::npos) << runs.front().error;
     EXPECT_EQ(runs.front().environment.at("slurm_state"), "TIMEOUT");
+    // Slurm's word is kept beside the task, for when the controller has forgotten it.
+    std::ifstream marker(dir / "r.slurm" / "matrix-1" / "sub-1" / "failed-0.json");
+    const std::string text{std::istreambuf_iterator<char>(marker), {}};
+    EXPECT_NE(text.find("TIMEOUT"), std::string::npos) << text;
 }
 
 }  // namespace

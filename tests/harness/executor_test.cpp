@@ -8,6 +8,7 @@
 #include "harness/executor/CellStates.hpp"
 #include "harness/executor/ExecutorSettings.hpp"
 #include "harness/executor/SlurmClient.hpp"
+#include "harness/executor/SlurmTask.hpp"
 
 namespace trainscope::harness {
 namespace {
@@ -124,6 +125,11 @@ TEST(ExecutorSettingsTest, SlurmDurationsInSeconds) {
     EXPECT_EQ(parse_slurm_duration("20"), 1200) << "a bare number is minutes";
     EXPECT_EQ(parse_slurm_duration("1-02:00:00"), 93600);
     EXPECT_EQ(parse_slurm_duration("1-2"), 93600);
+    EXPECT_EQ(parse_slurm_duration("0-01"), 3600) << "D-HH: with days, the next field is hours";
+    EXPECT_EQ(parse_slurm_duration("0-01:30"), 5400) << "D-HH:MM";
+    EXPECT_EQ(parse_slurm_duration("0-00:00:45"), 45) << "D-HH:MM:SS";
+    EXPECT_EQ(parse_slurm_duration("2-0"), 172800);
+    EXPECT_FALSE(parse_slurm_duration("-1"));
     EXPECT_FALSE(parse_slurm_duration("ten"));
     EXPECT_FALSE(parse_slurm_duration("1:2:3:4"));
     EXPECT_FALSE(parse_slurm_duration(""));
@@ -136,6 +142,23 @@ TaskAttempt attempt_with(std::optional<reports::RunStatus> result, std::optional
     a.result_status = result;
     a.slurm = std::move(slurm);
     return a;
+}
+
+TEST(SlurmTaskTest, ArrayTaskIdIsAWholeNumberBelowTheCellCount) {
+    EXPECT_EQ(parse_array_task_id("0", 3), 0);
+    EXPECT_EQ(parse_array_task_id("2", 3), 2);
+    EXPECT_FALSE(parse_array_task_id("3", 3)) << "one past the last cell";
+    EXPECT_FALSE(parse_array_task_id("-1", 3));
+    EXPECT_FALSE(parse_array_task_id("1x", 3));
+    EXPECT_FALSE(parse_array_task_id("", 3));
+    EXPECT_FALSE(parse_array_task_id("99999999999", 3));
+}
+
+TEST(SlurmTaskTest, OomKillsAreReadFromMemoryEvents) {
+    EXPECT_EQ(parse_oom_kill_count("low 0\nhigh 0\nmax 12\noom 2\noom_kill 1\noom_group_kill 0\n"),
+              1);
+    EXPECT_EQ(parse_oom_kill_count("low 0\nhigh 0\n"), 0);
+    EXPECT_EQ(parse_oom_kill_count(""), 0);
 }
 
 TEST(CellStateTest, OkRunWinsThenTheNewestAttemptThenARecordedFailure) {

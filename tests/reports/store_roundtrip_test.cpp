@@ -101,6 +101,39 @@ TEST(ResultsStore, AnUncommittedRunLeavesNothing) {
     EXPECT_EQ(db.integrity_check(), "ok");
 }
 
+TEST(ResultsStore, ATransactionInsideAnotherIsPartOfIt) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    {
+        Transaction outer(db);
+        db.exec("INSERT INTO runs (status) VALUES ('ok')");
+        {
+            Transaction inner(db);
+            db.exec("INSERT INTO runs (status) VALUES ('ok')");
+            // no commit: only the inner write goes
+        }
+        EXPECT_EQ(load_runs(db, {}, {}).size(), 1U);
+        {
+            Transaction inner(db);
+            db.exec("INSERT INTO runs (status) VALUES ('ok')");
+            inner.commit();
+        }
+        // no commit of the outer one: the inner commit goes with it
+    }
+    EXPECT_TRUE(load_runs(db, {}, {}).empty());
+    {
+        Transaction outer(db);
+        {
+            Transaction inner(db);
+            db.exec("INSERT INTO runs (status) VALUES ('ok')");
+            inner.commit();
+        }
+        outer.commit();
+    }
+    EXPECT_EQ(load_runs(db, {}, {}).size(), 1U);
+    EXPECT_EQ(db.integrity_check(), "ok");
+}
+
 TEST(ResultsStore, ResumeSeesOnlyOkCells) {
     testing::TempDir dir;
     ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
