@@ -42,6 +42,9 @@ struct Theme {
     static inline const QColor skipped = QColor(0x90, 0x90, 0x90);  // skipped runs
     static inline const QColor warning =
         QColor(0xe0, 0x9a, 0x20);  // timings taken on a busy machine (amber)
+    // A comparison's verdict: B better (faster, less memory) or worse than A.
+    static inline const QColor better = QColor(0x3f, 0xb5, 0x6b);
+    static inline const QColor worse = QColor(0xe0, 0x4a, 0x4a);
 
     // The widgets' palette (Fusion style): the dark one is ours, the light one Fusion's
     // own standard palette.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "gui/app/Theme.hpp"
 #include "gui/common/ExportRole.hpp"
 #include "gui/common/MetricText.hpp"
 #include "gui/runs/MetricChartData.hpp"
@@ -22,8 +23,6 @@ QVariant right_aligned() {
 QString number(double v) {
     return displayNumber(v);
 }
-const QColor kBetter(0x3f, 0xb5, 0x6b);
-const QColor kWorse(0xe0, 0x4a, 0x4a);
 }  // namespace
 
 CompareMetricsModel::CompareMetricsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -116,9 +115,9 @@ QVariant CompareMetricsModel::data(const QModelIndex& index, int role) const {
             if (index.column() != VerdictColumn && index.column() != Relative)
                 return {};
             if (judgement == reports::Judgement::Better)
-                return QBrush(r.judgement.tested ? kBetter : kBetter.darker(130));
+                return QBrush(r.judgement.tested ? Theme::better : Theme::better.darker(130));
             if (judgement == reports::Judgement::Worse)
-                return QBrush(r.judgement.tested ? kWorse : kWorse.darker(130));
+                return QBrush(r.judgement.tested ? Theme::worse : Theme::worse.darker(130));
             return {};
         case Qt::ToolTipRole:
             if (index.column() == Metric)
@@ -247,7 +246,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
         return right_aligned();
     if (role == Qt::ForegroundRole && (index.column() == Diff || index.column() == Relative) &&
         diff != 0)
-        return QBrush(diff > 0 ? QColor(0xe0, 0x4a, 0x4a) : QColor(0x3f, 0xb5, 0x6b));
+        return QBrush(diff > 0 ? Theme::worse : Theme::better);
     if (role == Qt::ToolTipRole && index.column() == Name)
         return r.name;
     if (role != Qt::DisplayRole && role != SortRole)
