@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "common/SourcePlace.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
 
 namespace trainscope::profiler {
@@ -25,19 +26,19 @@ void SqliteConnection::open(const std::filesystem::path& path, int flags) {
     }
 }
 
-SqliteStatement SqliteConnection::prepare(std::string_view sql, std::source_location where) const {
+SqliteStatement SqliteConnection::prepare(std::string_view sql, SourcePlace where) const {
     return {db_.get(), sql, where};
 }
 
-void SqliteConnection::exec(std::string_view sql, std::source_location where) const {
+void SqliteConnection::exec(std::string_view sql, SourcePlace where) const {
     // sqlite3_exec needs a terminated string; the SQL is short.
     const std::string text(sql);
     char* message = nullptr;
     const int status = sqlite3_exec(db_.get(), text.c_str(), nullptr, nullptr, &message);
     sqlite3_free(message);  // the same text as sqlite3_errmsg, which SqliteError reads
     if (status != SQLITE_OK) {
-        throw_sqlite_error(where.file_name(), static_cast<int>(where.line()),
-                           sqlite_call_text("sqlite3_exec", sql).c_str(), status, db_.get());
+        throw_sqlite_error(where.file, where.line, sqlite_call_text("sqlite3_exec", sql).c_str(),
+                           status, db_.get());
     }
 }
 

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <source_location>
 #include <string>
 #include <string_view>
 
+#include "common/SourcePlace.hpp"
 #include "profiler/sqlite/SqliteStatement.hpp"
 
 struct sqlite3;
@@ -22,11 +22,10 @@ class SqliteConnection {
     SqliteConnection(const std::filesystem::path& path, int flags);
 
     [[nodiscard]] sqlite3* handle() const { return db_.get(); }
-    [[nodiscard]] SqliteStatement prepare(
-        std::string_view sql, std::source_location where = std::source_location::current()) const;
+    [[nodiscard]] SqliteStatement prepare(std::string_view sql,
+                                          SourcePlace where = SourcePlace::here()) const;
     // Runs SQL that returns no rows; a failure names the caller's file:line.
-    void exec(std::string_view sql,
-              std::source_location where = std::source_location::current()) const;
+    void exec(std::string_view sql, SourcePlace where = SourcePlace::here()) const;
     [[nodiscard]] std::int64_t last_insert_rowid() const;
     [[nodiscard]] bool table_exists(std::string_view table) const;
     // PRAGMA integrity_check's verdict: "ok" when the file is sound.

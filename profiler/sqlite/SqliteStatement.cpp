@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include "common/SourcePlace.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
 
 namespace trainscope::profiler {
@@ -10,21 +11,21 @@ void SqliteStatement::Finalizer::operator()(sqlite3_stmt* stmt) const noexcept {
     sqlite3_finalize(stmt);
 }
 
-SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, std::source_location where)
+SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, SourcePlace where)
     : db_(db), where_(where) {
     sqlite3_stmt* raw = nullptr;
     const int status =
         sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
     stmt_.reset(raw);
     if (status != SQLITE_OK) {
-        throw_sqlite_error(where_.file_name(), static_cast<int>(where_.line()),
+        throw_sqlite_error(where_.file, where_.line,
                            sqlite_call_text("sqlite3_prepare_v2", sql).c_str(), status, db_);
     }
 }
 
 void SqliteStatement::fail(const char* function, int status) const {
     const char* sql = sqlite3_sql(stmt_.get());
-    throw_sqlite_error(where_.file_name(), static_cast<int>(where_.line()),
+    throw_sqlite_error(where_.file, where_.line,
                        sqlite_call_text(function, sql != nullptr ? sql : "").c_str(), status, db_);
 }
 

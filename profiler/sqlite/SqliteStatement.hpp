@@ -3,9 +3,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <string_view>
+
+#include "common/SourcePlace.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -18,8 +19,7 @@ namespace trainscope::profiler {
 // not this wrapper's: that is where a reader of the message needs to look).
 class SqliteStatement {
   public:
-    SqliteStatement(sqlite3* db, std::string_view sql,
-                    std::source_location where = std::source_location::current());
+    SqliteStatement(sqlite3* db, std::string_view sql, SourcePlace where = SourcePlace::here());
 
     SqliteStatement& bind(int index, std::int64_t value);
     SqliteStatement& bind(int index, int value) {
@@ -59,7 +59,7 @@ class SqliteStatement {
     [[noreturn]] void fail(const char* function, int status) const;
 
     sqlite3* db_;
-    std::source_location where_;
+    SourcePlace where_;
     std::unique_ptr<sqlite3_stmt, Finalizer> stmt_;
 };
 

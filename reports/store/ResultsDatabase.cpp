@@ -3,7 +3,6 @@
 #include <sqlite3.h>
 #include <sys/statvfs.h>
 
-#include <source_location>
 #include <string>
 #include <system_error>
 
@@ -129,7 +128,7 @@ void ResultsDatabase::upgrade_from_1() const {
 }
 
 void ResultsDatabase::exec(const char* sql) const {
-    SqliteConnection::exec(sql, std::source_location::current());
+    SqliteConnection::exec(sql, SourcePlace::here());
 }
 
 bool is_disk_full(const std::filesystem::path& database, int sqlite_code) {

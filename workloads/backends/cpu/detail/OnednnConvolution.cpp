@@ -5,12 +5,12 @@
 #include <map>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <optional>
-#include <source_location>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
 
 #include "common/LibraryError.hpp"
+#include "common/SourcePlace.hpp"
 #include "workloads/backends/cpu/AlignedBuffer.hpp"
 
 namespace trainscope::workloads::cpu {
@@ -29,13 +29,13 @@ class OnednnError final : public LibraryError {
 };
 
 [[noreturn]] void throw_onednn(const char* what, const ConvDims& d, const dnnl::error& error,
-                               std::source_location where = std::source_location::current()) {
+                               SourcePlace where = SourcePlace::here()) {
     std::ostringstream call;
     call << what << " for x " << d.n << "x" << d.c << "x" << d.h << "x" << d.w << ", w " << d.k
          << "x" << d.c << "x" << d.r << "x" << d.s << ", stride " << d.stride << ", padding "
          << d.padding;
-    throw OnednnError("oneDNN", where.file_name(), static_cast<int>(where.line()), call.str(),
-                      error.what(), static_cast<int>(error.status));
+    throw OnednnError("oneDNN", where.file, where.line, call.str(), error.what(),
+                      static_cast<int>(error.status));
 }
 
 // One operand of a primitive: the plain layout it has in backend memory, the layout the
