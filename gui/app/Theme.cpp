@@ -99,6 +99,8 @@ QColor category_color(Category category) {
             return QColor(0xf0, 0x8c, 0x28);  // orange
         case Category::OtherKernel:
             return QColor(0x8a, 0x94, 0xa6);  // slate
+        case Category::Communication:
+            return QColor(0xd4, 0xa0, 0x17);  // gold
         case Category::Memcpy:
             return QColor(0xe0, 0x4a, 0x4a);  // red
         case Category::Memset:

@@ -22,6 +22,8 @@ Category from_profiler(profiler::KernelCategory category, profiler::ActivityKind
             return kind == profiler::ActivityKind::Memset ? Category::Memset : Category::Memcpy;
         case profiler::KernelCategory::Other:
             return Category::OtherKernel;
+        case profiler::KernelCategory::Communication:
+            return Category::Communication;
     }
     return Category::OtherKernel;
 }
@@ -46,6 +48,8 @@ Category classify(profiler::ActivityKind kind, std::string_view name, bool host_
             return Category::HostOp;
         case ActivityKind::Overhead:
             return Category::Overhead;
+        case ActivityKind::Collective:
+            return Category::Communication;
         case ActivityKind::Kernel:
         case ActivityKind::Memcpy:
         case ActivityKind::Memset:
@@ -70,6 +74,8 @@ std::string_view category_name(Category category) {
             return "optimizer";
         case Category::OtherKernel:
             return "other kernel";
+        case Category::Communication:
+            return "communication";
         case Category::Memcpy:
             return "memcpy";
         case Category::Memset:

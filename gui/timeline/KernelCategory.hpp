@@ -20,6 +20,7 @@ enum class Category : std::uint8_t {
     Normalization,
     Optimizer,
     OtherKernel,
+    Communication,
     Memcpy,
     Memset,
     Sync,
@@ -28,7 +29,7 @@ enum class Category : std::uint8_t {
     HostOp,
     Overhead,
 };
-inline constexpr int kCategoryCount = 14;
+inline constexpr int kCategoryCount = 15;
 
 // host_op_trace: profiler::is_host_op_trace of the trace the activity belongs to.
 Category classify(profiler::ActivityKind kind, std::string_view name, bool host_op_trace = false);

@@ -25,6 +25,8 @@ bool contains_any(const std::string& name, const std::array<std::string_view, N>
 // Order matters: cuDNN batch-norm kernels contain "cudnn" and must not be counted as
 // convolutions; implicit-GEMM convolutions contain "gemm" and must not count as GEMM.
 constexpr std::array<std::string_view, 3> kMemcpyMemset{"memcpy", "memset", "memory copy"};
+// Before every other pattern: NCCL's kernel names hold "AllReduce", "Sum", "f32"...
+constexpr std::array<std::string_view, 2> kCommunication{"nccl", "rccl"};
 constexpr std::array<std::string_view, 9> kOptimizer{"adam",    "sgd",         "multi_tensor_apply",
                                                      "lamb_",   "fused_optim", "momentum",
                                                      "rmsprop", "adagrad",     "optimizer"};
@@ -81,6 +83,8 @@ KernelCategory classify_kernel(std::string_view kernel_name) {
         contains_any(name, kMemcpyMemset)) {
         return KernelCategory::MemcpyMemset;
     }
+    if (contains_any(name, kCommunication))
+        return KernelCategory::Communication;
     if (contains_any(name, kOptimizer))
         return KernelCategory::Optimizer;
     if (contains_any(name, kNormalization))
@@ -99,6 +103,8 @@ KernelCategory classify_kernel(std::string_view kernel_name) {
 KernelCategory classify_work(ActivityKind kind, std::string_view name) {
     if (kind == ActivityKind::Memcpy || kind == ActivityKind::Memset)
         return KernelCategory::MemcpyMemset;
+    if (kind == ActivityKind::Collective)
+        return KernelCategory::Communication;
     return classify_kernel(name);
 }
 
@@ -118,6 +124,8 @@ std::string_view to_string(KernelCategory category) {
             return "optimizer";
         case KernelCategory::MemcpyMemset:
             return "memcpy/memset";
+        case KernelCategory::Communication:
+            return "communication";
         case KernelCategory::Other:
             break;
     }

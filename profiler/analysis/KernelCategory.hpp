@@ -17,14 +17,17 @@ enum class KernelCategory : unsigned char {
     Optimizer = 5,
     MemcpyMemset = 6,
     Other = 7,
+    // Collectives: NCCL's kernels (ncclKernel_*, ncclDevKernel_* since NCCL 2.19), RCCL's,
+    // and the CPU's MPI calls (ActivityKind::Collective).
+    Communication = 8,
 };
 
-inline constexpr int kKernelCategoryCount = 8;
+inline constexpr int kKernelCategoryCount = 9;
 
 // Classifies by case-insensitive substrings, first match wins, in the order
-// optimizer, normalization, convolution, gemm, reduction, elementwise; memcpy/memset
-// names ("Memcpy HtoD", "Memset (Device)") give MemcpyMemset. A few of trainscope's
-// backend op names (the CPU backend's device work: add_bias, convert, copy_h2d, ...)
+// communication ("nccl", "rccl"), optimizer, normalization, convolution, gemm, reduction,
+// elementwise; memcpy/memset names ("Memcpy HtoD", "Memset (Device)") give MemcpyMemset. A few of
+// trainscope's backend op names (the CPU backend's device work: add_bias, convert, copy_h2d, ...)
 // are looked up by exact name first.
 KernelCategory classify_kernel(std::string_view kernel_name);
 

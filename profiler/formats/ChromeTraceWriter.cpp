@@ -69,6 +69,8 @@ std::string_view category_of(ActivityKind kind) {
             return "cpu_op";
         case ActivityKind::Overhead:
             return "overhead";
+        case ActivityKind::Collective:
+            return "collective";
     }
     return "other";
 }
@@ -105,7 +107,8 @@ void write_args(std::ostream& out, const Trace& trace, const Activity& a) {
         if (a.graph_id != 0)
             field("graph id", std::to_string(a.graph_id));
     }
-    if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset) {
+    if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset ||
+        a.kind == ActivityKind::Collective) {
         field("bytes", std::to_string(a.bytes));
     }
     if (a.kind == ActivityKind::Memcpy)

@@ -6,7 +6,7 @@
 namespace trainscope::profiler {
 
 namespace {
-constexpr std::array<std::pair<ActivityKind, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<ActivityKind, std::string_view>, 10> kNames{{
     {ActivityKind::Kernel, "kernel"},
     {ActivityKind::Memcpy, "memcpy"},
     {ActivityKind::Memset, "memset"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<ActivityKind, std::string_view>, 9> kNames{{
     {ActivityKind::NvtxRange, "nvtx"},
     {ActivityKind::HostOp, "host_op"},
     {ActivityKind::Overhead, "overhead"},
+    {ActivityKind::Collective, "collective"},
 }};
 }  // namespace
 

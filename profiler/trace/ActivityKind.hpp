@@ -18,6 +18,9 @@ enum class ActivityKind : std::uint8_t {
     NvtxRange = 6,
     HostOp = 7,
     Overhead = 8,
+    // A collective (all-reduce, …) as one rank issued it; bytes is its message size, and
+    // Trace::collectives holds the rest (kind, group, sequence, element count).
+    Collective = 9,
 };
 
 std::string_view to_string(ActivityKind kind);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "profiler/trace/Activity.hpp"
+#include "profiler/trace/Collective.hpp"
 #include "profiler/trace/Counter.hpp"
 #include "profiler/trace/Lane.hpp"
 #include "profiler/trace/StringTable.hpp"
@@ -23,6 +24,10 @@ struct Trace {
     std::vector<Lane> lanes;
     std::vector<Activity> activities;
     std::vector<CounterSeries> counters;
+    // A distributed job's trace holds all its ranks: lanes carry their rank, and every
+    // collective each rank took part in is listed here (in no particular order).
+    std::int32_t world_size = 1;
+    std::vector<CollectiveCall> collectives;
     std::map<std::string, std::string> metadata;  // source format, devices, versions
     // Imported traces: the source file's own timestamps are absolute time minus this
     // (Kineto's "baseTimeNanoseconds"); 0 when the file stores absolute times. Lets an

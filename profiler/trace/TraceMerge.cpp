@@ -15,7 +15,7 @@ void merge_trace_into(Trace& into, const Trace& from) {
     std::vector<LaneId> lane_map(from.lanes.size());
     for (std::size_t i = 0; i < from.lanes.size(); ++i) {
         const Lane& l = from.lanes[i];
-        lane_map[i] = lanes.find_or_add(l.kind, l.device, l.stream_or_thread, l.process, l.name);
+        lane_map[i] = lanes.find_or_copy(l);
     }
     into.activities.reserve(into.activities.size() + from.activities.size());
     for (const Activity& a : from.activities) {
@@ -26,6 +26,17 @@ void merge_trace_into(Trace& into, const Trace& from) {
         copy.name = into.strings.intern(from.strings.at(a.name));
         into.activities.push_back(copy);
     }
+    into.collectives.reserve(into.collectives.size() + from.collectives.size());
+    for (const CollectiveCall& c : from.collectives) {
+        CollectiveCall copy = c;
+        copy.start_ns += shift_ns;
+        copy.end_ns += shift_ns;
+        copy.lane = lane_map.at(c.lane);
+        copy.group = into.strings.intern(from.strings.at(c.group));
+        copy.dtype = into.strings.intern(from.strings.at(c.dtype));
+        into.collectives.push_back(copy);
+    }
+    into.world_size = std::max(into.world_size, from.world_size);
     for (const CounterSeries& series : from.counters) {
         CounterSeries copy = series;
         for (CounterSample& s : copy.samples)

@@ -87,6 +87,7 @@ void ResultsDatabase::create_schema() const {
     exec("PRAGMA journal_mode = WAL");
     Transaction tx(*this);
     exec(detail::kSchemaSql);
+    exec(detail::kCollectivesSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
@@ -106,13 +107,13 @@ void ResultsDatabase::check_schema(OpenMode mode) {
     schema_version_ = static_cast<int>(found);
     // Results already written stay readable: a reader takes an old file as it is, a
     // writer (run --resume into it, import) first adds what the new version has.
-    if (schema_version_ == 1 && mode != OpenMode::ReadOnly) {
-        upgrade_from_1();
+    if (schema_version_ < kSchemaVersion && mode != OpenMode::ReadOnly) {
+        upgrade();
         schema_version_ = kSchemaVersion;
     }
 }
 
-void ResultsDatabase::upgrade_from_1() const {
+void ResultsDatabase::upgrade() const {
     Transaction tx(*this);
     // Another writer may have upgraded the file since the version was read; under the
     // write lock now, look again.
@@ -120,9 +121,15 @@ void ResultsDatabase::upgrade_from_1() const {
     version.step();
     const auto found = version.column_int64(0);
     version.reset();
-    if (found >= 2)
+    if (found >= kSchemaVersion)
         return;
-    exec("ALTER TABLE steps ADD COLUMN data_ns INTEGER");
+    if (found < 2)
+        exec("ALTER TABLE steps ADD COLUMN data_ns INTEGER");
+    if (found < 3) {
+        exec("ALTER TABLE lanes ADD COLUMN rank INTEGER NOT NULL DEFAULT 0");
+        exec("ALTER TABLE trace_info ADD COLUMN world_size INTEGER NOT NULL DEFAULT 1");
+        exec(detail::kCollectivesSql);
+    }
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }

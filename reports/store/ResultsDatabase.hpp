@@ -16,8 +16,10 @@ using Statement = profiler::SqliteStatement;
 using Transaction = profiler::SqliteTransaction;
 
 // The results database schema version this build reads and writes (docs/formats.md).
-inline constexpr int kSchemaVersion = 2;
-// The oldest version still read: 1 lacks steps.data_ns, which reads as absent.
+inline constexpr int kSchemaVersion = 3;
+// The oldest version still read: 1 lacks steps.data_ns, which reads as absent; 1 and 2
+// lack the ranks of a distributed trace (lanes.rank, trace_info.world_size, the
+// collectives table), which read as one rank without collectives.
 inline constexpr int kOldestReadableSchemaVersion = 1;
 
 enum class OpenMode {
@@ -43,7 +45,7 @@ class ResultsDatabase : public profiler::SqliteConnection {
   private:
     void create_schema() const;
     void check_schema(OpenMode mode);
-    void upgrade_from_1() const;
+    void upgrade() const;
 
     std::filesystem::path path_;
     int schema_version_ = kSchemaVersion;

@@ -86,6 +86,7 @@ CREATE TABLE trace_info (
   capture_end_ns INTEGER NOT NULL,
   dropped_records INTEGER NOT NULL,
   source_clock_offset_ns INTEGER NOT NULL DEFAULT 0,
+  world_size INTEGER NOT NULL DEFAULT 1,
   first_activity INTEGER,
   last_activity INTEGER,
   activity_count INTEGER NOT NULL
@@ -110,6 +111,7 @@ CREATE TABLE lanes (
   stream_or_thread INTEGER NOT NULL,
   process INTEGER NOT NULL,
   name TEXT NOT NULL,
+  rank INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, lane)
 ) WITHOUT ROWID;
 CREATE TABLE activities (
@@ -145,6 +147,26 @@ CREATE TABLE counters (
   value REAL NOT NULL
 );
 CREATE INDEX counters_run ON counters (run_id, series, t_ns);
+)sql";
+
+// Added in version 3 (a distributed trace's collectives); a new file and an upgraded one
+// both create it from here.
+inline constexpr const char* kCollectivesSql = R"sql(
+CREATE TABLE collectives (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  rank INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  lane INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  sequence INTEGER NOT NULL,
+  elements INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  group_size INTEGER NOT NULL,
+  group_id INTEGER NOT NULL,
+  dtype_id INTEGER NOT NULL
+);
+CREATE INDEX collectives_run ON collectives (run_id);
 )sql";
 
 }  // namespace trainscope::reports::detail

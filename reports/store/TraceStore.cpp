@@ -31,8 +31,8 @@ void write_strings(const ResultsDatabase& db, std::int64_t run_id, const Trace& 
 
 void write_lanes(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto lane = db.prepare(
-        "INSERT INTO lanes (run_id, lane, kind, device, stream_or_thread, process, name) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        "INSERT INTO lanes (run_id, lane, kind, device, stream_or_thread, process, name, rank) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         const Lane& l = trace.lanes[i];
         lane.bind(1, run_id)
@@ -42,6 +42,7 @@ void write_lanes(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
             .bind(5, l.stream_or_thread)
             .bind(6, l.process)
             .bind(7, l.name)
+            .bind(8, l.rank)
             .run();
     }
 }
@@ -95,6 +96,28 @@ RowidRange write_activities(const ResultsDatabase& db, std::int64_t run_id, cons
     return rows;
 }
 
+void write_collectives(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
+    auto coll = db.prepare(
+        "INSERT INTO collectives (run_id, rank, kind, lane, start_ns, end_ns, sequence, elements, "
+        "bytes, group_size, group_id, dtype_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+        "?11, ?12)");
+    for (const profiler::CollectiveCall& c : trace.collectives) {
+        coll.bind(1, run_id)
+            .bind(2, c.rank)
+            .bind(3, static_cast<int>(c.kind))
+            .bind(4, static_cast<std::int64_t>(c.lane))
+            .bind(5, c.start_ns)
+            .bind(6, c.end_ns)
+            .bind(7, c.sequence)
+            .bind(8, c.elements)
+            .bind(9, c.bytes)
+            .bind(10, c.group_size)
+            .bind(11, static_cast<std::int64_t>(c.group))
+            .bind(12, static_cast<std::int64_t>(c.dtype))
+            .run();
+    }
+}
+
 void write_counters(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto series = db.prepare(
         "INSERT INTO counter_series (run_id, series, name, unit, device) VALUES (?1, ?2, ?3, ?4, "
@@ -123,8 +146,8 @@ void write_trace_info(const ResultsDatabase& db, std::int64_t run_id, const Trac
                       RowidRange rows) {
     auto info = db.prepare(
         "INSERT INTO trace_info (run_id, base_ns, capture_begin_ns, capture_end_ns, "
-        "dropped_records, first_activity, last_activity, activity_count, source_clock_offset_ns) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+        "dropped_records, first_activity, last_activity, activity_count, source_clock_offset_ns, "
+        "world_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
     info.bind(1, run_id)
         .bind(2, trace.base_ns)
         .bind(3, trace.capture_begin_ns)
@@ -134,6 +157,7 @@ void write_trace_info(const ResultsDatabase& db, std::int64_t run_id, const Trac
         .bind(7, rows.last)
         .bind(8, static_cast<std::int64_t>(trace.activities.size()))
         .bind(9, trace.source_clock_offset_ns)
+        .bind(10, trace.world_size)
         .run();
 }
 
@@ -186,9 +210,15 @@ struct StoredActivities {
 
 std::optional<StoredActivities> read_trace_info(const ResultsDatabase& db, std::int64_t run_id,
                                                 Trace& trace) {
-    auto info = db.prepare(
-        "SELECT base_ns, capture_begin_ns, capture_end_ns, dropped_records, first_activity, "
-        "last_activity, activity_count, source_clock_offset_ns FROM trace_info WHERE run_id = ?1");
+    // Files before schema 3 hold one rank.
+    auto info = db.prepare(db.schema_version() >= 3
+                               ? "SELECT base_ns, capture_begin_ns, capture_end_ns, "
+                                 "dropped_records, first_activity, last_activity, activity_count, "
+                                 "source_clock_offset_ns, world_size FROM trace_info WHERE "
+                                 "run_id = ?1"
+                               : "SELECT base_ns, capture_begin_ns, capture_end_ns, "
+                                 "dropped_records, first_activity, last_activity, activity_count, "
+                                 "source_clock_offset_ns, 1 FROM trace_info WHERE run_id = ?1");
     info.bind(1, run_id);
     if (!info.step())
         return std::nullopt;
@@ -198,6 +228,11 @@ std::optional<StoredActivities> read_trace_info(const ResultsDatabase& db, std::
     trace.dropped_records = info.column_int64(3);
     StoredActivities stored{{info.column_int64(4), info.column_int64(5)}, info.column_int64(6)};
     trace.source_clock_offset_ns = info.column_int64(7);
+    trace.world_size = static_cast<std::int32_t>(info.column_int64(8));
+    if (trace.world_size < 1) {
+        throw StoreError("trace of run " + std::to_string(run_id) + " in '" + db.path().string() +
+                         "' has a world size below 1; the file is damaged");
+    }
     return stored;
 }
 
@@ -214,15 +249,47 @@ void read_strings(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) 
 }
 
 void read_lanes(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
-    auto lane = db.prepare(
-        "SELECT kind, device, stream_or_thread, process, name FROM lanes WHERE run_id = ?1 "
-        "ORDER BY lane");
+    auto lane = db.prepare(db.schema_version() >= 3
+                               ? "SELECT kind, device, stream_or_thread, process, name, rank "
+                                 "FROM lanes WHERE run_id = ?1 ORDER BY lane"
+                               : "SELECT kind, device, stream_or_thread, process, name, 0 FROM "
+                                 "lanes WHERE run_id = ?1 ORDER BY lane");
     lane.bind(1, run_id);
     while (lane.step()) {
         trace.lanes.push_back(Lane{static_cast<LaneKind>(lane.column_int64(0)),
                                    static_cast<std::int32_t>(lane.column_int64(1)),
-                                   lane.column_int64(2), lane.column_int64(3),
-                                   lane.column_text(4)});
+                                   lane.column_int64(2), lane.column_int64(3), lane.column_text(4),
+                                   static_cast<std::int32_t>(lane.column_int64(5))});
+    }
+}
+
+void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
+    if (db.schema_version() < 3)
+        return;
+    auto coll = db.prepare(
+        "SELECT rank, kind, lane, start_ns, end_ns, sequence, elements, bytes, group_size, "
+        "group_id, dtype_id FROM collectives WHERE run_id = ?1 ORDER BY rowid");
+    coll.bind(1, run_id);
+    while (coll.step()) {
+        profiler::CollectiveCall c;
+        c.rank = static_cast<std::int32_t>(coll.column_int64(0));
+        c.kind = static_cast<profiler::CollectiveKind>(coll.column_int64(1));
+        c.lane = static_cast<profiler::LaneId>(coll.column_int64(2));
+        c.start_ns = coll.column_int64(3);
+        c.end_ns = coll.column_int64(4);
+        c.sequence = coll.column_int64(5);
+        c.elements = coll.column_int64(6);
+        c.bytes = coll.column_int64(7);
+        c.group_size = static_cast<std::int32_t>(coll.column_int64(8));
+        c.group = static_cast<profiler::StringId>(coll.column_int64(9));
+        c.dtype = static_cast<profiler::StringId>(coll.column_int64(10));
+        if (c.lane >= trace.lanes.size() || c.group >= trace.strings.size() ||
+            c.dtype >= trace.strings.size()) {
+            throw StoreError("collectives of run " + std::to_string(run_id) + " in '" +
+                             db.path().string() +
+                             "' refer to a missing lane or name; the file is damaged");
+        }
+        trace.collectives.push_back(c);
     }
 }
 
@@ -316,6 +383,7 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
     write_lanes(db, run_id, trace);
     write_metadata(db, run_id, trace);
     const RowidRange rows = write_activities(db, run_id, trace);
+    write_collectives(db, run_id, trace);
     write_counters(db, run_id, trace);
     write_trace_info(db, run_id, trace, rows);
 }
@@ -334,6 +402,7 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
         read_metadata(db, run_id, trace);
         throw_if_stopped(control);
         read_activities(db, run_id, *stored, trace, control);
+        read_collectives(db, run_id, trace);
         read_counters(db, run_id, trace, control);
         throw_if_stopped(control);
         if (control.progress)

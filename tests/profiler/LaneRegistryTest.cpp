@@ -94,3 +94,70 @@ TEST(LaneRegistry, MergedSourcesShareALaneAndNestTogether) {
 
 }  // namespace
 }  // namespace trainscope::profiler
+
+namespace trainscope::profiler {
+namespace {
+
+TEST(LaneRegistry, RanksOfOneJobKeepTheirOwnLanesEvenWithTheSamePid) {
+    Trace trace;
+    trace.world_size = 2;
+    LaneRegistry rank0(trace, 0);
+    LaneRegistry rank1(trace, 1);
+    // Two nodes may give two ranks the same process id.
+    const LaneId a = rank0.host_thread(100, 100);
+    const LaneId b = rank1.host_thread(100, 100);
+    const LaneId comm = rank1.communication(-1, 100, 100);
+    const LaneId gpu_comm = rank0.communication(0, 13, 100);
+    EXPECT_NE(a, b);
+    EXPECT_EQ(rank1.host_thread(100, 100), b);
+    rank0.finish();
+    rank1.finish();
+    EXPECT_EQ(trace.lanes[a].rank, 0);
+    EXPECT_EQ(trace.lanes[b].rank, 1);
+    EXPECT_EQ(trace.lanes[a].name, "rank 0 · CPU · main thread");
+    EXPECT_EQ(trace.lanes[b].name, "rank 1 · CPU · main thread");
+    EXPECT_EQ(trace.lanes[comm].name, "rank 1 · communication · main thread");
+    EXPECT_EQ(trace.lanes[gpu_comm].name, "rank 0 · GPU 0 · communication · stream 13");
+}
+
+TEST(TraceMerge, KeepsRanksAndMovesCollectivesWithTheirLanesAndNames) {
+    Trace into;
+    into.base_ns = 1000;
+    Trace from;
+    from.base_ns = 1500;
+    from.world_size = 2;
+    LaneRegistry lanes(from, 1);
+    const LaneId comm = lanes.communication(-1, 7, 7);
+    CollectiveCall call;
+    call.start_ns = 10;
+    call.end_ns = 30;
+    call.rank = 1;
+    call.lane = comm;
+    call.kind = CollectiveKind::AllReduce;
+    call.bytes = 4096;
+    call.group = from.strings.intern("world");
+    call.dtype = from.strings.intern("double");
+    from.collectives.push_back(call);
+    merge_trace_into(into, from);
+    EXPECT_EQ(into.world_size, 2);
+    ASSERT_EQ(into.collectives.size(), 1u);
+    const CollectiveCall& c = into.collectives[0];
+    EXPECT_EQ(c.start_ns, 510);  // moved onto the other clock's zero
+    EXPECT_EQ(into.lanes.at(c.lane).rank, 1);
+    EXPECT_EQ(into.lanes.at(c.lane).kind, LaneKind::Communication);
+    EXPECT_EQ(into.strings.at(c.group), "world");
+    EXPECT_EQ(into.strings.at(c.dtype), "double");
+}
+
+TEST(Collectives, BusBandwidthFactorsAreTheNcclTestsOnes) {
+    EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveKind::AllReduce, 8), 2.0 * 7.0 / 8.0);
+    EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveKind::AllGather, 4), 0.75);
+    EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveKind::ReduceScatter, 2), 0.5);
+    EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveKind::Broadcast, 8), 1.0);
+    EXPECT_DOUBLE_EQ(bus_bandwidth_factor(CollectiveKind::AllReduce, 1), 0.0);
+    EXPECT_EQ(collective_kind_from_string(to_string(CollectiveKind::ReduceScatter)),
+              CollectiveKind::ReduceScatter);
+}
+
+}  // namespace
+}  // namespace trainscope::profiler

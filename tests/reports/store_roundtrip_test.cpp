@@ -172,8 +172,11 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         RunRecord run = testing::sample_run();
         run.matrix_id = writer.create_matrix({"old", "trainscope run", "0.1.0", "abc"});
         id = writer.write(run);
-        // What version 1 looked like.
+        // What version 1 looked like (without version 3's ranks, too).
         db.exec("ALTER TABLE steps DROP COLUMN data_ns");
+        db.exec("ALTER TABLE lanes DROP COLUMN rank");
+        db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
+        db.exec("DROP TABLE collectives");
         db.exec("UPDATE schema_version SET version = 1");
     }
     {
@@ -201,6 +204,97 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
     }
     ResultsDatabase db(path, OpenMode::ReadOnly);
     EXPECT_EQ(db.schema_version(), kSchemaVersion);
+}
+
+// A distributed job's trace: every lane keeps its rank, the world size and every
+// collective come back as written.
+TEST(ResultsStore, RoundTripsTheRanksAndCollectivesOfAJob) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    RunWriter writer(db);
+    RunRecord run = testing::sample_run();
+    profiler::Trace& trace = *run.trace;
+    trace.world_size = 2;
+    profiler::Lane comm = trace.lanes.front();
+    comm.kind = profiler::LaneKind::Communication;
+    comm.rank = 1;
+    const auto comm_lane = trace.add_lane(comm);
+    profiler::CollectiveCall call;
+    call.start_ns = 100;
+    call.end_ns = 350;
+    call.sequence = 41;
+    call.elements = 1024;
+    call.bytes = 8192;
+    call.rank = 1;
+    call.group_size = 2;
+    call.lane = comm_lane;
+    call.group = trace.strings.intern("world");
+    call.dtype = trace.strings.intern("double");
+    call.kind = profiler::CollectiveKind::AllReduce;
+    trace.collectives.push_back(call);
+    const auto id = writer.write(run);
+    const auto back = load_trace(db, id);
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(back->world_size, 2);
+    ASSERT_EQ(back->lanes.size(), trace.lanes.size());
+    EXPECT_EQ(back->lanes[comm_lane].rank, 1);
+    EXPECT_EQ(back->lanes[comm_lane].kind, profiler::LaneKind::Communication);
+    EXPECT_EQ(back->lanes[0].rank, 0);
+    ASSERT_EQ(back->collectives.size(), 1u);
+    const profiler::CollectiveCall& c = back->collectives[0];
+    EXPECT_EQ(c.kind, profiler::CollectiveKind::AllReduce);
+    EXPECT_EQ(c.sequence, 41);
+    EXPECT_EQ(c.elements, 1024);
+    EXPECT_EQ(c.bytes, 8192);
+    EXPECT_EQ(c.end_ns - c.start_ns, 250);
+    EXPECT_EQ(c.group_size, 2);
+    EXPECT_EQ(c.lane, comm_lane);
+    EXPECT_EQ(back->strings.at(c.group), "world");
+    EXPECT_EQ(back->strings.at(c.dtype), "double");
+    // Deleting the run takes its collectives with it.
+    db.exec("PRAGMA foreign_keys = ON");
+    db.prepare("DELETE FROM runs WHERE id = ?1").bind(1, id).run();
+    auto left = db.prepare("SELECT count(*) FROM collectives");
+    ASSERT_TRUE(left.step());
+    EXPECT_EQ(left.column_int64(0), 0);
+}
+
+// A file of version 2 (before distributed traces) reads as one rank with no collectives,
+// and a writer upgrades it so that a job's trace can be added.
+TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) {
+    testing::TempDir dir;
+    const auto path = dir / "v2.db";
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        RunWriter writer(db);
+        id = writer.write(testing::sample_run());
+        db.exec("ALTER TABLE lanes DROP COLUMN rank");
+        db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
+        db.exec("DROP TABLE collectives");
+        db.exec("UPDATE schema_version SET version = 2");
+    }
+    {
+        ResultsDatabase db(path, OpenMode::ReadOnly);
+        EXPECT_EQ(db.schema_version(), 2);
+        const auto trace = load_trace(db, id);
+        ASSERT_TRUE(trace.has_value());
+        EXPECT_EQ(trace->world_size, 1);
+        EXPECT_TRUE(trace->collectives.empty());
+        for (const auto& lane : trace->lanes)
+            EXPECT_EQ(lane.rank, 0);
+    }
+    ResultsDatabase db(path, OpenMode::CreateOrOpen);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+    RunRecord run = testing::sample_run();
+    run.trace->world_size = 4;
+    run.trace->lanes.back().rank = 3;
+    const auto added = RunWriter(db).write(run);
+    const auto back = load_trace(db, added);
+    EXPECT_EQ(back->world_size, 4);
+    EXPECT_EQ(back->lanes.back().rank, 3);
+    EXPECT_EQ(load_trace(db, id)->world_size, 1);
+    EXPECT_EQ(db.integrity_check(), "ok");
 }
 
 TEST(ResultsStoreVersions, ANewerFileIsRefusedNamingBothVersions) {
