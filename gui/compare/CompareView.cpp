@@ -12,6 +12,7 @@
 #include "gui/app/Theme.hpp"
 #include "gui/common/FileErrors.hpp"
 #include "gui/compare/CompareModels.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
@@ -47,7 +48,8 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
       summary_(new QLabel),
       warning_(new QLabel),
       metrics_(new CompareMetricsModel(this)),
-      kernels_(new KernelDiffModel(this)) {
+      kernels_(new KernelDiffModel(this)),
+      trace_diff_(new TraceDiffModel(this)) {
     metrics_view_ =
         make_table(metrics_, CompareMetricsModel::SortRole, 0, Qt::AscendingOrder, this);
     kernels_view_ = make_table(kernels_, KernelDiffModel::SortRole, KernelDiffModel::Diff,
@@ -57,6 +59,14 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     kernels_view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::Name,
                                                             QHeaderView::Stretch);
     metrics_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Column -1: the rows in diff_traces's own order (absolute change, largest first)
+    // until a header is clicked.
+    trace_diff_view_ =
+        make_table(trace_diff_, TraceDiffModel::SortRole, -1, Qt::DescendingOrder, this);
+    trace_diff_view_->setObjectName(QStringLiteral("kernelsDiff"));
+    trace_diff_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    trace_diff_view_->horizontalHeader()->setSectionResizeMode(TraceDiffModel::Name,
+                                                               QHeaderView::Stretch);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Run A")));
     controls->addWidget(a_, 1);
@@ -65,6 +75,14 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(metrics_view_);
     split->addWidget(kernels_view_);
+    auto* diff_box = new QWidget;
+    auto* diff_layout = new QVBoxLayout(diff_box);
+    diff_layout->setContentsMargins(0, 0, 0, 0);
+    diff_layout->addWidget(
+        new QLabel(tr("Kernels diff (as trainscope diff): kernels and operators by name, template "
+                      "arguments and parameters left out of kernel names; whole traces")));
+    diff_layout->addWidget(trace_diff_view_);
+    split->addWidget(diff_box);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -148,7 +166,9 @@ void CompareView::refresh() {
     step_stats_b_.clear();
     steps_a_ = steps_b_ = 0;
     loaded_ = 0;
+    traces_ = {};
     kernels_->setStats(stats_a_, stats_b_);
+    trace_diff_->clear();
     QStringList warnings;
     for (const auto& [side, run] :
          {std::pair{QStringLiteral("A"), ra}, {QStringLiteral("B"), rb}}) {
@@ -217,9 +237,13 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
     (side == 0 ? step_stats_a_ : step_stats_b_) = trace->step_kernel_stats;
     (side == 0 ? steps_a_ : steps_b_) = trace->steps;
     host_ops_[static_cast<std::size_t>(side)] = trace->timeline && trace->timeline->hostOpTrace();
+    traces_[static_cast<std::size_t>(side)] = trace;
     loaded_ |= 1 << side;
     if (loaded_ != 3)
         return;
+    if (traces_[0]->timeline && traces_[1]->timeline)
+        trace_diff_->setDiff(
+            profiler::diff_traces(traces_[0]->timeline->trace(), traces_[1]->timeline->trace()));
     // Per step, only the work between the first step and the last counts: the evaluation
     // after training would otherwise be spread over the steps.
     const bool per_step = steps_a_ > 0 && steps_b_ > 0;

@@ -17,11 +17,13 @@ namespace trainscope::gui {
 class CompareMetricsModel;
 class KernelDiffModel;
 class RunsTableModel;
+class TraceDiffModel;
 
 // Two runs side by side: metrics with differences and better/worse verdicts (the
 // step-time verdict is `trainscope compare`'s), a warning when a run was measured on a
-// busy machine, and the kernel time gained or lost per kernel (both traces load off the
-// GUI thread). A run is never compared with itself.
+// busy machine, the kernel time gained or lost per kernel (both traces load off the
+// GUI thread), and the kernels diff of `trainscope diff` (profiler::diff_traces). A run
+// is never compared with itself.
 class CompareView : public QWidget {
     Q_OBJECT
   public:
@@ -31,6 +33,9 @@ class CompareView : public QWidget {
     [[nodiscard]] QTableView* metricsTable() const { return metrics_view_; }
     [[nodiscard]] QTableView* kernelTable() const { return kernels_view_; }
     [[nodiscard]] CompareMetricsModel* metricsModel() const { return metrics_; }
+    // "Kernels diff": profiler::diff_traces of the two runs, the rows of `trainscope diff`.
+    [[nodiscard]] QTableView* traceDiffTable() const { return trace_diff_view_; }
+    [[nodiscard]] TraceDiffModel* traceDiffModel() const { return trace_diff_; }
     // The line above the tables: the verdict, or why there is none.
     [[nodiscard]] QString summaryText() const;
     // Measurement warnings of A and B ("" when both are clean).
@@ -58,6 +63,8 @@ class CompareView : public QWidget {
     KernelDiffModel* kernels_;
     QTableView* metrics_view_;
     QTableView* kernels_view_;
+    TraceDiffModel* trace_diff_;
+    QTableView* trace_diff_view_;
     TraceLoader loader_a_;
     TraceLoader loader_b_;
     std::vector<KernelStat> stats_a_;
@@ -67,6 +74,7 @@ class CompareView : public QWidget {
     std::int64_t steps_a_ = 0;
     std::int64_t steps_b_ = 0;
     std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
+    std::array<LoadedTracePtr, 2> traces_;
     int loaded_ = 0;
 };
 
