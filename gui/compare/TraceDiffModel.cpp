@@ -74,9 +74,9 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
         case CountB:
             return QVariant::fromValue<qint64>(r.b.count);
         case TotalA:
-            return duration(static_cast<double>(r.a.total_ns));
+            return duration(r.a.time_ns);
         case TotalB:
-            return duration(static_cast<double>(r.b.total_ns));
+            return duration(r.b.time_ns);
         case MeanA:
             return duration(r.a.mean_ns());
         case MeanB:
@@ -104,7 +104,13 @@ QVariant TraceDiffModel::headerData(int section, Qt::Orientation orientation, in
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* kNames[] = {"kind",    "name",    "category", "status", "count A", "count B",
                                    "total A", "total B", "mean A",   "mean B", "B − A",   "change"};
-    const QString name = tr(kNames[section]);
+    QString name = tr(kNames[section]);
+    if (diff_.per_step && section == TotalA)
+        name = tr("A per step");
+    else if (diff_.per_step && section == TotalB)
+        name = tr("B per step");
+    else if (diff_.per_step && section == Change)
+        name = tr("B − A per step");
     if (role == kCsvValueRole && section >= TotalA)
         return name + (section == Relative ? QStringLiteral(" (%)") : QStringLiteral(" (ns)"));
     if (role != Qt::DisplayRole)

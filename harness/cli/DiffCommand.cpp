@@ -26,6 +26,7 @@ struct DiffOptions {
     std::string by = "name";
     std::string steps;
     bool exact_names = false;
+    bool per_step = false;
     std::string format = "table";
     int top = 0;
 };
@@ -71,34 +72,42 @@ void check_steps(const Side& side, const profiler::StepRange& range, const std::
                     text, side.label(), low, high));
 }
 
+// "total A (us)", or "A per step (us)" when the times are per step.
+std::string time_header(const profiler::TraceDiff& diff, const char* side) {
+    return diff.per_step ? fmt::format("{} per step (us)", side)
+                         : fmt::format("total {} (us)", side);
+}
+std::string change_header(const profiler::TraceDiff& diff) {
+    return diff.per_step ? "change per step (us)" : "change (us)";
+}
+
 reports::CsvTable name_table(const profiler::TraceDiff& diff, int top) {
     reports::CsvTable t;
-    t.push_back({"kind", "name", "category", "status", "count A", "count B", "total A (us)",
-                 "total B (us)", "mean A (us)", "mean B (us)", "change (us)", "change (%)"});
+    t.push_back({"kind", "name", "category", "status", "count A", "count B", time_header(diff, "A"),
+                 time_header(diff, "B"), "mean A (us)", "mean B (us)", change_header(diff),
+                 "change (%)"});
     for (const auto& r : diff.rows) {
         if (top > 0 && t.size() > static_cast<std::size_t>(top))
             break;
         t.push_back({std::string(to_string(r.subject)), r.name,
                      std::string(profiler::to_string(r.category)),
                      std::string(to_string(r.presence())), r.a.count, r.b.count,
-                     microseconds(static_cast<double>(r.a.total_ns)),
-                     microseconds(static_cast<double>(r.b.total_ns)), microseconds(r.a.mean_ns()),
-                     microseconds(r.b.mean_ns()), microseconds(static_cast<double>(r.change_ns())),
-                     percent(r.relative())});
+                     microseconds(r.a.time_ns), microseconds(r.b.time_ns),
+                     microseconds(r.a.mean_ns()), microseconds(r.b.mean_ns()),
+                     microseconds(r.change_ns()), percent(r.relative())});
     }
     return t;
 }
 
 reports::CsvTable category_table(const profiler::TraceDiff& diff) {
     reports::CsvTable t;
-    t.push_back({"kind", "category", "count A", "count B", "total A (us)", "total B (us)",
-                 "change (us)", "change (%)"});
+    t.push_back({"kind", "category", "count A", "count B", time_header(diff, "A"),
+                 time_header(diff, "B"), change_header(diff), "change (%)"});
     for (const auto& c : diff.categories) {
         t.push_back({std::string(to_string(c.subject)),
                      std::string(profiler::to_string(c.category)), c.a.count, c.b.count,
-                     microseconds(static_cast<double>(c.a.total_ns)),
-                     microseconds(static_cast<double>(c.b.total_ns)),
-                     microseconds(static_cast<double>(c.change_ns())), percent(c.relative())});
+                     microseconds(c.a.time_ns), microseconds(c.b.time_ns),
+                     microseconds(c.change_ns()), percent(c.relative())});
     }
     return t;
 }
@@ -107,29 +116,33 @@ reports::CsvTable category_table(const profiler::TraceDiff& diff) {
 void print_heading(const Side& a, const Side& b, const DiffOptions& options,
                    const profiler::TraceDiff& diff) {
     std::printf("A: %s\nB: %s\n", a.label().c_str(), b.label().c_str());
-    std::printf(
-        "%s, %s; training steps: A %lld, B %lld\n",
-        options.steps.empty() ? "whole traces" : fmt::format("steps {}", options.steps).c_str(),
-        options.exact_names ? "kernel names as recorded"
-                            : "kernel names without template arguments and parameters",
-        static_cast<long long>(diff.steps_a), static_cast<long long>(diff.steps_b));
+    std::string selection = options.steps.empty() ? (diff.per_step ? "all steps" : "whole traces")
+                                                  : fmt::format("steps {}", options.steps);
+    if (diff.per_step)
+        selection += ", times per step";
+    else if (options.per_step)
+        selection += " (in totals: a trace has no step in the selection)";
+    std::printf("%s, %s; training steps: A %lld, B %lld\n", selection.c_str(),
+                options.exact_names ? "kernel names as recorded"
+                                    : "kernel names without template arguments and parameters",
+                static_cast<long long>(diff.steps_a), static_cast<long long>(diff.steps_b));
     for (const auto subject : {profiler::DiffSubject::Kernel, profiler::DiffSubject::Operator}) {
-        std::int64_t ta = 0;
-        std::int64_t tb = 0;
+        double ta = 0;
+        double tb = 0;
         std::size_t names = 0;
         for (const auto& r : diff.rows) {
             if (r.subject != subject)
                 continue;
-            ta += r.a.total_ns;
-            tb += r.b.total_ns;
+            ta += r.a.time_ns;
+            tb += r.b.time_ns;
             ++names;
         }
         if (names == 0)
             continue;
-        std::printf("%s time: A %.3f ms, B %.3f ms, B - A %+.3f ms (%zu names)\n",
+        std::printf("%s time%s: A %.3f ms, B %.3f ms, B - A %+.3f ms (%zu names)\n",
                     subject == profiler::DiffSubject::Kernel ? "kernel" : "operator",
-                    static_cast<double>(ta) * 1e-6, static_cast<double>(tb) * 1e-6,
-                    static_cast<double>(tb - ta) * 1e-6, names);
+                    diff.per_step ? " per step" : "", ta * 1e-6, tb * 1e-6, (tb - ta) * 1e-6,
+                    names);
     }
     std::printf("\n");
 }
@@ -164,6 +177,7 @@ int execute(const DiffOptions& options) {
     diff_options.kernels = options.what != "operators";
     diff_options.operators = options.what != "kernels";
     diff_options.exact_names = options.exact_names;
+    diff_options.per_step = options.per_step;
     if (range) {
         check_steps(a, *range, options.steps);
         check_steps(b, *range, options.steps);
@@ -211,6 +225,9 @@ CommandAction add_diff_command(CLI::App& app) {
     cmd->add_flag("--exact-names", options->exact_names,
                   "compare kernel names as recorded (template arguments and parameters make "
                   "kernels different)");
+    cmd->add_flag("--per-step", options->per_step,
+                  "times per training step (each side's over its own steps' work), so that "
+                  "traces of different lengths compare");
     cmd->add_option("--format", options->format, "table, csv, json or markdown")
         ->capture_default_str();
     cmd->add_option("--top", options->top, "rows to print (0: all)")

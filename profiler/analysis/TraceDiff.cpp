@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdlib>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -21,7 +21,13 @@ constexpr std::uint32_t kSkip = 0xfffffffeU;
 std::optional<double> relative_change(const DiffSide& a, const DiffSide& b) {
     if (a.total_ns == 0)
         return std::nullopt;
-    return static_cast<double>(b.total_ns - a.total_ns) / static_cast<double>(a.total_ns);
+    return (b.time_ns - a.time_ns) / a.time_ns;
+}
+
+void add_to(DiffSide& sum, const DiffSide& part) {
+    sum.count += part.count;
+    sum.total_ns += part.total_ns;
+    sum.time_ns += part.time_ns;
 }
 
 // The [begin, end) ranges of the selected steps, sorted by begin.
@@ -146,8 +152,8 @@ class DiffBuilder {
 
 template <typename Row>
 bool larger_change_first(const Row& x, const Row& y) {
-    const std::int64_t cx = std::llabs(x.change_ns());
-    const std::int64_t cy = std::llabs(y.change_ns());
+    const double cx = std::abs(x.change_ns());
+    const double cy = std::abs(y.change_ns());
     if (cx != cy)
         return cx > cy;
     return x.subject < y.subject;
@@ -189,10 +195,22 @@ std::optional<double> CategoryDiffRow::relative() const {
 
 TraceDiff diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& options) {
     TraceDiff diff;
-    DiffBuilder builder(options);
+    TraceDiffOptions used = options;
+    used.per_step = options.per_step && count_training_steps(a) > 0 && count_training_steps(b) > 0;
+    if (used.per_step && !used.steps)
+        used.steps = StepRange{};  // the steps' work alone: no set-up, no evaluation
+    DiffBuilder builder(used);
     diff.steps_a = builder.add(a, true);
     diff.steps_b = builder.add(b, false);
     diff.rows = builder.take_rows();
+    // A range that selects no step of a side leaves it nothing to divide by: totals.
+    diff.per_step = used.per_step && diff.steps_a > 0 && diff.steps_b > 0;
+    for (TraceDiffRow& row : diff.rows) {
+        row.a.time_ns = static_cast<double>(row.a.total_ns) /
+                        (diff.per_step ? static_cast<double>(diff.steps_a) : 1.0);
+        row.b.time_ns = static_cast<double>(row.b.total_ns) /
+                        (diff.per_step ? static_cast<double>(diff.steps_b) : 1.0);
+    }
     std::sort(diff.rows.begin(), diff.rows.end(), [](const TraceDiffRow& x, const TraceDiffRow& y) {
         if (larger_change_first(x, y) || larger_change_first(y, x))
             return larger_change_first(x, y);
@@ -203,10 +221,8 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& op
         CategoryDiffRow& c = by_category[{row.subject, row.category}];
         c.subject = row.subject;
         c.category = row.category;
-        c.a.count += row.a.count;
-        c.a.total_ns += row.a.total_ns;
-        c.b.count += row.b.count;
-        c.b.total_ns += row.b.total_ns;
+        add_to(c.a, row.a);
+        add_to(c.b, row.b);
     }
     for (const auto& [key, row] : by_category)
         diff.categories.push_back(row);

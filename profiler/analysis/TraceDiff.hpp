@@ -46,11 +46,17 @@ struct TraceDiffOptions {
     // by its start, GPU work by the start of the API call that launched it (the GPU runs
     // behind the host), or its own start when the trace has no launch for it.
     std::optional<StepRange> steps;
+    // Times per training step: each side's times divided by its number of selected steps
+    // (all its steps without `steps`, whose work alone then counts), so that traces of
+    // different lengths compare. Applied only when both traces have steps
+    // (TraceDiff::per_step says whether it was).
+    bool per_step = false;
 };
 
 struct DiffSide {
     std::int64_t count = 0;
     std::int64_t total_ns = 0;  // summed durations (nested operators count in their parents too)
+    double time_ns = 0;         // total_ns, or total_ns per step (TraceDiff::per_step)
     [[nodiscard]] double mean_ns() const {
         return count > 0 ? static_cast<double>(total_ns) / static_cast<double>(count) : 0.0;
     }
@@ -64,8 +70,9 @@ struct TraceDiffRow {
     DiffSide b;
     std::int64_t variants = 0;  // distinct recorded names folded into this row, both sides
 
-    [[nodiscard]] std::int64_t change_ns() const { return b.total_ns - a.total_ns; }
-    // change / A's total; none when A has none.
+    // B − A of time_ns (per step when TraceDiff::per_step).
+    [[nodiscard]] double change_ns() const { return b.time_ns - a.time_ns; }
+    // change / A's time; none when A has none.
     [[nodiscard]] std::optional<double> relative() const;
     [[nodiscard]] DiffPresence presence() const;
 };
@@ -75,7 +82,7 @@ struct CategoryDiffRow {
     KernelCategory category = KernelCategory::Other;
     DiffSide a;
     DiffSide b;
-    [[nodiscard]] std::int64_t change_ns() const { return b.total_ns - a.total_ns; }
+    [[nodiscard]] double change_ns() const { return b.time_ns - a.time_ns; }
     [[nodiscard]] std::optional<double> relative() const;
 };
 
@@ -87,6 +94,7 @@ struct TraceDiff {
     // Training steps of each trace inside the selection (all of them without `steps`).
     std::int64_t steps_a = 0;
     std::int64_t steps_b = 0;
+    bool per_step = false;  // time_ns and the changes are per training step
 };
 
 // Kernel by kernel and operator by operator, B against A. Training-step ranges

@@ -168,6 +168,14 @@ TEST_F(DiffOfRealTraces, StepRangesAddUpAndARunAgainstItselfIsUnchanged) {
     EXPECT_GT(first, 0);
     EXPECT_GT(rest, first);
     EXPECT_EQ(first + rest, count("5:10"));
+    // Per step: every kernel of this trace is launched inside ProfilerStep#5..#10, so six
+    // times the per-step kernel time is the README's kernel sum.
+    double per_step_us = 0;
+    for (const auto& row : diff_json(self + " --per-step")) {
+        if (row.at("category") != "memcpy/memset")
+            per_step_us += row.at("A per step (us)").get<double>();
+    }
+    EXPECT_NEAR(per_step_us * 6, 591532, 0.1);
     const auto categories = run_trainscope("diff " + self + " --by category --format csv");
     ASSERT_EQ(categories.exit_code, 0) << categories.output;
     EXPECT_NE(categories.output.find("kernel,convolution,"), std::string::npos)

@@ -170,6 +170,30 @@ TEST(TraceDiff, StepRangeTakesGpuWorkByItsLaunch) {
               nullptr);
 }
 
+TEST(TraceDiff, PerStepDividesTheStepsWorkByTheStepCount) {
+    auto a = two_step_trace(100);
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 2500, 2600);  // after the steps: evaluation
+    auto b = two_step_trace(150);
+    TraceDiffOptions per_step;
+    per_step.per_step = true;
+    const TraceDiff d = diff_traces(a.trace(), b.trace(), per_step);
+    ASSERT_TRUE(d.per_step);
+    const TraceDiffRow* gemm = row_named(d, "volta_sgemm_128x64_nn");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->a.count, 2);  // counts and totals stay whole
+    EXPECT_EQ(gemm->a.total_ns, 300);
+    EXPECT_DOUBLE_EQ(gemm->a.time_ns, 150.0);
+    EXPECT_DOUBLE_EQ(gemm->b.time_ns, 225.0);
+    EXPECT_DOUBLE_EQ(gemm->change_ns(), 75.0);
+    EXPECT_DOUBLE_EQ(*gemm->relative(), 0.5);
+
+    HandBuiltTrace no_steps;
+    no_steps.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 100);
+    const TraceDiff totals = diff_traces(a.trace(), no_steps.trace(), per_step);
+    EXPECT_FALSE(totals.per_step);
+    EXPECT_DOUBLE_EQ(row_named(totals, "volta_sgemm_128x64_nn")->a.time_ns, 400.0);
+}
+
 TEST(TraceDiff, StepsAreNumberedByTheirNamesOrByPosition) {
     auto kineto = two_step_trace(100);
     EXPECT_EQ(steps_in_range(kineto.trace(), StepRange{6, std::nullopt}),
