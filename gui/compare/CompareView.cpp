@@ -8,6 +8,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/app/Theme.hpp"
 #include "gui/common/FileErrors.hpp"
@@ -150,6 +151,7 @@ void CompareView::refresh() {
     loader_b_.cancel();
     loaded_ = 0;
     traces_ = {};
+    ++generation_;
     trace_diff_->clear();
     QStringList warnings;
     for (const auto& [side, run] :
@@ -204,8 +206,10 @@ void CompareView::loadKernelDiffNow() {
         showNoTrace(e.runId());
         return;
     }
+    synchronous_ = true;
     traceReady(0, ta);
     traceReady(1, tb);
+    synchronous_ = false;
 }
 
 void CompareView::showNoTrace(qint64 run_id) {
@@ -224,8 +228,23 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
     // after training would otherwise be spread over the steps.
     profiler::TraceDiffOptions options;
     options.per_step = true;
-    trace_diff_->setDiff(profiler::diff_traces(traces_[0]->timeline->trace(),
-                                               traces_[1]->timeline->trace(), options));
+    const auto compute = [a = traces_[0], b = traces_[1], options] {
+        return profiler::diff_traces(a->timeline->trace(), b->timeline->trace(), options);
+    };
+    if (synchronous_) {
+        showDiff(compute());
+        return;
+    }
+    const int generation = ++generation_;
+    note_->setText(tr("Comparing the kernels of the two runs…"));
+    diff_job_ = QtConcurrent::run(compute).then(this, [this, generation](profiler::TraceDiff diff) {
+        if (generation == generation_)
+            showDiff(diff);
+    });
+}
+
+void CompareView::showDiff(const profiler::TraceDiff& result) {
+    trace_diff_->setDiff(result);
     const profiler::TraceDiff& diff = trace_diff_->diff();
     double ta = 0;
     double tb = 0;

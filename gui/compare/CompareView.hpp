@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFuture>
 #include <QString>
 #include <QWidget>
 #include <array>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "gui/loading/TraceLoader.hpp"
+#include "profiler/analysis/TraceDiff.hpp"
 
 class QComboBox;
 class QLabel;
@@ -49,6 +51,7 @@ class CompareView : public QWidget {
 
   private:
     void traceReady(int side, const LoadedTracePtr& trace);
+    void showDiff(const profiler::TraceDiff& diff);
     void showNoTrace(qint64 run_id);
 
     RunsTableModel* runs_;
@@ -67,6 +70,11 @@ class CompareView : public QWidget {
     std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
     std::array<LoadedTracePtr, 2> traces_;
     int loaded_ = 0;
+    // The diff runs off the GUI thread (a long trace takes a while: the launch index
+    // behind per-step selection); a result for an older pair of runs is dropped.
+    int generation_ = 0;
+    bool synchronous_ = false;  // loadKernelDiffNow
+    QFuture<void> diff_job_;
 };
 
 }  // namespace trainscope::gui
