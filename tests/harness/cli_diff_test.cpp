@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -12,6 +13,8 @@
 
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunWriter.hpp"
 
 namespace trainscope {
 namespace {
@@ -183,6 +186,17 @@ TEST_F(DiffOfRealTraces, StepRangesAddUpAndARunAgainstItselfIsUnchanged) {
 }
 
 TEST_F(DiffOfRealTraces, BadInputIsNamedWithExitCode2) {
+    // A run recorded without a trace, and a file that is no database.
+    const std::string untraced = (*dir_ / "untraced.db").string();
+    {
+        const reports::ResultsDatabase db(untraced, reports::OpenMode::CreateOrOpen);
+        reports::RunWriter writer(db);
+        reports::RunRecord run;
+        run.matrix_id = writer.create_matrix({"m", "{}", "test", "test"});
+        writer.write(run);
+    }
+    const std::string junk = (*dir_ / "junk.db").string();
+    std::ofstream(junk) << "not a database";
     struct Case {
         std::string arguments;
         std::string said;
@@ -195,6 +209,8 @@ TEST_F(DiffOfRealTraces, BadInputIsNamedWithExitCode2) {
         {db_ + " 1 1 --against " + other_ + " --steps 50:60", "numbered 5 to 10"},
         {db_ + " 1 2 --against " + db_ + ".missing", ".missing"},
         {db_ + " 1 2 --format xml", "--format 'xml'"},
+        {db_ + " 1 1 --against " + untraced, "has no trace"},
+        {db_ + " 1 1 --against " + junk, "junk.db"},
     };
     for (const auto& c : cases) {
         const auto r = run_trainscope("diff " + c.arguments);
