@@ -75,6 +75,23 @@ TEST(TraceDiff, NewMissingAndChangedNamesSortedByAbsoluteChange) {
     EXPECT_EQ(d.rows[3].category, KernelCategory::MemcpyMemset);
 }
 
+TEST(TraceDiff, AWindowPerTraceTakesTheWorkStartingInIt) {
+    HandBuiltTrace a;
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 100);
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 200, 300);  // starts inside, ends outside
+    a.kernel(0, 7, "old_kernel", 400, 450);
+    HandBuiltTrace b;
+    b.kernel(0, 7, "volta_sgemm_128x64_nn", 1000, 1400);
+    TraceDiffOptions options;
+    options.window_a = {0, 250};
+    options.window_b = {1000, 2000};
+    const TraceDiff d = diff_traces(a.trace(), b.trace(), options);
+    ASSERT_EQ(d.rows.size(), 1u);
+    EXPECT_EQ(d.rows[0].a.count, 2);
+    EXPECT_EQ(d.rows[0].a.total_ns, 200);
+    EXPECT_EQ(d.rows[0].b.total_ns, 400);
+}
+
 TEST(TraceDiff, InstantiationsOfOneKernelAreOneRowUnlessExactNames) {
     HandBuiltTrace a;
     a.kernel(0, 7, kAddFloat, 0, 100);
