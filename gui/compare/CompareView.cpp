@@ -1,5 +1,6 @@
 #include "gui/compare/CompareView.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -45,6 +46,7 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
       runs_(runs),
       a_(new QComboBox),
       b_(new QComboBox),
+      exact_names_(new QCheckBox(tr("Exact kernel names"))),
       note_(new QLabel),
       summary_(new QLabel),
       warning_(new QLabel),
@@ -69,6 +71,10 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     controls->addWidget(a_, 1);
     controls->addWidget(new QLabel(tr("Run B")));
     controls->addWidget(b_, 1);
+    exact_names_->setToolTip(
+        tr("Compare kernels by their names as recorded: template arguments and parameters "
+           "make two kernels different (trainscope diff --exact-names)"));
+    controls->addWidget(exact_names_);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(metrics_view_);
     split->addWidget(trace_diff_view_);
@@ -87,6 +93,10 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     connect(runs_, &QAbstractItemModel::modelReset, this, &CompareView::runsChanged);
     connect(a_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(b_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
+    connect(exact_names_, &QCheckBox::toggled, this, [this] {
+        if (loaded_ == 3)
+            startDiff();
+    });
     connect(&loader_a_, &TraceLoader::ready, this,
             [this](const LoadedTracePtr& t) { traceReady(0, t); });
     connect(&loader_b_, &TraceLoader::ready, this,
@@ -222,12 +232,20 @@ void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
     host_ops_[static_cast<std::size_t>(side)] = trace->timeline->hostOpTrace();
     traces_[static_cast<std::size_t>(side)] = trace;
     loaded_ |= 1 << side;
-    if (loaded_ != 3)
-        return;
+    if (loaded_ == 3)
+        startDiff();
+}
+
+void CompareView::setExactNames(bool exact) {
+    exact_names_->setChecked(exact);
+}
+
+void CompareView::startDiff() {
     // Per step when both traces have steps, over the steps' work only: the evaluation
     // after training would otherwise be spread over the steps.
     profiler::TraceDiffOptions options;
     options.per_step = true;
+    options.exact_names = exact_names_->isChecked();
     const auto compute = [a = traces_[0], b = traces_[1], options] {
         return profiler::diff_traces(a->timeline->trace(), b->timeline->trace(), options);
     };

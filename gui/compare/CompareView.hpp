@@ -10,6 +10,7 @@
 #include "gui/loading/TraceLoader.hpp"
 #include "profiler/analysis/TraceDiff.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTableView;
@@ -37,6 +38,8 @@ class CompareView : public QWidget {
     [[nodiscard]] QTableView* kernelTable() const { return trace_diff_view_; }
     [[nodiscard]] CompareMetricsModel* metricsModel() const { return metrics_; }
     [[nodiscard]] TraceDiffModel* traceDiffModel() const { return trace_diff_; }
+    // The kernels diff by kernel names as recorded (`trainscope diff --exact-names`).
+    void setExactNames(bool exact);
     // The line above the tables: the verdict, or why there is none.
     [[nodiscard]] QString summaryText() const;
     // Measurement warnings of A and B ("" when both are clean).
@@ -51,6 +54,7 @@ class CompareView : public QWidget {
 
   private:
     void traceReady(int side, const LoadedTracePtr& trace);
+    void startDiff();
     void showDiff(const profiler::TraceDiff& diff);
     void showNoTrace(qint64 run_id);
 
@@ -58,6 +62,7 @@ class CompareView : public QWidget {
     QString path_;
     QComboBox* a_;
     QComboBox* b_;
+    QCheckBox* exact_names_;
     QLabel* note_;
     QLabel* summary_;
     QLabel* warning_;

@@ -332,6 +332,19 @@ class TestCompare : public QObject {
                              QStringLiteral("at::native::vectorized_elementwise_kernel"), 1,
                              Qt::MatchExactly)
                      .isEmpty());
+        // Asked for exact names, the instantiations are two rows, as with --exact-names; the
+        // box recomputes off the GUI thread.
+        view.setExactNames(true);
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 6, 10000);
+        profiler::TraceDiffOptions exact = per_step;
+        exact.exact_names = true;
+        const auto apart = profiler::diff_traces(*reports::load_trace(store, id_a),
+                                                 *reports::load_trace(store, id_b), exact);
+        for (int r = 0; r < table->rowCount(); ++r)
+            QCOMPARE(table->index(r, TraceDiffModel::Name).data().toString(),
+                     QString::fromStdString(apart.rows[static_cast<std::size_t>(r)].name));
+        view.setExactNames(false);
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 5, 10000);
     }
 };
 
