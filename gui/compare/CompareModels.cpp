@@ -10,8 +10,6 @@
 #include "gui/common/ExportRole.hpp"
 #include "gui/common/MetricText.hpp"
 #include "gui/runs/MetricChartData.hpp"
-#include "gui/timeline/KernelName.hpp"
-#include "gui/timeline/TimeFormat.hpp"
 #include "reports/metrics/MetricCatalog.hpp"
 
 namespace trainscope::gui {
@@ -184,116 +182,6 @@ QVariant CompareMetricsModel::headerData(int section, Qt::Orientation orientatio
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* kNames[] = {"metric", "run A", "run B", "B − A", "change (%)", "B is"};
     return section >= 0 && section < ColumnCount ? QVariant(tr(kNames[section])) : QVariant();
-}
-
-KernelDiffModel::KernelDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void KernelDiffModel::setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b,
-                               std::int64_t steps_a, std::int64_t steps_b) {
-    beginResetModel();
-    rows_.clear();
-    per_step_ = steps_a > 0 && steps_b > 0;
-    const double da = per_step_ ? static_cast<double>(steps_a) : 1.0;
-    const double db = per_step_ ? static_cast<double>(steps_b) : 1.0;
-    std::map<QString, Row> by_name;
-    for (const auto& s : a) {
-        Row& r = by_name[s.name];
-        r.name = s.name;
-        r.label = display_name(s.name, s.category);
-        r.count_a = s.count;
-        r.total_a = static_cast<double>(s.total_ns) / da;
-    }
-    for (const auto& s : b) {
-        Row& r = by_name[s.name];
-        r.name = s.name;
-        r.label = display_name(s.name, s.category);
-        r.count_b = s.count;
-        r.total_b = static_cast<double>(s.total_ns) / db;
-    }
-    for (auto& [name, row] : by_name)
-        rows_.push_back(row);
-    endResetModel();
-}
-
-int KernelDiffModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-int KernelDiffModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const Row& r = rows_[static_cast<std::size_t>(index.row())];
-    const double diff = r.total_b - r.total_a;
-    const double rel = r.total_a != 0 ? diff / r.total_a : 0.0;
-    if (role == kCsvValueRole) {  // ns and percent as plain numbers
-        switch (index.column()) {
-            case TotalA:
-                return plainNumber(r.total_a);
-            case TotalB:
-                return plainNumber(r.total_b);
-            case Diff:
-                return plainNumber(diff);
-            case Relative:
-                return r.total_a != 0 ? QVariant(plainNumber(rel * 100)) : QVariant(QString());
-            default:
-                return {};
-        }
-    }
-    if (role == Qt::TextAlignmentRole && index.column() != Name)
-        return right_aligned();
-    if (role == Qt::ForegroundRole && (index.column() == Diff || index.column() == Relative) &&
-        diff != 0)
-        return QBrush(diff > 0 ? Theme::worse : Theme::better);
-    if (role == Qt::ToolTipRole && index.column() == Name)
-        return r.name;
-    if (role != Qt::DisplayRole && role != SortRole)
-        return {};
-    const bool sort = role == SortRole;
-    switch (static_cast<Column>(index.column())) {
-        case Name:
-            return r.label;
-        case CountA:
-            return QVariant::fromValue<qint64>(r.count_a);
-        case CountB:
-            return QVariant::fromValue<qint64>(r.count_b);
-        case TotalA:
-            return sort ? QVariant(r.total_a) : QVariant(formatDuration(r.total_a));
-        case TotalB:
-            return sort ? QVariant(r.total_b) : QVariant(formatDuration(r.total_b));
-        case Diff:
-            return sort ? QVariant(diff)
-                        : QVariant((diff > 0 ? QStringLiteral("+") : QString()) +
-                                   formatDuration(diff));
-        case Relative:
-            if (r.total_a == 0)
-                return sort ? QVariant(0.0) : QVariant(tr("new"));
-            return sort ? QVariant(rel)
-                        : QVariant(QStringLiteral("%1%2 %")
-                                       .arg(rel > 0 ? QStringLiteral("+") : QString())
-                                       .arg(rel * 100, 0, 'f', 1));
-        case ColumnCount:
-            break;
-    }
-    return {};
-}
-
-QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation == Qt::Horizontal && role == kCsvValueRole && section >= TotalA &&
-        section <= Relative)
-        return headerData(section, orientation, Qt::DisplayRole).toString() +
-               (section == Relative ? QStringLiteral(" (%)") : QStringLiteral(" (ns)"));
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* kTotals[] = {"kernel",  "count A", "count B", "total A",
-                                    "total B", "B − A",   "change"};
-    static const char* kPerStep[] = {"kernel",     "count A",        "count B", "A per step",
-                                     "B per step", "B − A per step", "change"};
-    return section >= 0 && section < ColumnCount
-               ? QVariant(tr(per_step_ ? kPerStep[section] : kTotals[section]))
-               : QVariant();
 }
 
 }  // namespace trainscope::gui

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "gui/kernels/KernelStats.hpp"
 #include "reports/metrics/RunComparison.hpp"
 #include "reports/store/RunRecord.hpp"
 
@@ -57,39 +56,6 @@ class CompareMetricsModel : public QAbstractTableModel {
     };
     std::vector<Row> rows_;
     reports::RunPairComparison comparison_;
-};
-
-// Kernel time of two runs by kernel name: time gained or lost per kernel. Traces of
-// different lengths compare per training step when both know their step count.
-class KernelDiffModel : public QAbstractTableModel {
-    Q_OBJECT
-  public:
-    enum Column { Name, CountA, CountB, TotalA, TotalB, Diff, Relative, ColumnCount };
-    enum Roles { SortRole = Qt::UserRole + 1 };
-
-    explicit KernelDiffModel(QObject* parent = nullptr);
-    // steps_a, steps_b > 0: times are divided by them (per step); otherwise totals.
-    void setStats(const std::vector<KernelStat>& a, const std::vector<KernelStat>& b,
-                  std::int64_t steps_a = 0, std::int64_t steps_b = 0);
-    [[nodiscard]] bool perStep() const { return per_step_; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
-  private:
-    struct Row {
-        QString name;   // the full name: rows are matched by it
-        QString label;  // shown: display_name (kernels shortened)
-        std::int64_t count_a = 0;
-        std::int64_t count_b = 0;
-        double total_a = 0;  // ns, per step when per_step_
-        double total_b = 0;
-    };
-    std::vector<Row> rows_;
-    bool per_step_ = false;
 };
 
 }  // namespace trainscope::gui

@@ -1,5 +1,6 @@
 #include "gui/compare/CompareView.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -8,10 +9,12 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "gui/app/Theme.hpp"
 #include "gui/common/FileErrors.hpp"
 #include "gui/compare/CompareModels.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
@@ -43,28 +46,38 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
       runs_(runs),
       a_(new QComboBox),
       b_(new QComboBox),
+      exact_names_(new QCheckBox(tr("Exact kernel names"))),
       note_(new QLabel),
       summary_(new QLabel),
       warning_(new QLabel),
       metrics_(new CompareMetricsModel(this)),
-      kernels_(new KernelDiffModel(this)) {
+      trace_diff_(new TraceDiffModel(this)) {
     metrics_view_ =
         make_table(metrics_, CompareMetricsModel::SortRole, 0, Qt::AscendingOrder, this);
-    kernels_view_ = make_table(kernels_, KernelDiffModel::SortRole, KernelDiffModel::Diff,
-                               Qt::DescendingOrder, this);
-    // The figures' headers whole ("B − A per step"); the name takes what is left.
-    kernels_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    kernels_view_->horizontalHeader()->setSectionResizeMode(KernelDiffModel::Name,
-                                                            QHeaderView::Stretch);
     metrics_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Column -1: the rows in diff_traces's own order (absolute change, largest first)
+    // until a header is clicked.
+    trace_diff_view_ =
+        make_table(trace_diff_, TraceDiffModel::SortRole, -1, Qt::DescendingOrder, this);
+    trace_diff_view_->setObjectName(QStringLiteral("kernelsDiff"));
+    trace_diff_view_->setToolTip(
+        tr("Kernels diff, the rows of `trainscope diff --per-step`: kernels and operators by "
+           "name, kernel names without template arguments and parameters"));
+    trace_diff_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    trace_diff_view_->horizontalHeader()->setSectionResizeMode(TraceDiffModel::Name,
+                                                               QHeaderView::Stretch);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Run A")));
     controls->addWidget(a_, 1);
     controls->addWidget(new QLabel(tr("Run B")));
     controls->addWidget(b_, 1);
+    exact_names_->setToolTip(
+        tr("Compare kernels by their names as recorded: template arguments and parameters "
+           "make two kernels different (trainscope diff --exact-names)"));
+    controls->addWidget(exact_names_);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(metrics_view_);
-    split->addWidget(kernels_view_);
+    split->addWidget(trace_diff_view_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
@@ -80,6 +93,10 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     connect(runs_, &QAbstractItemModel::modelReset, this, &CompareView::runsChanged);
     connect(a_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
     connect(b_, &QComboBox::currentIndexChanged, this, &CompareView::refresh);
+    connect(exact_names_, &QCheckBox::toggled, this, [this] {
+        if (loaded_ == 3)
+            startDiff();
+    });
     connect(&loader_a_, &TraceLoader::ready, this,
             [this](const LoadedTracePtr& t) { traceReady(0, t); });
     connect(&loader_b_, &TraceLoader::ready, this,
@@ -142,13 +159,10 @@ void CompareView::refresh() {
     const auto* rb = runs_->runById(b_->currentData().toLongLong());
     loader_a_.cancel();
     loader_b_.cancel();
-    stats_a_.clear();
-    stats_b_.clear();
-    step_stats_a_.clear();
-    step_stats_b_.clear();
-    steps_a_ = steps_b_ = 0;
     loaded_ = 0;
-    kernels_->setStats(stats_a_, stats_b_);
+    traces_ = {};
+    ++generation_;
+    trace_diff_->clear();
     QStringList warnings;
     for (const auto& [side, run] :
          {std::pair{QStringLiteral("A"), ra}, {QStringLiteral("B"), rb}}) {
@@ -202,8 +216,10 @@ void CompareView::loadKernelDiffNow() {
         showNoTrace(e.runId());
         return;
     }
+    synchronous_ = true;
     traceReady(0, ta);
     traceReady(1, tb);
+    synchronous_ = false;
 }
 
 void CompareView::showNoTrace(qint64 run_id) {
@@ -211,41 +227,63 @@ void CompareView::showNoTrace(qint64 run_id) {
 }
 
 void CompareView::traceReady(int side, const LoadedTracePtr& trace) {
-    if (!trace)
+    if (!trace || !trace->timeline)
         return;
-    (side == 0 ? stats_a_ : stats_b_) = trace->kernel_stats;
-    (side == 0 ? step_stats_a_ : step_stats_b_) = trace->step_kernel_stats;
-    (side == 0 ? steps_a_ : steps_b_) = trace->steps;
-    host_ops_[static_cast<std::size_t>(side)] = trace->timeline && trace->timeline->hostOpTrace();
+    host_ops_[static_cast<std::size_t>(side)] = trace->timeline->hostOpTrace();
+    traces_[static_cast<std::size_t>(side)] = trace;
     loaded_ |= 1 << side;
-    if (loaded_ != 3)
-        return;
-    // Per step, only the work between the first step and the last counts: the evaluation
+    if (loaded_ == 3)
+        startDiff();
+}
+
+void CompareView::setExactNames(bool exact) {
+    exact_names_->setChecked(exact);
+}
+
+void CompareView::startDiff() {
+    // Per step when both traces have steps, over the steps' work only: the evaluation
     // after training would otherwise be spread over the steps.
-    const bool per_step = steps_a_ > 0 && steps_b_ > 0;
-    const auto& a = per_step ? step_stats_a_ : stats_a_;
-    const auto& b = per_step ? step_stats_b_ : stats_b_;
-    kernels_->setStats(a, b, steps_a_, steps_b_);
+    profiler::TraceDiffOptions options;
+    options.per_step = true;
+    options.exact_names = exact_names_->isChecked();
+    const auto compute = [a = traces_[0], b = traces_[1], options] {
+        return profiler::diff_traces(a->timeline->trace(), b->timeline->trace(), options);
+    };
+    if (synchronous_) {
+        showDiff(compute());
+        return;
+    }
+    const int generation = ++generation_;
+    note_->setText(tr("Comparing the kernels of the two runs…"));
+    diff_job_ = QtConcurrent::run(compute).then(this, [this, generation](profiler::TraceDiff diff) {
+        if (generation == generation_)
+            showDiff(diff);
+    });
+}
+
+void CompareView::showDiff(const profiler::TraceDiff& result) {
+    trace_diff_->setDiff(result);
+    const profiler::TraceDiff& diff = trace_diff_->diff();
     double ta = 0;
     double tb = 0;
-    for (const auto& s : a)
-        ta += static_cast<double>(s.total_ns);
-    for (const auto& s : b)
-        tb += static_cast<double>(s.total_ns);
+    for (const auto& row : diff.rows) {
+        if (row.subject != profiler::DiffSubject::Kernel)
+            continue;
+        ta += row.a.time_ns;
+        tb += row.b.time_ns;
+    }
     // A CPU-backend run's device work is its ops.
     const QString work = host_ops_[0] && host_ops_[1] ? tr("CPU op time")
                          : !host_ops_[0] && !host_ops_[1]
                              ? tr("GPU time")
                              : tr("Device time (CPU ops against GPU work)");
-    if (kernels_->perStep()) {
-        ta /= static_cast<double>(steps_a_);
-        tb /= static_cast<double>(steps_b_);
+    if (diff.per_step) {
         note_->setText(tr("%1 per training step (NVTX \"step\" or Kineto ProfilerStep#N "
                           "ranges; A: %2 steps, B: %3): A %4, B %5, B − A %6. Red: B slower, "
                           "green: B faster.")
                            .arg(work)
-                           .arg(steps_a_)
-                           .arg(steps_b_)
+                           .arg(diff.steps_a)
+                           .arg(diff.steps_b)
                            .arg(formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
     } else {
         note_->setText(

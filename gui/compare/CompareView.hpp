@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFuture>
 #include <QString>
 #include <QWidget>
 #include <array>
@@ -7,7 +8,9 @@
 #include <vector>
 
 #include "gui/loading/TraceLoader.hpp"
+#include "profiler/analysis/TraceDiff.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTableView;
@@ -15,13 +18,14 @@ class QTableView;
 namespace trainscope::gui {
 
 class CompareMetricsModel;
-class KernelDiffModel;
 class RunsTableModel;
+class TraceDiffModel;
 
 // Two runs side by side: metrics with differences and better/worse verdicts (the
 // step-time verdict is `trainscope compare`'s), a warning when a run was measured on a
-// busy machine, and the kernel time gained or lost per kernel (both traces load off the
-// GUI thread). A run is never compared with itself.
+// busy machine, and the kernels diff of `trainscope diff --per-step`
+// (profiler::diff_traces; both traces load off the GUI thread). A run is never compared
+// with itself.
 class CompareView : public QWidget {
     Q_OBJECT
   public:
@@ -29,8 +33,13 @@ class CompareView : public QWidget {
     void setDatabasePath(const QString& path) { path_ = path; }
     void setRuns(std::int64_t a, std::int64_t b);
     [[nodiscard]] QTableView* metricsTable() const { return metrics_view_; }
-    [[nodiscard]] QTableView* kernelTable() const { return kernels_view_; }
+    // The kernels diff: profiler::diff_traces of the two runs per training step (totals
+    // when a trace has no steps), the rows of `trainscope diff --per-step`.
+    [[nodiscard]] QTableView* kernelTable() const { return trace_diff_view_; }
     [[nodiscard]] CompareMetricsModel* metricsModel() const { return metrics_; }
+    [[nodiscard]] TraceDiffModel* traceDiffModel() const { return trace_diff_; }
+    // The kernels diff by kernel names as recorded (`trainscope diff --exact-names`).
+    void setExactNames(bool exact);
     // The line above the tables: the verdict, or why there is none.
     [[nodiscard]] QString summaryText() const;
     // Measurement warnings of A and B ("" when both are clean).
@@ -45,29 +54,32 @@ class CompareView : public QWidget {
 
   private:
     void traceReady(int side, const LoadedTracePtr& trace);
+    void startDiff();
+    void showDiff(const profiler::TraceDiff& diff);
     void showNoTrace(qint64 run_id);
 
     RunsTableModel* runs_;
     QString path_;
     QComboBox* a_;
     QComboBox* b_;
+    QCheckBox* exact_names_;
     QLabel* note_;
     QLabel* summary_;
     QLabel* warning_;
     CompareMetricsModel* metrics_;
-    KernelDiffModel* kernels_;
     QTableView* metrics_view_;
-    QTableView* kernels_view_;
+    TraceDiffModel* trace_diff_;
+    QTableView* trace_diff_view_;
     TraceLoader loader_a_;
     TraceLoader loader_b_;
-    std::vector<KernelStat> stats_a_;
-    std::vector<KernelStat> stats_b_;
-    std::vector<KernelStat> step_stats_a_;  // inside the training steps' span
-    std::vector<KernelStat> step_stats_b_;
-    std::int64_t steps_a_ = 0;
-    std::int64_t steps_b_ = 0;
     std::array<bool, 2> host_ops_{};  // the side's trace is a CPU-backend run's
+    std::array<LoadedTracePtr, 2> traces_;
     int loaded_ = 0;
+    // The diff runs off the GUI thread (a long trace takes a while: the launch index
+    // behind per-step selection); a result for an older pair of runs is dropped.
+    int generation_ = 0;
+    bool synchronous_ = false;  // loadKernelDiffNow
+    QFuture<void> diff_job_;
 };
 
 }  // namespace trainscope::gui

@@ -85,11 +85,6 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
         return nullptr;
     out->kernel_stats = computeKernelStats(*out->timeline);
     out->steps = profiler::count_training_steps(out->timeline->trace());
-    if (out->steps > 0) {
-        const profiler::TimeWindow span = profiler::training_steps_span(out->timeline->trace());
-        out->step_kernel_stats = computeKernelStats(
-            *out->timeline, static_cast<double>(span.begin_ns), static_cast<double>(span.end_ns));
-    }
     if (progress)
         progress(100);
     return out;

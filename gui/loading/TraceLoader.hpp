@@ -21,10 +21,7 @@ struct LoadedTrace {
     std::int64_t run_id = 0;
     std::shared_ptr<const TimelineData> timeline;
     std::vector<KernelStat> kernel_stats;
-    std::int64_t steps = 0;  // profiler::count_training_steps (normalises comparisons)
-    // The kernel statistics inside profiler::training_steps_span when the trace has steps
-    // (what per-step figures divide by `steps`), else empty.
-    std::vector<KernelStat> step_kernel_stats;
+    std::int64_t steps = 0;  // profiler::count_training_steps
 };
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
 

@@ -16,6 +16,7 @@ CommandAction add_import_command(CLI::App& app);
 CommandAction add_export_command(CLI::App& app);
 CommandAction add_analyze_command(CLI::App& app);
 CommandAction add_compare_command(CLI::App& app);
+CommandAction add_diff_command(CLI::App& app);
 CommandAction add_micro_command(CLI::App& app);
 // Slurm: merging an array's results, the state of its cells, and one array task.
 CommandAction add_collect_command(CLI::App& app);

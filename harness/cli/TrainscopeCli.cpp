@@ -33,6 +33,7 @@ int run_cli(int argc, char** argv) {
     add(add_export_command);
     add(add_analyze_command);
     add(add_compare_command);
+    add(add_diff_command);
     add(add_micro_command);
     add(add_collect_command);
     add(add_status_command);

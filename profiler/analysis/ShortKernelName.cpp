@@ -47,7 +47,49 @@ std::string_view drop_trailing_group(std::string_view s, char close) {
     return s;
 }
 
+// Where the function's qualified name begins: after the last top-level space, which
+// ends the return type (`void`).
+std::size_t after_return_type(std::string_view s) {
+    std::size_t begin = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (opens(s[i]))
+            ++depth;
+        else if (closes(s[i]))
+            --depth;
+        else if (depth == 0 && s[i] == ' ')
+            begin = i + 1;
+    }
+    return begin;
+}
+
 }  // namespace
+
+std::string normalize_kernel_name(std::string_view demangled) {
+    const std::string_view full = trimmed(demangled);
+    if (!balanced(full))
+        return std::string(full);
+    const std::string_view s = drop_trailing_group(full, ')');
+    std::string out;
+    out.reserve(s.size());
+    // Depth inside a template argument list (any bracket nested in it counts too, so a
+    // `(anonymous namespace)` or lambda inside the arguments goes with them).
+    int skipped = 0;
+    for (const char c : s.substr(after_return_type(s))) {
+        if (skipped > 0) {
+            if (opens(c))
+                ++skipped;
+            else if (closes(c))
+                --skipped;
+        } else if (c == '<') {
+            skipped = 1;
+        } else {
+            out += c;
+        }
+    }
+    const std::string_view name = trimmed(out);
+    return name.empty() ? std::string(full) : std::string(name);
+}
 
 std::string shorten_kernel_name(std::string_view demangled) {
     const std::string_view full = trimmed(demangled);

@@ -17,4 +17,15 @@ namespace trainscope::profiler {
 // they are. Grouping and lookups keep using the full name; this is for display.
 std::string shorten_kernel_name(std::string_view demangled);
 
+// The name two kernels are compared by (`trainscope diff`, the GUI's kernels diff): the
+// qualified name without the return type, the template argument lists and the parameter
+// list, so that instantiations of one kernel count as one kernel.
+//   void at::native::vectorized_elementwise_kernel<4, ...>(int, ...) ->
+//   at::native::vectorized_elementwise_kernel
+//   void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, ...>(...) ->
+//   at::native::(anonymous namespace)::CatArrayBatchedCopy
+// Unlike shorten_kernel_name it keeps the namespaces and classes: a `reduce_kernel` of
+// two libraries stays two kernels. Unbalanced names come back unchanged (trimmed).
+std::string normalize_kernel_name(std::string_view demangled);
+
 }  // namespace trainscope::profiler

@@ -1,7 +1,10 @@
 #include "profiler/analysis/TrainingSteps.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "profiler/analysis/GpuWork.hpp"
@@ -11,6 +14,56 @@ namespace trainscope::profiler {
 
 bool is_training_step_name(std::string_view name) {
     return name == "step" || name.starts_with("step ") || name.starts_with("ProfilerStep#");
+}
+
+namespace {
+
+// The number at the end of a step name ("ProfilerStep#12", "step 12").
+std::optional<std::int64_t> number_in_step_name(std::string_view name) {
+    std::size_t digits = name.size();
+    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
+        --digits;
+    std::int64_t n = 0;
+    const char* end = name.data() + name.size();
+    if (digits == name.size() || std::from_chars(name.data() + digits, end, n).ptr != end)
+        return std::nullopt;
+    return n;
+}
+
+}  // namespace
+
+std::vector<TrainingStep> training_steps(const Trace& trace) {
+    std::vector<signed char> step_name(trace.strings.size(), -1);
+    std::vector<std::pair<TrainingStep, std::optional<std::int64_t>>> found;
+    for (const Activity& a : trace.activities) {
+        if (a.kind != ActivityKind::NvtxRange && a.kind != ActivityKind::HostOp)
+            continue;
+        if (a.lane >= trace.lanes.size() || trace.lanes[a.lane].device >= 0)
+            continue;  // Kineto's GPU copies of the steps (see count_training_steps)
+        if (a.name >= step_name.size())
+            continue;
+        signed char& known = step_name[a.name];
+        if (known < 0)
+            known = is_training_step_name(trace.strings.at(a.name)) ? 1 : 0;
+        if (known != 0)
+            found.push_back(
+                {{0, a.start_ns, a.end_ns}, number_in_step_name(trace.strings.at(a.name))});
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+        return x.first.begin_ns < y.first.begin_ns;
+    });
+    std::set<std::int64_t> numbers;
+    bool named = true;
+    for (const auto& [step, number] : found)
+        named = named && number && numbers.insert(*number).second;
+    std::vector<TrainingStep> steps;
+    steps.reserve(found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        TrainingStep step = found[i].first;
+        step.number = named ? *found[i].second : static_cast<std::int64_t>(i);
+        steps.push_back(step);
+    }
+    return steps;
 }
 
 std::int64_t count_training_steps(const Trace& trace) {

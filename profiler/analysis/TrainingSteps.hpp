@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -18,6 +19,19 @@ bool is_training_step_name(std::string_view name);
 // gpu_user_annotation, which would count every step twice. Per-step comparisons
 // (compare's kernel diff) divide by it, so traces of different lengths compare.
 std::int64_t count_training_steps(const Trace& trace);
+
+// One training step range of a trace, numbered.
+struct TrainingStep {
+    std::int64_t number = 0;
+    std::int64_t begin_ns = 0;
+    std::int64_t end_ns = 0;
+};
+
+// The training steps (the ranges count_training_steps counts), in time order. A step's
+// number is the one its name carries ("ProfilerStep#12", "step 12") when every step
+// name carries a distinct one, else its position, from 0 (trainscope's NVTX "step"
+// ranges: the index of the steps table, warm-up steps included).
+std::vector<TrainingStep> training_steps(const Trace& trace);
 
 // From the start of the first training step to the end of the last, over step ranges on
 // every lane, extended to the last GPU work launched inside them (the GPU runs behind

@@ -18,6 +18,7 @@
 #include "gui/app/RecentFilesMenu.hpp"
 #include "gui/app/Screenshot.hpp"
 #include "gui/compare/CompareView.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/loading/TraceLoader.hpp"
 #include "gui/runs/RunsTableModel.hpp"
@@ -237,7 +238,9 @@ class TestApp : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(window.compareView()->kernelTable()->model()->rowCount() > 5,
                                  60000);
         const auto* diff = window.compareView()->kernelTable()->model();
-        QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
+        QVERIFY(diff->headerData(TraceDiffModel::TotalA, Qt::Horizontal)
+                    .toString()
+                    .contains(QLatin1String("per step")));
         // The Kernels tab sums both runs: 20,000 kernels of run 1 plus run 2's.
         auto kernel_count = [&] {
             qint64 n = 0;

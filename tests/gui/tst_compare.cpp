@@ -1,18 +1,26 @@
 // The Compare tab: the same verdict as `trainscope compare` on the same pair (the CLI
 // runs as a separate process), a run is never compared with itself, busy-machine runs
 // are flagged, and Kineto's ProfilerStep#N ranges count as training steps.
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 #include "gui/compare/CompareModels.hpp"
 #include "gui/compare/CompareView.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/runs/RunsTableModel.hpp"
+#include "profiler/analysis/TraceDiff.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "reports/store/TraceStore.hpp"
 
 using namespace trainscope;
 using namespace trainscope::gui;
@@ -62,6 +70,37 @@ profiler::Trace profilerStepTrace(int steps) {
     }
     t.capture_end_ns = steps * 10'000'000;
     t.metadata["source"] = "kineto";
+    t.sort();
+    return t;
+}
+
+// profilerStepTrace with more to diff: two instantiations of one templated kernel (one
+// row after normalisation), a kernel only this side has, and host operators.
+profiler::Trace diffTrace(int steps, std::int64_t elementwise_ns, const std::string& only_here) {
+    profiler::Trace t = profilerStepTrace(steps);
+    profiler::LaneRegistry lanes(t);
+    const auto host = lanes.find_or_add(profiler::LaneKind::HostThread, -1, 1, 1, "python");
+    const auto gpu = lanes.find_or_add(profiler::LaneKind::GpuStream, 0, 7, 1, "stream 7");
+    const auto add = [&](profiler::ActivityKind kind, profiler::LaneId lane, std::int64_t start,
+                         std::int64_t length, const std::string& name) {
+        profiler::Activity a;
+        a.kind = kind;
+        a.lane = lane;
+        a.device = kind == profiler::ActivityKind::Kernel ? 0 : -1;
+        a.start_ns = start;
+        a.end_ns = start + length;
+        a.name = t.strings.intern(name);
+        t.activities.push_back(a);
+    };
+    for (int i = 0; i < steps; ++i) {
+        const std::int64_t start = i * 10'000'000 + 3'000'000;
+        add(profiler::ActivityKind::Kernel, gpu, start, elementwise_ns,
+            "void at::native::vectorized_elementwise_kernel<4, float>(int, float*)");
+        add(profiler::ActivityKind::Kernel, gpu, start + 100'000, 2 * elementwise_ns,
+            "void at::native::vectorized_elementwise_kernel<2, c10::Half>(int, c10::Half*)");
+        add(profiler::ActivityKind::Kernel, gpu, start + 400'000, 50'000, only_here);
+        add(profiler::ActivityKind::HostOp, host, start - 2'000'000, 300'000 + i, "aten::mm");
+    }
     t.sort();
     return t;
 }
@@ -202,15 +241,110 @@ class TestCompare : public QObject {
         view.setRuns(model.runs()[0].id, model.runs()[1].id);
         view.loadKernelDiffNow();
         const auto* diff = view.kernelTable()->model();
-        QVERIFY(diff->headerData(3, Qt::Horizontal).toString().contains(QLatin1String("per step")));
+        QVERIFY(diff->headerData(TraceDiffModel::TotalA, Qt::Horizontal)
+                    .toString()
+                    .contains(QLatin1String("per step")));
         QCOMPARE(diff->rowCount(), 1);
         // 2 and 4 kernels of 1 ms over 2 and 4 steps: 1 ms per step on both sides.
-        QCOMPARE(diff->index(0, KernelDiffModel::TotalA).data(KernelDiffModel::SortRole).toDouble(),
+        QCOMPARE(diff->index(0, TraceDiffModel::TotalA).data(TraceDiffModel::SortRole).toDouble(),
                  1e6);
-        QCOMPARE(diff->index(0, KernelDiffModel::TotalB).data(KernelDiffModel::SortRole).toDouble(),
+        QCOMPARE(diff->index(0, TraceDiffModel::TotalB).data(TraceDiffModel::SortRole).toDouble(),
                  1e6);
         QVERIFY2(view.noteText().contains(QLatin1String("ProfilerStep")),
                  qPrintable(view.noteText()));
+    }
+
+    // The kernels diff of the Compare tab is profiler::diff_traces of the two runs, and
+    // `trainscope diff` prints the same rows.
+    void kernelsDiffIsTrainscopeDiffsRows() {
+        reports::RunRecord a = timedRun(10.0, 0.1, 200);
+        a.source = "kineto";
+        a.trace = diffTrace(2, 40'000, "only_in_a_kernel");
+        reports::RunRecord b = a;
+        b.trace = diffTrace(3, 30'000, "only_in_b_kernel");
+        const QString db = writeRuns(QStringLiteral("diff.db"), {a, b});
+        RunsTableModel model;
+        model.setRuns(load(db));
+        const auto id_a = model.runs()[0].id;
+        const auto id_b = model.runs()[1].id;
+        CompareView view(&model);
+        QAbstractItemModelTester tester(view.traceDiffModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setDatabasePath(db);
+        view.setRuns(id_a, id_b);
+        view.loadKernelDiffNow();
+        const QAbstractItemModel* table = view.kernelTable()->model();  // as shown (proxy)
+
+        const reports::ResultsDatabase store(db.toStdString(), reports::OpenMode::ReadOnly);
+        profiler::TraceDiffOptions per_step;  // both traces have ProfilerStep ranges
+        per_step.per_step = true;
+        const auto expected = profiler::diff_traces(*reports::load_trace(store, id_a),
+                                                    *reports::load_trace(store, id_b), per_step);
+        QVERIFY(expected.per_step);
+        QCOMPARE(table->rowCount(), static_cast<int>(expected.rows.size()));
+        QCOMPARE(table->rowCount(), 5);  // gemm, elementwise (2 folded), 2 one-sided, aten::mm
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const auto& row = expected.rows[static_cast<std::size_t>(r)];
+            const auto cell = [&](int column) {
+                return table->index(r, column).data(TraceDiffModel::SortRole);
+            };
+            QCOMPARE(cell(TraceDiffModel::Name).toString(), QString::fromStdString(row.name));
+            QCOMPARE(cell(TraceDiffModel::CountA).toLongLong(), row.a.count);
+            QCOMPARE(cell(TraceDiffModel::CountB).toLongLong(), row.b.count);
+            QCOMPARE(cell(TraceDiffModel::TotalA).toDouble(), row.a.time_ns);
+            QCOMPARE(cell(TraceDiffModel::TotalB).toDouble(), row.b.time_ns);
+            QCOMPARE(cell(TraceDiffModel::Change).toDouble(), row.change_ns());
+        }
+
+        QProcess cli;
+        cli.start(
+            QStringLiteral(TRAINSCOPE_CLI),
+            {QStringLiteral("diff"), db, QString::number(id_a), QString::number(id_b),
+             QStringLiteral("--per-step"), QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonArray rows = QJsonDocument::fromJson(cli.readAllStandardOutput()).array();
+        QCOMPARE(rows.size(), table->rowCount());
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QJsonObject row = rows[r].toObject();
+            const auto cell = [&](int column) {
+                return table->index(r, column).data(TraceDiffModel::SortRole);
+            };
+            QCOMPARE(row[QStringLiteral("name")].toString(), cell(TraceDiffModel::Name).toString());
+            QCOMPARE(row[QStringLiteral("kind")].toString(), cell(TraceDiffModel::Kind).toString());
+            QCOMPARE(row[QStringLiteral("status")].toString(),
+                     cell(TraceDiffModel::Status).toString());
+            QCOMPARE(row[QStringLiteral("count B")].toInteger(),
+                     cell(TraceDiffModel::CountB).toLongLong());
+            // The CLI prints microseconds to the nanosecond: per-step values may lose half a ns
+            // (and the µs text a few ulps).
+            const auto ns = [&](const char* key) {
+                return row[QLatin1String(key)].toDouble() * 1000;
+            };
+            QVERIFY(std::abs(ns("B per step (us)") - cell(TraceDiffModel::TotalB).toDouble()) <=
+                    0.5 + 1e-6);
+            QVERIFY(std::abs(ns("change per step (us)") -
+                             cell(TraceDiffModel::Change).toDouble()) <= 0.5 + 1e-6);
+        }
+        // Normalised: the two instantiations are one row, named without their arguments.
+        QVERIFY(!table
+                     ->match(table->index(0, TraceDiffModel::Name), Qt::DisplayRole,
+                             QStringLiteral("at::native::vectorized_elementwise_kernel"), 1,
+                             Qt::MatchExactly)
+                     .isEmpty());
+        // Asked for exact names, the instantiations are two rows, as with --exact-names; the
+        // box recomputes off the GUI thread.
+        view.setExactNames(true);
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 6, 10000);
+        profiler::TraceDiffOptions exact = per_step;
+        exact.exact_names = true;
+        const auto apart = profiler::diff_traces(*reports::load_trace(store, id_a),
+                                                 *reports::load_trace(store, id_b), exact);
+        for (int r = 0; r < table->rowCount(); ++r)
+            QCOMPARE(table->index(r, TraceDiffModel::Name).data().toString(),
+                     QString::fromStdString(apart.rows[static_cast<std::size_t>(r)].name));
+        view.setExactNames(false);
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 5, 10000);
     }
 };
 

@@ -9,6 +9,7 @@
 #include "gui/charts/LineChart.hpp"
 #include "gui/common/ExportRole.hpp"
 #include "gui/compare/CompareModels.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/runs/MetricChartData.hpp"
@@ -560,36 +561,39 @@ class TestModels : public QObject {
         metrics.setRuns(nullptr, nullptr);
         QCOMPARE(metrics.rowCount(), 0);
 
-        KernelDiffModel diff;
+        TraceDiffModel diff;
         QAbstractItemModelTester t2(&diff, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        KernelStat a;
-        a.name = QStringLiteral("gemm");
-        a.count = 2;
-        a.total_ns = 1000;
-        KernelStat b = a;
-        b.total_ns = 1500;
-        KernelStat c;
-        c.name = QStringLiteral("conv");
-        c.count = 1;
-        c.total_ns = 300;
-        diff.setStats({a}, {b, c});
+        profiler::TraceDiff d;
+        profiler::TraceDiffRow gemm;
+        gemm.name = "gemm";
+        gemm.category = profiler::KernelCategory::Gemm;
+        gemm.a = {2, 1000, 1000.0};
+        gemm.b = {2, 1500, 1500.0};
+        profiler::TraceDiffRow conv;
+        conv.name = "conv";
+        conv.category = profiler::KernelCategory::Convolution;
+        conv.b = {1, 300, 300.0};
+        d.rows = {gemm, conv};
+        diff.setDiff(d);
         QCOMPARE(diff.rowCount(), 2);
         // CSV: durations in ns, change in percent, plain numbers; units in the header.
         const QStringList csv = toCsv(diff).split(QStringLiteral("\r\n"));
         QVERIFY2(csv.at(0).contains(QLatin1String("total A (ns),total B (ns)")),
                  qPrintable(csv.at(0)));
-        QVERIFY2(csv.contains(QStringLiteral("gemm,2,2,1000,1500,500,50")),
+        QVERIFY2(csv.contains(QStringLiteral("kernel,gemm,gemm,both,2,2,1000,1500,500,750,500,50")),
                  qPrintable(csv.join(QLatin1Char('|'))));
         for (int r = 0; r < 2; ++r) {
-            if (diff.index(r, 0).data().toString() == QLatin1String("gemm")) {
-                QCOMPARE(diff.index(r, KernelDiffModel::Diff)
-                             .data(KernelDiffModel::SortRole)
+            if (diff.index(r, TraceDiffModel::Name).data().toString() == QLatin1String("gemm")) {
+                QCOMPARE(diff.index(r, TraceDiffModel::Change)
+                             .data(TraceDiffModel::SortRole)
                              .toLongLong(),
                          500);
-                QCOMPARE(diff.index(r, KernelDiffModel::Relative).data().toString(),
+                QCOMPARE(diff.index(r, TraceDiffModel::Relative).data().toString(),
                          QStringLiteral("+50.0 %"));
             } else {
-                QCOMPARE(diff.index(r, KernelDiffModel::Relative).data().toString(),
+                QCOMPARE(diff.index(r, TraceDiffModel::Relative).data().toString(),
+                         QStringLiteral("new"));
+                QCOMPARE(diff.index(r, TraceDiffModel::Status).data().toString(),
                          QStringLiteral("new"));
             }
         }

@@ -17,7 +17,7 @@
 #include <algorithm>
 
 #include "gui/app/MainWindow.hpp"
-#include "gui/compare/CompareModels.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/range/RangePanel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -300,20 +300,28 @@ class TestTimelineUx : public QObject {
                  QStringLiteral("vectorized_elementwise_kernel"));
         QCOMPARE(stats.index(0, KernelStatsModel::Name).data(Qt::ToolTipRole).toString(), k.name);
         QCOMPARE(stats.index(1, KernelStatsModel::Name).data().toString(), c.name);
-        KernelStat other = k;
-        other.name =
-            QStringLiteral("void at::native::vectorized_elementwise_kernel<2, float>(int)");
-        KernelDiffModel diff;
-        diff.setStats({k}, {k, other});
-        QCOMPARE(diff.rowCount(), 2);  // same short name, different kernels
-        for (int r = 0; r < 2; ++r) {
-            QCOMPARE(diff.index(r, KernelDiffModel::Name).data().toString(),
-                     QStringLiteral("vectorized_elementwise_kernel"));
-            QVERIFY(diff.index(r, KernelDiffModel::Name)
-                        .data(Qt::ToolTipRole)
-                        .toString()
-                        .startsWith(QLatin1String("void at::native::")));
+        // Compare's kernels diff compares kernels by their qualified name without template
+        // arguments and parameters (profiler::normalize_kernel_name, as `trainscope diff`):
+        // another instantiation of the kernel is the same row, which says so.
+        auto b = gpuTrace();
+        kernelAt(b, 0, 0, 1000, kLongName);
+        kernelAt(b, 0, 2000, 2500, "void at::native::vectorized_elementwise_kernel<2, float>(int)");
+        TraceDiffModel diff;
+        diff.setDiff(profiler::diff_traces(d->trace(), b));
+        int kernel_row = -1;
+        for (int r = 0; r < diff.rowCount(); ++r) {
+            if (diff.index(r, TraceDiffModel::Category).data().toString() !=
+                QLatin1String("memcpy/memset"))
+                kernel_row = r;
         }
+        QVERIFY(kernel_row >= 0);
+        QCOMPARE(diff.index(kernel_row, TraceDiffModel::Name).data().toString(),
+                 QStringLiteral("at::native::vectorized_elementwise_kernel"));
+        QCOMPARE(diff.index(kernel_row, TraceDiffModel::CountB).data().toLongLong(), 2);
+        QVERIFY(diff.index(kernel_row, TraceDiffModel::Name)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("2 recorded name(s)")));
     }
 
     // --- search and flows ---------------------------------------------------------

@@ -1,0 +1,239 @@
+// trainscope diff's analysis on hand-made traces: new and missing names, the shared
+// name normalisation, the sort order, step ranges and categories.
+#include <gtest/gtest.h>
+
+#include "HandBuiltTrace.hpp"
+#include "profiler/analysis/ShortKernelName.hpp"
+#include "profiler/analysis/TraceDiff.hpp"
+
+namespace trainscope::profiler {
+namespace {
+
+using testing::HandBuiltTrace;
+
+const TraceDiffRow* row_named(const TraceDiff& d, std::string_view name,
+                              DiffSubject subject = DiffSubject::Kernel) {
+    for (const auto& r : d.rows) {
+        if (r.name == name && r.subject == subject)
+            return &r;
+    }
+    return nullptr;
+}
+
+constexpr const char* kAddFloat =
+    "void at::native::vectorized_elementwise_kernel<4, float>(int, float*)";
+constexpr const char* kAddHalf =
+    "void at::native::vectorized_elementwise_kernel<2, c10::Half>(int, c10::Half*)";
+
+TEST(NormalizeKernelName, DropsReturnTypeTemplateArgumentsAndParameters) {
+    EXPECT_EQ(normalize_kernel_name(kAddFloat), "at::native::vectorized_elementwise_kernel");
+    EXPECT_EQ(normalize_kernel_name(
+                  "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned "
+                  "int, 4, 64, 64>(float*, at::native::(anonymous "
+                  "namespace)::CatArrInputTensorMetadata<float, "
+                  "unsigned int, 64, 64>, int)"),
+              "at::native::(anonymous namespace)::CatArrayBatchedCopy");
+    EXPECT_EQ(normalize_kernel_name("void ns::Outer<int>::inner<float>(int)"), "ns::Outer::inner");
+    EXPECT_EQ(normalize_kernel_name("volta_sgemm_128x64_nn"), "volta_sgemm_128x64_nn");
+    EXPECT_EQ(normalize_kernel_name("broken<(int"), "broken<(int");
+    // Namespaces stay: two libraries' reduce_kernel are two kernels.
+    EXPECT_NE(normalize_kernel_name("void a::reduce_kernel<1>()"),
+              normalize_kernel_name("void b::reduce_kernel<1>()"));
+}
+
+TEST(TraceDiff, NewMissingAndChangedNamesSortedByAbsoluteChange) {
+    HandBuiltTrace a;
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 100);
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 200, 300);
+    a.kernel(0, 7, "old_kernel", 400, 450);
+    a.memcpy(0, 7, 500, 530, 64);
+    HandBuiltTrace b;
+    b.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 400);  // +200 ns, one call fewer
+    b.kernel(0, 7, "new_kernel", 500, 510);
+    b.memcpy(0, 7, 600, 630, 64);  // unchanged
+    const TraceDiff d = diff_traces(a.trace(), b.trace());
+    ASSERT_EQ(d.rows.size(), 4u);
+    EXPECT_EQ(d.rows[0].name, "volta_sgemm_128x64_nn");
+    EXPECT_EQ(d.rows[1].name, "old_kernel");
+    EXPECT_EQ(d.rows[2].name, "new_kernel");
+    EXPECT_EQ(d.rows[3].name, "Memcpy HtoD (Pinned -> Device)");
+    const TraceDiffRow& gemm = d.rows[0];
+    EXPECT_EQ(gemm.a.count, 2);
+    EXPECT_EQ(gemm.b.count, 1);
+    EXPECT_EQ(gemm.a.total_ns, 200);
+    EXPECT_EQ(gemm.b.total_ns, 400);
+    EXPECT_DOUBLE_EQ(gemm.a.mean_ns(), 100.0);
+    EXPECT_EQ(gemm.change_ns(), 200);
+    ASSERT_TRUE(gemm.relative());
+    EXPECT_DOUBLE_EQ(*gemm.relative(), 1.0);
+    EXPECT_EQ(gemm.presence(), DiffPresence::Both);
+    EXPECT_EQ(d.rows[1].presence(), DiffPresence::Missing);
+    EXPECT_EQ(d.rows[1].change_ns(), -50);
+    EXPECT_EQ(d.rows[2].presence(), DiffPresence::New);
+    EXPECT_FALSE(d.rows[2].relative());
+    EXPECT_EQ(d.rows[3].change_ns(), 0);
+    EXPECT_EQ(d.rows[3].category, KernelCategory::MemcpyMemset);
+}
+
+TEST(TraceDiff, AWindowPerTraceTakesTheWorkStartingInIt) {
+    HandBuiltTrace a;
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 100);
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 200, 300);  // starts inside, ends outside
+    a.kernel(0, 7, "old_kernel", 400, 450);
+    HandBuiltTrace b;
+    b.kernel(0, 7, "volta_sgemm_128x64_nn", 1000, 1400);
+    TraceDiffOptions options;
+    options.window_a = {0, 250};
+    options.window_b = {1000, 2000};
+    const TraceDiff d = diff_traces(a.trace(), b.trace(), options);
+    ASSERT_EQ(d.rows.size(), 1u);
+    EXPECT_EQ(d.rows[0].a.count, 2);
+    EXPECT_EQ(d.rows[0].a.total_ns, 200);
+    EXPECT_EQ(d.rows[0].b.total_ns, 400);
+}
+
+TEST(TraceDiff, InstantiationsOfOneKernelAreOneRowUnlessExactNames) {
+    HandBuiltTrace a;
+    a.kernel(0, 7, kAddFloat, 0, 100);
+    HandBuiltTrace b;
+    b.kernel(0, 7, kAddFloat, 0, 100);
+    b.kernel(0, 7, kAddHalf, 200, 250);
+    const TraceDiff merged = diff_traces(a.trace(), b.trace());
+    ASSERT_EQ(merged.rows.size(), 1u);
+    EXPECT_EQ(merged.rows[0].name, "at::native::vectorized_elementwise_kernel");
+    EXPECT_EQ(merged.rows[0].b.count, 2);
+    EXPECT_EQ(merged.rows[0].change_ns(), 50);
+    EXPECT_EQ(merged.rows[0].variants, 2);
+    EXPECT_EQ(merged.rows[0].category, KernelCategory::Elementwise);
+
+    TraceDiffOptions exact;
+    exact.exact_names = true;
+    const TraceDiff apart = diff_traces(a.trace(), b.trace(), exact);
+    ASSERT_EQ(apart.rows.size(), 2u);
+    EXPECT_EQ(apart.rows[0].name, kAddHalf);
+    EXPECT_EQ(apart.rows[0].presence(), DiffPresence::New);
+    EXPECT_EQ(apart.rows[1].change_ns(), 0);
+}
+
+TEST(TraceDiff, CategoriesSumTheirRows) {
+    HandBuiltTrace a;
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 100);
+    a.kernel(0, 7, "cutlass_80_tensorop_s1688gemm_64x64", 100, 150);
+    a.kernel(0, 7, "implicit_convolve_sgemm", 200, 260);
+    HandBuiltTrace b;
+    b.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 120);
+    b.kernel(0, 7, "implicit_convolve_sgemm", 200, 220);
+    const TraceDiff d = diff_traces(a.trace(), b.trace());
+    ASSERT_EQ(d.categories.size(), 2u);
+    EXPECT_EQ(d.categories[0].category, KernelCategory::Convolution);  // -40 before -30
+    EXPECT_EQ(d.categories[0].change_ns(), -40);
+    EXPECT_EQ(d.categories[1].category, KernelCategory::Gemm);
+    EXPECT_EQ(d.categories[1].a.count, 2);
+    EXPECT_EQ(d.categories[1].a.total_ns, 150);
+    EXPECT_EQ(d.categories[1].b.total_ns, 120);
+}
+
+// Two ProfilerStep ranges (Kineto's, numbered 5 and 6); step 6's kernel starts after
+// the range ends (the GPU runs behind) but was launched inside it.
+HandBuiltTrace two_step_trace(std::int64_t gemm_ns) {
+    HandBuiltTrace t;
+    t.host_op(1, "ProfilerStep#5", 0, 1000);
+    t.host_op(1, "ProfilerStep#6", 1000, 2000);
+    t.host_op(1, "aten::mm", 100, 200, 1);
+    t.host_op(1, "nn.Module: Linear_0", 90, 210, 1);
+    t.host_op(1, "torch/nn/modules/module.py(1743): _call_impl", 90, 210, 1);
+    t.host_op(1, "<frozen os>(808): getenv", 90, 95, 2);
+    t.host_op(1, "aten::mm", 1100, 1300, 1);
+    t.runtime_call(1, "cudaLaunchKernel", 150, 160, 1);
+    t.runtime_call(1, "cudaLaunchKernel", 1900, 1910, 2);
+    t.kernel(0, 7, "volta_sgemm_128x64_nn", 300, 300 + gemm_ns, 1);
+    t.kernel(0, 7, "volta_sgemm_128x64_nn", 2100, 2100 + 2 * gemm_ns, 2);
+    return t;
+}
+
+TraceDiff all_of(HandBuiltTrace& a, HandBuiltTrace& b) {
+    return diff_traces(a.trace(), b.trace());
+}
+
+TEST(TraceDiff, StepRangeTakesGpuWorkByItsLaunch) {
+    auto a = two_step_trace(100);
+    auto b = two_step_trace(150);
+    TraceDiffOptions only6;
+    only6.steps = StepRange{6, 6};
+    const TraceDiff d = diff_traces(a.trace(), b.trace(), only6);
+    EXPECT_EQ(d.steps_a, 1);
+    EXPECT_EQ(d.steps_b, 1);
+    const TraceDiffRow* gemm = row_named(d, "volta_sgemm_128x64_nn");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->a.count, 1);
+    EXPECT_EQ(gemm->a.total_ns, 200);
+    EXPECT_EQ(gemm->b.total_ns, 300);
+    const TraceDiffRow* mm = row_named(d, "aten::mm", DiffSubject::Operator);
+    ASSERT_NE(mm, nullptr);
+    EXPECT_EQ(mm->a.count, 1);
+    EXPECT_EQ(mm->a.total_ns, 200);
+    // Steps are steps, not operators, and Python frames wrap operators.
+    EXPECT_EQ(row_named(d, "ProfilerStep#6", DiffSubject::Operator), nullptr);
+    EXPECT_EQ(row_named(all_of(a, b), "nn.Module: Linear_0", DiffSubject::Operator), nullptr);
+    EXPECT_EQ(all_of(a, b).rows.size(), 2u);
+
+    const TraceDiff all = diff_traces(a.trace(), b.trace());
+    EXPECT_EQ(all.steps_a, 2);
+    EXPECT_EQ(row_named(all, "volta_sgemm_128x64_nn")->a.count, 2);
+    TraceDiffOptions kernels_only;
+    kernels_only.operators = false;
+    EXPECT_EQ(row_named(diff_traces(a.trace(), b.trace(), kernels_only), "aten::mm",
+                        DiffSubject::Operator),
+              nullptr);
+}
+
+TEST(TraceDiff, PerStepDividesTheStepsWorkByTheStepCount) {
+    auto a = two_step_trace(100);
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 2500, 2600);  // after the steps: evaluation
+    auto b = two_step_trace(150);
+    TraceDiffOptions per_step;
+    per_step.per_step = true;
+    const TraceDiff d = diff_traces(a.trace(), b.trace(), per_step);
+    ASSERT_TRUE(d.per_step);
+    const TraceDiffRow* gemm = row_named(d, "volta_sgemm_128x64_nn");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->a.count, 2);  // counts and totals stay whole
+    EXPECT_EQ(gemm->a.total_ns, 300);
+    EXPECT_DOUBLE_EQ(gemm->a.time_ns, 150.0);
+    EXPECT_DOUBLE_EQ(gemm->b.time_ns, 225.0);
+    EXPECT_DOUBLE_EQ(gemm->change_ns(), 75.0);
+    EXPECT_DOUBLE_EQ(*gemm->relative(), 0.5);
+
+    HandBuiltTrace no_steps;
+    no_steps.kernel(0, 7, "volta_sgemm_128x64_nn", 0, 100);
+    const TraceDiff totals = diff_traces(a.trace(), no_steps.trace(), per_step);
+    EXPECT_FALSE(totals.per_step);
+    EXPECT_DOUBLE_EQ(row_named(totals, "volta_sgemm_128x64_nn")->a.time_ns, 400.0);
+}
+
+TEST(TraceDiff, StepsAreNumberedByTheirNamesOrByPosition) {
+    auto kineto = two_step_trace(100);
+    EXPECT_EQ(steps_in_range(kineto.trace(), StepRange{6, std::nullopt}),
+              std::vector<std::int64_t>{6});
+    HandBuiltTrace ours;
+    ours.nvtx_range(1, "step", 0, 10);
+    ours.nvtx_range(1, "step", 10, 20);
+    ours.nvtx_range(1, "step", 20, 30);
+    EXPECT_EQ(steps_in_range(ours.trace(), StepRange{1, 2}), (std::vector<std::int64_t>{1, 2}));
+    EXPECT_TRUE(steps_in_range(ours.trace(), StepRange{7, 9}).empty());
+}
+
+TEST(TraceDiff, ParsesStepRanges) {
+    const auto r = parse_step_range("3:5");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->first, 3);
+    EXPECT_EQ(r->last, 5);
+    EXPECT_EQ(parse_step_range("4")->last, 4);
+    EXPECT_FALSE(parse_step_range("7:")->last);
+    EXPECT_FALSE(parse_step_range(":7")->first);
+    for (const char* bad : {"", ":", "5:3", "a:b", "-1:2", "1:2:3", "1.5"})
+        EXPECT_FALSE(parse_step_range(bad)) << bad;
+}
+
+}  // namespace
+}  // namespace trainscope::profiler
