@@ -22,7 +22,10 @@ class NullBackend final : public Backend {
     std::map<std::string, std::string> environment() const override { return {}; }
     void synchronize() override {}
     void set_math_mode(MathMode) override {}
-    std::unique_ptr<StepTimer> start_step_timer() override { return nullptr; }
+    StepTimer& start_step_timer() override {
+        timer_.start();
+        return timer_;
+    }
     bool emulates(Precision) const override { return false; }
     DType storage_dtype(Precision) const override { return DType::f32; }
     CrossEntropyTotals take_loss_totals() override { return {}; }
@@ -113,6 +116,7 @@ class NullBackend final : public Backend {
     void do_flag_non_finite(const Tensor&, Tensor&) override { ran(BackendOp::flag_non_finite); }
 
     HostRawAllocator memory_;
+    SteadyClockStepTimer timer_;
 };
 
 }  // namespace trainscope::workloads

@@ -48,7 +48,7 @@ class GraphSimulatingBackend final : public Backend {
     }
     void synchronize() override { cpu_.synchronize(); }
     void set_math_mode(MathMode mode) override { cpu_.set_math_mode(mode); }
-    std::unique_ptr<StepTimer> start_step_timer() override { return cpu_.start_step_timer(); }
+    StepTimer& start_step_timer() override { return cpu_.start_step_timer(); }
     bool emulates(Precision precision) const override { return cpu_.emulates(precision); }
     DType storage_dtype(Precision precision) const override {
         return cpu_.storage_dtype(precision);

@@ -13,6 +13,7 @@
 
 #include "counting_new.hpp"
 #include "null_backend.hpp"
+#include "small_runs.hpp"
 #include "workloads/backend/BackendRegistry.hpp"
 #include "workloads/training/TrainingSession.hpp"
 #include "workloads_test_support.hpp"
@@ -36,7 +37,7 @@ class RecordingBackend final : public Backend {
     }
     void synchronize() override { inner_->synchronize(); }
     void set_math_mode(MathMode mode) override { inner_->set_math_mode(mode); }
-    std::unique_ptr<StepTimer> start_step_timer() override { return inner_->start_step_timer(); }
+    StepTimer& start_step_timer() override { return inner_->start_step_timer(); }
     bool emulates(Precision precision) const override { return inner_->emulates(precision); }
     DType storage_dtype(Precision precision) const override {
         return inner_->storage_dtype(precision);
@@ -260,8 +261,7 @@ std::vector<Call>& recorded_calls() {
     return calls;
 }
 
-class WorkloadsContractAllocationInTraining
-    : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+class WorkloadsContractAllocationInTraining : public ::testing::TestWithParam<testing::SmallRun> {};
 
 TEST_P(WorkloadsContractAllocationInTraining, AStepsCallsPassTheContractWithoutAllocating) {
     if (!backend_registered("recorded-cpu")) {
@@ -284,14 +284,7 @@ TEST_P(WorkloadsContractAllocationInTraining, AStepsCallsPassTheContractWithoutA
 }
 
 INSTANTIATE_TEST_SUITE_P(ModelsAndPrecisions, WorkloadsContractAllocationInTraining,
-                         ::testing::Values(std::pair<std::string, std::string>{"seed-cnn", "fp32"},
-                                           std::pair<std::string, std::string>{"seed-cnn", "fp16"},
-                                           std::pair<std::string, std::string>{"resnet", "fp32"},
-                                           std::pair<std::string, std::string>{"resnet", "fp16"}),
-                         [](const auto& param_info) {
-                             return param_info.param.first.substr(0, 4) + "_" +
-                                    param_info.param.second;
-                         });
+                         testing::seed_cnn_and_resnet_fp32_fp16(), testing::small_run_name);
 
 }  // namespace
 }  // namespace trainscope::workloads

@@ -41,8 +41,9 @@ class RecordingBackend final : public Backend {
     }
     void synchronize() override {}
     void set_math_mode(MathMode) override {}
-    std::unique_ptr<StepTimer> start_step_timer() override {
-        return std::make_unique<SteadyClockStepTimer>();
+    StepTimer& start_step_timer() override {
+        timer_.start();
+        return timer_;
     }
     bool emulates(Precision) const override { return false; }
     DType storage_dtype(Precision precision) const override {
@@ -179,6 +180,7 @@ class RecordingBackend final : public Backend {
     std::vector<Call>& calls_;
     HostRawAllocator allocator_;
     CrossEntropyTotals deferred_;
+    SteadyClockStepTimer timer_;
 };
 
 // Calls of the last run, shared with the factory the registry keeps.

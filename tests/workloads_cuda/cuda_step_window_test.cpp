@@ -82,15 +82,15 @@ TEST(CudaStepWindow, ClosesOnTheDevicesEventNotWhenTheHostAsks) {
     Tensor big = tensors.allocate(Shape{64 << 20}, DType::f32);  // 256 MiB
     backend->synchronize();
     const auto host_start = std::chrono::steady_clock::now();
-    const std::unique_ptr<StepTimer> timer = backend->start_step_timer();
+    StepTimer& timer = backend->start_step_timer();
     for (int i = 0; i < 8; ++i) {
         backend->fill(big, static_cast<double>(i));
     }
-    timer->close();
+    timer.close();
     // The host dawdles after the window closed: that must not be timed.
     constexpr auto kHostDelay = std::chrono::milliseconds(200);
     std::this_thread::sleep_for(kHostDelay);
-    const std::int64_t elapsed_ns = timer->elapsed_ns();
+    const std::int64_t elapsed_ns = timer.elapsed_ns();
     const auto host_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::steady_clock::now() - host_start)
                              .count();

@@ -43,8 +43,10 @@ class Backend {
     virtual void synchronize() = 0;
     // tf32 makes convolutions and GEMMs round their inputs to tf32 and accumulate in fp32.
     virtual void set_math_mode(MathMode mode) = 0;
-    // Starts timing a training step on this backend's clock (see StepTimer).
-    virtual std::unique_ptr<StepTimer> start_step_timer() = 0;
+    // Starts timing a training step on this backend's clock (see StepTimer) and returns the
+    // timer, which is the backend's own: each call restarts it (one step is timed at a
+    // time), so opening a step's window allocates nothing.
+    virtual StepTimer& start_step_timer() = 0;
     // True when `precision` runs here as an emulation (values rounded to its format at the
     // storage points, arithmetic in a wider native type) rather than in its own hardware
     // format; results carry it as TrainingResult::emulated.

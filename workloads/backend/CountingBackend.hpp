@@ -41,7 +41,7 @@ class CountingBackend final : public Backend {
     }
     void synchronize() override;
     void set_math_mode(MathMode mode) override { inner_->set_math_mode(mode); }
-    std::unique_ptr<StepTimer> start_step_timer() override { return inner_->start_step_timer(); }
+    StepTimer& start_step_timer() override { return inner_->start_step_timer(); }
     bool emulates(Precision precision) const override { return inner_->emulates(precision); }
     DType storage_dtype(Precision precision) const override {
         return inner_->storage_dtype(precision);

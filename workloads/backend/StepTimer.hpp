@@ -5,7 +5,8 @@
 
 namespace trainscope::workloads {
 
-// Times one training step's window on the backend's own clock: started right before the
+// Times one training step's window on the backend's own clock, one window after another
+// (the backend keeps one and restarts it): started right before the
 // step's first operation is queued (the batch is already staged), closed once, right
 // after the step's last operation is queued. close() only marks the end (the host's
 // clock on the CPU; an event queued on the compute stream on a GPU) and waits for
@@ -30,6 +31,7 @@ class StepTimer {
 // they return (the CPU backend).
 class SteadyClockStepTimer final : public StepTimer {
   public:
+    void start() { start_ = end_ = std::chrono::steady_clock::now(); }
     void close() override { end_ = std::chrono::steady_clock::now(); }
     std::int64_t elapsed_ns() override {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(end_ - start_).count();

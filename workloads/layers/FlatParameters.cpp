@@ -106,12 +106,17 @@ void FlatParameters::upload_masters(StepContext& context, const std::vector<doub
         return;
     }
     Tensor masters = masters_;
-    if (masters.dtype() == DType::f64) {
-        context.backend.copy_from_host(values.data(), masters);
+    upload_master_values(context, values, masters);
+}
+
+void upload_master_values(StepContext& context, const std::vector<double>& values,
+                          Tensor& destination) {
+    if (destination.dtype() == DType::f64) {
+        context.backend.copy_from_host(values.data(), destination);
         return;
     }
     const std::vector<float> narrowed(values.begin(), values.end());
-    context.backend.copy_from_host(narrowed.data(), masters);
+    context.backend.copy_from_host(narrowed.data(), destination);
 }
 
 void FlatParameters::flag_non_finite_gradients(StepContext& context, Tensor& overflow) const {

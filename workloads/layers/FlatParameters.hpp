@@ -75,4 +75,9 @@ class FlatParameters {
     Tensor compute_copies_;  // the master layout's first compute_copies_.elements()
 };
 
+// Copies host values into a master-dtype tensor (f32 or f64) of as many elements, in one
+// copy: narrowed to f32 on the host first where the tensor is f32.
+void upload_master_values(StepContext& context, const std::vector<double>& values,
+                          Tensor& destination);
+
 }  // namespace trainscope::workloads

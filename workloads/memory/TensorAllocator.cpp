@@ -9,7 +9,14 @@ Tensor TensorAllocator::allocate(const Shape& shape, DType dtype) {
     // Zero-element tensors still get a distinct block so every tensor has an address.
     const std::size_t stored_bytes = std::max<std::size_t>(bytes, 1);
     void* data = source_->allocate(stored_bytes);
-    auto storage = std::make_shared<TensorStorage>(*this, data, stored_bytes);
+    std::shared_ptr<TensorStorage> storage;
+    try {
+        storage = std::allocate_shared<TensorStorage>(StorageBlockAllocator<TensorStorage>(blocks_),
+                                                      *this, data, stored_bytes);
+    } catch (...) {
+        source_->deallocate(data, stored_bytes);
+        throw;
+    }
     live_bytes_ += static_cast<std::int64_t>(stored_bytes);
     peak_bytes_ = std::max(peak_bytes_, live_bytes_);
     ++allocations_;

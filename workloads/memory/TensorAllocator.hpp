@@ -4,13 +4,16 @@
 #include <cstdint>
 
 #include "workloads/memory/RawAllocator.hpp"
+#include "workloads/memory/StorageBlocks.hpp"
 #include "workloads/tensor/Tensor.hpp"
 
 namespace trainscope::workloads {
 
 // Makes tensors from a raw allocator (the backend's own or a pool over it) and keeps
 // the live and peak bytes of tensor memory, the figure runs report as peak tensor bytes.
-// Must outlive every tensor it made.
+// Must outlive every tensor it made. A tensor's handle block (the shared_ptr control block
+// holding its TensorStorage) comes from a free list (StorageBlocks), so a steady-state
+// step's tensors cost no host allocation.
 class TensorAllocator {
   public:
     explicit TensorAllocator(RawAllocator& source) : source_(&source) {}
@@ -27,6 +30,7 @@ class TensorAllocator {
     void reset_peak() { peak_bytes_ = live_bytes_; }
 
   private:
+    StorageBlocks blocks_;  // declared first, so destroyed last
     RawAllocator* source_;
     std::int64_t live_bytes_ = 0;
     std::int64_t peak_bytes_ = 0;

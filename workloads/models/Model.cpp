@@ -65,10 +65,7 @@ void Model::materialize(StepContext& context, std::uint64_t seed) {
         }
     }
     flat_.upload_masters(context, values);
-    for (StateBuffer* b : buffers()) {
-        b->value = context.make_master(b->shape);
-        context.backend.fill(b->value, b->initial_value);
-    }
+    flat_state_ = FlatState(buffers_, context);
     refresh_compute_copies(context);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "workloads/layers/FlatParameters.hpp"
+#include "workloads/layers/FlatState.hpp"
 #include "workloads/layers/Layer.hpp"
 
 namespace trainscope::workloads {
@@ -34,6 +35,8 @@ class Model {
     void materialize(StepContext& context, std::uint64_t seed);
     // The flat buffers behind the parameters; after materialize().
     const FlatParameters& flat_parameters() const { return flat_; }
+    // The running statistics in one buffer (after materialize).
+    const FlatState& flat_state() const { return flat_state_; }
     // Copies masters into the fp16/bf16 compute copies (after every optimizer update):
     // FlatParameters::refresh_compute_copies.
     void refresh_compute_copies(StepContext& context) { flat_.refresh_compute_copies(context); }
@@ -69,6 +72,7 @@ class Model {
     bool recompute_ = false;
     std::vector<Segment> segments_;
     FlatParameters flat_;
+    FlatState flat_state_;
 };
 
 }  // namespace trainscope::workloads

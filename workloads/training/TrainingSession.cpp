@@ -256,7 +256,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     std::optional<PhaseRange> window;
     window.emplace("timed window");
     counts_->open();
-    const std::unique_ptr<StepTimer> timer = backend_->start_step_timer();
+    StepTimer& timer = backend_->start_step_timer();
     // The conversion to the storage dtype is compute (PyTorch's autocast casts inside the
     // forward), so it stays in the window; so does a graph's input refresh.
     batch.images = context.to_storage(std::move(batch.images));
@@ -273,7 +273,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     }
     // Closed as soon as the last operation is queued: on a device the end mark is queued
     // now, so neither the staging below nor the host's wait in synchronize() is timed.
-    timer->close();
+    timer.close();
     const StepCounts counts = counts_->close(measured);
     window.reset();
     // The next batch is staged while the device runs this step where that can overlap
@@ -286,7 +286,7 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
                                    config_.placement == Placement::resident;
     if (next_index >= 0 && stage_during_step)
         staged_ = stage_batch(next_index);
-    const std::int64_t duration_ns = timer->elapsed_ns();
+    const std::int64_t duration_ns = timer.elapsed_ns();
     backend_->synchronize();
     if (next_index >= 0 && !stage_during_step)
         staged_ = stage_batch(next_index);

@@ -29,8 +29,9 @@ class CpuBackend : public Backend {
     void synchronize() override {}
     void set_math_mode(MathMode mode) override { math_ = mode; }
     // Operations finish before they return: the host clock times a step exactly.
-    std::unique_ptr<StepTimer> start_step_timer() override {
-        return std::make_unique<SteadyClockStepTimer>();
+    StepTimer& start_step_timer() override {
+        step_timer_.start();
+        return step_timer_;
     }
     // tf32, fp16 and bf16 are rounding emulations on fp32 arithmetic here.
     bool emulates(Precision precision) const override;
@@ -106,6 +107,7 @@ class CpuBackend : public Backend {
     AlignedBuffer shared_scratch_;
     AlignedBuffer shared_scratch_2_;
     MathMode math_ = MathMode::native;
+    SteadyClockStepTimer step_timer_;
     cpu::OnednnConvolutions onednn_;
     // The deferred loss: computed at once here, handed over at take_loss_totals().
     CrossEntropyTotals deferred_totals_;

@@ -137,8 +137,9 @@ void CudaBackend::synchronize() {
     sample_device_memory();
 }
 
-std::unique_ptr<StepTimer> CudaBackend::start_step_timer() {
-    return std::make_unique<cuda::CudaEventStepTimer>(stream(), step_timer_events_);
+StepTimer& CudaBackend::start_step_timer() {
+    window_timer_.start();
+    return window_timer_;
 }
 
 bool CudaBackend::emulates(Precision precision) const {

@@ -40,7 +40,7 @@ class CudaBackend final : public Backend {
     std::map<std::string, std::string> environment() const override;
     void synchronize() override;
     void set_math_mode(MathMode mode) override { math_ = mode; }
-    std::unique_ptr<StepTimer> start_step_timer() override;
+    StepTimer& start_step_timer() override;
     bool emulates(Precision precision) const override;
     DType storage_dtype(Precision precision) const override;
     CrossEntropyTotals take_loss_totals() override;
@@ -134,7 +134,7 @@ class CudaBackend final : public Backend {
     cuda::CudnnPoolingDescriptors pooling_descriptors_;
     cuda::BatchNormDescriptors batch_norm_descriptors_;
     cuda::StreamIntervalTimer step_timer_;
-    cuda::StepTimerEvents step_timer_events_;
+    cuda::CudaEventStepTimer window_timer_{stream_.get()};
     cuda::DeferredLossRows deferred_loss_;
     // cuda_graph=true only: cuBLAS's own workspace (cuBLAS must not allocate inside a
     // capture), the captured step, and the deferred loss calls each replay writes again.

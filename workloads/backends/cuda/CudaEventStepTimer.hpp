@@ -16,17 +16,14 @@ namespace trainscope::workloads::cuda {
 // without the host's wake-up after it. Work on other streams counts where the compute
 // stream waits for it (the overlap copier makes it wait for each input copy).
 //
-// The events are the backend's (StepTimerEvents), made once: starting a timer creates no
-// CUDA object. One timer runs at a time (the engine times one step after another); a
-// second would re-record the first one's events.
-struct StepTimerEvents {
-    CudaEvent start = make_event(true);
-    CudaEvent stop = make_event(true);
-};
-
+// The backend keeps one timer and restarts it for each step (start()); its two events are
+// made once, so opening a step's window creates no CUDA object and allocates nothing on the
+// host. One step is timed at a time: a restart re-records the events.
 class CudaEventStepTimer final : public StepTimer {
   public:
-    CudaEventStepTimer(cudaStream_t stream, const StepTimerEvents& events);
+    explicit CudaEventStepTimer(cudaStream_t stream) : stream_(stream) {}
+    // Records the start event on the compute stream.
+    void start();
     // Records the stop event on the compute stream; the host does not wait.
     void close() override;
     // Waits for the stop event and returns the time between the events (their resolution
@@ -36,8 +33,8 @@ class CudaEventStepTimer final : public StepTimer {
 
   private:
     cudaStream_t stream_;
-    cudaEvent_t start_;
-    cudaEvent_t stop_;
+    CudaEvent start_ = make_event(true);
+    CudaEvent stop_ = make_event(true);
 };
 
 }  // namespace trainscope::workloads::cuda

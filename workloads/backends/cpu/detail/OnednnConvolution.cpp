@@ -2,12 +2,12 @@
 
 #include <omp.h>
 
+#include <initializer_list>
 #include <map>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <optional>
 #include <sstream>
 #include <tuple>
-#include <unordered_map>
 
 #include "common/LibraryError.hpp"
 #include "common/SourcePlace.hpp"
@@ -38,6 +38,41 @@ class OnednnError final : public LibraryError {
                       static_cast<int>(error.status));
 }
 
+// A oneDNN memory object made once, when its primitive is, and pointed at each call's
+// data: making one allocates on the host (the object and its storage), pointing one does
+// not, so a steady-state step's convolutions allocate nothing of their own.
+class CachedMemory {
+  public:
+    CachedMemory() = default;
+    CachedMemory(const memory::desc& desc, const dnnl::engine& engine)
+        : object_(desc, engine, DNNL_MEMORY_NONE) {}
+
+    dnnl_memory_t at(const void* data) {
+        if (data != handle_) {
+            object_.set_data_handle(const_cast<void*>(data));
+            handle_ = data;
+        }
+        return object_.get();
+    }
+
+  private:
+    memory object_;
+    const void* handle_ = nullptr;
+};
+
+// Runs a primitive through the C API with the arguments in a fixed array: the C++ API's
+// execute() takes an std::unordered_map and copies it into an std::vector, both allocated
+// per call. (oneDNN's own execution still allocates inside the library: its argument map
+// and some parallel_nd closures.)
+void execute(const dnnl::primitive& primitive, const dnnl::stream& stream,
+             std::initializer_list<dnnl_exec_arg_t> args) {
+    const dnnl_status_t status = dnnl_primitive_execute(
+        primitive.get(), stream.get(), static_cast<int>(args.size()), args.begin());
+    if (status != dnnl_success) {
+        throw dnnl::error(status, "could not execute a primitive");
+    }
+}
+
 // One operand of a primitive: the plain layout it has in backend memory, the layout the
 // primitive chose, and the reorder between them (inputs: plain -> chosen; outputs:
 // chosen -> plain). No reorder when the two agree.
@@ -45,10 +80,12 @@ struct Layout {
     memory::desc plain;
     memory::desc chosen;
     std::optional<dnnl::reorder> reorder;
+    CachedMemory user;    // plain, at the caller's tensor
+    CachedMemory staged;  // chosen, at a staging buffer (reorder only)
 
     static Layout input(const dnnl::engine& engine, const memory::desc& plain,
                         const memory::desc& chosen) {
-        Layout layout{plain, chosen, std::nullopt};
+        Layout layout = make(engine, plain, chosen);
         if (plain != chosen) {
             layout.reorder.emplace(dnnl::reorder::primitive_desc(engine, plain, engine, chosen));
         }
@@ -56,9 +93,19 @@ struct Layout {
     }
     static Layout output(const dnnl::engine& engine, const memory::desc& plain,
                          const memory::desc& chosen) {
-        Layout layout{plain, chosen, std::nullopt};
+        Layout layout = make(engine, plain, chosen);
         if (plain != chosen) {
             layout.reorder.emplace(dnnl::reorder::primitive_desc(engine, chosen, engine, plain));
+        }
+        return layout;
+    }
+
+  private:
+    static Layout make(const dnnl::engine& engine, const memory::desc& plain,
+                       const memory::desc& chosen) {
+        Layout layout{plain, chosen, std::nullopt, CachedMemory(plain, engine), {}};
+        if (plain != chosen) {
+            layout.staged = CachedMemory(chosen, engine);
         }
         return layout;
     }
@@ -95,6 +142,7 @@ struct ForwardPrimitive {
     dnnl::convolution_forward::primitive_desc pd;
     dnnl::convolution_forward primitive;
     Layout x, w, y;
+    CachedMemory bias;  // with a bias only
 };
 
 struct BackwardDataPrimitive {
@@ -107,6 +155,7 @@ struct BackwardFilterPrimitive {
     dnnl::convolution_backward_weights primitive;
     Layout x, dy, dw;
     std::string impl;
+    CachedMemory dbias;  // with a bias only
 };
 
 struct Entry {
@@ -145,10 +194,12 @@ struct OnednnConvolutions::State {
                 any(plain.x), any(plain.w), plain.bias, any(plain.y), plain.strides, plain.padding,
                 plain.padding);
             dnnl::convolution_forward::primitive_desc pd(desc, engine);
-            ForwardPrimitive forward{pd, dnnl::convolution_forward(pd),
+            ForwardPrimitive forward{pd,
+                                     dnnl::convolution_forward(pd),
                                      Layout::input(engine, plain.x, pd.src_desc()),
                                      Layout::input(engine, plain.w, pd.weights_desc()),
-                                     Layout::output(engine, plain.y, pd.dst_desc())};
+                                     Layout::output(engine, plain.y, pd.dst_desc()),
+                                     bias ? CachedMemory(plain.bias, engine) : CachedMemory()};
             return entries.emplace(key, Entry{plain, std::move(forward), {}, {}}).first->second;
         } catch (const dnnl::error& error) {
             throw_onednn("convolution forward setup", d, error);
@@ -188,7 +239,8 @@ struct OnednnConvolutions::State {
                     dnnl::convolution_backward_weights(pd),
                     Layout::input(engine, e.plain.x, pd.src_desc()),
                     Layout::input(engine, e.plain.y, pd.diff_dst_desc()),
-                    Layout::output(engine, e.plain.w, pd.diff_weights_desc()), pd.impl_info_str()});
+                    Layout::output(engine, e.plain.w, pd.diff_weights_desc()), pd.impl_info_str(),
+                    bias ? CachedMemory(e.plain.bias, engine) : CachedMemory()});
             } catch (const dnnl::error& error) {
                 throw_onednn("convolution backward-filter setup", d, error);
             }
@@ -198,29 +250,29 @@ struct OnednnConvolutions::State {
 
     // The operand in the primitive's layout: the caller's memory itself, or a reordered
     // copy in staged[slot].
-    memory stage_input(const Layout& layout, const float* data, int slot) {
-        memory user(layout.plain, engine, const_cast<float*>(data));
+    dnnl_memory_t stage_input(Layout& layout, const float* data, int slot) {
+        const dnnl_memory_t user = layout.user.at(data);
         if (!layout.reorder) {
             return user;
         }
         staged[slot].reserve(layout.chosen.get_size());
-        memory copy(layout.chosen, engine, staged[slot].as<void>());
-        layout.reorder->execute(stream, user, copy);
+        const dnnl_memory_t copy = layout.staged.at(staged[slot].as<void>());
+        execute(*layout.reorder, stream, {{DNNL_ARG_SRC, user}, {DNNL_ARG_DST, copy}});
         return copy;
     }
 
-    memory output_target(const Layout& layout, float* data, int slot) {
+    dnnl_memory_t output_target(Layout& layout, float* data, int slot) {
         if (!layout.reorder) {
-            return memory(layout.plain, engine, data);
+            return layout.user.at(data);
         }
         staged[slot].reserve(layout.chosen.get_size());
-        return memory(layout.chosen, engine, staged[slot].as<void>());
+        return layout.staged.at(staged[slot].as<void>());
     }
 
-    void finish_output(const Layout& layout, memory& result, float* data) {
+    void finish_output(Layout& layout, dnnl_memory_t result, float* data) {
         if (layout.reorder) {
-            memory user(layout.plain, engine, data);
-            layout.reorder->execute(stream, result, user);
+            execute(*layout.reorder, stream,
+                    {{DNNL_ARG_SRC, result}, {DNNL_ARG_DST, layout.user.at(data)}});
         }
         stream.wait();
     }
@@ -239,16 +291,19 @@ void OnednnConvolutions::forward(const ConvDims& d, const float* x, const float*
     const bool with_bias = bias != nullptr;
     try {
         ForwardPrimitive& p = state_->entry(d, with_bias).forward;
-        memory src = state_->stage_input(p.x, x, 0);
-        memory weights = state_->stage_input(p.w, w, 1);
-        memory dst = state_->output_target(p.y, y, 2);
-        std::unordered_map<int, memory> args{
-            {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+        const dnnl_memory_t src = state_->stage_input(p.x, x, 0);
+        const dnnl_memory_t weights = state_->stage_input(p.w, w, 1);
+        const dnnl_memory_t dst = state_->output_target(p.y, y, 2);
         if (with_bias) {
-            args.emplace(DNNL_ARG_BIAS, memory(descriptors(d, true).bias, state_->engine,
-                                               const_cast<float*>(bias)));
+            execute(p.primitive, state_->stream,
+                    {{DNNL_ARG_SRC, src},
+                     {DNNL_ARG_WEIGHTS, weights},
+                     {DNNL_ARG_BIAS, p.bias.at(bias)},
+                     {DNNL_ARG_DST, dst}});
+        } else {
+            execute(p.primitive, state_->stream,
+                    {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
         }
-        p.primitive.execute(state_->stream, args);
         state_->finish_output(p.y, dst, y);
     } catch (const dnnl::error& error) {
         throw_onednn("convolution forward", d, error);
@@ -260,12 +315,13 @@ void OnednnConvolutions::backward_data(const ConvDims& d, const float* dy, const
     omp_set_num_threads(state_->threads);
     try {
         BackwardDataPrimitive& p = state_->backward_data(d);
-        memory diff_dst = state_->stage_input(p.dy, dy, 0);
-        memory weights = state_->stage_input(p.w, w, 1);
-        memory diff_src = state_->output_target(p.dx, dx, 2);
-        p.primitive.execute(state_->stream, {{DNNL_ARG_DIFF_DST, diff_dst},
-                                             {DNNL_ARG_WEIGHTS, weights},
-                                             {DNNL_ARG_DIFF_SRC, diff_src}});
+        const dnnl_memory_t diff_dst = state_->stage_input(p.dy, dy, 0);
+        const dnnl_memory_t weights = state_->stage_input(p.w, w, 1);
+        const dnnl_memory_t diff_src = state_->output_target(p.dx, dx, 2);
+        execute(p.primitive, state_->stream,
+                {{DNNL_ARG_DIFF_DST, diff_dst},
+                 {DNNL_ARG_WEIGHTS, weights},
+                 {DNNL_ARG_DIFF_SRC, diff_src}});
         state_->finish_output(p.dx, diff_src, dx);
     } catch (const dnnl::error& error) {
         throw_onednn("convolution backward-data", d, error);
@@ -278,17 +334,21 @@ void OnednnConvolutions::backward_filter(const ConvDims& d, const float* x, cons
     const bool with_bias = dbias != nullptr;
     try {
         BackwardFilterPrimitive& p = state_->backward_filter(d, with_bias);
-        memory src = state_->stage_input(p.x, x, 0);
-        memory diff_dst = state_->stage_input(p.dy, dy, 1);
-        memory diff_weights = state_->output_target(p.dw, dw, 2);
-        std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src},
-                                             {DNNL_ARG_DIFF_DST, diff_dst},
-                                             {DNNL_ARG_DIFF_WEIGHTS, diff_weights}};
+        const dnnl_memory_t src = state_->stage_input(p.x, x, 0);
+        const dnnl_memory_t diff_dst = state_->stage_input(p.dy, dy, 1);
+        const dnnl_memory_t diff_weights = state_->output_target(p.dw, dw, 2);
         if (with_bias) {
-            args.emplace(DNNL_ARG_DIFF_BIAS,
-                         memory(descriptors(d, true).bias, state_->engine, dbias));
+            execute(p.primitive, state_->stream,
+                    {{DNNL_ARG_SRC, src},
+                     {DNNL_ARG_DIFF_DST, diff_dst},
+                     {DNNL_ARG_DIFF_WEIGHTS, diff_weights},
+                     {DNNL_ARG_DIFF_BIAS, p.dbias.at(dbias)}});
+        } else {
+            execute(p.primitive, state_->stream,
+                    {{DNNL_ARG_SRC, src},
+                     {DNNL_ARG_DIFF_DST, diff_dst},
+                     {DNNL_ARG_DIFF_WEIGHTS, diff_weights}});
         }
-        p.primitive.execute(state_->stream, args);
         state_->finish_output(p.dw, diff_weights, dw);
     } catch (const dnnl::error& error) {
         throw_onednn("convolution backward-filter", d, error);
