@@ -1,7 +1,7 @@
 #include "gui/loading/TraceLoader.hpp"
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <string>
+#include <utility>
 
 #include "gui/common/FileErrors.hpp"
 #include "profiler/analysis/TrainingSteps.hpp"
@@ -33,19 +33,29 @@ TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
 TraceLoader::~TraceLoader() {
     cancel();
     for (auto& job : jobs_)
-        job.waitForFinished();
+        job.thread.join();
 }
 
 bool TraceLoader::isRunning() const {
-    return future_.isRunning();
+    return !jobs_.empty() && !jobs_.back().finished->load();
 }
 
 void TraceLoader::cancel() {
-    if (!stop_)
+    if (jobs_.empty())
         return;
-    const bool was_stopped = stop_->exchange(true);
-    if (!was_stopped && future_.isRunning())
+    const Job& newest = jobs_.back();
+    const bool was_stopped = newest.stop->exchange(true);
+    if (!was_stopped && !newest.finished->load())
         emit cancelled();  // only a job that was still working is "cancelled"
+}
+
+void TraceLoader::joinFinishedJobs() {
+    std::erase_if(jobs_, [](Job& job) {
+        if (!job.finished->load())
+            return false;
+        job.thread.join();  // returns at once: the job has left its body
+        return true;
+    });
 }
 
 LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t run_id,
@@ -91,11 +101,12 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
 }
 
 void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
-    if (stop_)
-        stop_->store(true);  // the old job finishes quietly
+    if (!jobs_.empty())
+        jobs_.back().stop->store(true);  // the old job finishes quietly
+    joinFinishedJobs();
     auto stop = std::make_shared<std::atomic<bool>>(false);
-    stop_ = stop;
-    future_ = QtConcurrent::run([this, stop, database_path, run_id] {
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    auto body = [this, stop, database_path, run_id] {
         LoadedTracePtr result;
         std::optional<QString> error;
         try {
@@ -110,8 +121,8 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
                 emit noTrace(e.runId());
             return;
         } catch (const std::exception& e) {
-            // A bug, not the file: said as such (an exception leaving the job would be
-            // kept in the future, never seen, and the progress bar would wait forever).
+            // A bug, not the file: said as such (an exception leaving the thread would end
+            // the program, and the progress bar would otherwise wait forever).
             if (!stop->load())
                 emit failed(internal_error_message(run_id, e.what()));
             return;
@@ -122,9 +133,12 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
             emit failed(*error);
         else if (result)
             emit ready(result);
+    };
+    std::thread thread([body = std::move(body), finished] {
+        body();
+        finished->store(true);
     });
-    std::erase_if(jobs_, [](const QFuture<void>& job) { return job.isFinished(); });
-    jobs_.push_back(future_);
+    jobs_.push_back(Job{std::move(stop), std::move(finished), std::move(thread)});
 }
 
 }  // namespace trainscope::gui

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QFuture>
 #include <QObject>
 #include <QString>
 #include <atomic>
@@ -8,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "gui/kernels/KernelStats.hpp"
@@ -36,11 +36,14 @@ class NoTraceError : public std::runtime_error {
     std::int64_t run_id_;
 };
 
-// Loads and indexes a run's trace off the GUI thread (QtConcurrent). One job at a time:
-// starting another or cancel() raises the running job's stop flag; a stopped job emits
-// nothing. The flag is read between chunks of the SQLite read and interrupts a long
+// Loads and indexes a run's trace off the GUI thread, one std::thread per job. One job at
+// a time: starting another or cancel() raises the running job's stop flag; a stopped job
+// emits nothing. The flag is read between chunks of the SQLite read and interrupts a long
 // SQLite step, so destroying a loader mid-load returns promptly. Signals arrive queued
 // on the loader's thread (progress runs on the loading thread with a direct connection).
+// Not QtConcurrent: its pool hands jobs over under Qt's own futex mutex, which
+// ThreadSanitizer cannot see in the uninstrumented Qt, so every job would read as a race;
+// thread start and join are what TSan sees (docs/sanitizers.md).
 class TraceLoader : public QObject {
     Q_OBJECT
   public:
@@ -69,12 +72,17 @@ class TraceLoader : public QObject {
     void cancelled();
 
   private:
-    std::shared_ptr<std::atomic<bool>> stop_;
-    QFuture<void> future_;  // the newest job
-    // Every job not yet seen finished, the newest included: a replaced job still holds
-    // `this` until it returns (it may have read its stop flag just before start() raised
-    // it), so the destructor waits for all of them, not only the newest.
-    std::vector<QFuture<void>> jobs_;
+    struct Job {
+        std::shared_ptr<std::atomic<bool>> stop;
+        std::shared_ptr<std::atomic<bool>> finished;
+        std::thread thread;
+    };
+    void joinFinishedJobs();
+
+    // Every job not yet joined, the newest last: a replaced job still holds `this` until
+    // it returns (it may have read its stop flag just before start() raised it), so the
+    // destructor joins all of them, not only the newest.
+    std::vector<Job> jobs_;
 };
 
 }  // namespace trainscope::gui

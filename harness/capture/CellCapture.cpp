@@ -42,9 +42,9 @@ CapturedCell CellCapture::stop(std::span<const TimeInterval> measured,
     captured.metadata = nvml_metadata_;
     if (const std::optional<HostLoad> load = host_load_.stop()) {
         captured.telemetry_metrics.push_back(
-            {reports::metric_tag::host_other_cpu_pct, load->other_cpu_pct, "%"});
+            {reports::metric_tag::host_other_cpu_pct, load->other_cpu_pct});
         captured.telemetry_metrics.push_back(
-            {reports::metric_tag::host_steal_pct, load->steal_pct, "%"});
+            {reports::metric_tag::host_steal_pct, load->steal_pct});
         if (std::string warning = busy_host_warning(*load); !warning.empty()) {
             captured.warnings.push_back(std::move(warning));
         }

@@ -34,12 +34,12 @@ const profiler::CounterSeries* find_series(const std::vector<profiler::CounterSe
 
 void add_mean_max(std::vector<reports::Metric>& out, const profiler::CounterSeries* s,
                   std::span<const TimeInterval> intervals, const char* mean_tag,
-                  const char* max_tag, const std::string& unit) {
+                  const char* max_tag) {
     if (s == nullptr)
         return;
     if (const auto stats = window_mean_max(*s, intervals)) {
-        out.push_back({mean_tag, stats->mean, unit});
-        out.push_back({max_tag, stats->max, unit});
+        out.push_back({mean_tag, stats->mean});
+        out.push_back({max_tag, stats->max});
     }
 }
 
@@ -139,24 +139,22 @@ std::vector<reports::Metric> window_telemetry_metrics(
         return m;
     namespace tag = reports::metric_tag;
     add_mean_max(m, find_series(series, "sm_clock"), intervals, tag::sm_clock_mhz_mean,
-                 tag::sm_clock_mhz_max, "MHz");
-    add_mean_max(m, find_series(series, "power"), intervals, tag::power_w_mean, tag::power_w_max,
-                 "W");
+                 tag::sm_clock_mhz_max);
+    add_mean_max(m, find_series(series, "power"), intervals, tag::power_w_mean, tag::power_w_max);
     add_mean_max(m, find_series(series, "temperature"), intervals, tag::temperature_c_mean,
-                 tag::temperature_c_max, "C");
+                 tag::temperature_c_max);
     add_mean_max(m, find_series(series, "gpu_utilization"), intervals, tag::nvml_gpu_util_pct_mean,
-                 tag::nvml_gpu_util_pct_max, "%");
+                 tag::nvml_gpu_util_pct_max);
     if (const auto* reasons = find_series(series, "clocks_throttle_reasons")) {
         if (const auto bits = window_bitmask(*reasons, intervals, kSlowdownReasons)) {
-            m.push_back({tag::throttle_reasons_seen, static_cast<double>(bits->seen), "bitmask"});
-            m.push_back({tag::throttled_sample_pct, bits->flagged_pct, "%"});
+            m.push_back({tag::throttle_reasons_seen, static_cast<double>(bits->seen)});
+            m.push_back({tag::throttled_sample_pct, bits->flagged_pct});
         }
     }
     if (const auto* energy = find_series(series, "energy");
         energy != nullptr && measured_steps > 0) {
         if (const auto joules = window_increase(*energy, intervals)) {
-            m.push_back(
-                {tag::energy_per_step_j, *joules / static_cast<double>(measured_steps), "J"});
+            m.push_back({tag::energy_per_step_j, *joules / static_cast<double>(measured_steps)});
         }
     }
     return m;

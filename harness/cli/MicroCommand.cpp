@@ -65,15 +65,14 @@ reports::RunRecord to_record(const benchmark::BenchmarkReporter::Run& run,
     }
     const double seconds_per_unit = benchmark::GetTimeUnitMultiplier(run.time_unit);
     record.metrics.push_back(
-        {reports::metric_tag::time_us, run.GetAdjustedRealTime() / seconds_per_unit * 1e6, "us"});
+        {reports::metric_tag::time_us, run.GetAdjustedRealTime() / seconds_per_unit * 1e6});
     record.metrics.push_back(
-        {reports::metric_tag::iterations, static_cast<double>(run.iterations), ""});
+        {reports::metric_tag::iterations, static_cast<double>(run.iterations)});
     for (const auto& [name, counter] : run.counters) {
         if (name == "FLOP/s") {
-            record.metrics.push_back(
-                {reports::metric_tag::tflop_per_s, counter.value / 1e12, "TFLOP/s"});
+            record.metrics.push_back({reports::metric_tag::tflop_per_s, counter.value / 1e12});
         } else if (name == "items_per_second") {
-            record.metrics.push_back({reports::metric_tag::items_per_s, counter.value, "items/s"});
+            record.metrics.push_back({reports::metric_tag::items_per_s, counter.value});
         }
     }
     return record;

@@ -127,7 +127,7 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         record.evaluations = to_eval_rows(result);
         if (!options.stopping.fixed_length) {
             const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
-            record.metrics.push_back({reports::metric_tag::noise_target_met, met ? 1.0 : 0.0, ""});
+            record.metrics.push_back({reports::metric_tag::noise_target_met, met ? 1.0 : 0.0});
         }
         if (!controller.divergence().empty()) {
             record.status = reports::RunStatus::Failed;

@@ -29,45 +29,44 @@ std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig
     if (measured_ns > 0) {
         const double images = static_cast<double>(step_ms.size()) * config.batch;
         m.push_back({reports::metric_tag::images_per_s,
-                     images / (static_cast<double>(measured_ns) * 1e-9), "images/s"});
+                     images / (static_cast<double>(measured_ns) * 1e-9)});
     }
     if (stats.count > 0) {
-        m.push_back({reports::metric_tag::step_ms_median, stats.median, "ms"});
-        m.push_back({reports::metric_tag::step_ms_median_ci_low, stats.median_ci95_low, "ms"});
-        m.push_back({reports::metric_tag::step_ms_median_ci_high, stats.median_ci95_high, "ms"});
-        m.push_back({reports::metric_tag::step_ms_mean, stats.mean, "ms"});
-        m.push_back({reports::metric_tag::step_ms_stdev, stats.stdev, "ms"});
-        m.push_back({reports::metric_tag::step_ms_p5, stats.p5, "ms"});
-        m.push_back({reports::metric_tag::step_ms_p95, stats.p95, "ms"});
-        m.push_back({reports::metric_tag::step_ms_ci_low, stats.ci95_low, "ms"});
-        m.push_back({reports::metric_tag::step_ms_ci_high, stats.ci95_high, "ms"});
-        m.push_back({reports::metric_tag::step_rse, stats.relative_standard_error, ""});
+        m.push_back({reports::metric_tag::step_ms_median, stats.median});
+        m.push_back({reports::metric_tag::step_ms_median_ci_low, stats.median_ci95_low});
+        m.push_back({reports::metric_tag::step_ms_median_ci_high, stats.median_ci95_high});
+        m.push_back({reports::metric_tag::step_ms_mean, stats.mean});
+        m.push_back({reports::metric_tag::step_ms_stdev, stats.stdev});
+        m.push_back({reports::metric_tag::step_ms_p5, stats.p5});
+        m.push_back({reports::metric_tag::step_ms_p95, stats.p95});
+        m.push_back({reports::metric_tag::step_ms_ci_low, stats.ci95_low});
+        m.push_back({reports::metric_tag::step_ms_ci_high, stats.ci95_high});
+        m.push_back({reports::metric_tag::step_rse, stats.relative_standard_error});
     }
-    m.push_back({reports::metric_tag::step_count, static_cast<double>(stats.count), ""});
+    m.push_back({reports::metric_tag::step_count, static_cast<double>(stats.count)});
     if (!data_ms.empty()) {
-        m.push_back(
-            {reports::metric_tag::data_ms_median, reports::summarize(data_ms).median, "ms"});
+        m.push_back({reports::metric_tag::data_ms_median, reports::summarize(data_ms).median});
     }
-    m.push_back({reports::metric_tag::data_time_s, static_cast<double>(data_ns) * 1e-9, "s"});
+    m.push_back({reports::metric_tag::data_time_s, static_cast<double>(data_ns) * 1e-9});
     m.push_back(
-        {reports::metric_tag::train_time_s, static_cast<double>(result.train_time_ns) * 1e-9, "s"});
-    m.push_back({reports::metric_tag::peak_mem_bytes, static_cast<double>(result.peak_tensor_bytes),
-                 "bytes"});
-    m.push_back({reports::metric_tag::skipped_steps, static_cast<double>(skipped), ""});
+        {reports::metric_tag::train_time_s, static_cast<double>(result.train_time_ns) * 1e-9});
     m.push_back(
-        {reports::metric_tag::parameter_count, static_cast<double>(result.parameter_count), ""});
+        {reports::metric_tag::peak_mem_bytes, static_cast<double>(result.peak_tensor_bytes)});
+    m.push_back({reports::metric_tag::skipped_steps, static_cast<double>(skipped)});
+    m.push_back(
+        {reports::metric_tag::parameter_count, static_cast<double>(result.parameter_count)});
     if (!result.steps.empty()) {
-        m.push_back({reports::metric_tag::final_loss, result.steps.back().loss, ""});
+        m.push_back({reports::metric_tag::final_loss, result.steps.back().loss});
     }
     if (!result.evaluations.empty()) {
         const auto& last = result.evaluations.back();
-        m.push_back({reports::metric_tag::test_accuracy, last.test_accuracy, ""});
-        m.push_back({reports::metric_tag::test_loss, last.test_loss, ""});
+        m.push_back({reports::metric_tag::test_accuracy, last.test_accuracy});
+        m.push_back({reports::metric_tag::test_loss, last.test_loss});
         if (config.target_accuracy) {
             for (const auto& e : result.evaluations) {
                 if (e.test_accuracy >= *config.target_accuracy) {
                     m.push_back({reports::metric_tag::time_to_target_s,
-                                 static_cast<double>(e.train_time_ns) * 1e-9, "s"});
+                                 static_cast<double>(e.train_time_ns) * 1e-9});
                     break;
                 }
             }
@@ -78,7 +77,7 @@ std::vector<reports::Metric> compute_run_metrics(const workloads::TrainingConfig
         for (const auto& existing : m)
             known = known || existing.name == name;
         if (!known)
-            m.push_back({name, value, ""});
+            m.push_back({name, value});
     }
     return m;
 }

@@ -132,10 +132,9 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
 std::vector<reports::Metric> tracing_overhead_metrics(const TracingOverhead& overhead) {
     std::vector<reports::Metric> metrics;
     if (overhead.measurable())
-        metrics.push_back({reports::metric_tag::tracing_overhead_pct, overhead.estimate_pct, "%"});
-    metrics.push_back({reports::metric_tag::tracing_overhead_pct_ci_low, overhead.ci_low_pct, "%"});
-    metrics.push_back(
-        {reports::metric_tag::tracing_overhead_pct_ci_high, overhead.ci_high_pct, "%"});
+        metrics.push_back({reports::metric_tag::tracing_overhead_pct, overhead.estimate_pct});
+    metrics.push_back({reports::metric_tag::tracing_overhead_pct_ci_low, overhead.ci_low_pct});
+    metrics.push_back({reports::metric_tag::tracing_overhead_pct_ci_high, overhead.ci_high_pct});
     return metrics;
 }
 

@@ -1,38 +1,57 @@
 #include "profiler/nvml/NvmlError.hpp"
 
+#include <mutex>
+
 namespace trainscope::profiler {
 
 namespace {
 constexpr const char* kNvml = "NVML";
 
-const char* nvml_words(int status, NvmlErrorString error_string) noexcept {
-    const char* text = error_string != nullptr ? error_string(status) : nullptr;
+std::mutex g_words_mutex;
+NvmlErrorString g_error_string = nullptr;  // guarded by g_words_mutex
+
+// Copied under the lock: the library cannot be closed while its table is read.
+std::string nvml_words(int status) {
+    const std::lock_guard lock(g_words_mutex);
+    const char* text = g_error_string != nullptr ? g_error_string(status) : nullptr;
     return text != nullptr ? text : "unknown error";
 }
 }  // namespace
 
-NvmlError::NvmlError(const char* file, int line, const char* call, int status,
-                     NvmlErrorString error_string)
-    : LibraryError(kNvml, file, line, call, nvml_words(status, error_string), status) {}
+void use_nvml_error_string(NvmlErrorString error_string) noexcept {
+    const std::lock_guard lock(g_words_mutex);
+    g_error_string = error_string;
+}
+
+void forget_nvml_error_string(NvmlErrorString error_string) noexcept {
+    const std::lock_guard lock(g_words_mutex);
+    if (g_error_string == error_string)
+        g_error_string = nullptr;
+}
+
+NvmlError::NvmlError(const char* file, int line, const char* call, int status)
+    : LibraryError(kNvml, file, line, call, nvml_words(status), status) {}
 
 std::string NvmlError::nvml_text() const {
     return library_message() + " (NVML code " + std::to_string(code()) + ")";
 }
 
-std::string describe_nvml_status(int status, NvmlErrorString error_string) {
-    return std::string(nvml_words(status, error_string)) + " (NVML code " + std::to_string(status) +
-           ")";
+std::string describe_nvml_status(int status) {
+    return nvml_words(status) + " (NVML code " + std::to_string(status) + ")";
 }
 
-void throw_nvml_error(const char* file, int line, const char* call, int status,
-                      NvmlErrorString error_string) {
-    throw NvmlError(file, line, call, status, error_string);
+void throw_nvml_error(const char* file, int line, const char* call, int status) {
+    throw NvmlError(file, line, call, status);
 }
 
-bool log_nvml_error(const char* file, int line, const char* call, int status,
-                    NvmlErrorString error_string) noexcept {
-    return status == 0 ||
-           log_library_failure(kNvml, file, line, call, nvml_words(status, error_string), status);
+bool log_nvml_error(const char* file, int line, const char* call, int status) noexcept {
+    if (status == 0)
+        return true;
+    try {
+        return log_library_failure(kNvml, file, line, call, nvml_words(status), status);
+    } catch (...) {
+        return log_library_failure(kNvml, file, line, call, "", status);
+    }
 }
 
 }  // namespace trainscope::profiler

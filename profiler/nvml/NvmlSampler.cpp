@@ -129,7 +129,7 @@ NvmlSampler::NvmlSampler(NvmlSamplerOptions options) : options_(std::move(option
     } else {
         unsigned int count = 0;
         try {
-            TS_NVML_CHECK(f.error_string, f.device_count(&count));
+            TS_NVML_CHECK(f.device_count(&count));
         } catch (const NvmlError& error) {
             fail(error.what());
             return;

@@ -8,7 +8,7 @@
 namespace trainscope::profiler {
 
 void SqliteConnection::Closer::operator()(sqlite3* db) const noexcept {
-    TS_SQLITE_CHECK_NOEXCEPT(db, sqlite3_close_v2(db));
+    TS_SQLITE_CHECK_NOEXCEPT(sqlite3_close_v2(db));
 }
 
 SqliteConnection::SqliteConnection(const std::filesystem::path& path, int flags) {

@@ -16,7 +16,8 @@ namespace trainscope::profiler {
 // store lets it through as the library fault it is.
 class SqliteError : public LibraryError {
   public:
-    // `db` may be null (no connection yet): then only the result code's words are given.
+    // `db` is the connection whose message explains the failure, or null (no connection,
+    // or a check through TS_SQLITE_CHECK): then only the result code's words are given.
     SqliteError(const char* file, int line, const char* call, int status, sqlite3* db);
 };
 
@@ -37,17 +38,19 @@ constexpr bool sqlite_succeeded(int status) {
 
 }  // namespace trainscope::profiler
 
-// Throws SqliteError unless `call` succeeds. `db` is the connection whose message
-// explains the failure (may be null).
-#define TS_SQLITE_CHECK(db, call)                                                             \
+// Throws SqliteError unless `call` succeeds, with SQLite's words for the result code. The
+// layer's own types (SqliteConnection, SqliteStatement, SqliteTransaction) check through
+// the functions above instead: they hold the connection, whose message says more ("no
+// such table: runs"), and they name their caller's place rather than their own.
+#define TS_SQLITE_CHECK(call)                                                                 \
     do {                                                                                      \
         const int ts_status_ = (call);                                                        \
         if (!::trainscope::profiler::sqlite_succeeded(ts_status_)) {                          \
             ::trainscope::profiler::throw_sqlite_error(__FILE__, __LINE__, #call, ts_status_, \
-                                                       (db));                                 \
+                                                       nullptr);                              \
         }                                                                                     \
     } while (false)
 
 // Evaluates to true when the call succeeded; logs and evaluates to false otherwise.
-#define TS_SQLITE_CHECK_NOEXCEPT(db, call) \
-    ::trainscope::profiler::log_sqlite_error(__FILE__, __LINE__, #call, (call), (db))
+#define TS_SQLITE_CHECK_NOEXCEPT(call) \
+    ::trainscope::profiler::log_sqlite_error(__FILE__, __LINE__, #call, (call), nullptr)

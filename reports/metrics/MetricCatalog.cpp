@@ -194,12 +194,17 @@ const MetricInfo* find_metric_info(std::string_view tag) {
     return op_of_calls_tag(tag).empty() ? nullptr : &kOpCalls;
 }
 
+std::string_view metric_unit(std::string_view tag, std::string_view unit_outside_catalog) {
+    const MetricInfo* info = find_metric_info(tag);
+    return info ? info->unit : unit_outside_catalog;
+}
+
 std::string metric_label(std::string_view tag, std::string_view stored_unit) {
     if (const std::string_view op = op_of_calls_tag(tag); !op.empty() && !find_in_catalog(tag))
         return std::string(op) + " calls per step";
     const MetricInfo* info = find_metric_info(tag);
     std::string label(info ? info->name : tag);
-    const std::string_view unit = info ? info->unit : stored_unit;
+    const std::string_view unit = metric_unit(tag, stored_unit);
     if (!unit.empty())
         label.append(" (").append(unit).append(")");
     return label;

@@ -29,6 +29,11 @@ std::span<const MetricInfo> metric_catalog();
 // per-operation call counts (op_<operation>_per_step) share one entry.
 const MetricInfo* find_metric_info(std::string_view tag);
 
+// The one unit of a metric, stored and shown: the catalog's for every tag it knows (the
+// writers give none; the store writes this and its reader returns this, whatever an older
+// file holds), else `unit_outside_catalog` (an imported or future metric keeps its own).
+std::string_view metric_unit(std::string_view tag, std::string_view unit_outside_catalog = "");
+
 // "Step time, median (ms)". A tag outside the catalog shows as itself with the unit
 // stored beside it: "my_metric (ms)".
 std::string metric_label(std::string_view tag, std::string_view stored_unit = "");

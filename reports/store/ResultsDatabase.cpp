@@ -35,7 +35,7 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
                                 "another --out path)"
                               : ""));
     }
-    TS_SQLITE_CHECK(handle(), sqlite3_busy_timeout(handle(), 10000));
+    TS_SQLITE_CHECK(sqlite3_busy_timeout(handle(), 10000));
     exec("PRAGMA foreign_keys = ON");
 
     bool has_schema = false;

@@ -3,6 +3,7 @@
 #include <limits>
 #include <string>
 
+#include "reports/metrics/MetricCatalog.hpp"
 #include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceStore.hpp"
 
@@ -59,12 +60,17 @@ void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts
         auto m =
             db.prepare("SELECT name, value, unit FROM metrics WHERE run_id = ?1 ORDER BY name");
         m.bind(1, run.id);
-        while (m.step())
-            // NULL: a loss that was not a number (the run diverged); it stays NaN.
+        while (m.step()) {
+            // NULL: a loss that was not a number (the run diverged); it stays NaN. The
+            // unit is the catalog's, so files written before it settled (test_accuracy
+            // stored as "") read as new ones do.
+            std::string name = m.column_text(0);
+            std::string unit(metric_unit(name, m.column_text(2)));
             run.metrics.push_back(
-                {m.column_text(0),
+                {std::move(name),
                  m.column_optional_double(1).value_or(std::numeric_limits<double>::quiet_NaN()),
-                 m.column_text(2)});
+                 std::move(unit)});
+        }
     }
     if (parts.environment) {
         auto e = db.prepare("SELECT key, value FROM environment WHERE run_id = ?1");

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profiler/trace/Trace.hpp"
@@ -44,9 +45,15 @@ const std::vector<std::string>& axis_names();
 std::string axis_value(const RunAxes& axes, std::string_view name);
 
 struct Metric {
+    Metric() = default;
+    // Writers give the tag and the value only: the store writes and reads the catalog's
+    // unit (reports::metric_unit); only a tag outside the catalog keeps a unit given here.
+    Metric(std::string name_, double value_, std::string unit_ = {})
+        : name(std::move(name_)), value(value_), unit(std::move(unit_)) {}
+
     std::string name;  // stable tag, e.g. "images_per_s", "step_ms_median"
     double value = 0.0;
-    std::string unit;  // "images/s", "ms", "bytes", "%", "s", "" for plain numbers
+    std::string unit;  // as read: the catalog's
 };
 
 struct StepRow {

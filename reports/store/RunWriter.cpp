@@ -6,6 +6,7 @@
 #include <cmath>
 #include <ctime>
 
+#include "reports/metrics/MetricCatalog.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace trainscope::reports {
@@ -144,7 +145,7 @@ std::int64_t RunWriter::insert_run(const RunRecord& run) {
         db_.prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)");
     for (const auto& m : run.metrics) {
         // A diverged run's loss is NaN: stored as NULL, never as a number.
-        metric.bind(1, run_id).bind(2, m.name).bind(4, m.unit);
+        metric.bind(1, run_id).bind(2, m.name).bind(4, metric_unit(m.name, m.unit));
         if (std::isnan(m.value))
             metric.bind_null(3);
         else

@@ -42,6 +42,10 @@ void build_database(const std::filesystem::path& file, const std::string& script
         std::fprintf(stderr, "fuzz: cannot create %s\n", file.c_str());
         std::abort();
     }
+    // A scratch file needs no durability: without a journal and fsync, building it costs
+    // CPU time instead of a disk flush per input (which bounded the executions per second).
+    sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", nullptr, nullptr,
+                 nullptr);
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 20);
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
     sqlite3_set_authorizer(db, only_this_database, nullptr);

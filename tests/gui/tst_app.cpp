@@ -7,11 +7,11 @@
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QSettings>
-#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <vector>
 
 #include "gui/app/CsvExport.hpp"
 #include "gui/app/MainWindow.hpp"
@@ -29,6 +29,31 @@
 
 using namespace trainscope;
 using namespace trainscope::gui;
+
+namespace {
+
+// A loader's signals as the window receives them: on the GUI thread, the loading
+// thread's arriving queued. Not QSignalSpy, which records in the emitting thread (a
+// direct connection), so a test reading it while the loading thread appends races with
+// it; ThreadSanitizer reported exactly that (docs/sanitizers.md).
+struct LoaderSignals {
+    explicit LoaderSignals(TraceLoader& loader) {
+        QObject::connect(&loader, &TraceLoader::ready, &receiver,
+                         [this](const LoadedTracePtr& trace) { ready.push_back(trace); });
+        QObject::connect(&loader, &TraceLoader::progress, &receiver,
+                         [this](int percent) { progress.push_back(percent); });
+        QObject::connect(&loader, &TraceLoader::failed, &receiver,
+                         [this](const QString& message) { failed.push_back(message); });
+        QObject::connect(&loader, &TraceLoader::cancelled, &receiver, [this] { ++cancelled; });
+    }
+    QObject receiver;  // lives on the GUI thread
+    std::vector<LoadedTracePtr> ready;
+    std::vector<int> progress;
+    std::vector<QString> failed;
+    int cancelled = 0;
+};
+
+}  // namespace
 
 class TestApp : public QObject {
     Q_OBJECT
@@ -135,14 +160,12 @@ class TestApp : public QObject {
 
     void loaderDeliversOffTheGuiThread() {
         TraceLoader loader;
-        QSignalSpy ready(&loader, &TraceLoader::ready);
-        QSignalSpy progress(&loader, &TraceLoader::progress);
-        QSignalSpy failed(&loader, &TraceLoader::failed);
+        LoaderSignals got(loader);
         loader.start(db_, main_run_);
-        QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1, 60000);
-        QCOMPARE(failed.count(), 0);
-        QVERIFY(progress.count() >= 2);
-        const auto trace = ready.front().front().value<LoadedTracePtr>();
+        QTRY_VERIFY_WITH_TIMEOUT(got.ready.size() == 1, 60000);
+        QCOMPARE(got.failed.size(), std::size_t(0));
+        QVERIFY(got.progress.size() >= 2);
+        const LoadedTracePtr trace = got.ready.front();
         QVERIFY(trace);
         QCOMPARE(trace->run_id, main_run_);
         QCOMPARE(trace->timeline->kernelCount(), std::size_t(20000));
@@ -151,27 +174,25 @@ class TestApp : public QObject {
 
     void loaderReportsFailures() {
         TraceLoader loader;
-        QSignalSpy failed(&loader, &TraceLoader::failed);
+        LoaderSignals got(loader);
         loader.start(db_, 12345);
-        // The spy records in the worker thread: count, do not wait for a new emission.
-        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
-        QVERIFY(!failed.front().front().toString().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(got.failed.size() == 1, 30000);
+        QVERIFY(!got.failed.front().isEmpty());
         loader.start(writeFile(QStringLiteral("junk2.db"), QByteArray(1000, 'j')), 1);
-        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 2, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(got.failed.size() == 2, 30000);
     }
 
     void cancelledLoadDeliversNothing() {
         TraceLoader loader;
-        QSignalSpy ready(&loader, &TraceLoader::ready);
-        QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+        LoaderSignals got(loader);
         loader.start(db_, main_run_);
         loader.cancel();
-        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(got.cancelled, 1);
         QTest::qWait(1500);
-        QCOMPARE(ready.count(), 0);
+        QCOMPARE(got.ready.size(), std::size_t(0));
         // Cancelling when nothing runs is quiet.
         loader.cancel();
-        QCOMPARE(cancelled.count(), 1);
+        QCOMPARE(got.cancelled, 1);
     }
 
     void openingShowsTheTracedRunOnTheTimelineReadyForKeys() {

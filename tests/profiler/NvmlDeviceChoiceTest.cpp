@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "profiler/nvml/NvmlError.hpp"
 #include "profiler/nvml/detail/NvmlDeviceChoice.hpp"
 
 namespace trainscope::profiler::detail {
@@ -27,6 +28,7 @@ NvmlFunctions fake_table() {
     NvmlFunctions f{};
     f.handle_by_pci_bus_id = fake_by_bus_id;
     f.error_string = fake_error_string;
+    use_nvml_error_string(fake_error_string);  // as NvmlLibrary::open does for its table
     return f;
 }
 

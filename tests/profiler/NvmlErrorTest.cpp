@@ -1,5 +1,6 @@
 // The NVML checking macro: a failed call throws NvmlError with the call, file:line and
-// NVML's own words; success passes.
+// the words of the NVML in use; success passes. The macro takes the call only, like every
+// TS_<LIBRARY>_CHECK.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -17,9 +18,16 @@ int returns(int status) {
     return status;
 }
 
-TEST(NvmlError, AFailedCallThrowsWithTheCallTheLineAndNvmlsWords) {
+// The NVML in use is the fake's for each test, as NvmlLibrary::open names its own.
+class NvmlCheck : public testing::Test {
+  protected:
+    NvmlCheck() { use_nvml_error_string(fake_error_string); }
+    ~NvmlCheck() override { forget_nvml_error_string(fake_error_string); }
+};
+
+TEST_F(NvmlCheck, AFailedCallThrowsWithTheCallTheLineAndNvmlsWords) {
     try {
-        TS_NVML_CHECK(fake_error_string, returns(6));
+        TS_NVML_CHECK(returns(6));
         FAIL() << "no NvmlError";
     } catch (const NvmlError& error) {
         const std::string message = error.what();
@@ -31,10 +39,10 @@ TEST(NvmlError, AFailedCallThrowsWithTheCallTheLineAndNvmlsWords) {
     }
 }
 
-TEST(NvmlError, IsALibraryErrorWithItsFields) {
+TEST_F(NvmlCheck, IsALibraryErrorWithItsFields) {
     const int line = __LINE__ + 2;
     try {
-        TS_NVML_CHECK(fake_error_string, returns(6));
+        TS_NVML_CHECK(returns(6));
         FAIL() << "no NvmlError";
     } catch (const LibraryError& error) {
         EXPECT_NE(dynamic_cast<const NvmlError*>(&error), nullptr);
@@ -48,19 +56,33 @@ TEST(NvmlError, IsALibraryErrorWithItsFields) {
     }
 }
 
-TEST(NvmlError, NoexceptTwinLogsAndYieldsWhetherTheCallSucceeded) {
+TEST_F(NvmlCheck, NoexceptTwinLogsAndYieldsWhetherTheCallSucceeded) {
     testing::internal::CaptureStderr();
-    EXPECT_FALSE(TS_NVML_CHECK_NOEXCEPT(fake_error_string, returns(6)));
-    EXPECT_TRUE(TS_NVML_CHECK_NOEXCEPT(fake_error_string, returns(0)));
+    EXPECT_FALSE(TS_NVML_CHECK_NOEXCEPT(returns(6)));
+    EXPECT_TRUE(TS_NVML_CHECK_NOEXCEPT(returns(0)));
     const std::string log = testing::internal::GetCapturedStderr();
     EXPECT_NE(log.find("returns(6)"), std::string::npos) << log;
     EXPECT_NE(log.find("Not Found (NVML code 6)"), std::string::npos) << log;
     EXPECT_EQ(log.find("returns(0)"), std::string::npos) << log;
 }
 
-TEST(NvmlError, SuccessPassesAndAMissingErrorStringStillDescribes) {
-    EXPECT_NO_THROW(TS_NVML_CHECK(fake_error_string, returns(0)));
-    EXPECT_EQ(describe_nvml_status(999, nullptr), "unknown error (NVML code 999)");
+TEST_F(NvmlCheck, SuccessPassesAndAMissingErrorStringStillDescribes) {
+    EXPECT_NO_THROW(TS_NVML_CHECK(returns(0)));
+    EXPECT_EQ(describe_nvml_status(6), "Not Found (NVML code 6)");
+}
+
+// A library taken back (closed) is never called for words again; another one stays.
+TEST_F(NvmlCheck, AFailureAfterItsLibraryClosedStillDescribesWithoutCallingIt) {
+    forget_nvml_error_string(+[](int) -> const char* { return "other"; });
+    EXPECT_EQ(describe_nvml_status(6), "Not Found (NVML code 6)");
+    forget_nvml_error_string(fake_error_string);
+    EXPECT_EQ(describe_nvml_status(999), "unknown error (NVML code 999)");
+    try {
+        TS_NVML_CHECK(returns(6));
+        FAIL() << "no NvmlError";
+    } catch (const NvmlError& error) {
+        EXPECT_EQ(error.nvml_text(), "unknown error (NVML code 6)");
+    }
 }
 
 }  // namespace

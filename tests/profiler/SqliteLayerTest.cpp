@@ -27,7 +27,7 @@ int returns(int status) {
 TEST(SqliteCheck, FailureThrowsSqliteErrorWithCallPlaceAndSqlitesWords) {
     const int line = __LINE__ + 2;
     try {
-        TS_SQLITE_CHECK(nullptr, returns(SQLITE_FULL));
+        TS_SQLITE_CHECK(returns(SQLITE_FULL));
         FAIL() << "no SqliteError";
     } catch (const SqliteError& e) {
         const std::string what = e.what();
@@ -46,16 +46,16 @@ TEST(SqliteCheck, FailureThrowsSqliteErrorWithCallPlaceAndSqlitesWords) {
 
 TEST(SqliteCheck, RowAndDoneAreSuccessAndTheCallRunsOnce) {
     int calls = 0;
-    EXPECT_NO_THROW(TS_SQLITE_CHECK(nullptr, (++calls, returns(SQLITE_OK))));
-    EXPECT_NO_THROW(TS_SQLITE_CHECK(nullptr, returns(SQLITE_ROW)));
-    EXPECT_NO_THROW(TS_SQLITE_CHECK(nullptr, returns(SQLITE_DONE)));
+    EXPECT_NO_THROW(TS_SQLITE_CHECK((++calls, returns(SQLITE_OK))));
+    EXPECT_NO_THROW(TS_SQLITE_CHECK(returns(SQLITE_ROW)));
+    EXPECT_NO_THROW(TS_SQLITE_CHECK(returns(SQLITE_DONE)));
     EXPECT_EQ(calls, 1);
 }
 
 TEST(SqliteCheck, NoexceptTwinLogsAndYieldsWhetherTheCallSucceeded) {
     testing::internal::CaptureStderr();
-    EXPECT_FALSE(TS_SQLITE_CHECK_NOEXCEPT(nullptr, returns(SQLITE_IOERR)));
-    EXPECT_TRUE(TS_SQLITE_CHECK_NOEXCEPT(nullptr, returns(SQLITE_DONE)));
+    EXPECT_FALSE(TS_SQLITE_CHECK_NOEXCEPT(returns(SQLITE_IOERR)));
+    EXPECT_TRUE(TS_SQLITE_CHECK_NOEXCEPT(returns(SQLITE_DONE)));
     const std::string log = testing::internal::GetCapturedStderr();
     EXPECT_NE(log.find("SQLite call `returns(SQLITE_IOERR)` failed at "), std::string::npos) << log;
     EXPECT_NE(log.find(sqlite3_errstr(SQLITE_IOERR)), std::string::npos) << log;

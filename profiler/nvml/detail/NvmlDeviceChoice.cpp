@@ -26,8 +26,7 @@ NvmlDeviceChoice choose_nvml_device(const NvmlFunctions& functions,
     choice.nvml_bus_id = to_nvml_bus_id(*id);
     NvmlDevice device = nullptr;
     try {
-        TS_NVML_CHECK(functions.error_string,
-                      functions.handle_by_pci_bus_id(choice.nvml_bus_id.c_str(), &device));
+        TS_NVML_CHECK(functions.handle_by_pci_bus_id(choice.nvml_bus_id.c_str(), &device));
     } catch (const NvmlError& error) {
         choice.status =
             nvml_device_not_found(cuda_pci_bus_id, choice.nvml_bus_id, error.nvml_text());

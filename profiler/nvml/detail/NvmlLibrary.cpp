@@ -92,10 +92,12 @@ std::unique_ptr<NvmlLibrary> NvmlLibrary::open(const std::string& library, std::
         why_not = library + ": " + resolution.why_not;
         return nullptr;
     }
+    use_nvml_error_string(f.error_string);
     try {
-        TS_NVML_CHECK(f.error_string, f.init());
+        TS_NVML_CHECK(f.init());
     } catch (const NvmlError& error) {
         why_not = error.what();
+        forget_nvml_error_string(f.error_string);
         return nullptr;
     }
     return std::unique_ptr<NvmlLibrary>(
@@ -109,7 +111,8 @@ NvmlLibrary::NvmlLibrary(std::unique_ptr<void, DlCloser> handle, NvmlFunctions f
       missing_metrics_(std::move(missing_metrics)) {}
 
 NvmlLibrary::~NvmlLibrary() {
-    TS_NVML_CHECK_NOEXCEPT(functions_.error_string, functions_.shutdown());
+    TS_NVML_CHECK_NOEXCEPT(functions_.shutdown());
+    forget_nvml_error_string(functions_.error_string);  // before handle_ closes the library
 }
 
 }  // namespace trainscope::profiler::detail
