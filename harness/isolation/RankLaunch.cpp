@@ -44,4 +44,10 @@ std::optional<int> launched_rank() {
     return std::nullopt;
 }
 
+void mark_trace_rank(profiler::Trace& trace, int rank, int world_size) {
+    for (profiler::Lane& lane : trace.lanes)
+        lane.rank = rank;
+    trace.world_size = world_size;
+}
+
 }  // namespace trainscope::harness

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "profiler/trace/Trace.hpp"
+
 namespace trainscope::harness {
 
 // How a multi-rank cell starts (docs/distributed.md): its child becomes
@@ -27,5 +29,10 @@ std::filesystem::path rank_file(const std::filesystem::path& folder, int rank,
 
 // This process's rank when an MPI launcher started it for a multi-rank cell.
 std::optional<int> launched_rank();
+
+// A rank's trace, recorded by tracers that know one process: every lane becomes rank
+// `rank`'s and the trace one of `world_size` ranks, so that the merged run keeps them
+// apart (lanes grouped by rank).
+void mark_trace_rank(profiler::Trace& trace, int rank, int world_size);
 
 }  // namespace trainscope::harness

@@ -60,3 +60,18 @@ TEST(ScalingEfficiency, AgainstTheOneRankCellOfTheSameAxes) {
 
 }  // namespace
 }  // namespace trainscope::harness
+
+namespace trainscope::harness {
+namespace {
+
+TEST(RankLaunch, ARanksTraceKeepsItsRankThroughTheMerge) {
+    profiler::Trace trace;
+    trace.lanes.resize(2);
+    mark_trace_rank(trace, 1, 2);
+    EXPECT_EQ(trace.world_size, 2);
+    for (const profiler::Lane& lane : trace.lanes)
+        EXPECT_EQ(lane.rank, 1);
+}
+
+}  // namespace
+}  // namespace trainscope::harness
