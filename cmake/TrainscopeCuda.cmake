@@ -22,7 +22,20 @@ if(NOT TRAINSCOPE_CUDA STREQUAL "OFF")
       HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/lib /usr/local/cuda/lib64)
     find_path(TRAINSCOPE_CUDNN_INCLUDE cudnn.h
       HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include)
-    if(TRAINSCOPE_CUDNN_LIBRARY AND TRAINSCOPE_CUDNN_INCLUDE AND TARGET CUDA::cupti)
+    # NCCL ships with the toolkit (/usr/local/cuda/include/nccl.h, lib64/libnccl.so).
+    find_library(TRAINSCOPE_NCCL_LIBRARY nccl
+      HINTS ${CUDAToolkit_LIBRARY_DIR} ${CUDAToolkit_LIBRARY_ROOT}/lib /usr/local/cuda/lib64)
+    find_path(TRAINSCOPE_NCCL_INCLUDE nccl.h
+      HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/local/cuda/include)
+    if(TRAINSCOPE_NCCL_LIBRARY AND TRAINSCOPE_NCCL_INCLUDE)
+      add_library(trainscope_nccl INTERFACE IMPORTED)
+      set_target_properties(trainscope_nccl PROPERTIES
+        INTERFACE_INCLUDE_DIRECTORIES "${TRAINSCOPE_NCCL_INCLUDE}"
+        INTERFACE_LINK_LIBRARIES "${TRAINSCOPE_NCCL_LIBRARY}")
+      add_library(NCCL::nccl ALIAS trainscope_nccl)
+    endif()
+    if(TRAINSCOPE_CUDNN_LIBRARY AND TRAINSCOPE_CUDNN_INCLUDE AND TARGET CUDA::cupti
+       AND TARGET NCCL::nccl)
       add_library(trainscope_cudnn INTERFACE IMPORTED)
       set_target_properties(trainscope_cudnn PROPERTIES
         INTERFACE_INCLUDE_DIRECTORIES "${TRAINSCOPE_CUDNN_INCLUDE}"
@@ -30,7 +43,7 @@ if(NOT TRAINSCOPE_CUDA STREQUAL "OFF")
       add_library(CUDNN::cudnn ALIAS trainscope_cudnn)
       set(TRAINSCOPE_HAS_CUDA ON)
     else()
-      set(_missing "cuDNN (${TRAINSCOPE_CUDNN_LIBRARY}) or CUPTI")
+      set(_missing "cuDNN (${TRAINSCOPE_CUDNN_LIBRARY}), NCCL (${TRAINSCOPE_NCCL_LIBRARY}) or CUPTI")
     endif()
   else()
     set(_missing "nvcc")

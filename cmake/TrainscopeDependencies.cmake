@@ -10,6 +10,7 @@ find_package(ZLIB REQUIRED)               # gzip IDX datasets and .json.gz trace
 find_package(OpenBLAS CONFIG REQUIRED)    # CPU GEMM
 find_package(dnnl 2.6 CONFIG REQUIRED)    # CPU fp32 convolutions (oneDNN's JIT kernels)
 find_package(OpenMP REQUIRED COMPONENTS CXX)  # the CPU backend's workers, shared with oneDNN
+find_package(MPI REQUIRED COMPONENTS C)     # data-parallel ranks: launch, CPU all-reduce, NCCL bootstrap
 if(NOT TARGET OpenBLAS::OpenBLAS)
   add_library(OpenBLAS::OpenBLAS INTERFACE IMPORTED)
   set_target_properties(OpenBLAS::OpenBLAS PROPERTIES

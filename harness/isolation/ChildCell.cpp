@@ -9,14 +9,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
 
+#include "harness/isolation/RankLaunch.hpp"
+#include "harness/isolation/RankOutput.hpp"
 #include "harness/isolation/ScratchDir.hpp"
+#include "profiler/trace/TraceMerge.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "workloads/distributed/MpiSession.hpp"
 #include "workloads/training/ConfigError.hpp"
 
 namespace trainscope::harness {
@@ -44,14 +49,12 @@ std::string describe_signal(int signal_number) {
     return text;
 }
 
-pid_t spawn_child(const std::filesystem::path& exe, const std::filesystem::path& job_file,
-                  const std::filesystem::path& result_dir) {
-    const std::string exe_text = exe.string();
-    const std::string job_text = job_file.string();
-    const std::string dir_text = result_dir.string();
-    std::vector<char*> argv{const_cast<char*>(exe_text.c_str()), const_cast<char*>("__cell"),
-                            const_cast<char*>(job_text.c_str()),
-                            const_cast<char*>(dir_text.c_str()), nullptr};
+// stderr_fd >= 0: the child's stderr goes there (a multi-rank cell's, teed by the parent).
+pid_t spawn_child(const std::vector<std::string>& command, int stderr_fd) {
+    std::vector<char*> argv;
+    for (const std::string& word : command)
+        argv.push_back(const_cast<char*>(word.c_str()));
+    argv.push_back(nullptr);
     const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0)
@@ -62,6 +65,8 @@ pid_t spawn_child(const std::filesystem::path& exe, const std::filesystem::path&
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(127);
+        if (stderr_fd >= 0)
+            dup2(stderr_fd, STDERR_FILENO);
         execv(argv[0], argv.data());
         _exit(127);
     }
@@ -75,6 +80,51 @@ std::string read_text(const std::filesystem::path& file) {
     return text.str();
 }
 
+int cell_ranks(const Cell& cell) {
+    const auto it = cell.values.find("ranks");
+    return it == cell.values.end() ? 1 : std::stoi(it->second);
+}
+
+// Rank r > 0's run joins rank 0's: its trace's lanes (already of rank r) merge into the
+// one run, and its communication figures become per-rank metrics.
+void merge_other_ranks(reports::RunRecord& record, const std::filesystem::path& folder, int ranks) {
+    for (int rank = 1; rank < ranks; ++rank) {
+        const auto file = rank_file(folder, rank, kResultFile);
+        if (!std::filesystem::exists(file))
+            continue;
+        const reports::ResultsDatabase db(file, reports::OpenMode::ReadOnly);
+        auto runs = reports::load_runs(db, {}, reports::RunParts{true, false, false, true, true});
+        if (runs.size() != 1)
+            continue;
+        if (record.trace && runs.front().trace)
+            profiler::merge_trace_into(*record.trace, *runs.front().trace);
+        for (const char* name : {"communication_share", "exposed_communication_share",
+                                 "images_per_s", "step_ms_median"}) {
+            if (const reports::Metric* metric = runs.front().find_metric(name)) {
+                record.metrics.push_back(
+                    {fmt::format("{}/rank{}", name, rank), metric->value, metric->unit});
+            }
+        }
+    }
+}
+
+// Which rank failed and why: the ranks' own error files, else mpirun's words about the
+// rank it saw die.
+std::string describe_rank_failure(const std::filesystem::path& folder, int ranks, int exit_code,
+                                  const std::string& mpirun_output, double elapsed_s) {
+    std::string reasons;
+    for (int rank = 0; rank < ranks; ++rank) {
+        const std::string message = read_text(rank_file(folder, rank, kErrorFile));
+        if (!message.empty())
+            reasons += fmt::format("{}rank {}: {}", reasons.empty() ? "" : "; ", rank, message);
+    }
+    if (reasons.empty())
+        reasons = mpirun_rank_verdict(mpirun_output);
+    return fmt::format("a rank failed after {:.1f} s (mpirun exited with code {}): {}", elapsed_s,
+                       exit_code,
+                       reasons.empty() ? "no rank said why; see mpirun's output above" : reasons);
+}
+
 }  // namespace
 
 ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
@@ -82,7 +132,27 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     ScratchDir scratch;
     const auto job_file = scratch.path() / "job.json";
     write_cell_job(job, job_file);
-    const pid_t pid = spawn_child(self_executable(), job_file, scratch.path());
+    const int ranks = cell_ranks(job.cell);
+    std::vector<std::string> command{self_executable().string(), "__cell", job_file.string(),
+                                     scratch.path().string()};
+    std::optional<RankOutput> rank_output;
+    if (ranks > 1) {
+        const std::filesystem::path mpirun = find_mpirun();
+        if (mpirun.empty()) {
+            ChildOutcome outcome;
+            outcome.record.cell_key = job.cell.key();
+            outcome.record.status = reports::RunStatus::Failed;
+            outcome.record.error = fmt::format(
+                "ranks={} needs mpirun on PATH to start the ranks (apt install openmpi-bin)",
+                ranks);
+            return outcome;
+        }
+        command = mpirun_command(mpirun, ranks, geteuid() == 0, command);
+        rank_output.emplace();
+    }
+    const pid_t pid = spawn_child(command, rank_output ? rank_output->write_end() : -1);
+    if (rank_output)
+        rank_output->close_write_end();
 
     const auto started = std::chrono::steady_clock::now();
     bool timed_out = false;
@@ -90,6 +160,8 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     int status = 0;
     for (;;) {
         const pid_t done = waitpid(pid, &status, WNOHANG);
+        if (rank_output)
+            rank_output->drain();
         if (done == pid)
             break;
         if (done < 0 && errno != EINTR) {
@@ -100,6 +172,7 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
             forwarded_interrupt = true;
         }
         if (!timed_out && std::chrono::steady_clock::now() - started > timeout) {
+            // mpirun's ranks die with it (PR_SET_PDEATHSIG in run_child_cell).
             kill(pid, SIGKILL);
             timed_out = true;
         }
@@ -125,6 +198,7 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
             outcome.record = runs.front();
             outcome.record.id = 0;
             outcome.record.matrix_id.reset();
+            merge_other_ranks(outcome.record, scratch.path(), ranks);
             return outcome;
         }
     }
@@ -142,6 +216,10 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
         outcome.term_signal = WTERMSIG(status);
         outcome.record.error = fmt::format("crashed after {:.1f} s: killed by {}", elapsed_s,
                                            describe_signal(WTERMSIG(status)));
+    } else if (ranks > 1) {
+        outcome.record.error = describe_rank_failure(
+            scratch.path(), ranks, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+            rank_output ? rank_output->text() : std::string(), elapsed_s);
     } else {
         const std::string message = read_text(scratch.path() / kErrorFile);
         outcome.record.error =
@@ -152,31 +230,43 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
 }
 
 int run_child_cell(const std::filesystem::path& job_file, const std::filesystem::path& result_dir) {
+    // A rank of a multi-rank cell writes its own files; rank 0 those of a single child.
+    const int rank = launched_rank().value_or(0);
+    const auto error_file = rank_file(result_dir, rank, kErrorFile);
     try {
         const CellJob job = read_cell_job(job_file);
-        ProgressReporter progress(job.progress_style, job.index, job.count, job.label,
+        std::optional<workloads::MpiSession> mpi;
+        if (cell_ranks(job.cell) > 1) {
+            // mpirun killed on timeout cannot take its ranks down: they go with it.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            mpi.emplace();
+        }
+        ProgressReporter progress(rank == 0 ? job.progress_style : ProgressStyle::Quiet, job.index,
+                                  job.count, job.label,
                                   job.stopping.fixed_length ? job.length.steps : 0,
                                   std::atoi(job.cell.values.at("batch").c_str()));
         CellRunOptions options{job.length, job.stopping, job.fault, &progress};
+        if (job.fault.rank >= 0 && job.fault.rank != rank)
+            options.fault = FaultInjection{};
         reports::RunRecord record;
         try {
             record = run_cell(job.cell, options);
         } catch (const workloads::ConfigError& e) {
-            std::ofstream(result_dir / kErrorFile) << e.what();
+            std::ofstream(error_file) << e.what();
             return kChildConfigErrorExit;
         }
         progress.finish();
-        const auto temp = result_dir / "result.db.tmp";
+        const auto temp = rank_file(result_dir, rank, "result.db.tmp");
         {
             reports::ResultsDatabase db(temp, reports::OpenMode::CreateOrOpen);
             reports::RunWriter(db).write(record);
             db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
             db.exec("PRAGMA journal_mode = DELETE");
         }
-        std::filesystem::rename(temp, result_dir / kResultFile);
+        std::filesystem::rename(temp, rank_file(result_dir, rank, kResultFile));
         return 0;
     } catch (const std::exception& e) {
-        std::ofstream(result_dir / kErrorFile) << e.what();
+        std::ofstream(error_file) << e.what();
         return 1;
     }
 }

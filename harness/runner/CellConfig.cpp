@@ -99,6 +99,9 @@ workloads::TrainingConfig make_training_config(const Cell& cell, const RunLength
     c.placement = parse_applicable(cell, "placement", workloads::parse_placement, c.placement);
     c.activations = workloads::parse_activations(cell.at("activations"));
     c.cuda_graph = parse_applicable(cell, "cuda_graph", parse_on_off, c.cuda_graph);
+    c.ranks = std::stoi(cell.at("ranks"));
+    c.bucket_mb = std::stod(cell.at("bucket_mb"));
+    c.overlap = workloads::parse_overlap(cell.at("overlap"));
     return c;
 }
 
@@ -129,6 +132,9 @@ reports::RunAxes make_run_axes(const Cell& cell, const RunLength& length) {
     a.activations = cell.at("activations");
     a.cuda_graph = cell.at("cuda_graph");
     a.trace_level = cell.at("trace_level");
+    a.ranks = std::stoll(cell.at("ranks"));
+    a.bucket_mb = std::stod(cell.at("bucket_mb"));
+    a.overlap = cell.at("overlap");
     a.threads = length.threads > 0 ? length.threads : hardware_threads();
     a.seed = static_cast<std::int64_t>(length.seed);
     return a;

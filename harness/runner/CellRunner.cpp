@@ -14,6 +14,7 @@
 #include "harness/capture/CellCapture.hpp"
 #include "harness/capture/MeasuredStepClock.hpp"
 #include "harness/environment/HostEnvironment.hpp"
+#include "harness/isolation/RankLaunch.hpp"
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "harness/runner/TracingOverhead.hpp"
@@ -86,6 +87,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
         const workloads::TrainingResult result = workloads::run_training(config, &step_clock);
         CapturedCell captured = capture.stop(step_clock.intervals(), step_clock.measured_steps());
+        if (captured.trace && config.ranks > 1)
+            mark_trace_rank(*captured.trace, launched_rank().value_or(0), config.ranks);
         record.emulated = result.emulated;
         for (const auto& [key, value] : result.environment)
             record.environment[key] = value;
@@ -105,7 +108,12 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
                     record.metrics.push_back(std::move(m));
             }
             record.trace = std::move(captured.trace);
-            if (controller.divergence().empty()) {
+            if (config.ranks > 1) {
+                // Each rank would size its probe from its own step times, and ranks whose
+                // all-reduce counts differ wait for each other forever.
+                record.environment["tracing_overhead_probe"] =
+                    "not run: a multi-rank cell's ranks would have to agree on its length";
+            } else if (controller.divergence().empty()) {
                 // After the capture has stopped: the probe runs tracers of its own. The run
                 // is measured already; a probe that fails costs its figure, not the run.
                 try {

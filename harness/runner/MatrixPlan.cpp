@@ -66,6 +66,17 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
     std::vector<Cell> cells = apply_excludes(expand_matrix(axes), file.excludes);
     if (cells.empty())
         throw UsageError("the exclude rules leave no cell to run");
+    // --batch is the global batch: each of a cell's ranks trains batch/ranks rows of it.
+    for (const Cell& cell : cells) {
+        const long long batch = std::stoll(cell.at("batch"));
+        const long long ranks = std::stoll(cell.at("ranks"));
+        if (batch % ranks != 0) {
+            throw UsageError(fmt::format(
+                "cell {}: batch {} does not divide among {} ranks (--batch is the global "
+                "batch); use a batch that is a multiple of ranks, or exclude the cell",
+                cell.key(), batch, ranks));
+        }
+    }
 
     RunLength& length = plan.length;
     const SettingPicker pick(cli, file);

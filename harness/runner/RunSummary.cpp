@@ -7,8 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "reports/metrics/MetricTags.hpp"
 #include "reports/metrics/MetricCatalog.hpp"
+#include "reports/metrics/MetricTags.hpp"
+#include "reports/metrics/ScalingEfficiency.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 #include "reports/quality/TracingOverheadSummary.hpp"
 
@@ -95,17 +96,34 @@ void print_summary_table(const std::vector<reports::RunRecord>& runs,
         }
         header.push_back(axis == "depth" || axis == "width" ? "model_params" : axis);
     }
-    for (const char* h : {"images/s", "step ms (median)", "peak MiB", "test acc", "status"}) {
+    const std::size_t axis_columns = header.size();  // run id .. last axis
+    // Data-parallel matrices also say how well they scale and what communication costs.
+    const bool parallel = std::any_of(runs.begin(), runs.end(), [](const reports::RunRecord& run) {
+        return run.axes.ranks.value_or(1) > 1;
+    });
+    header.emplace_back("images/s");
+    if (parallel) {
+        for (const char* h : {"scaling eff.", "comm %", "exposed %"})
+            header.emplace_back(h);
+    }
+    for (const char* h : {"step ms (median)", "peak MiB", "test acc", "status"}) {
         header.emplace_back(h);
     }
     std::vector<std::vector<std::string>> rows{header};
     for (const auto& run : runs) {
         std::vector<std::string> row{std::to_string(run.id)};
-        const std::size_t axis_columns = header.size() - 5;  // run id .. last axis
         for (std::size_t i = 1; i < axis_columns; ++i) {
             row.push_back(axis_text(run, header[i] == "model_params" ? "depth" : header[i]));
         }
         row.push_back(metric_text(run, reports::metric_tag::images_per_s, "{:.0f}"));
+        if (parallel) {
+            const auto efficiency = reports::scaling_efficiency(run, runs);
+            row.push_back(efficiency ? fmt::format("{:.2f}", *efficiency) : "-");
+            const reports::Metric* comm = run.find_metric("communication_share");
+            const reports::Metric* exposed = run.find_metric("exposed_communication_share");
+            row.push_back(comm != nullptr ? fmt::format("{:.1f}", 100.0 * comm->value) : "-");
+            row.push_back(exposed != nullptr ? fmt::format("{:.1f}", 100.0 * exposed->value) : "-");
+        }
         row.push_back(metric_text(run, reports::metric_tag::step_ms_median, "{:.3f}"));
         const reports::Metric* peak = run.find_metric(reports::metric_tag::peak_mem_bytes);
         row.push_back(peak != nullptr ? fmt::format("{:.1f}", peak->value / (1024.0 * 1024.0))

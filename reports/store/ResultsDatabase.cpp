@@ -129,6 +129,9 @@ void ResultsDatabase::upgrade() const {
         exec("ALTER TABLE lanes ADD COLUMN rank INTEGER NOT NULL DEFAULT 0");
         exec("ALTER TABLE trace_info ADD COLUMN world_size INTEGER NOT NULL DEFAULT 1");
         exec(detail::kCollectivesSql);
+        exec("ALTER TABLE runs ADD COLUMN ranks INTEGER NOT NULL DEFAULT 1");
+        exec("ALTER TABLE runs ADD COLUMN bucket_mb REAL");
+        exec("ALTER TABLE runs ADD COLUMN overlap TEXT NOT NULL DEFAULT ''");
     }
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();

@@ -10,11 +10,16 @@
 namespace trainscope::reports {
 
 namespace {
-constexpr const char* kRunColumns =
-    "SELECT id, matrix_id, cell_key, status, error, source, started_utc, finished_utc, model, "
-    "model_params, dataset, precision, batch, optimizer, learning_rate, backend, device, "
-    "allocator, host_memory, transfer, placement, activations, cuda_graph, trace_level, threads, "
-    "seed, emulated FROM runs";
+// Version 1 and 2 files (read-only, not upgraded) have no data-parallel columns: their
+// runs read as one rank.
+std::string run_columns(const ResultsDatabase& db) {
+    return std::string(
+               "SELECT id, matrix_id, cell_key, status, error, source, started_utc, "
+               "finished_utc, model, model_params, dataset, precision, batch, optimizer, "
+               "learning_rate, backend, device, allocator, host_memory, transfer, placement, "
+               "activations, cuda_graph, trace_level, threads, seed, emulated, ") +
+           (db.schema_version() >= 3 ? "ranks, bucket_mb, overlap" : "1, NULL, ''") + " FROM runs";
+}
 
 std::optional<std::int64_t> optional_int(const Statement& s, int column) {
     if (s.is_null(column))
@@ -52,6 +57,9 @@ RunRecord read_run_row(const Statement& s) {
     a.threads = optional_int(s, 24);
     a.seed = optional_int(s, 25);
     run.emulated = s.column_int64(26) != 0;
+    a.ranks = optional_int(s, 27);
+    a.bucket_mb = s.column_optional_double(28);
+    a.overlap = s.column_text(29);
     return run;
 }
 
@@ -124,7 +132,7 @@ std::vector<MatrixRow> list_matrices(const ResultsDatabase& db) {
 }
 
 RunRecord load_run(const ResultsDatabase& db, std::int64_t run_id, const RunParts& parts) {
-    auto s = db.prepare(std::string(kRunColumns) + " WHERE id = ?1");
+    auto s = db.prepare(run_columns(db) + " WHERE id = ?1");
     s.bind(1, run_id);
     if (!s.step()) {
         throw StoreError("run " + std::to_string(run_id) + " is not in '" + db.path().string() +
@@ -148,7 +156,7 @@ std::vector<RunRecord> load_runs(const ResultsDatabase& db, const RunQuery& quer
         }
         return runs;
     }
-    std::string sql(kRunColumns);
+    std::string sql = run_columns(db);
     if (query.matrix_id)
         sql += " WHERE matrix_id = ?1";
     sql += " ORDER BY id";

@@ -32,7 +32,8 @@ const std::vector<std::string>& axis_names() {
     static const std::vector<std::string> names{
         "model",         "model_params", "dataset",    "precision",   "batch",       "optimizer",
         "learning_rate", "backend",      "device",     "allocator",   "host_memory", "transfer",
-        "placement",     "activations",  "cuda_graph", "trace_level", "threads",     "seed"};
+        "placement",     "activations",  "cuda_graph", "trace_level", "threads",     "seed",
+        "ranks",         "bucket_mb",    "overlap"};
     return names;
 }
 
@@ -86,6 +87,12 @@ std::string axis_value(const RunAxes& a, std::string_view name) {
         return text_of(a.threads);
     if (name == "seed")
         return text_of(a.seed);
+    if (name == "ranks")
+        return text_of(a.ranks);
+    if (name == "bucket_mb")
+        return text_of(a.bucket_mb);
+    if (name == "overlap")
+        return a.overlap;
     throw std::invalid_argument("unknown axis '" + std::string(name) + "'");
 }
 

@@ -37,6 +37,10 @@ struct RunAxes {
     std::string trace_level;
     std::optional<std::int64_t> threads;
     std::optional<std::int64_t> seed;
+    // Data parallelism (schema 3; absent in older files, read as one rank).
+    std::optional<std::int64_t> ranks;
+    std::optional<double> bucket_mb;
+    std::string overlap;
 };
 
 // Axis names in their documented column order, and their values as text (for CSV

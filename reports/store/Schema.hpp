@@ -42,7 +42,10 @@ CREATE TABLE runs (
   trace_level TEXT NOT NULL DEFAULT '',
   threads INTEGER,
   seed INTEGER,
-  emulated INTEGER NOT NULL DEFAULT 0
+  emulated INTEGER NOT NULL DEFAULT 0,
+  ranks INTEGER NOT NULL DEFAULT 1,
+  bucket_mb REAL,
+  overlap TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX runs_matrix ON runs (matrix_id, cell_key);
 CREATE TABLE environment (

@@ -177,6 +177,9 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
+        db.exec("ALTER TABLE runs DROP COLUMN ranks");
+        db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
+        db.exec("ALTER TABLE runs DROP COLUMN overlap");
         db.exec("UPDATE schema_version SET version = 1");
     }
     {
@@ -272,6 +275,9 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
+        db.exec("ALTER TABLE runs DROP COLUMN ranks");
+        db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
+        db.exec("ALTER TABLE runs DROP COLUMN overlap");
         db.exec("UPDATE schema_version SET version = 2");
     }
     {
@@ -282,16 +288,19 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         EXPECT_EQ(trace->world_size, 1);
         EXPECT_TRUE(trace->collectives.empty());
         for (const auto& lane : trace->lanes)
-            EXPECT_EQ(lane.rank, 0);
+            EXPECT_EQ(lane.rank, 0);  // Runs of a version-2 file were single-rank runs.
+        EXPECT_EQ(load_run(db, id, RunParts{}).axes.ranks.value_or(0), 1);
     }
     ResultsDatabase db(path, OpenMode::CreateOrOpen);
     EXPECT_EQ(db.schema_version(), kSchemaVersion);
     RunRecord run = testing::sample_run();
     run.trace->world_size = 4;
     run.trace->lanes.back().rank = 3;
+    run.axes.ranks = 4;
     const auto added = RunWriter(db).write(run);
     const auto back = load_trace(db, added);
     EXPECT_EQ(back->world_size, 4);
+    EXPECT_EQ(load_run(db, added, RunParts{}).axes.ranks.value_or(0), 4);
     EXPECT_EQ(back->lanes.back().rank, 3);
     EXPECT_EQ(load_trace(db, id)->world_size, 1);
     EXPECT_EQ(db.integrity_check(), "ok");

@@ -56,6 +56,9 @@ class Backend {
     // those precisions natively, otherwise the master dtype (f32; f64 for fp64), which the
     // engine then rounds with round_storage where the precision stores reduced values.
     virtual DType storage_dtype(Precision precision) const = 0;
+    // The queue the backend's work runs on (a cudaStream_t on CUDA), for a communicator
+    // that orders its collectives against it; null where work runs as it is called (cpu).
+    virtual void* native_stream() { return nullptr; }
 
     // Memory.
     void copy_from_host(const void* host, Tensor& destination);

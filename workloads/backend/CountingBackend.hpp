@@ -46,6 +46,7 @@ class CountingBackend final : public Backend {
     DType storage_dtype(Precision precision) const override {
         return inner_->storage_dtype(precision);
     }
+    void* native_stream() override { return inner_->native_stream(); }
     CrossEntropyTotals take_loss_totals() override;
     void begin_step_capture() override;
     void end_step_capture() override;

@@ -1,5 +1,6 @@
 #include "workloads/datasets/BatchLoader.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -115,8 +116,12 @@ Batch BatchLoader::load_resident(StepContext& context, std::span<const std::int6
 }
 
 Batch BatchLoader::load(StepContext& context, std::int64_t batch_index) {
-    const std::int64_t first = batch_index * batch_;
-    const std::int64_t count = std::min(batch_, source_.size() - first);
+    std::int64_t first = batch_index * batch_;
+    std::int64_t count = std::min(batch_, source_.size() - first);
+    if (shard_) {
+        first += shard_->begin;
+        count = std::clamp<std::int64_t>(count - shard_->begin, 0, shard_->count);
+    }
     const std::span<const std::int64_t> samples(order_.data() + first,
                                                 static_cast<std::size_t>(count));
     return placement_ == BatchPlacement::resident ? load_resident(context, samples)

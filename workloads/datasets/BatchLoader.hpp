@@ -2,12 +2,14 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
 
 #include "workloads/backend/MemoryStrategy.hpp"
 #include "workloads/datasets/ImageSource.hpp"
+#include "workloads/distributed/BatchShard.hpp"
 #include "workloads/layers/StepContext.hpp"
 
 namespace trainscope::workloads {
@@ -39,6 +41,9 @@ class BatchLoader {
     // upload is not timed as part of a training step; stream: nothing to do.
     void prepare(StepContext& context);
     Batch load(StepContext& context, std::int64_t batch_index);
+    // Data parallelism: load() returns only these rows of each batch (the batch stays the
+    // global one, so every rank draws the same order; shard_rows picks a rank's rows).
+    void set_shard(RowRange rows) { shard_ = rows; }
 
   private:
     template <typename T>
@@ -64,6 +69,7 @@ class BatchLoader {
     std::vector<std::int32_t> staged_indices_;
     Batch resident_;  // placement=resident: the whole dataset on the backend
     std::array<double, 256> scale_{};
+    std::optional<RowRange> shard_;
 };
 
 }  // namespace trainscope::workloads

@@ -108,7 +108,7 @@ Tensor Model::forward(StepContext& context, const Tensor& x) {
     return activation;
 }
 
-void Model::backward(StepContext& context, const Tensor& doutput) {
+void Model::backward(StepContext& context, const Tensor& doutput, BackwardObserver* observer) {
     Tensor gradient = doutput;
     for (std::size_t s = segments_.size(); s-- > 0;) {
         Segment& segment = segments_[s];
@@ -124,6 +124,9 @@ void Model::backward(StepContext& context, const Tensor& doutput) {
         for (std::size_t i = segment.end; i-- > segment.begin;) {
             gradient = layers_[i]->backward(context, gradient, i > 0);
             layers_[i]->release_saved();
+            if (observer != nullptr) {
+                observer->after_layer(i);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -10,6 +11,15 @@
 #include "workloads/layers/Layer.hpp"
 
 namespace trainscope::workloads {
+
+// Told by Model::backward as each layer's backward has been queued: that layer's
+// parameter gradients are then complete (data-parallel training starts a bucket's
+// all-reduce on it).
+class BackwardObserver {
+  public:
+    virtual ~BackwardObserver() = default;
+    virtual void after_layer(std::size_t layer) = 0;
+};
 
 // A network as a chain of layers, with optional checkpointing: with recompute on, the
 // chain is cut into about sqrt(L) segments; forward keeps only each segment's input and
@@ -51,8 +61,10 @@ class Model {
 
     // In training mode keeps what backward needs; in evaluation keeps nothing.
     Tensor forward(StepContext& context, const Tensor& x);
-    // Gradients of all parameters from the gradient of the loss with respect to the output.
-    void backward(StepContext& context, const Tensor& doutput);
+    // Gradients of all parameters from the gradient of the loss with respect to the output;
+    // observer (may be null) hears of each layer as its backward is queued.
+    void backward(StepContext& context, const Tensor& doutput,
+                  BackwardObserver* observer = nullptr);
 
   private:
     struct Segment {

@@ -58,6 +58,20 @@ void validate_run_parameters(const TrainingConfig& config) {
                           " must be a positive finite number (PyTorch's default is 65536)");
     }
     require_positive(config.loss_scale_growth_interval, "loss_scale_growth_interval");
+    require_positive(config.ranks, "ranks");
+    if (config.batch % config.ranks != 0) {
+        throw ConfigError("batch: the global batch " + std::to_string(config.batch) +
+                          " does not divide among " + std::to_string(config.ranks) +
+                          " ranks; use a batch that is a multiple of ranks");
+    }
+    if (!(config.bucket_mb > 0.0) || !std::isfinite(config.bucket_mb)) {
+        throw ConfigError("bucket_mb: " + std::to_string(config.bucket_mb) +
+                          " must be a positive number of MiB (PyTorch DDP's default is 25)");
+    }
+    if (config.ranks > 1 && config.cuda_graph) {
+        throw ConfigError("cuda_graph: a captured step cannot hold the all-reduces of ranks=" +
+                          std::to_string(config.ranks) + "; use cuda_graph=false with ranks > 1");
+    }
     if (!is_backend(config.backend, BackendKind::cpu)) {
         // The GPU backend validates its own memory axes; the combinations a captured
         // step cannot run are refused here already.

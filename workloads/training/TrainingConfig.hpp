@@ -7,6 +7,7 @@
 
 #include "workloads/backend/BackendKind.hpp"
 #include "workloads/backend/MemoryStrategy.hpp"
+#include "workloads/distributed/Overlap.hpp"
 #include "workloads/numerics/Precision.hpp"
 #include "workloads/optim/OptimizerKind.hpp"
 
@@ -57,6 +58,13 @@ struct TrainingConfig {
     bool cuda_graph = false;
     CudnnAlgo cudnn_algo = CudnnAlgo::heuristic;
     std::int64_t cudnn_workspace_bytes = 256LL << 20;
+    // Data parallelism (docs/distributed.md): the number of ranks, each training on
+    // batch / ranks rows of every global batch; `batch` stays the global batch. ranks > 1
+    // needs the process started by an MPI launcher with that many ranks.
+    int ranks = 1;
+    // Gradient bucket size for the all-reduces, in MiB (PyTorch DDP's bucket_cap_mb).
+    double bucket_mb = 25.0;
+    Overlap overlap = Overlap::on;
 };
 
 }  // namespace trainscope::workloads

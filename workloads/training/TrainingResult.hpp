@@ -25,6 +25,10 @@ struct StepRecord {
     // the window opened: while the previous step ran, or before this one for an epoch's
     // first batch.
     std::int64_t data_ns = 0;
+    // ranks > 1 (docs/distributed.md): this rank's all-reduce spans summed, and the part of
+    // the step that waited for them once backward was done; 0 for a single rank.
+    std::int64_t communication_ns = 0;
+    std::int64_t exposed_communication_ns = 0;
 };
 
 struct EvalRecord {
@@ -56,6 +60,11 @@ class TrainingObserver {
     virtual ~TrainingObserver() = default;
     virtual bool on_step(const StepRecord& step) = 0;
     virtual void on_eval(const EvalRecord& eval) { (void)eval; }
+    // A test hook: when wants_parameters(), after each step (its time taken) the master
+    // parameters in their flat layout, read back to the host (the data-parallel tests
+    // check that every rank holds the same ones).
+    virtual bool wants_parameters() const { return false; }
+    virtual void on_parameters(const std::vector<double>& masters) { (void)masters; }
 };
 
 }  // namespace trainscope::workloads

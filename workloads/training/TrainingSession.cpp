@@ -1,6 +1,7 @@
 #include "workloads/training/TrainingSession.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -13,6 +14,10 @@
 #include "workloads/backend/CountingBackend.hpp"
 #include "workloads/datasets/BatchLoader.hpp"
 #include "workloads/datasets/DatasetSelection.hpp"
+#include "workloads/distributed/BatchShard.hpp"
+#include "workloads/distributed/CommunicatorFactory.hpp"
+#include "workloads/distributed/GradientSync.hpp"
+#include "workloads/distributed/MpiSession.hpp"
 #include "workloads/memory/CachingPool.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 #include "workloads/models/ModelCatalog.hpp"
@@ -58,6 +63,10 @@ class TrainingRun {
     // After synchronize(): whether the step's updates were applied; feeds the loss scaler.
     bool step_applied();
     void record_evaluation(int epoch);
+    // ranks > 1: the MPI communicator of the world, checked against the config.
+    std::unique_ptr<MpiCommunicator> join_ranks() const;
+    void add_distributed_metrics();
+    void report_parameters();
 
     const TrainingConfig& config_;
     TrainingObserver* observer_;
@@ -81,6 +90,9 @@ class TrainingRun {
     std::int64_t last_evaluated_step_ = -1;
     std::optional<StepCountRecorder> counts_;
     std::optional<StagedBatch> staged_;  // the next step's batch, staged during this step
+    // ranks > 1 only (docs/distributed.md); the sync's views die before the communicator.
+    std::unique_ptr<Communicator> communicator_;
+    std::unique_ptr<GradientSync> gradient_sync_;
 };
 
 TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observer)
@@ -97,7 +109,14 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     options.cuda_graph = config.cuda_graph;
     options.cudnn_algo = config.cudnn_algo;
     options.cudnn_workspace_bytes = config.cudnn_workspace_bytes;
+    std::unique_ptr<MpiCommunicator> world = join_ranks();
+    if (world && !is_backend(config.backend, BackendKind::cpu)) {
+        options.device = config.device + world->local_rank();  // one GPU per rank
+    }
     backend_ = std::make_unique<CountingBackend>(create_backend(config.backend, options));
+    if (world) {
+        communicator_ = make_gradient_communicator(std::move(world), *backend_);
+    }
     counts_.emplace(*backend_);
     // The model first: its checks need only the sample shape (an IDX header), so a bad
     // model parameter fails before the dataset is read.
@@ -130,6 +149,11 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
                                  backend_->storage_dtype(policy_.precision), true, false});
     model_->materialize(*context_, config.seed);
     optimizer_ = make_optimizer(config, model_->flat_parameters(), *context_);
+    if (communicator_) {
+        gradient_sync_ = std::make_unique<GradientSync>(
+            *communicator_, *model_, static_cast<std::int64_t>(config.bucket_mb * 1048576.0),
+            config.overlap == Overlap::on);
+    }
     // resident keeps both sets on the backend; the CPU backend's validation admits only
     // stream, GPU backends implement gather_rows for it.
     const BatchPlacement placement = config.placement;
@@ -137,6 +161,10 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         std::make_unique<BatchLoader>(*data_.train, config.batch, true, config.seed, placement);
     test_loader_ =
         std::make_unique<BatchLoader>(*data_.test, config.batch, false, config.seed, placement);
+    if (communicator_) {
+        train_loader_->set_shard(
+            shard_rows(config.batch, communicator_->rank(), communicator_->size()));
+    }
     train_loader_->prepare(*context_);
     test_loader_->prepare(*context_);
     if (policy_.loss_scaling) {
@@ -172,8 +200,12 @@ void TrainingRun::queue_step_work(StepContext& context, const Batch& batch, doub
     }
     {
         PhaseRange range("backward");
-        model_->backward(context, dlogits);
+        model_->backward(context, dlogits, gradient_sync_.get());
         dlogits = Tensor();
+    }
+    if (gradient_sync_) {
+        PhaseRange range("gradient sync");
+        gradient_sync_->finish();
     }
     {
         PhaseRange range("optimizer");
@@ -290,11 +322,24 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     backend_->synchronize();
     if (next_index >= 0 && !stage_during_step)
         staged_ = stage_batch(next_index);
-    const CrossEntropyTotals totals = backend_->take_loss_totals();
+    CrossEntropyTotals totals = backend_->take_loss_totals();
+    StepRecord record;
+    if (communicator_) {
+        // The global mean: every rank's loss sum and row count, summed.
+        std::array<double, 2> global{totals.loss_sum, static_cast<double>(totals.count)};
+        communicator_->all_reduce_sum(global);
+        totals.loss_sum = global[0];
+        totals.count = static_cast<std::int64_t>(global[1]);
+        const CommunicationTimes times = communicator_->take_step_times();
+        record.communication_ns = times.communication_ns;
+        record.exposed_communication_ns = times.exposed_ns;
+    }
     const bool applied = step_applied();
     optimizer_->finish_step(applied);
     previous_step_applied_ = applied;
-    StepRecord record;
+    if (observer_ != nullptr && observer_->wants_parameters()) {
+        report_parameters();
+    }
     record.duration_ns = duration_ns;
     record.index = steps_done_;
     record.epoch = epoch;
@@ -306,7 +351,8 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     record.data_ns = staged.data_ns;
     result_.steps.push_back(record);
     result_.train_time_ns += record.duration_ns;
-    result_.images_trained += batch.images.shape()[0];
+    // Global images: every rank trained as many rows as this one.
+    result_.images_trained += batch.images.shape()[0] * (communicator_ ? communicator_->size() : 1);
     ++steps_done_;
     return observer_ == nullptr || observer_->on_step(record);
 }
@@ -393,6 +439,7 @@ TrainingResult TrainingRun::run() {
     result_.extra_metrics["steps_per_epoch"] = static_cast<double>(per_epoch);
     result_.extra_metrics["tensor_allocations"] = static_cast<double>(tensors_->allocations());
     counts_->add_metrics(result_.extra_metrics);
+    add_distributed_metrics();
     if (captured_) {
         result_.extra_metrics["graph_arena_bytes"] =
             static_cast<double>(captured_->arena.reserved_bytes());
@@ -406,6 +453,69 @@ TrainingResult TrainingRun::run() {
             static_cast<double>(pool_->upstream_allocations());
     }
     return std::move(result_);
+}
+
+std::unique_ptr<MpiCommunicator> TrainingRun::join_ranks() const {
+    if (config_.ranks == 1) {
+        return nullptr;
+    }
+    if (!MpiSession::initialized()) {
+        throw ConfigError("ranks: " + std::to_string(config_.ranks) +
+                          " needs the run started as that many MPI ranks (trainscope run "
+                          "--ranks starts them with mpirun); use ranks=1 otherwise");
+    }
+    auto world = std::make_unique<MpiCommunicator>();
+    if (world->size() != config_.ranks) {
+        throw ConfigError("ranks: " + std::to_string(config_.ranks) + " but MPI started " +
+                          std::to_string(world->size()) + " ranks; launch with mpirun -np " +
+                          std::to_string(config_.ranks));
+    }
+    return world;
+}
+
+void TrainingRun::report_parameters() {
+    const Tensor& masters = model_->flat_parameters().masters();
+    std::vector<double> values(static_cast<std::size_t>(masters.elements()));
+    if (masters.dtype() == DType::f64) {
+        backend_->copy_to_host(masters, values.data());
+    } else {
+        std::vector<float> narrow(values.size());
+        backend_->copy_to_host(masters, narrow.data());
+        values.assign(narrow.begin(), narrow.end());
+    }
+    observer_->on_parameters(values);
+}
+
+void TrainingRun::add_distributed_metrics() {
+    const int ranks = communicator_ ? communicator_->size() : 1;
+    result_.environment["ranks"] = std::to_string(ranks);
+    result_.extra_metrics["ranks"] = static_cast<double>(ranks);
+    result_.extra_metrics["global_batch"] = static_cast<double>(config_.batch);
+    result_.extra_metrics["rank_batch"] = static_cast<double>(config_.batch / ranks);
+    if (!communicator_) {
+        return;
+    }
+    result_.environment["communicator"] = communicator_->library();
+    result_.environment["overlap"] = to_string(config_.overlap);
+    result_.environment["bucket_mb"] = std::to_string(config_.bucket_mb);
+    result_.extra_metrics["rank"] = static_cast<double>(communicator_->rank());
+    result_.extra_metrics["gradient_buckets"] =
+        static_cast<double>(gradient_sync_->buckets().size());
+    // Shares of the measured steps' time (warm-up excluded, as for step-time statistics).
+    double step = 0.0;
+    double communication = 0.0;
+    double exposed = 0.0;
+    for (const StepRecord& record : result_.steps) {
+        if (!record.warmup) {
+            step += static_cast<double>(record.duration_ns);
+            communication += static_cast<double>(record.communication_ns);
+            exposed += static_cast<double>(record.exposed_communication_ns);
+        }
+    }
+    if (step > 0.0) {
+        result_.extra_metrics["communication_share"] = communication / step;
+        result_.extra_metrics["exposed_communication_share"] = exposed / step;
+    }
 }
 
 }  // namespace

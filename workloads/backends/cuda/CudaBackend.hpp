@@ -43,6 +43,7 @@ class CudaBackend final : public Backend {
     StepTimer& start_step_timer() override;
     bool emulates(Precision precision) const override;
     DType storage_dtype(Precision precision) const override;
+    void* native_stream() override { return stream_.get(); }
     CrossEntropyTotals take_loss_totals() override;
     void begin_step_capture() override;
     void end_step_capture() override;

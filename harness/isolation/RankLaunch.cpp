@@ -1,0 +1,53 @@
+#include "harness/isolation/RankLaunch.hpp"
+
+#include <cstdlib>
+#include <sstream>
+
+namespace trainscope::harness {
+
+std::filesystem::path find_mpirun() {
+    const char* path = std::getenv("PATH");
+    std::stringstream folders(path != nullptr ? path : "/usr/bin:/bin");
+    std::string folder;
+    while (std::getline(folders, folder, ':')) {
+        for (const char* name : {"mpirun", "mpiexec"}) {
+            const std::filesystem::path candidate = std::filesystem::path(folder) / name;
+            std::error_code ec;
+            if (!folder.empty() && std::filesystem::is_regular_file(candidate, ec))
+                return candidate;
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> mpirun_command(const std::filesystem::path& mpirun, int ranks,
+                                        bool as_root, const std::vector<std::string>& command) {
+    // --oversubscribe: more ranks than cores is a measurement choice here, not a mistake.
+    std::vector<std::string> argv{mpirun.string(), "-np", std::to_string(ranks), "--oversubscribe"};
+    if (as_root)
+        argv.emplace_back("--allow-run-as-root");
+    argv.insert(argv.end(), command.begin(), command.end());
+    return argv;
+}
+
+std::filesystem::path rank_file(const std::filesystem::path& folder, int rank,
+                                const std::string& name) {
+    return rank == 0 ? folder / name : folder / ("rank" + std::to_string(rank) + "." + name);
+}
+
+std::optional<int> launched_rank() {
+    // OpenMPI's mpirun, then PMIx and PMI2 (srun --mpi=pmix|pmi2).
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+        if (const char* value = std::getenv(name); value != nullptr && *value != '\0')
+            return std::atoi(value);
+    }
+    return std::nullopt;
+}
+
+void mark_trace_rank(profiler::Trace& trace, int rank, int world_size) {
+    for (profiler::Lane& lane : trace.lanes)
+        lane.rank = rank;
+    trace.world_size = world_size;
+}
+
+}  // namespace trainscope::harness

@@ -1,0 +1,105 @@
+// Data-parallel cells as a user runs them: `--ranks 2` starts the cell under mpirun, a
+// rank that dies fails its cell naming the rank, and the matrix goes on.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "CliProcess.hpp"
+#include "TempDir.hpp"
+#include "harness/isolation/RankLaunch.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+
+namespace trainscope {
+namespace {
+
+using testing::run_trainscope;
+
+const std::string kSmall =
+    "run --backend cpu --dataset synthetic --input 1x16x16 --batch 64 --threads 1 ";
+
+double query(const std::filesystem::path& db, const std::string& sql) {
+    const reports::ResultsDatabase results(db, reports::OpenMode::ReadOnly);
+    auto statement = results.prepare(sql);
+    EXPECT_TRUE(statement.step()) << sql;
+    return statement.column_double(0);
+}
+
+#define TS_REQUIRE_MPIRUN()                                                        \
+    if (harness::find_mpirun().empty())                                            \
+    GTEST_SKIP() << "mpirun is not on PATH (apt install openmpi-bin): multi-rank " \
+                    "cells cannot start"
+
+TEST(RanksAxis, TwoRankCellRecordsBothBatchesAndTheSameLoss) {
+    TS_REQUIRE_MPIRUN();
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto result =
+        run_trainscope(kSmall + "--steps 12 --ranks 1,2 --precision fp64 --out " + db.string());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE ranks = 2 AND status = 'ok'"), 1.0);
+    const std::string two = "(SELECT id FROM runs WHERE ranks = 2)";
+    const std::string one = "(SELECT id FROM runs WHERE ranks = 1)";
+    EXPECT_EQ(query(db, "SELECT value FROM metrics WHERE name = 'rank_batch' AND run_id = " + two),
+              32.0);
+    EXPECT_EQ(
+        query(db, "SELECT value FROM metrics WHERE name = 'global_batch' AND run_id = " + two),
+        64.0);
+    const double loss_one =
+        query(db, "SELECT value FROM metrics WHERE name = 'final_loss' AND run_id = " + one);
+    const double loss_two =
+        query(db, "SELECT value FROM metrics WHERE name = 'final_loss' AND run_id = " + two);
+    EXPECT_NEAR(loss_two, loss_one, 1e-10 * loss_one);
+    EXPECT_GE(query(db,
+                    "SELECT count(*) FROM metrics WHERE name = "
+                    "'communication_share/rank1' AND run_id = " +
+                        two),
+              1.0);
+    EXPECT_NE(result.output.find("scaling eff."), std::string::npos) << result.output;
+}
+
+TEST(RanksAxis, AKilledRankFailsItsCellNamingTheRankAndTheMatrixGoesOn) {
+    TS_REQUIRE_MPIRUN();
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto result = run_trainscope(kSmall +
+                                       "--steps 30 --ranks 2,1 --inject-fault "
+                                       "crash@1:ranks=2 --out " +
+                                       db.string());
+    EXPECT_EQ(result.exit_code, 1) << result.output;
+    const reports::ResultsDatabase results(db, reports::OpenMode::ReadOnly);
+    auto failed = results.prepare("SELECT error FROM runs WHERE ranks = 2 AND status = 'failed'");
+    ASSERT_TRUE(failed.step()) << result.output;
+    const std::string error = failed.column_text(0);
+    EXPECT_NE(error.find("rank 1"), std::string::npos) << error;
+    EXPECT_NE(error.find("signal 11"), std::string::npos) << error;
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE ranks = 1 AND status = 'ok'"), 1.0);
+}
+
+TEST(RanksAxis, AHangingRankEndsAtTheCellTimeout) {
+    TS_REQUIRE_MPIRUN();
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto started = std::chrono::steady_clock::now();
+    const auto result = run_trainscope(kSmall +
+                                       "--steps 30 --ranks 2 --timeout 15 "
+                                       "--inject-fault hang@1:ranks=2 --out " +
+                                       db.string());
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(result.exit_code, 1) << result.output;
+    EXPECT_LT(seconds, 60.0);
+    const reports::ResultsDatabase results(db, reports::OpenMode::ReadOnly);
+    auto failed = results.prepare("SELECT error FROM runs WHERE status = 'failed'");
+    ASSERT_TRUE(failed.step()) << result.output;
+    EXPECT_NE(failed.column_text(0).find("timeout"), std::string::npos) << failed.column_text(0);
+}
+
+TEST(RanksAxis, ABatchThatDoesNotDivideIsAPlanningError) {
+    const auto result = run_trainscope(kSmall + "--steps 5 --ranks 3 --dry-run");
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("does not divide among 3 ranks"), std::string::npos)
+        << result.output;
+}
+
+}  // namespace
+}  // namespace trainscope

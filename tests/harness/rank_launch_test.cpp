@@ -1,0 +1,77 @@
+// How a multi-rank cell starts and is judged, on hand-made inputs.
+#include <gtest/gtest.h>
+
+#include "harness/isolation/RankLaunch.hpp"
+#include "harness/isolation/RankOutput.hpp"
+#include "reports/metrics/ScalingEfficiency.hpp"
+
+namespace trainscope::harness {
+namespace {
+
+TEST(RankLaunch, MpirunCommandOversubscribesAndAllowsRootOnlyAsRoot) {
+    const std::vector<std::string> child{"/bin/trainscope", "__cell", "job.json", "dir"};
+    const auto user = mpirun_command("/usr/bin/mpirun", 4, false, child);
+    EXPECT_EQ(user, (std::vector<std::string>{"/usr/bin/mpirun", "-np", "4", "--oversubscribe",
+                                              "/bin/trainscope", "__cell", "job.json", "dir"}));
+    const auto root = mpirun_command("/usr/bin/mpirun", 2, true, child);
+    EXPECT_EQ(root[4], "--allow-run-as-root");
+    EXPECT_EQ(root[5], "/bin/trainscope");
+}
+
+TEST(RankLaunch, RankZeroKeepsTheSingleRankFileNames) {
+    EXPECT_EQ(rank_file("/x", 0, "result.db"), std::filesystem::path("/x/result.db"));
+    EXPECT_EQ(rank_file("/x", 3, "error.txt"), std::filesystem::path("/x/rank3.error.txt"));
+}
+
+TEST(RankLaunch, MpirunsVerdictNamesTheRank) {
+    const std::string output =
+        "-----\nmpirun noticed that process rank 1 with PID 0 on node vm exited on signal 11 "
+        "(Segmentation fault).\n-----\n";
+    EXPECT_EQ(mpirun_rank_verdict(output),
+              "mpirun: process rank 1 with PID 0 on node vm exited on signal 11 "
+              "(Segmentation fault)");
+    EXPECT_EQ(mpirun_rank_verdict("all fine\n"), "");
+}
+
+TEST(ScalingEfficiency, ImagesPerSecondOverRanksTimesOneRank) {
+    EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(1800.0, 2, 1000.0), 0.9);
+    EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(4000.0, 4, 1000.0), 1.0);
+    EXPECT_FALSE(reports::scaling_efficiency(1000.0, 2, 0.0).has_value());
+}
+
+TEST(ScalingEfficiency, AgainstTheOneRankCellOfTheSameAxes) {
+    const auto run = [](long long ranks, std::string overlap, double images_per_s, int batch) {
+        reports::RunRecord r;
+        r.status = reports::RunStatus::Ok;
+        r.axes.ranks = ranks;
+        r.axes.overlap = std::move(overlap);
+        r.axes.batch = batch;
+        r.metrics.push_back({"images_per_s", images_per_s, "images/s"});
+        return r;
+    };
+    const std::vector<reports::RunRecord> runs{run(1, "on", 1000.0, 64), run(1, "on", 500.0, 128),
+                                               run(2, "on", 1500.0, 64), run(2, "off", 1000.0, 64)};
+    EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(runs[2], runs), 0.75);
+    EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(runs[3], runs), 0.5);  // the overlap=on base
+    EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(runs[0], runs), 1.0);
+    const std::vector<reports::RunRecord> alone{run(2, "on", 1500.0, 64)};
+    EXPECT_FALSE(reports::scaling_efficiency(alone[0], alone).has_value());
+}
+
+}  // namespace
+}  // namespace trainscope::harness
+
+namespace trainscope::harness {
+namespace {
+
+TEST(RankLaunch, ARanksTraceKeepsItsRankThroughTheMerge) {
+    profiler::Trace trace;
+    trace.lanes.resize(2);
+    mark_trace_rank(trace, 1, 2);
+    EXPECT_EQ(trace.world_size, 2);
+    for (const profiler::Lane& lane : trace.lanes)
+        EXPECT_EQ(lane.rank, 1);
+}
+
+}  // namespace
+}  // namespace trainscope::harness

@@ -1,0 +1,142 @@
+// Data-parallel training over MPI ranks, run by CTest as
+// `mpirun --oversubscribe -np 2 workloads_distributed_mpi_tests`: every rank runs every
+// test, and mpirun fails when any rank does. Started without an MPI launcher it skips.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "workloads/distributed/MpiCommunicator.hpp"
+#include "workloads/distributed/MpiSession.hpp"
+#include "workloads/training/TrainingSession.hpp"
+
+namespace trainscope::workloads {
+namespace {
+
+// fp64 on tiny synthetic images: 30 steps of global batch 64 in a fraction of a second.
+TrainingConfig parity_run(const std::string& model, int ranks) {
+    TrainingConfig config;
+    config.model = model;
+    config.dataset = "synthetic";
+    config.input_shape = "1x16x16";
+    config.classes = 10;
+    config.precision = Precision::fp64;
+    config.batch = 64;
+    config.steps = 30;
+    config.warmup_steps = 0;
+    config.threads = 1;
+    config.evaluate = false;
+    config.ranks = ranks;
+    config.bucket_mb = 0.01;  // several buckets, so the overlap path starts some early
+    return config;
+}
+
+std::vector<double> losses(const TrainingResult& result) {
+    std::vector<double> values;
+    for (const StepRecord& step : result.steps) {
+        values.push_back(step.loss);
+    }
+    return values;
+}
+
+// After every step, compares this rank's parameters with rank 0's, bit for bit.
+class ReplicaCheck final : public TrainingObserver {
+  public:
+    explicit ReplicaCheck(Communicator& world) : world_(world) {}
+    bool on_step(const StepRecord&) override { return true; }
+    bool wants_parameters() const override { return true; }
+    void on_parameters(const std::vector<double>& masters) override {
+        std::vector<double> root = masters;
+        world_.broadcast(std::as_writable_bytes(std::span(root)), 0);
+        double differs =
+            std::memcmp(root.data(), masters.data(), masters.size() * sizeof(double)) ? 1.0 : 0.0;
+        world_.all_reduce_sum(std::span(&differs, 1));
+        steps_ += 1;
+        diverged_steps_ += differs > 0.0 ? 1 : 0;
+    }
+    int steps() const { return steps_; }
+    int diverged_steps() const { return diverged_steps_; }
+
+  private:
+    Communicator& world_;
+    int steps_ = 0;
+    int diverged_steps_ = 0;
+};
+
+class DataParallel : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DataParallel, TwoRanksFollowTheSingleRankLossCurve) {
+    // One evaluation of the 10000 test images, at the end: the same numbers on every rank.
+    TrainingConfig config = parity_run(GetParam(), 1);
+    config.evaluate = true;
+    const TrainingResult single = run_training(config, nullptr);
+    MpiCommunicator world;
+    ReplicaCheck replicas(world);
+    config.ranks = world.size();
+    const TrainingResult both = run_training(config, &replicas);
+    ASSERT_EQ(single.steps.size(), 30u);
+    ASSERT_EQ(both.steps.size(), 30u);
+    for (std::size_t i = 0; i < single.steps.size(); ++i) {
+        const double a = single.steps[i].loss;
+        const double b = both.steps[i].loss;
+        EXPECT_LE(std::abs(a - b), 1e-10 * std::abs(a)) << "step " << i << ": " << a << " vs " << b;
+    }
+    ASSERT_EQ(single.evaluations.size(), both.evaluations.size());
+    for (std::size_t i = 0; i < single.evaluations.size(); ++i) {
+        EXPECT_EQ(single.evaluations[i].test_accuracy, both.evaluations[i].test_accuracy);
+        EXPECT_NEAR(single.evaluations[i].test_loss, both.evaluations[i].test_loss,
+                    1e-10 * std::abs(single.evaluations[i].test_loss));
+    }
+    EXPECT_EQ(replicas.steps(), 30);
+    EXPECT_EQ(replicas.diverged_steps(), 0) << "ranks held different parameters";
+    EXPECT_GT(both.extra_metrics.at("gradient_buckets"), 1.0);
+    EXPECT_EQ(both.extra_metrics.at("rank_batch"), 64.0 / world.size());
+    EXPECT_EQ(both.images_trained, single.images_trained);
+    EXPECT_EQ(both.environment.at("communicator"), "MPI");
+    std::int64_t communication = 0;
+    for (const StepRecord& step : both.steps) {
+        communication += step.communication_ns;
+        EXPECT_LE(step.exposed_communication_ns, step.duration_ns);
+    }
+    EXPECT_GT(communication, 0);
+}
+
+TEST_P(DataParallel, OverlapOnAndOffGiveIdenticalLosses) {
+    MpiCommunicator world;
+    TrainingConfig on = parity_run(GetParam(), world.size());
+    TrainingConfig off = on;
+    off.overlap = Overlap::off;
+    EXPECT_EQ(losses(run_training(on, nullptr)), losses(run_training(off, nullptr)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, DataParallel, ::testing::Values("seed-cnn", "lenet5"),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                             return std::string(param.param) == "seed-cnn" ? "SeedCnn" : "LeNet5";
+                         });
+
+TEST(DataParallelConfig, RanksMustMatchTheLaunch) {
+    MpiCommunicator world;
+    TrainingConfig config = parity_run("seed-cnn", world.size() * 2);
+    EXPECT_THROW(run_training(config, nullptr), ConfigError);
+}
+
+}  // namespace
+}  // namespace trainscope::workloads
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    if (!trainscope::workloads::MpiSession::launched_by_mpi()) {
+        std::printf(
+            "skipped: not started by mpirun (CTest runs it as mpirun -np 2; is mpirun "
+            "installed? apt install openmpi-bin)\n");
+        return 77;
+    }
+    trainscope::workloads::MpiSession mpi;
+    if (mpi.world_size() < 2) {
+        std::printf("skipped: started as 1 rank; run with mpirun -np 2\n");
+        return 77;
+    }
+    return RUN_ALL_TESTS();
+}
