@@ -16,12 +16,13 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/RankTimeBreakdown.hpp"
 #include "profiler/analysis/StepApiCounts.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
-#include "reports/metrics/MetricTags.hpp"
 #include "reports/csv/TerminalText.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -230,6 +231,32 @@ void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_s
     print_spread_line("data load", profiler::spread_of(steps, skip, profiler::StepPart::data));
 }
 
+// Holistic Trace Analysis's temporal breakdown and communication/computation overlap,
+// laid out as its DataFrames print (µs, percentages rounded to 2 decimals).
+void print_hta(const profiler::Trace& trace) {
+    const auto rows =
+        profiler::analyze_rank_time_breakdown(trace, {}, profiler::BreakdownDefinitions::Hta);
+    const auto us = [](std::int64_t ns) { return static_cast<double>(ns) * 1e-3; };
+    std::printf(
+        "Temporal breakdown (Holistic Trace Analysis 0.5 definitions, docs/profiler.md):\n"
+        "  %4s %16s %16s %20s %16s %9s %9s %13s\n",
+        "rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)",
+        "idle_%", "compute_%", "non_compute_%");
+    for (const auto& r : rows) {
+        std::printf("  %4d %16.1f %16.1f %20.1f %16.1f %9.2f %9.2f %13.2f\n", r.rank, us(r.idle_ns),
+                    us(r.compute_ns), us(r.non_compute_ns), us(r.span_ns),
+                    profiler::hta_percent(r.idle_ns, r.span_ns),
+                    profiler::hta_percent(r.compute_ns, r.span_ns),
+                    profiler::hta_percent(r.non_compute_ns, r.span_ns));
+    }
+    std::printf("\nCommunication/computation overlap (HTA definitions):\n  %4s %22s\n", "rank",
+                "comp_comm_overlap_%");
+    for (const auto& r : rows) {
+        std::printf("  %4d %22.2f\n", r.rank,
+                    profiler::hta_percent(r.overlap_ns, r.communication_ns));
+    }
+}
+
 int execute(const AnalyzeOptions& options) {
     std::optional<reports::RunRecord> run;
     std::optional<profiler::Trace> loaded;
@@ -240,10 +267,11 @@ int execute(const AnalyzeOptions& options) {
         run = reports::load_run(db, options.run, parts);  // names a missing run
         loaded = reports::load_trace(db, options.run);
     }
-    if (options.mode != "tracelens")
+    const bool other_tool = options.mode == "tracelens" || options.mode == "hta";
+    if (!other_tool)
         print_engine_step_anatomy(*run);
     if (!loaded) {
-        if (options.mode == "tracelens")
+        if (other_tool)
             (void)load_run_trace(options.database, options.run);  // says how to record one
         std::printf(
             "No trace for run %lld: record one with `trainscope run --trace "
@@ -255,6 +283,10 @@ int execute(const AnalyzeOptions& options) {
     const profiler::Trace& trace = *loaded;
     std::printf("Run %lld: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
                 trace.activities.size(), trace.lanes.size());
+    if (options.mode == "hta") {
+        print_hta(trace);
+        return 0;
+    }
     if (options.mode == "tracelens") {
         std::printf("GPU timeline (TraceLens definitions):\n  %-24s %22s %22s\n", "type", "time ms",
                     "percent");
@@ -298,10 +330,10 @@ CommandAction add_analyze_command(CLI::App& app) {
         "ranges, trace health.");
     cmd->add_option("database", options->database, "results database")->required();
     cmd->add_option("--run", options->run, "run id")->required();
-    cmd->add_option(
-           "--mode", options->mode,
-           "default, or tracelens: TraceLens's GPU-timeline definitions (docs/profiler.md)")
-        ->check(CLI::IsMember({"default", "tracelens"}))
+    cmd->add_option("--mode", options->mode,
+                    "default; tracelens: TraceLens's GPU-timeline definitions; hta: Holistic Trace "
+                    "Analysis's temporal breakdown and overlap per rank (docs/profiler.md)")
+        ->check(CLI::IsMember({"default", "tracelens", "hta"}))
         ->capture_default_str();
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
