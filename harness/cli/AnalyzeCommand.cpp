@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/JobAnalysisText.hpp"
 #include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
@@ -16,7 +17,7 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
-#include "profiler/analysis/RankTimeBreakdown.hpp"
+#include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/StepApiCounts.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
@@ -37,6 +38,7 @@ struct AnalyzeOptions {
     std::string mode = "default";
     double gap_threshold_us = 10.0;
     int top = 15;
+    std::int32_t rank = -1;  // one rank of a job; -1 all
 };
 
 std::string ms(std::int64_t ns) {
@@ -231,32 +233,6 @@ void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_s
     print_spread_line("data load", profiler::spread_of(steps, skip, profiler::StepPart::data));
 }
 
-// Holistic Trace Analysis's temporal breakdown and communication/computation overlap,
-// laid out as its DataFrames print (µs, percentages rounded to 2 decimals).
-void print_hta(const profiler::Trace& trace) {
-    const auto rows =
-        profiler::analyze_rank_time_breakdown(trace, {}, profiler::BreakdownDefinitions::Hta);
-    const auto us = [](std::int64_t ns) { return static_cast<double>(ns) * 1e-3; };
-    std::printf(
-        "Temporal breakdown (Holistic Trace Analysis 0.5 definitions, docs/profiler.md):\n"
-        "  %4s %16s %16s %20s %16s %9s %9s %13s\n",
-        "rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)",
-        "idle_%", "compute_%", "non_compute_%");
-    for (const auto& r : rows) {
-        std::printf("  %4d %16.1f %16.1f %20.1f %16.1f %9.2f %9.2f %13.2f\n", r.rank, us(r.idle_ns),
-                    us(r.compute_ns), us(r.non_compute_ns), us(r.span_ns),
-                    profiler::hta_percent(r.idle_ns, r.span_ns),
-                    profiler::hta_percent(r.compute_ns, r.span_ns),
-                    profiler::hta_percent(r.non_compute_ns, r.span_ns));
-    }
-    std::printf("\nCommunication/computation overlap (HTA definitions):\n  %4s %22s\n", "rank",
-                "comp_comm_overlap_%");
-    for (const auto& r : rows) {
-        std::printf("  %4d %22.2f\n", r.rank,
-                    profiler::hta_percent(r.overlap_ns, r.communication_ns));
-    }
-}
-
 int execute(const AnalyzeOptions& options) {
     std::optional<reports::RunRecord> run;
     std::optional<profiler::Trace> loaded;
@@ -280,11 +256,21 @@ int execute(const AnalyzeOptions& options) {
             static_cast<long long>(options.run));
         return 0;
     }
+    if (options.rank >= 0) {
+        const auto ranks = profiler::ranks_of(*loaded);
+        if (std::find(ranks.begin(), ranks.end(), options.rank) == ranks.end()) {
+            throw UsageError(fmt::format(
+                "run {} has no rank {}: its trace holds ranks {}-{}; give one of them to --rank",
+                options.run, options.rank, ranks.front(), ranks.back()));
+        }
+        loaded = profiler::trace_of_rank(*loaded, options.rank);
+    }
     const profiler::Trace& trace = *loaded;
-    std::printf("Run %lld: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
+    std::printf("Run %lld%s: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
+                options.rank >= 0 ? fmt::format(", rank {}", options.rank).c_str() : "",
                 trace.activities.size(), trace.lanes.size());
     if (options.mode == "hta") {
-        print_hta(trace);
+        print_hta_analysis(trace);
         return 0;
     }
     if (options.mode == "tracelens") {
@@ -295,6 +281,8 @@ int execute(const AnalyzeOptions& options) {
         }
         return 0;
     }
+    if (profiler::ranks_of(trace).size() > 1)
+        print_job_analysis(trace, options.top);
     const bool cpu_ops = profiler::is_host_op_trace(trace);
     if (cpu_ops) {
         // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
@@ -335,6 +323,10 @@ CommandAction add_analyze_command(CLI::App& app) {
                     "Analysis's temporal breakdown and overlap per rank (docs/profiler.md)")
         ->check(CLI::IsMember({"default", "tracelens", "hta"}))
         ->capture_default_str();
+    cmd->add_option("--rank", options->rank,
+                    "analyse one rank of a distributed job's run (default: the job, then "
+                    "every rank pooled)")
+        ->check(number_check(0, true));
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
         ->check(number_check(0, true))
