@@ -1,10 +1,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/OutputPath.hpp"
@@ -125,6 +128,42 @@ std::vector<std::filesystem::path> expand(const std::vector<std::string>& names,
     return files;
 }
 
+// A job's files are independent: parse them on every core (each worker takes the next
+// file), keeping the order given. The first file's error (in that order) is reported.
+std::vector<profiler::RankTraceFile> import_all(const std::vector<std::filesystem::path>& files,
+                                                const std::vector<std::string>& formats) {
+    std::vector<profiler::RankTraceFile> traces(files.size());
+    std::vector<std::exception_ptr> errors(files.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < files.size(); i = next++) {
+            try {
+                traces[i] = {files[i], import_trace(files[i], formats[i])};
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    const std::size_t workers =
+        std::min<std::size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (auto& t : threads)
+        t.join();
+    for (const auto& error : errors) {
+        if (!error)
+            continue;
+        try {
+            std::rethrow_exception(error);
+        } catch (const profiler::TraceFormatError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    return traces;
+}
+
 bool all_name_their_rank(const std::vector<profiler::RankTraceFile>& traces) {
     const bool info = std::all_of(traces.begin(), traces.end(), [](const auto& t) {
         return t.trace.metadata.count("distributed.rank") != 0;
@@ -153,17 +192,10 @@ int execute(const ImportOptions& options) {
     // Read every file before writing anything: a bad file leaves the database untouched.
     bool had_folder = false;
     const std::vector<std::filesystem::path> files = expand(options.files, had_folder);
-    std::vector<profiler::RankTraceFile> traces;
     std::vector<std::string> formats;
-    for (const auto& file : files) {
-        const std::string format = options.format == "auto" ? detect_format(file) : options.format;
-        try {
-            traces.push_back({file, import_trace(file, format)});
-        } catch (const profiler::TraceFormatError& e) {
-            throw UsageError(e.what());
-        }
-        formats.push_back(format);
-    }
+    for (const auto& file : files)
+        formats.push_back(options.format == "auto" ? detect_format(file) : options.format);
+    std::vector<profiler::RankTraceFile> traces = import_all(files, formats);
     // The ranks of one job become one run: asked for, a folder, or files that say so.
     const bool as_job =
         options.job || had_folder || (traces.size() > 1 && all_name_their_rank(traces));
