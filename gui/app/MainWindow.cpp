@@ -35,6 +35,7 @@
 #include "gui/range/RangePanel.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
+#include "gui/timeline/StragglerPanel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineView.hpp"
 #include "gui/utilization/UtilizationView.hpp"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
       search_(new QLineEdit),
       search_status_(new QLabel),
       range_panel_(new RangePanel),
+      stragglers_(new StragglerPanel),
       kernels_view_(new KernelStatsView(kernel_model_)),
       compare_(new CompareView(runs_model_)),
       progress_(new QProgressBar),
@@ -96,6 +98,7 @@ void MainWindow::buildTimelinePage() {
     bar->addStretch(1);
     timeline_split_->addWidget(timeline_);
     timeline_split_->addWidget(utilization_);
+    timeline_split_->addWidget(stragglers_);  // shown for a distributed job's run
     timeline_split_->setStretchFactor(0, 4);
     timeline_split_->setStretchFactor(1, 1);
     auto* range_split = new QSplitter(Qt::Horizontal);
@@ -400,6 +403,7 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     timeline_->collapseDeepLanes(kCollapseLanesDeeperThan);
     utilization_->setData(trace ? trace->timeline : nullptr);
     utilization_->setMapping(timeline_->state().mapping);
+    stragglers_->setTrace(trace ? &trace->timeline->trace() : nullptr);
     showKernelStats();
     if (trace) {
         const TimelineData& td = *trace->timeline;

@@ -29,6 +29,7 @@ class RangePanel;
 class RunsTableModel;
 class RecentFilesMenu;
 class RunsView;
+class StragglerPanel;
 class TimelineView;
 class UtilizationView;
 
@@ -112,6 +113,7 @@ class MainWindow : public QMainWindow {
     QLineEdit* search_;
     QLabel* search_status_;
     RangePanel* range_panel_;
+    StragglerPanel* stragglers_;
     KernelStatsView* kernels_view_;
     CompareView* compare_;
     QProgressBar* progress_;

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/Commands.hpp"
+#include "harness/cli/JobAnalysisText.hpp"
 #include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
@@ -16,12 +17,13 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/StepApiCounts.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
-#include "reports/metrics/MetricTags.hpp"
 #include "reports/csv/TerminalText.hpp"
+#include "reports/metrics/MetricTags.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -36,6 +38,7 @@ struct AnalyzeOptions {
     std::string mode = "default";
     double gap_threshold_us = 10.0;
     int top = 15;
+    std::int32_t rank = -1;  // one rank of a job; -1 all
 };
 
 std::string ms(std::int64_t ns) {
@@ -240,10 +243,11 @@ int execute(const AnalyzeOptions& options) {
         run = reports::load_run(db, options.run, parts);  // names a missing run
         loaded = reports::load_trace(db, options.run);
     }
-    if (options.mode != "tracelens")
+    const bool other_tool = options.mode == "tracelens" || options.mode == "hta";
+    if (!other_tool)
         print_engine_step_anatomy(*run);
     if (!loaded) {
-        if (options.mode == "tracelens")
+        if (other_tool)
             (void)load_run_trace(options.database, options.run);  // says how to record one
         std::printf(
             "No trace for run %lld: record one with `trainscope run --trace "
@@ -252,9 +256,23 @@ int execute(const AnalyzeOptions& options) {
             static_cast<long long>(options.run));
         return 0;
     }
+    if (options.rank >= 0) {
+        const auto ranks = profiler::ranks_of(*loaded);
+        if (std::find(ranks.begin(), ranks.end(), options.rank) == ranks.end()) {
+            throw UsageError(fmt::format(
+                "run {} has no rank {}: its trace holds ranks {}-{}; give one of them to --rank",
+                options.run, options.rank, ranks.front(), ranks.back()));
+        }
+        loaded = profiler::trace_of_rank(*loaded, options.rank);
+    }
     const profiler::Trace& trace = *loaded;
-    std::printf("Run %lld: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
+    std::printf("Run %lld%s: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
+                options.rank >= 0 ? fmt::format(", rank {}", options.rank).c_str() : "",
                 trace.activities.size(), trace.lanes.size());
+    if (options.mode == "hta") {
+        print_hta_analysis(trace);
+        return 0;
+    }
     if (options.mode == "tracelens") {
         std::printf("GPU timeline (TraceLens definitions):\n  %-24s %22s %22s\n", "type", "time ms",
                     "percent");
@@ -263,6 +281,8 @@ int execute(const AnalyzeOptions& options) {
         }
         return 0;
     }
+    if (profiler::ranks_of(trace).size() > 1)
+        print_job_analysis(trace, options.top);
     const bool cpu_ops = profiler::is_host_op_trace(trace);
     if (cpu_ops) {
         // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
@@ -298,11 +318,15 @@ CommandAction add_analyze_command(CLI::App& app) {
         "ranges, trace health.");
     cmd->add_option("database", options->database, "results database")->required();
     cmd->add_option("--run", options->run, "run id")->required();
-    cmd->add_option(
-           "--mode", options->mode,
-           "default, or tracelens: TraceLens's GPU-timeline definitions (docs/profiler.md)")
-        ->check(CLI::IsMember({"default", "tracelens"}))
+    cmd->add_option("--mode", options->mode,
+                    "default; tracelens: TraceLens's GPU-timeline definitions; hta: Holistic Trace "
+                    "Analysis's temporal breakdown and overlap per rank (docs/profiler.md)")
+        ->check(CLI::IsMember({"default", "tracelens", "hta"}))
         ->capture_default_str();
+    cmd->add_option("--rank", options->rank,
+                    "analyse one rank of a distributed job's run (default: the job, then "
+                    "every rank pooled)")
+        ->check(number_check(0, true));
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
         ->check(number_check(0, true))

@@ -1,12 +1,18 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
+#include "profiler/formats/JobAssembly.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
 #include "profiler/formats/TraceFormatError.hpp"
@@ -24,6 +30,8 @@ struct ImportOptions {
     std::vector<std::string> files;
     std::string out = "results.db";
     std::string format = "auto";
+    bool job = false;
+    bool allow_partial = false;
 };
 
 // Sniffs the first bytes: "SQLite format 3" is an Nsight Systems export; gzip or "{"
@@ -52,41 +60,164 @@ std::string detect_format(const std::filesystem::path& file) {
                     file.string()));
 }
 
-reports::RunRecord import_one(const std::filesystem::path& file, const std::string& format) {
+profiler::Trace import_trace(const std::filesystem::path& file, const std::string& format) {
+    return format == "nsys" ? profiler::import_nsys_sqlite(file)
+                            : profiler::import_kineto_trace(file);
+}
+
+reports::RunRecord run_of(profiler::Trace trace, const std::string& format, const std::string& name,
+                          const std::vector<std::filesystem::path>& from) {
     reports::RunRecord run;
     run.source = format;
-    run.trace =
-        format == "nsys" ? profiler::import_nsys_sqlite(file) : profiler::import_kineto_trace(file);
-    run.cell_key = "import=" + file.filename().string();
-    run.axes.model = file.filename().string();
+    run.trace = std::move(trace);
+    run.cell_key = "import=" + name;
+    run.axes.model = name;
     run.axes.backend = "cuda";
     run.axes.trace_level = "full";
-    run.environment["imported_from"] = std::filesystem::absolute(file).string();
+    std::string sources;
+    for (const auto& file : from)
+        sources += (sources.empty() ? "" : "\n") + std::filesystem::absolute(file).string();
+    run.environment["imported_from"] = sources;
     for (const auto& [key, value] : run.trace->metadata)
         run.environment["trace." + key] = value;
     run.metrics = reports::compute_trace_metrics(*run.trace);
     return run;
 }
 
-int execute(const ImportOptions& options) {
-    check_database_output(options.out, "-o");
-    // Read every file before writing anything: a bad file leaves the database untouched.
-    std::vector<reports::RunRecord> runs;
-    for (const auto& name : options.files) {
-        const std::filesystem::path file(name);
+bool is_trace_file_name(const std::filesystem::path& file) {
+    const std::string name = file.filename().string();
+    const auto ends = [&name](std::string_view tail) {
+        return name.size() >= tail.size() &&
+               name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return ends(".json") || ends(".json.gz") || ends(".sqlite");
+}
+
+// A folder stands for the trace files in it (*.json, *.json.gz, *.sqlite), by name.
+std::vector<std::filesystem::path> expand(const std::vector<std::string>& names, bool& had_folder) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& name : names) {
+        const std::filesystem::path path(name);
         std::error_code ec;
-        if (!std::filesystem::is_regular_file(file, ec)) {
+        if (std::filesystem::is_directory(path, ec)) {
+            had_folder = true;
+            std::vector<std::filesystem::path> inside;
+            for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+                if (entry.is_regular_file(ec) && is_trace_file_name(entry.path()))
+                    inside.push_back(entry.path());
+            }
+            if (inside.empty()) {
+                throw UsageError(fmt::format(
+                    "'{}' holds no trace files (*.json, *.json.gz, *.sqlite): give the folder "
+                    "of the job's traces or the files themselves",
+                    name));
+            }
+            std::sort(inside.begin(), inside.end());
+            files.insert(files.end(), inside.begin(), inside.end());
+            continue;
+        }
+        if (!std::filesystem::is_regular_file(path, ec)) {
             // A FIFO or device would block the read forever or never end.
             throw UsageError(fmt::format(
                 "cannot import '{}': it is not a regular file (a FIFO, device or folder); "
                 "save the trace to a file first",
-                file.string()));
+                name));
         }
-        const std::string format = options.format == "auto" ? detect_format(file) : options.format;
+        files.push_back(path);
+    }
+    return files;
+}
+
+// A job's files are independent: parse them on every core (each worker takes the next
+// file), keeping the order given. The first file's error (in that order) is reported.
+std::vector<profiler::RankTraceFile> import_all(const std::vector<std::filesystem::path>& files,
+                                                const std::vector<std::string>& formats) {
+    std::vector<profiler::RankTraceFile> traces(files.size());
+    std::vector<std::exception_ptr> errors(files.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < files.size(); i = next++) {
+            try {
+                traces[i] = {files[i], import_trace(files[i], formats[i])};
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    const std::size_t workers =
+        std::min<std::size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (std::size_t w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (auto& t : threads)
+        t.join();
+    for (const auto& error : errors) {
+        if (!error)
+            continue;
         try {
-            runs.push_back(import_one(file, format));
+            std::rethrow_exception(error);
         } catch (const profiler::TraceFormatError& e) {
             throw UsageError(e.what());
+        }
+    }
+    return traces;
+}
+
+bool all_name_their_rank(const std::vector<profiler::RankTraceFile>& traces) {
+    const bool info = std::all_of(traces.begin(), traces.end(), [](const auto& t) {
+        return t.trace.metadata.count("distributed.rank") != 0;
+    });
+    const bool names = std::all_of(traces.begin(), traces.end(), [](const auto& t) {
+        return profiler::rank_from_file_name(t.file) >= 0;
+    });
+    return info || names;
+}
+
+void print_job(const profiler::JobAssembly& job) {
+    std::printf("  job of %d ranks%s, %zu present; ranks from the files' %s\n", job.world_size,
+                job.backend.empty() ? "" : fmt::format(" ({})", job.backend).c_str(),
+                job.ranks.size(), std::string(to_string(job.ranks.front().source)).c_str());
+    for (const auto& r : job.ranks) {
+        std::printf("  rank %d: %s (first event at +%.3f ms)\n", r.rank,
+                    r.file.filename().string().c_str(),
+                    static_cast<double>(r.start_offset_ns) * 1e-6);
+    }
+    std::printf("  start spread across ranks: %.3f ms (each file's own clock, not aligned)\n",
+                static_cast<double>(job.start_spread_ns) * 1e-6);
+}
+
+int execute(const ImportOptions& options) {
+    check_database_output(options.out, "-o");
+    // Read every file before writing anything: a bad file leaves the database untouched.
+    bool had_folder = false;
+    const std::vector<std::filesystem::path> files = expand(options.files, had_folder);
+    std::vector<std::string> formats;
+    for (const auto& file : files)
+        formats.push_back(options.format == "auto" ? detect_format(file) : options.format);
+    std::vector<profiler::RankTraceFile> traces = import_all(files, formats);
+    // The ranks of one job become one run: asked for, a folder, or files that say so.
+    const bool as_job =
+        options.job || had_folder || (traces.size() > 1 && all_name_their_rank(traces));
+    std::vector<reports::RunRecord> runs;
+    std::optional<profiler::JobAssembly> job;
+    if (as_job) {
+        const std::string name =
+            had_folder && options.files.size() == 1
+                ? std::filesystem::path(options.files.front()).filename().string()
+                : files.front().filename().string();
+        profiler::JobAssemblyOptions job_options;
+        job_options.allow_partial = options.allow_partial;
+        try {
+            job = profiler::assemble_job(std::move(traces), job_options);
+        } catch (const profiler::JobAssemblyError& e) {
+            throw UsageError(e.what());
+        }
+        runs.push_back(run_of(std::move(job->trace), formats.front(), name, files));
+    } else {
+        for (std::size_t i = 0; i < traces.size(); ++i) {
+            runs.push_back(run_of(std::move(traces[i].trace), formats[i],
+                                  traces[i].file.filename().string(), {traces[i].file}));
         }
     }
     std::error_code ec;
@@ -112,6 +243,8 @@ int execute(const ImportOptions& options) {
         std::printf("run %lld: %s (%s, %zu activities)\n", static_cast<long long>(run.id),
                     run.axes.model.c_str(), run.source.c_str(), run.trace->activities.size());
     }
+    if (job)
+        print_job(*job);
     std::printf("%s\n", options.out.c_str());
     return 0;
 }
@@ -123,13 +256,23 @@ CommandAction add_import_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "import",
         "Import traces recorded elsewhere (PyTorch profiler JSON, plain or .gz; Nsight "
-        "Systems SQLite export) as runs, so every analysis and the GUI work on them.");
-    cmd->add_option("files", options->files, "trace files")->required()->check(CLI::ExistingFile);
+        "Systems SQLite export) as runs, so every analysis and the GUI work on them. The "
+        "traces of a distributed job's ranks (a folder, or files carrying distributedInfo "
+        "or rank-N / workerN names) become one run with all ranks.");
+    cmd->add_option("files", options->files,
+                    "trace files, or a folder of one job's traces (one file per rank)")
+        ->required()
+        ->check(CLI::ExistingPath);
     cmd->add_option("-o,--out", options->out, "results database to create or add to")
         ->capture_default_str();
     cmd->add_option("--format", options->format, "auto | kineto | nsys")
         ->check(CLI::IsMember({"auto", "kineto", "nsys"}))
         ->capture_default_str();
+    cmd->add_flag("--job", options->job,
+                  "the files are the ranks of one distributed job: import them as one run "
+                  "(the default for a folder, and for files that name their rank)");
+    cmd->add_flag("--allow-partial", options->allow_partial,
+                  "import a job whose traces do not cover every rank of its world size");
     return [options]() { return execute(*options); };
 }
 

@@ -125,6 +125,7 @@ int execute(const ReportOptions& options) {
         }
         input.runs = std::move(runs);
         input.kernels = std::move(t.breakdowns);
+        input.ranks = std::move(t.ranks);
         input.pivot = options.pivot;
         try {
             reports::write_html_report(input, options.html_file);

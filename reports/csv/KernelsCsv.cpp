@@ -6,6 +6,7 @@
 
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/ShortKernelName.hpp"
 
 namespace trainscope::reports {
@@ -45,14 +46,14 @@ std::vector<CsvCell> kernels_header() {
             "block_y",
             "block_z",
             "registers_per_thread",
-            "shared_mem_bytes"};
+            "shared_mem_bytes",
+            "rank"};
 }
 
-std::vector<std::vector<CsvCell>> kernel_rows(const RunRecord& run) {
-    std::vector<std::vector<CsvCell>> rows;
-    if (!run.trace)
-        return rows;
-    const profiler::Trace& trace = *run.trace;
+namespace {
+
+void add_kernel_rows(const RunRecord& run, const profiler::Trace& trace, std::int32_t rank,
+                     std::vector<std::vector<CsvCell>>& rows) {
     // The longest instance of each kernel name: its launch configuration is reported.
     std::unordered_map<std::string, const profiler::Activity*> longest;
     for (const profiler::Activity& a : trace.activities) {
@@ -87,10 +88,27 @@ std::vector<std::vector<CsvCell>> kernel_rows(const RunRecord& run) {
             row.emplace_back(k.registers_per_thread);
             row.emplace_back(k.shared_memory_bytes);
         } else {
-            row.resize(kernels_header().size());
+            row.resize(kernels_header().size() - 1);
         }
+        row.emplace_back(rank);
         rows.push_back(std::move(row));
     }
+}
+
+}  // namespace
+
+std::vector<std::vector<CsvCell>> kernel_rows(const RunRecord& run) {
+    std::vector<std::vector<CsvCell>> rows;
+    if (!run.trace)
+        return rows;
+    // A distributed job's run: one set of rows per rank, each over that rank's work.
+    const auto ranks = profiler::ranks_of(*run.trace);
+    if (ranks.size() == 1) {
+        add_kernel_rows(run, *run.trace, ranks.front(), rows);
+        return rows;
+    }
+    for (const std::int32_t rank : ranks)
+        add_kernel_rows(run, profiler::trace_of_rank(*run.trace, rank), rank, rows);
     return rows;
 }
 

@@ -3,6 +3,7 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "reports/csv/KernelsCsv.hpp"
 #include "reports/csv/NvtxCsv.hpp"
+#include "reports/csv/RanksTable.hpp"
 #include "reports/csv/RunsCsv.hpp"
 #include "reports/csv/StepsCsv.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -49,8 +50,14 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
             for (auto& row : nvtx_rows(run))
                 t.nvtx.push_back(std::move(row));
         }
-        if (selection.breakdowns)
+        if (selection.breakdowns) {
             t.breakdowns[run.id] = profiler::analyze_kernel_breakdown(*work->trace);
+            for (auto& row : rank_rows(run)) {
+                if (t.ranks.empty())
+                    t.ranks.push_back(ranks_header());
+                t.ranks.push_back(std::move(row));
+            }
+        }
     }
     return t;
 }

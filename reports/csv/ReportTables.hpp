@@ -30,6 +30,7 @@ struct ReportTables {
     CsvTable nvtx;
     CsvTable matrix;
     std::map<std::int64_t, profiler::KernelBreakdown> breakdowns;  // by run id
+    CsvTable ranks;  // per rank of distributed jobs' runs, with breakdowns (RanksTable)
 };
 
 // Builds the selected tables from runs loaded with metrics and environment (and steps

@@ -261,6 +261,16 @@ std::string kernels_section(const HtmlReportInput& input, const std::vector<std:
     return "<h2>Kernels</h2>\n" + render_svg_bar_chart(chart);
 }
 
+std::string ranks_section(const HtmlReportInput& input) {
+    if (input.ranks.size() < 2)
+        return {};
+    return "<h2>Ranks</h2>\n<p class=\"note\">Each rank of a distributed job's run: idle / "
+           "compute / non-compute shares of its device work's span (communication is "
+           "non-compute), communication overlapped by computation, and how often it arrived "
+           "last at a collective and the waiting that caused the others.</p>\n" +
+           table_html(input.ranks);
+}
+
 std::string memory_section(const HtmlReportInput& input, const std::vector<std::string>& axes) {
     BarChart chart;
     chart.title = "Peak memory per memory strategy";
@@ -314,6 +324,7 @@ std::string render_html_report(const HtmlReportInput& input) {
     html += throughput_section(input);
     html += steps_section(input, axes);
     html += kernels_section(input, axes);
+    html += ranks_section(input);
     html += memory_section(input, axes);
     html += "</body>\n</html>\n";
     return html;

@@ -21,13 +21,15 @@ struct HtmlReportInput {
     std::vector<MatrixRow> matrices;
     std::vector<RunRecord> runs;
     std::map<std::int64_t, profiler::KernelBreakdown> kernels;  // by run id
+    CsvTable ranks;  // per rank of distributed jobs' runs (RanksTable); empty: none
     PivotSpec pivot;
 };
 
 // The summary as one self-contained HTML document: inline CSS and SVG, no scripts, no
 // fonts, no network references. Sections: environment, matrix table (the pivot) and
 // runs, throughput against batch size per precision (CI whiskers), step-time box plots
-// per run, kernel time by category per traced run, peak memory per memory strategy.
+// per run, kernel time by category per traced run, the ranks of distributed jobs' runs,
+// peak memory per memory strategy.
 // Every text from the database is HTML-escaped. Throws PivotError for a bad pivot.
 std::string render_html_report(const HtmlReportInput& input);
 

@@ -8,7 +8,9 @@
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/range/RangeStats.hpp"
 #include "gui/runs/MetricChartData.hpp"
+#include "gui/timeline/StragglerPanel.hpp"
 #include "gui/timeline/TimelineData.hpp"
+#include "profiler/analysis/CollectiveMatching.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
@@ -53,6 +55,32 @@ profiler::Trace twoDeviceTrace() {
     add(t, ActivityKind::Kernel, s1, 1, 200, 260, "relu");
     add(t, ActivityKind::Kernel, s1, 1, 240, 300, "conv");
     lanes.finish();
+    return t;
+}
+
+// Three ranks, three all-reduces matched by order (no sequence numbers): rank 2 arrives
+// last twice, rank 0 once.
+profiler::Trace threeRankJob() {
+    profiler::Trace t;
+    t.world_size = 3;
+    const std::int64_t arrivals[3][3] = {{0, 10, 40}, {100, 150, 500}, {900, 700, 800}};
+    for (std::int32_t rank = 0; rank < 3; ++rank) {
+        profiler::LaneRegistry lanes(t, rank);
+        const auto lane = lanes.gpu_stream(0, 9);
+        for (int i = 0; i < 3; ++i) {
+            const std::int64_t start = arrivals[i][rank];
+            add(t, ActivityKind::Kernel, lane, 0, start, 1000 * (i + 1),
+                "ncclKernel_AllReduce_RING_LL_Sum_float");
+            profiler::CollectiveCall c;
+            c.rank = rank;
+            c.kind = profiler::CollectiveKind::AllReduce;
+            c.lane = lane;
+            c.start_ns = start;
+            c.end_ns = 1000 * (i + 1);
+            t.collectives.push_back(c);
+        }
+        lanes.finish();
+    }
     return t;
 }
 
@@ -232,6 +260,40 @@ class TestSameAnswer : public QObject {
         QCOMPARE(*points[1].low, 64000.0 / 10.5);  // the slower run's low end
         QCOMPARE(*points[1].high, 64000.0 / 7.9);  // the faster run's high end
         QCOMPARE(points[1].y, (6400.0 + 8000.0) / 2);
+    }
+
+    // The straggler table shows analyze_stragglers' figures, which `trainscope analyze`
+    // prints for the job: every rank's row, the slowest rank named the same.
+    void stragglerTableMatchesTheAnalysis() {
+        const profiler::Trace job = threeRankJob();
+        const profiler::StragglerReport cli = profiler::analyze_stragglers(job);
+        QCOMPARE(cli.slowest_rank, 2);
+        StragglerPanel panel;
+        panel.setTrace(&job);
+        QVERIFY(!panel.isHidden());
+        const StragglerTableModel& model = *panel.model();
+        QCOMPARE(model.rowCount(), 3);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const auto& want = cli.ranks[static_cast<std::size_t>(row)];
+            const auto cell = [&](int column) {
+                return model.data(model.index(row, column), StragglerTableModel::SortRole)
+                    .toLongLong();
+            };
+            QCOMPARE(cell(StragglerTableModel::Rank), qlonglong{want.rank});
+            QCOMPARE(cell(StragglerTableModel::Collectives), qlonglong{want.collectives});
+            QCOMPARE(cell(StragglerTableModel::TimesLast), qlonglong{want.times_last});
+            QCOMPARE(cell(StragglerTableModel::WaitCaused), qlonglong{want.wait_caused_ns});
+            QCOMPARE(cell(StragglerTableModel::Lateness), qlonglong{want.lateness_ns});
+        }
+        // rank 2 last at the first (40 vs 0, 10: 70 ns caused) and second (500: 750 ns).
+        QCOMPARE(cli.ranks[2].times_last, std::int64_t{2});
+        QCOMPARE(cli.ranks[2].wait_caused_ns, std::int64_t{70 + 750});
+        QCOMPARE(cli.ranks[0].wait_caused_ns, std::int64_t{300});
+        QVERIFY(panel.summary().contains(QStringLiteral("slowest rank 2")));
+        // One process: no table.
+        const profiler::Trace single = twoDeviceTrace();
+        panel.setTrace(&single);
+        QVERIFY(panel.isHidden());
     }
 };
 

@@ -104,6 +104,59 @@ TEST(TraceCommands, ImportAnalyzeAndExportTheResNetTrace) {
     EXPECT_EQ(kernels, 8772u);
 }
 
+TEST(TraceCommands, AJobFolderIsOneRunWithItsRanksAndTheSlowestNamed) {
+    testing::TempDir dir;
+    const auto db = (dir / "job.db").string();
+    const auto imported =
+        run_trainscope("import " + kTraces + "/multirank/param_dlrm_kineto -o " + db);
+    ASSERT_EQ(imported.exit_code, 0) << imported.output;
+    EXPECT_NE(imported.output.find("run 1:"), std::string::npos) << imported.output;
+    EXPECT_EQ(imported.output.find("run 2:"), std::string::npos) << "one run for the job";
+    EXPECT_NE(imported.output.find("job of 8 ranks (nccl), 8 present; ranks from the files' "
+                                   "distributedInfo"),
+              std::string::npos)
+        << imported.output;
+    EXPECT_NE(imported.output.find("rank 7: worker7_step_12"), std::string::npos);
+    EXPECT_NE(imported.output.find("start spread across ranks: 7.513 ms"), std::string::npos);
+
+    const auto analyzed = run_trainscope("analyze " + db + " --run 1");
+    ASSERT_EQ(analyzed.exit_code, 0) << analyzed.output;
+    EXPECT_NE(analyzed.output.find("Slowest rank: 7"), std::string::npos) << analyzed.output;
+    EXPECT_NE(analyzed.output.find("Exposed communication per step"), std::string::npos);
+    const auto hta = run_trainscope("analyze " + db + " --run 1 --mode hta");
+    ASSERT_EQ(hta.exit_code, 0) << hta.output;
+    // hta_reference.txt, rank 7: 75.75 / 9.66 / 14.59, overlap 9.51 %
+    EXPECT_NE(hta.output.find("75.75      9.66         14.59"), std::string::npos) << hta.output;
+    EXPECT_NE(hta.output.find("9.51"), std::string::npos);
+    const auto one = run_trainscope("analyze " + db + " --run 1 --rank 3");
+    ASSERT_EQ(one.exit_code, 0) << one.output;
+    EXPECT_NE(one.output.find("Run 1, rank 3"), std::string::npos) << one.output;
+    const auto none = run_trainscope("analyze " + db + " --run 1 --rank 8");
+    EXPECT_EQ(none.exit_code, 2) << none.output;
+    EXPECT_NE(none.output.find("no rank 8"), std::string::npos) << none.output;
+}
+
+TEST(TraceCommands, APartialJobNeedsAllowPartialAndNothingIsWritten) {
+    testing::TempDir dir;
+    const auto db = dir / "job.db";
+    const std::string set = kTraces + "/multirank/hta_trace_filter_sampled";
+    auto r = run_trainscope("import " + set + " -o " + db.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("128 ranks"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--allow-partial"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(db));
+    // The same rank twice: one file given two times.
+    r = run_trainscope("import " + set + "/sampled_rank-0.json.gz " + set +
+                       "/sampled_rank-0.json.gz --allow-partial -o " + db.string());
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("both rank 0"), std::string::npos) << r.output;
+    r = run_trainscope("import " + set + " --allow-partial -o " + db.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto hta = run_trainscope("analyze " + db.string() + " --run 1 --mode hta");
+    EXPECT_NE(hta.output.find("53.56     17.71         28.74"), std::string::npos) << hta.output;
+    EXPECT_NE(hta.output.find("20.05"), std::string::npos) << hta.output;
+}
+
 TEST(TraceCommands, BadInputsAreNamedAndNothingIsWritten) {
     testing::TempDir dir;
     const auto db = dir / "r.db";

@@ -140,6 +140,13 @@ class KinetoSaxHandler {
                 callbacks_.on_top_level_scalar(frames_[0].key,
                                                KinetoField{frames_[0].key, text, is_string});
             }
+        } else if (frames_.size() == 2 && !frames_[0].is_array && !frames_[1].is_array) {
+            // A top-level object's scalars ("distributedInfo": {"rank": 3}) as
+            // "distributedInfo.rank".
+            if (callbacks_.on_top_level_scalar) {
+                const std::string key = frames_[0].key + "." + frames_[1].key;
+                callbacks_.on_top_level_scalar(key, KinetoField{key, text, is_string});
+            }
         } else if (collecting_ != Collecting::None && frames_.size() >= kCollectedDepth &&
                    frames_.size() - kCollectedDepth <= kMaxCollectedNesting) {
             object_.fields.push_back(KinetoField{relative_key(), text, is_string});

@@ -28,6 +28,8 @@ struct KinetoRawObject {
 struct KinetoJsonCallbacks {
     std::function<void(const KinetoRawObject&)> on_event;   // traceEvents[i]
     std::function<void(const KinetoRawObject&)> on_device;  // deviceProperties[i]
+    // Scalars of the root object ("schemaVersion") and of its objects, keyed
+    // "distributedInfo.rank".
     std::function<void(std::string_view, const KinetoField&)> on_top_level_scalar;
 };
 

@@ -66,6 +66,40 @@ bool has_fraction(std::string_view number_text) {
     return number_text.find_first_of(".eE") != std::string_view::npos;
 }
 
+std::int64_t int_or(const KinetoRawObject& event, std::string_view key, std::int64_t fallback) {
+    const KinetoField* f = event.find(key);
+    if (f == nullptr)
+        return fallback;
+    return integer_text_to_int64(f->text).value_or(fallback);
+}
+
+std::string_view first_text(const KinetoRawObject& event,
+                            std::initializer_list<std::string_view> keys) {
+    for (const std::string_view key : keys) {
+        if (event.find(key) != nullptr)
+            return event.text(key);
+    }
+    return {};
+}
+
+RecordParamComms comms_record(const KinetoRawObject& event, std::int64_t pid, std::int64_t tid,
+                              std::int64_t start_ns, std::int64_t end_ns) {
+    RecordParamComms r;
+    r.process = pid;
+    r.thread = tid;
+    r.start_ns = start_ns;
+    r.end_ns = end_ns;
+    r.collective = std::string(event.text("args.Collective name"));
+    r.dtype = std::string(event.text("args.dtype"));
+    r.group = std::string(first_text(event, {"args.Process Group Name", "args.pg_name"}));
+    r.in_elements = int_or(event, "args.In msg nelems", 0);
+    r.out_elements = int_or(event, "args.Out msg nelems", 0);
+    r.group_size = int_or(event, "args.Group size", 0);
+    const std::string_view seq = first_text(event, {"args.Seq", "args.seq"});
+    r.sequence = integer_text_to_int64(seq).value_or(-1);
+    return r;
+}
+
 }  // namespace
 
 KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file) : file_(std::move(file)) {}
@@ -208,6 +242,8 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
                      : category == Category::HostOp ? ActivityKind::HostOp
                                                     : ActivityKind::Overhead;
             a.lane = lanes_.host_thread(pid, tid);
+            if (category == Category::HostOp && event.text("name") == "record_param_comms")
+                comms_records_.push_back(comms_record(event, pid, tid, start_ns, end_ns));
             break;
         case Category::Annotation:
             a.kind = ActivityKind::NvtxRange;
@@ -263,6 +299,12 @@ void KinetoTraceBuilder::add_top_level(std::string_view key, const KinetoField& 
         trace_.source_clock_offset_ns = *offset;
         return;
     }
+    if (key == "distributedInfo.rank" || key == "distributedInfo.world_size" ||
+        key == "distributedInfo.backend") {
+        // Which rank of which job wrote the file: import of a whole job reads it.
+        trace_.metadata["distributed." + std::string(key.substr(key.find('.') + 1))] = value.text;
+        return;
+    }
     if (key == "schemaVersion" || key == "cuda_runtime_version" || key == "cuda_driver_version" ||
         key == "cupti_version" || key == "traceName") {
         trace_.metadata["kineto." + std::string(key)] = value.text;
@@ -281,6 +323,10 @@ Trace KinetoTraceBuilder::finish() && {
     for (Activity& a : trace_.activities) {
         a.start_ns -= origin;
         a.end_ns -= origin;
+    }
+    for (RecordParamComms& r : comms_records_) {
+        r.start_ns -= origin;
+        r.end_ns -= origin;
     }
     if (__builtin_add_overflow(origin, trace_.source_clock_offset_ns, &trace_.base_ns)) {
         throw TraceFormatError(file_,
@@ -301,6 +347,7 @@ Trace KinetoTraceBuilder::finish() && {
         saw_capitalised_category_ ? "capitalised (PyTorch 1.x)" : "lowercase (PyTorch 2.x)";
     trace_.metadata["kineto.skipped_events"] = std::to_string(skipped_events_);
     assign_nesting_depths(trace_);
+    add_kineto_collectives(trace_, comms_records_);
     return std::move(trace_);
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "profiler/formats/detail/KinetoCollectives.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -43,6 +44,7 @@ class KinetoTraceBuilder {
     LaneRegistry lanes_{trace_};
     std::optional<std::int64_t> capture_begin_ns_;
     std::optional<std::int64_t> capture_end_ns_;
+    std::vector<RecordParamComms> comms_records_;
     std::int64_t skipped_events_ = 0;
     bool saw_fractional_time_ = false;
     bool saw_capitalised_category_ = false;
