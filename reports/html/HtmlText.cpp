@@ -36,9 +36,11 @@ std::string html_escape(std::string_view text) {
 }
 
 std::string_view chart_colour(std::size_t index) {
-    // Okabe-Ito, then two greys.
-    static constexpr std::array<std::string_view, 8> kPalette{
-        "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#555555"};
+    // Okabe-Ito, then two greys: nine, one per kernel category, so that no two categories
+    // of one chart share a colour.
+    static constexpr std::array<std::string_view, 9> kPalette{"#0072B2", "#E69F00", "#009E73",
+                                                              "#CC79A7", "#56B4E9", "#D55E00",
+                                                              "#F0E442", "#555555", "#999999"};
     return kPalette[index % kPalette.size()];
 }
 
