@@ -129,6 +129,10 @@ void ResultsDatabase::upgrade() const {
         exec("ALTER TABLE lanes ADD COLUMN rank INTEGER NOT NULL DEFAULT 0");
         exec("ALTER TABLE trace_info ADD COLUMN world_size INTEGER NOT NULL DEFAULT 1");
         exec(detail::kCollectivesSql);
+        // Every run before the framework axis was trained by trainscope's engine; imported
+        // traces have none.
+        exec("ALTER TABLE runs ADD COLUMN framework TEXT NOT NULL DEFAULT ''");
+        exec("UPDATE runs SET framework = 'trainscope' WHERE source = 'trainscope'");
     }
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();

@@ -13,7 +13,7 @@ constexpr const char* kRunColumns =
     "SELECT id, matrix_id, cell_key, status, error, source, started_utc, finished_utc, model, "
     "model_params, dataset, precision, batch, optimizer, learning_rate, backend, device, "
     "allocator, host_memory, transfer, placement, activations, cuda_graph, trace_level, threads, "
-    "seed, emulated FROM runs";
+    "seed, emulated, framework FROM runs";
 
 std::optional<std::int64_t> optional_int(const Statement& s, int column) {
     if (s.is_null(column))
@@ -51,6 +51,7 @@ RunRecord read_run_row(const Statement& s) {
     a.threads = optional_int(s, 24);
     a.seed = optional_int(s, 25);
     run.emulated = s.column_int64(26) != 0;
+    a.framework = s.column_text(27);
     return run;
 }
 

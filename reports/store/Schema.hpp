@@ -42,7 +42,8 @@ CREATE TABLE runs (
   trace_level TEXT NOT NULL DEFAULT '',
   threads INTEGER,
   seed INTEGER,
-  emulated INTEGER NOT NULL DEFAULT 0
+  emulated INTEGER NOT NULL DEFAULT 0,
+  framework TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX runs_matrix ON runs (matrix_id, cell_key);
 CREATE TABLE environment (
