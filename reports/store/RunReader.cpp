@@ -9,11 +9,19 @@
 namespace trainscope::reports {
 
 namespace {
-constexpr const char* kRunColumns =
-    "SELECT id, matrix_id, cell_key, status, error, source, started_utc, finished_utc, model, "
-    "model_params, dataset, precision, batch, optimizer, learning_rate, backend, device, "
-    "allocator, host_memory, transfer, placement, activations, cuda_graph, trace_level, threads, "
-    "seed, emulated, framework FROM runs";
+// Files before version 3 have no framework column: their runs were trained by
+// trainscope's engine, or imported (which have none), as the upgrade writes it.
+std::string run_columns(const ResultsDatabase& db) {
+    return std::string(
+               "SELECT id, matrix_id, cell_key, status, error, source, started_utc, "
+               "finished_utc, model, model_params, dataset, precision, batch, optimizer, "
+               "learning_rate, backend, device, allocator, host_memory, transfer, placement, "
+               "activations, cuda_graph, trace_level, threads, seed, emulated, ") +
+           (db.schema_version() >= 3
+                ? "framework"
+                : "CASE WHEN source = 'trainscope' THEN 'trainscope' ELSE '' END") +
+           " FROM runs";
+}
 
 std::optional<std::int64_t> optional_int(const Statement& s, int column) {
     if (s.is_null(column))
@@ -119,7 +127,7 @@ std::vector<MatrixRow> list_matrices(const ResultsDatabase& db) {
 }
 
 RunRecord load_run(const ResultsDatabase& db, std::int64_t run_id, const RunParts& parts) {
-    auto s = db.prepare(std::string(kRunColumns) + " WHERE id = ?1");
+    auto s = db.prepare(run_columns(db) + " WHERE id = ?1");
     s.bind(1, run_id);
     if (!s.step()) {
         throw StoreError("run " + std::to_string(run_id) + " is not in '" + db.path().string() +
@@ -143,7 +151,7 @@ std::vector<RunRecord> load_runs(const ResultsDatabase& db, const RunQuery& quer
         }
         return runs;
     }
-    std::string sql(kRunColumns);
+    std::string sql = run_columns(db);
     if (query.matrix_id)
         sql += " WHERE matrix_id = ?1";
     sql += " ORDER BY id";

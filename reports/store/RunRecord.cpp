@@ -30,10 +30,10 @@ RunStatus run_status_from_string(std::string_view text) {
 
 const std::vector<std::string>& axis_names() {
     static const std::vector<std::string> names{
-        "framework",  "model",       "model_params",  "dataset",   "precision",
-        "batch",      "optimizer",   "learning_rate", "backend",   "device",
-        "allocator",  "host_memory", "transfer",      "placement", "activations",
-        "cuda_graph", "trace_level", "threads",       "seed"};
+        "model",       "model_params",  "dataset",   "precision",   "batch",
+        "optimizer",   "learning_rate", "backend",   "device",      "allocator",
+        "host_memory", "transfer",      "placement", "activations", "cuda_graph",
+        "trace_level", "threads",       "seed",      "framework"};
     return names;
 }
 

@@ -177,12 +177,14 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
+        db.exec("ALTER TABLE runs DROP COLUMN framework");
         db.exec("UPDATE schema_version SET version = 1");
     }
     {
         ResultsDatabase db(path, OpenMode::ReadOnly);
         EXPECT_EQ(db.schema_version(), 1);
         const RunRecord back = load_run(db, id, RunParts{true, true, true, true, true});
+        EXPECT_EQ(back.axes.framework, "trainscope") << "every run then was trainscope's own";
         ASSERT_FALSE(back.steps.empty());
         for (const StepRow& s : back.steps)
             EXPECT_FALSE(s.data_ns.has_value()) << "no data time was recorded then";
@@ -200,6 +202,9 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
             1234);
         EXPECT_EQ(load_run(db, id, RunParts{true, true, true, true, true}).cell_key,
                   testing::sample_run().cell_key);
+        EXPECT_EQ(load_run(db, id, RunParts{false, false, false, false, false}).axes.framework,
+                  "trainscope")
+            << "the upgrade marks the runs before the framework axis as trainscope's";
         EXPECT_EQ(db.integrity_check(), "ok");
     }
     ResultsDatabase db(path, OpenMode::ReadOnly);
@@ -272,6 +277,7 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
+        db.exec("ALTER TABLE runs DROP COLUMN framework");
         db.exec("UPDATE schema_version SET version = 2");
     }
     {
