@@ -57,6 +57,8 @@ json worker_job(const Cell& cell, const workloads::TrainingConfig& config,
     j["momentum"] = config.momentum;
     j["weight_decay"] = config.weight_decay;
     j["eval_every_steps"] = config.eval_every_steps;
+    j["initial_loss_scale"] = config.initial_loss_scale;
+    j["loss_scale_growth_interval"] = config.loss_scale_growth_interval;
     j["evaluate"] = config.evaluate;
     j["allocator"] = workloads::to_string(config.allocator);
     j["host_memory"] = text_or("host_memory", "pageable");

@@ -6,6 +6,8 @@ user named by --python:
 
     python3 trainscope_pytorch_worker.py JOB.json RESULT.json
     python3 trainscope_pytorch_worker.py --probe        # prints what this torch can do
+    python3 trainscope_pytorch_worker.py --parameters '[{"model": "resnet", "model_params":
+        {"depth": "8"}, "input_shape": "1x28x28", "classes": 10}]'   # the models' sizes
 
 It trains the same model (layer for layer), on the same data in the same order, with the
 same precision, optimizer, learning rate, batch, warm-up and length as trainscope's
@@ -17,6 +19,7 @@ which the harness imports. Uses only torch and the standard library.
 import ctypes
 import gzip
 import json
+import math
 import os
 import struct
 import sys
@@ -229,6 +232,7 @@ def train(job):
     elif job["allocator"] == "async":
         os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
     import torch
+    import torch.utils.checkpoint
     from torch import nn
 
     cuda = job["backend"] == "cuda"
@@ -240,7 +244,8 @@ def train(job):
     precision = job["precision"]
     torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
-    torch.backends.cudnn.benchmark = True
+    # trainscope picks cuDNN algorithms by heuristic by default (cudnn_algo=heuristic).
+    torch.backends.cudnn.benchmark = False
     master = torch.float64 if precision == "fp64" else torch.float32
     autocast_dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
     torch.manual_seed(job["seed"])
@@ -251,12 +256,16 @@ def train(job):
     model = build_model(torch, nn, job, in_shape, classes).to(device=device, dtype=master)
     parameter_count = sum(p.numel() for p in model.parameters())
     if job["optimizer"] == "adam":
-        optimizer = torch.optim.Adam(model.parameters(), lr=job["learning_rate"])
+        # A CUDA graph replays the update: Adam keeps its step count on the device then.
+        extra = {"capturable": True} if job["cuda_graph"] else {}
+        optimizer = torch.optim.Adam(model.parameters(), lr=job["learning_rate"], **extra)
     else:
         optimizer = torch.optim.SGD(model.parameters(), lr=job["learning_rate"],
                                     momentum=job["momentum"], weight_decay=job["weight_decay"])
     loss_fn = nn.CrossEntropyLoss()
-    scaler = torch.cuda.amp.GradScaler(enabled=precision == "fp16" and cuda)
+    scaler = torch.cuda.amp.GradScaler(init_scale=job["initial_loss_scale"],
+                                       growth_interval=job["loss_scale_growth_interval"],
+                                       enabled=precision == "fp16" and cuda)
     recompute = job["activations"] == "recompute"
     resident = job["placement"] == "resident"
     pinned = job["host_memory"] == "pinned"
@@ -273,12 +282,20 @@ def train(job):
             x, y = x.pin_memory(), y.pin_memory()
         return x.to(device, non_blocking=non_blocking), y.to(device, non_blocking=non_blocking)
 
+    # Segments as trainscope's Model plans them: ceil(sqrt(layers)) of them, every one
+    # but the last recomputed in the backward pass. Non-reentrant checkpointing, so the
+    # parameters of a segment whose input needs no gradient (the first) still get theirs.
+    layers = list(model)
+    per_segment = -(-len(layers) // math.ceil(math.sqrt(len(layers))))
+    segments = [nn.Sequential(*layers[i:i + per_segment])
+                for i in range(0, len(layers), per_segment)]
+
     def forward(x):
-        if recompute:
-            # Segments as trainscope checkpoints them: about sqrt(layers) each.
-            segments = max(1, int(len(model) ** 0.5))
-            return torch.utils.checkpoint.checkpoint_sequential(model, segments, x)
-        return model(x)
+        if not recompute:
+            return model(x)
+        for segment in segments[:-1]:
+            x = torch.utils.checkpoint.checkpoint(segment, x, use_reentrant=False)
+        return segments[-1](x)
 
     def phase(name):
         # The phases trainscope's engine marks with NVTX ranges, for the trace views.
@@ -331,6 +348,7 @@ def train(job):
         profiler.__enter__()
 
     graph = None
+    capture_at = max(1, job["warmup_steps"] - 1)
     steps, evaluations = [], []
     train_ns, done, epoch, last_eval = 0, 0, 0, -1
     if cuda:
@@ -349,9 +367,11 @@ def train(job):
             sync()
             # CLOCK_MONOTONIC: the harness's steady_clock, for its telemetry window.
             start = time.monotonic_ns()
-            if job["cuda_graph"] and done >= job["warmup_steps"] and graph is None:
-                # Capture once the warm-up has settled the allocator (PyTorch's whole-step
-                # capture recipe); later steps copy the batch into the static inputs.
+            if job["cuda_graph"] and done >= capture_at and graph is None:
+                # PyTorch's whole-step capture recipe, in the last warm-up step when there
+                # are two or more (eager steps before it created the optimizer's state);
+                # capturing runs nothing, so this step then replays the graph too, and
+                # later steps copy their batch into the static inputs.
                 static_x, static_y = x.clone(), y.clone()
                 graph = torch.cuda.CUDAGraph()
                 optimizer.zero_grad(set_to_none=True)
@@ -413,6 +433,16 @@ def train(job):
 def main(argv):
     if len(argv) == 2 and argv[1] == "--probe":
         return probe()
+    if len(argv) == 3 and argv[1] == "--parameters":
+        # '[{"model": ..., "model_params": {...}, "input_shape": "CxHxW", "classes": N}, ...]':
+        # one count per line, in order (one interpreter start for many models).
+        import torch
+        from torch import nn
+        for spec in json.loads(argv[2]):
+            shape = tuple(int(v) for v in spec["input_shape"].split("x"))
+            model = build_model(torch, nn, spec, shape, spec["classes"])
+            print(sum(p.numel() for p in model.parameters()))
+        return 0
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
