@@ -79,6 +79,13 @@ TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOp
         EXPECT_EQ(ranges[phase], 6) << phase;
     EXPECT_GE(ops["aten::conv2d"], 6) << "one convolution per training forward at least";
     EXPECT_GE(ops["aten::max_pool2d"], 6);
+
+    // compare treats framework as an axis: the PyTorch run against the trainscope one.
+    const auto compared = run_trainscope("compare " + db_path.string());
+    ASSERT_EQ(compared.exit_code, 0) << compared.output;
+    EXPECT_NE(compared.output.find("framework=trainscope"), std::string::npos) << compared.output;
+    EXPECT_NE(compared.output.find("framework=pytorch"), std::string::npos) << compared.output;
+    EXPECT_NE(compared.output.find("baseline"), std::string::npos) << compared.output;
 }
 
 TEST(PyTorchCells, ASettingPyTorchLacksIsSkippedWithItsReasonAndTheRestRuns) {
