@@ -15,16 +15,19 @@
 namespace trainscope::harness {
 namespace {
 
+// The cell's own CPU time: its process and the processes it started and waited for (a
+// PyTorch cell's worker is one), which are the cell's work, not the machine's other load.
 double own_cpu_ticks() {
-    rusage usage{};
-    if (getrusage(RUSAGE_SELF, &usage) != 0) {
-        return 0.0;
-    }
     const auto seconds = [](const timeval& t) {
         return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
     };
-    return (seconds(usage.ru_utime) + seconds(usage.ru_stime)) *
-           static_cast<double>(sysconf(_SC_CLK_TCK));
+    double total = 0.0;
+    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage usage{};
+        if (getrusage(who, &usage) == 0)
+            total += seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    }
+    return total * static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 std::optional<MachineCpuTicks> read_machine_ticks() {

@@ -222,6 +222,10 @@ CommandAction add_run_command(CLI::App& app) {
             data);
     setting("input", "input shape CxHxW of --dataset synthetic, e.g. 3x224x224", data);
     setting("classes", "classes of --dataset synthetic (default 10)", data);
+    setting("python",
+            "Python interpreter of --framework pytorch cells; it must import torch (default "
+            "python3)",
+            data);
     run->add_option("-o,--out", options->out, "results database to create or add to")
         ->capture_default_str();
     run->add_flag("--resume", options->resume,

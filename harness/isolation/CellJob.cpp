@@ -24,7 +24,8 @@ void write_cell_job(const CellJob& job, const std::filesystem::path& file) {
                    {"dataset_dir", l.dataset_dir},
                    {"input_shape", l.input_shape},
                    {"classes", l.classes},
-                   {"eval_every_steps", l.eval_every_steps}};
+                   {"eval_every_steps", l.eval_every_steps},
+                   {"python", l.python}};
     if (l.target_accuracy)
         j["length"]["target_accuracy"] = *l.target_accuracy;
     j["stopping"] = {{"fixed_length", job.stopping.fixed_length},
@@ -69,6 +70,7 @@ CellJob read_cell_job(const std::filesystem::path& file) {
     job.length.input_shape = l.at("input_shape").get<std::string>();
     job.length.classes = l.at("classes").get<int>();
     job.length.eval_every_steps = l.at("eval_every_steps").get<std::int64_t>();
+    job.length.python = l.value("python", job.length.python);
     if (l.contains("target_accuracy"))
         job.length.target_accuracy = l.at("target_accuracy").get<double>();
     const json& s = j.at("stopping");

@@ -7,6 +7,7 @@
 #include <charconv>
 
 #include "harness/cli/UsageError.hpp"
+#include "harness/pytorch/Framework.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "workloads/backend/BackendKind.hpp"
 #include "workloads/backend/MemoryStrategy.hpp"
@@ -24,6 +25,13 @@ std::vector<std::string> spellings(const std::array<E, N>& values) {
     std::vector<std::string> names;
     for (const E value : values)
         names.push_back(workloads::to_string(value));
+    return names;
+}
+
+std::vector<std::string> framework_spellings() {
+    std::vector<std::string> names;
+    for (const Framework framework : kFrameworks)
+        names.push_back(to_string(framework));
     return names;
 }
 
@@ -45,6 +53,9 @@ const std::vector<AxisInfo>& axis_catalog() {
     // The engine's defaults are the matrix's defaults.
     static const workloads::TrainingConfig defaults;
     static const std::vector<AxisInfo> axes{
+        {"framework", "--framework",
+         "who trains the cell: trainscope's engine or PyTorch (the Python worker, see --python)",
+         to_string(Framework::trainscope), framework_spellings(), K::Choice},
         {"model",
          "--model",
          "network to train (see `trainscope list models`)",

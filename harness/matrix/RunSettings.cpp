@@ -55,6 +55,7 @@ const std::vector<RunSettingInfo>& run_setting_catalog() {
         number("rse", "--rse", 0.0, 1.0, true),
         integer("min_steps", "--min-steps", 1, kMaxCount),
         number("max_time", "--max-time", 0.0, kMaxSeconds, true),
+        RunSettingInfo{"python", "--python", K::Text, 0, 0, 0, 0, false},
         integer("timeout", "--timeout", 1, std::min<std::int64_t>(kMaxInt, 1'000'000'000)),
     };
     return settings;

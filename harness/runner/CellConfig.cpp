@@ -107,6 +107,7 @@ workloads::TrainingConfig make_training_config(const Cell& cell, const RunLength
 
 reports::RunAxes make_run_axes(const Cell& cell, const RunLength& length) {
     reports::RunAxes a;
+    a.framework = cell.at("framework");
     a.model = cell.at("model");
     std::string params;
     for (const char* parameter : {"depth", "width"}) {

@@ -20,6 +20,7 @@ struct RunLength {
     int classes = 10;
     std::optional<double> target_accuracy;
     std::int64_t eval_every_steps = 0;
+    std::string python = "python3";  // the interpreter of framework=pytorch cells
 };
 
 // Marks the axes a backend does not have as "n/a", and sets cell.skip_reason when a

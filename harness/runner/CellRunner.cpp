@@ -15,6 +15,8 @@
 #include "harness/capture/MeasuredStepClock.hpp"
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/isolation/RankLaunch.hpp"
+#include "harness/pytorch/Framework.hpp"
+#include "harness/pytorch/PyTorchCell.hpp"
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "harness/runner/TracingOverhead.hpp"
@@ -57,6 +59,16 @@ CaptureDevice capture_device(const workloads::TrainingConfig& config) {
     return device;
 }
 
+void add_capture_records(reports::RunRecord& record, CapturedCell& captured) {
+    for (auto& m : captured.telemetry_metrics)
+        record.metrics.push_back(std::move(m));
+    for (const auto& [key, value] : captured.metadata)
+        record.environment[key] = value;
+    for (std::size_t i = 0; i < captured.warnings.size(); ++i) {
+        record.environment["capture_warning_" + std::to_string(i + 1)] = captured.warnings[i];
+    }
+}
+
 }  // namespace
 
 reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
@@ -72,6 +84,16 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         return record;
     }
     workloads::TrainingConfig config = make_training_config(cell, length);
+    if (parse_framework(cell.at("framework")) == Framework::pytorch) {
+        // Host load and GPU telemetry as for the engine's cells; the worker traces itself.
+        CellCapture capture(profiler::TraceLevel::Off,
+                            workloads::parse_backend_kind(config.backend), capture_device(config));
+        const std::vector<TimeInterval> measured = run_pytorch_cell(cell, options, record);
+        CapturedCell captured = capture.stop(measured, static_cast<std::int64_t>(measured.size()));
+        add_capture_records(record, captured);
+        record.finished_utc = utc_now();
+        return record;
+    }
     if (!options.stopping.fixed_length) {
         // The stopping rule ends training; the step count is only a backstop.
         config.steps = std::numeric_limits<std::int32_t>::max();
@@ -94,13 +116,7 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
             record.environment[key] = value;
         record.metrics = compute_run_metrics(config, result);
         record.steps = to_step_rows(result);
-        for (auto& m : captured.telemetry_metrics)
-            record.metrics.push_back(std::move(m));
-        for (const auto& [key, value] : captured.metadata)
-            record.environment[key] = value;
-        for (std::size_t i = 0; i < captured.warnings.size(); ++i) {
-            record.environment["capture_warning_" + std::to_string(i + 1)] = captured.warnings[i];
-        }
+        add_capture_records(record, captured);
         if (captured.trace) {
             for (auto& m : reports::compute_trace_metrics(*captured.trace)) {
                 if (m.name != reports::metric_tag::gpu_busy_pct ||

@@ -7,6 +7,8 @@
 
 #include "harness/cli/UsageError.hpp"
 #include "harness/matrix/RunSettings.hpp"
+#include "harness/pytorch/Framework.hpp"
+#include "harness/pytorch/PyTorchApplicability.hpp"
 #include "harness/runner/BackendChoice.hpp"
 
 namespace trainscope::harness {
@@ -52,6 +54,21 @@ class SettingPicker {
     const RunSettingOverrides& cli_;
     const MatrixDefinition& file_;
 };
+
+// Skips the framework=pytorch cells PyTorch cannot run as asked, saying why; the
+// interpreter is asked once, and only when such a cell exists.
+void apply_pytorch_applicability(std::vector<Cell>& cells, const std::string& python,
+                                 const StoppingRule& stopping) {
+    std::optional<PyTorchCapabilities> torch;
+    for (auto& cell : cells) {
+        if (parse_framework(cell.at("framework")) != Framework::pytorch)
+            continue;
+        if (!torch)
+            torch = probe_pytorch(python);
+        if (cell.skip_reason.empty())
+            cell.skip_reason = pytorch_skip_reason(cell, *torch, stopping);
+    }
+}
 
 }  // namespace
 
@@ -113,6 +130,7 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
     length.classes = pick.get<int>("classes").value_or(10);
     length.target_accuracy = pick.get<double>("target_accuracy");
     length.eval_every_steps = pick.get<std::int64_t>("eval_every").value_or(0);
+    length.python = pick.get<std::string>("python").value_or(length.python);
     plan.stopping.rse_target = pick.get<double>("rse").value_or(plan.stopping.rse_target);
     plan.stopping.min_steps = pick.get<std::int64_t>("min_steps").value_or(plan.stopping.min_steps);
     plan.stopping.max_time_s = pick.get<double>("max_time").value_or(plan.stopping.max_time_s);
@@ -128,6 +146,7 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
         if (!unavailable.empty())
             cell.skip_reason = unavailable;
     }
+    apply_pytorch_applicability(cells, length.python, plan.stopping);
     plan.cells = deduplicate(std::move(cells));
     plan.varying_axes = varying_axes(plan.cells);
 
@@ -146,6 +165,7 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
                               {"input", length.input_shape},
                               {"classes", length.classes},
                               {"eval_every", length.eval_every_steps},
+                              {"python", length.python},
                               {"fixed_length", plan.stopping.fixed_length},
                               {"rse", plan.stopping.rse_target},
                               {"min_steps", plan.stopping.min_steps},

@@ -132,6 +132,10 @@ void ResultsDatabase::upgrade() const {
         exec("ALTER TABLE runs ADD COLUMN ranks INTEGER NOT NULL DEFAULT 1");
         exec("ALTER TABLE runs ADD COLUMN bucket_mb REAL");
         exec("ALTER TABLE runs ADD COLUMN overlap TEXT NOT NULL DEFAULT ''");
+        // Every run before the framework axis was trained by trainscope's engine; imported
+        // traces have none.
+        exec("ALTER TABLE runs ADD COLUMN framework TEXT NOT NULL DEFAULT ''");
+        exec("UPDATE runs SET framework = 'trainscope' WHERE source = 'trainscope'");
     }
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();

@@ -10,15 +10,19 @@
 namespace trainscope::reports {
 
 namespace {
-// Version 1 and 2 files (read-only, not upgraded) have no data-parallel columns: their
-// runs read as one rank.
+// Version 1 and 2 files (read-only, not upgraded) have no data-parallel columns, whose
+// runs read as one rank, and no framework column: their runs were trained by trainscope's
+// engine, or imported (which have none), as the upgrade writes it.
 std::string run_columns(const ResultsDatabase& db) {
     return std::string(
                "SELECT id, matrix_id, cell_key, status, error, source, started_utc, "
                "finished_utc, model, model_params, dataset, precision, batch, optimizer, "
                "learning_rate, backend, device, allocator, host_memory, transfer, placement, "
                "activations, cuda_graph, trace_level, threads, seed, emulated, ") +
-           (db.schema_version() >= 3 ? "ranks, bucket_mb, overlap" : "1, NULL, ''") + " FROM runs";
+           (db.schema_version() >= 3
+                ? "ranks, bucket_mb, overlap, framework"
+                : "1, NULL, '', CASE WHEN source = 'trainscope' THEN 'trainscope' ELSE '' END") +
+           " FROM runs";
 }
 
 std::optional<std::int64_t> optional_int(const Statement& s, int column) {
@@ -60,6 +64,7 @@ RunRecord read_run_row(const Statement& s) {
     a.ranks = optional_int(s, 27);
     a.bucket_mb = s.column_optional_double(28);
     a.overlap = s.column_text(29);
+    a.framework = s.column_text(30);
     return run;
 }
 

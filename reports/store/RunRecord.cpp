@@ -33,7 +33,7 @@ const std::vector<std::string>& axis_names() {
         "model",         "model_params", "dataset",    "precision",   "batch",       "optimizer",
         "learning_rate", "backend",      "device",     "allocator",   "host_memory", "transfer",
         "placement",     "activations",  "cuda_graph", "trace_level", "threads",     "seed",
-        "ranks",         "bucket_mb",    "overlap"};
+        "ranks",         "bucket_mb",    "overlap",    "framework"};
     return names;
 }
 
@@ -51,6 +51,8 @@ std::string text_of(const std::optional<double>& v) {
 }  // namespace
 
 std::string axis_value(const RunAxes& a, std::string_view name) {
+    if (name == "framework")
+        return a.framework;
     if (name == "model")
         return a.model;
     if (name == "model_params")

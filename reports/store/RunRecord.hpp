@@ -19,6 +19,7 @@ RunStatus run_status_from_string(std::string_view text);
 // The axes of a matrix cell, in the project's vocabulary. Text axes are "n/a" where
 // they do not apply to the backend (a CPU run has no host staging memory).
 struct RunAxes {
+    std::string framework;  // "trainscope", "pytorch"; empty for imported traces
     std::string model;
     std::string model_params;  // "depth=20,width=16"; empty when the model has none
     std::string dataset;

@@ -21,9 +21,9 @@ void write_axes_row(const ResultsDatabase& db, const RunRecord& run) {
         "INSERT INTO runs (matrix_id, cell_key, status, error, source, started_utc, "
         "finished_utc, model, model_params, dataset, precision, batch, optimizer, learning_rate, "
         "backend, device, allocator, host_memory, transfer, placement, activations, cuda_graph, "
-        "trace_level, threads, seed, emulated, ranks, bucket_mb, overlap) VALUES (?1, ?2, ?3, ?4, "
-        "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, "
-        "?24, ?25, ?26, ?27, ?28, ?29)");
+        "trace_level, threads, seed, emulated, ranks, bucket_mb, overlap, framework) VALUES (?1, "
+        "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+        "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)");
     const RunAxes& a = run.axes;
     insert.bind(1, run.matrix_id)
         .bind(2, run.cell_key)
@@ -53,7 +53,8 @@ void write_axes_row(const ResultsDatabase& db, const RunRecord& run) {
         .bind(26, run.emulated ? 1 : 0)
         .bind(27, a.ranks.value_or(1))
         .bind(28, a.bucket_mb)
-        .bind(29, a.overlap);
+        .bind(29, a.overlap)
+        .bind(30, a.framework);
     insert.run();
 }
 // Trace rows carry no foreign key (they are bulk rows written without index upkeep), so

@@ -45,7 +45,8 @@ CREATE TABLE runs (
   emulated INTEGER NOT NULL DEFAULT 0,
   ranks INTEGER NOT NULL DEFAULT 1,
   bucket_mb REAL,
-  overlap TEXT NOT NULL DEFAULT ''
+  overlap TEXT NOT NULL DEFAULT '',
+  framework TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX runs_matrix ON runs (matrix_id, cell_key);
 CREATE TABLE environment (

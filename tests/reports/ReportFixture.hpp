@@ -96,6 +96,7 @@ inline reports::RunRecord report_run(const std::string& precision, std::int64_t 
         "precision=" + precision + ";batch=" + std::to_string(batch) + ";allocator=" + allocator;
     run.started_utc = "2026-11-21T10:00:00Z";
     run.finished_utc = "2026-11-21T10:01:00Z";
+    run.axes.framework = "trainscope";
     run.axes.model = "seed-cnn";
     run.axes.dataset = "fashion-mnist";
     run.axes.precision = precision;

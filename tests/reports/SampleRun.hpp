@@ -10,6 +10,7 @@ inline reports::RunRecord sample_run() {
     run.cell_key = "model=seed-cnn;precision=fp32;batch=64";
     run.started_utc = "2026-11-21T10:00:00Z";
     run.finished_utc = "2026-11-21T10:01:00Z";
+    run.axes.framework = "trainscope";
     run.axes.model = "seed-cnn";
     run.axes.dataset = "fashion-mnist";
     run.axes.precision = "fp32";

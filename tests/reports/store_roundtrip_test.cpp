@@ -180,12 +180,14 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
+        db.exec("ALTER TABLE runs DROP COLUMN framework");
         db.exec("UPDATE schema_version SET version = 1");
     }
     {
         ResultsDatabase db(path, OpenMode::ReadOnly);
         EXPECT_EQ(db.schema_version(), 1);
         const RunRecord back = load_run(db, id, RunParts{true, true, true, true, true});
+        EXPECT_EQ(back.axes.framework, "trainscope") << "every run then was trainscope's own";
         ASSERT_FALSE(back.steps.empty());
         for (const StepRow& s : back.steps)
             EXPECT_FALSE(s.data_ns.has_value()) << "no data time was recorded then";
@@ -203,6 +205,9 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
             1234);
         EXPECT_EQ(load_run(db, id, RunParts{true, true, true, true, true}).cell_key,
                   testing::sample_run().cell_key);
+        EXPECT_EQ(load_run(db, id, RunParts{false, false, false, false, false}).axes.framework,
+                  "trainscope")
+            << "the upgrade marks the runs before the framework axis as trainscope's";
         EXPECT_EQ(db.integrity_check(), "ok");
     }
     ResultsDatabase db(path, OpenMode::ReadOnly);
@@ -278,6 +283,7 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
+        db.exec("ALTER TABLE runs DROP COLUMN framework");
         db.exec("UPDATE schema_version SET version = 2");
     }
     {

@@ -13,12 +13,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::int64_t kSyntheticTrainImages = 50000;
-constexpr std::int64_t kSyntheticTestImages = 10000;
-
 bool is_idx_dataset(const std::string& name) {
     return name == "fashion-mnist" || name == "mnist";
 }
+
+// Prefers the gzip file, as Debian ships it; takes the raw file otherwise.
+fs::path idx_file(const fs::path& folder, const std::string& stem) {
+    const fs::path gz = folder / (stem + ".gz");
+    const fs::path raw = folder / stem;
+    std::error_code ec;
+    if (fs::is_regular_file(gz, ec)) {
+        return gz;
+    }
+    if (fs::is_regular_file(raw, ec)) {
+        return raw;
+    }
+    throw ConfigError("dataset: file " + gz.string() + " (or " + raw.string() +
+                      ") not found; scripts/bootstrap installs Debian's dataset-fashion-mnist "
+                      "into " +
+                      kFashionMnistDir);
+}
+
+}  // namespace
 
 fs::path dataset_folder(const TrainingConfig& config) {
     if (config.dataset == "fashion-mnist") {
@@ -42,25 +58,6 @@ fs::path dataset_folder(const TrainingConfig& config) {
     }
     return fs::path(config.dataset);
 }
-
-// Prefers the gzip file, as Debian ships it; takes the raw file otherwise.
-fs::path idx_file(const fs::path& folder, const std::string& stem) {
-    const fs::path gz = folder / (stem + ".gz");
-    const fs::path raw = folder / stem;
-    std::error_code ec;
-    if (fs::is_regular_file(gz, ec)) {
-        return gz;
-    }
-    if (fs::is_regular_file(raw, ec)) {
-        return raw;
-    }
-    throw ConfigError("dataset: file " + gz.string() + " (or " + raw.string() +
-                      ") not found; scripts/bootstrap installs Debian's dataset-fashion-mnist "
-                      "into " +
-                      kFashionMnistDir);
-}
-
-}  // namespace
 
 Shape parse_input_shape(const std::string& text) {
     std::int64_t dims[3] = {0, 0, 0};

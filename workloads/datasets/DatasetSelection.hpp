@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <filesystem>
 #include <memory>
 
 #include "workloads/datasets/ImageSource.hpp"
@@ -16,6 +18,14 @@ struct TrainingData {
 
 // The folder Debian's dataset-fashion-mnist installs into.
 inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
+
+// Sizes of dataset=synthetic's training and test sets.
+inline constexpr std::int64_t kSyntheticTrainImages = 50000;
+inline constexpr std::int64_t kSyntheticTestImages = 10000;
+
+// The folder of the IDX files config.dataset names (fashion-mnist, mnist with dataset_dir,
+// or a folder); throws ConfigError naming the parameter. Not for synthetic data.
+std::filesystem::path dataset_folder(const TrainingConfig& config);
 
 // Loads the data config.dataset names: "fashion-mnist" (default folder unless
 // dataset_dir is set), "mnist" (dataset_dir required), "synthetic" (input_shape,

@@ -1,0 +1,137 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "CliProcess.hpp"
+#include "TempDir.hpp"
+#include "harness/pytorch/PyTorchProbe.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope {
+namespace {
+
+using testing::run_trainscope;
+
+// Small and quick: synthetic 1x12x12 images, a few steps on one thread.
+const std::string kQuick =
+    " --model seed-cnn --backend cpu --dataset synthetic --input 1x12x12 --steps 6 --warmup 2 "
+    "--threads 1 -q";
+
+std::string python_with_torch() {
+    return TRAINSCOPE_TEST_PYTHON;
+}
+
+bool have_torch() {
+    return harness::probe_pytorch(python_with_torch()).found;
+}
+
+std::vector<reports::RunRecord> runs_of(const std::filesystem::path& db_path) {
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    return reports::load_runs(db, {}, reports::RunParts{true, true, true, true, false});
+}
+
+TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOps) {
+    if (!have_torch())
+        GTEST_SKIP() << "PyTorch not found by " << python_with_torch()
+                     << " (apt-get install python3-torch)";
+    testing::TempDir dir;
+    const auto db_path = dir / "r.db";
+    const auto r = run_trainscope("run --framework trainscope,pytorch --trace kernels --python " +
+                                  python_with_torch() + kQuick + " --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto runs = runs_of(db_path);
+    ASSERT_EQ(runs.size(), 2u);
+    std::map<std::string, const reports::RunRecord*> by_framework;
+    for (const auto& run : runs)
+        by_framework[run.axes.framework] = &run;
+    ASSERT_EQ(by_framework.count("trainscope"), 1u);
+    ASSERT_EQ(by_framework.count("pytorch"), 1u);
+    const reports::RunRecord& torch = *by_framework["pytorch"];
+    EXPECT_EQ(torch.status, reports::RunStatus::Ok) << torch.error;
+    EXPECT_EQ(torch.steps.size(), 6u);
+    ASSERT_NE(torch.find_metric("images_per_s"), nullptr);
+    ASSERT_NE(torch.find_metric("step_ms_median"), nullptr);
+    EXPECT_EQ(torch.find_metric("step_count")->value, 4.0) << "6 steps less 2 of warm-up";
+    EXPECT_EQ(torch.find_metric("parameter_count")->value,
+              by_framework["trainscope"]->find_metric("parameter_count")->value);
+    EXPECT_EQ(torch.environment.at("trainscope_parameter_count"),
+              std::to_string(static_cast<long long>(torch.find_metric("parameter_count")->value)));
+    EXPECT_FALSE(torch.environment.at("pytorch_torch_version").empty());
+    ASSERT_FALSE(torch.evaluations.empty());
+
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    const auto trace = reports::load_trace(db, torch.id);
+    ASSERT_TRUE(trace.has_value()) << "the torch.profiler trace is imported into the run";
+    std::map<std::string, int> ranges;
+    std::map<std::string, int> ops;
+    for (const auto& a : trace->activities) {
+        if (a.kind == profiler::ActivityKind::NvtxRange)
+            ++ranges[trace->strings.at(a.name)];
+        if (a.kind == profiler::ActivityKind::HostOp)
+            ++ops[trace->strings.at(a.name)];
+    }
+    for (const char* phase : {"step", "forward", "backward", "optimizer"})
+        EXPECT_EQ(ranges[phase], 6) << phase;
+    EXPECT_GE(ops["aten::conv2d"], 6) << "one convolution per training forward at least";
+    EXPECT_GE(ops["aten::max_pool2d"], 6);
+
+    // compare treats framework as an axis: the PyTorch run against the trainscope one.
+    const auto compared = run_trainscope("compare " + db_path.string());
+    ASSERT_EQ(compared.exit_code, 0) << compared.output;
+    EXPECT_NE(compared.output.find("framework=trainscope"), std::string::npos) << compared.output;
+    EXPECT_NE(compared.output.find("framework=pytorch"), std::string::npos) << compared.output;
+    EXPECT_NE(compared.output.find("baseline"), std::string::npos) << compared.output;
+}
+
+TEST(PyTorchCells, ASettingPyTorchLacksIsSkippedWithItsReasonAndTheRestRuns) {
+    if (!have_torch())
+        GTEST_SKIP() << "PyTorch not found by " << python_with_torch();
+    testing::TempDir dir;
+    const auto db_path = dir / "r.db";
+    const auto r = run_trainscope("run --framework pytorch --precision tf32,fp32 --python " +
+                                  python_with_torch() + kQuick + " --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto runs = runs_of(db_path);
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& run : runs) {
+        if (run.axes.precision == "tf32") {
+            EXPECT_EQ(run.status, reports::RunStatus::Skipped);
+            EXPECT_NE(run.error.find("precision=tf32: PyTorch has no TF32 on the CPU"),
+                      std::string::npos)
+                << run.error;
+        } else {
+            EXPECT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+        }
+    }
+}
+
+// A real interpreter that cannot import torch: Debian's python without its site
+// packages (python -S), as a python of a venv without torch would be.
+TEST(PyTorchCells, WithoutTorchThePyTorchCellsAreSkippedWithTheAdviceAndTheRestRuns) {
+    testing::TempDir dir;
+    const auto stub = dir / "python-without-torch";
+    std::ofstream(stub) << "#!/bin/sh\nexec " << python_with_torch() << " -S \"$@\"\n";
+    std::filesystem::permissions(stub, std::filesystem::perms::owner_all);
+    const auto db_path = dir / "r.db";
+    const auto r = run_trainscope("run --framework trainscope,pytorch --python " + stub.string() +
+                                  kQuick + " --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto runs = runs_of(db_path);
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& run : runs) {
+        if (run.axes.framework == "pytorch") {
+            EXPECT_EQ(run.status, reports::RunStatus::Skipped);
+            EXPECT_EQ(run.error, "PyTorch not found by " + stub.string() + ": pip install torch");
+        } else {
+            EXPECT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace trainscope

@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "harness/cli/UsageError.hpp"
+#include "harness/executor/Subprocess.hpp"
+#include "harness/matrix/Cell.hpp"
+#include "harness/pytorch/Framework.hpp"
+#include "harness/pytorch/PyTorchApplicability.hpp"
+#include "harness/pytorch/PyTorchProbe.hpp"
+#include "harness/runner/CellConfig.hpp"
+#include "workloads/models/ModelCatalog.hpp"
+#include "workloads/training/ConfigError.hpp"
+
+namespace trainscope::harness {
+namespace {
+
+Cell cpu_cell(const AxisValues& axes) {
+    Cell cell = expand_matrix(axes).front();
+    apply_backend_applicability(cell, workloads::BackendKind::cpu);
+    return cell;
+}
+
+PyTorchCapabilities cpu_torch() {
+    PyTorchCapabilities torch;
+    torch.python = "python3";
+    torch.found = true;
+    torch.torch_version = "1.13.1";
+    return torch;
+}
+
+StoppingRule fixed() {
+    StoppingRule rule;
+    rule.fixed_length = true;
+    return rule;
+}
+
+TEST(FrameworkAxis, DefaultsToTrainscopeAndExpandsBothFrameworks) {
+    EXPECT_EQ(expand_matrix({}).front().at("framework"), "trainscope");
+    const auto cells = expand_matrix({{"framework", {"trainscope", "pytorch"}}});
+    ASSERT_EQ(cells.size(), 2u);
+    EXPECT_EQ(parse_framework(cells[0].at("framework")), Framework::trainscope);
+    EXPECT_EQ(parse_framework(cells[1].at("framework")), Framework::pytorch);
+    EXPECT_NE(cells[0].key(), cells[1].key());
+    EXPECT_EQ(make_run_axes(cells[1], RunLength{}).framework, "pytorch");
+}
+
+TEST(FrameworkAxis, AnUnknownFrameworkIsRefusedNamingTheValidOnes) {
+    try {
+        expand_matrix({{"framework", {"jax"}}});
+        FAIL() << "jax accepted";
+    } catch (const UsageError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("--framework"), std::string::npos) << message;
+        EXPECT_NE(message.find("trainscope, pytorch"), std::string::npos) << message;
+    }
+    EXPECT_THROW(parse_framework("jax"), workloads::ConfigError);
+}
+
+TEST(PyTorchApplicability, WithoutTorchTheCellIsSkippedWithTheAdvice) {
+    PyTorchCapabilities missing;
+    missing.python = "/opt/py/bin/python";
+    missing.missing_reason = "PyTorch not found by /opt/py/bin/python: pip install torch";
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"framework", {"pytorch"}}}), missing, fixed()),
+              "PyTorch not found by /opt/py/bin/python: pip install torch");
+}
+
+TEST(PyTorchApplicability, SettingsWithoutAnEquivalentAreSkippedWithTheirReason) {
+    const PyTorchCapabilities torch = cpu_torch();
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"framework", {"pytorch"}}}), torch, fixed()), "");
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"fp64"}}}), torch, fixed()), "");
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"bf16"}}}), torch, fixed()), "");
+    const auto reason_for = [&](const AxisValues& axes) {
+        return pytorch_skip_reason(cpu_cell(axes), torch, fixed());
+    };
+    EXPECT_NE(reason_for({{"precision", {"tf32"}}}).find("precision=tf32"), std::string::npos);
+    EXPECT_NE(reason_for({{"precision", {"fp16"}}}).find("bf16 only"), std::string::npos);
+    PyTorchCapabilities newer = torch;
+    newer.cpu_autocast_fp16 = true;
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"fp16"}}}), newer, fixed()), "");
+    EXPECT_NE(reason_for({{"allocator", {"device"}}}).find("allocator=device"), std::string::npos);
+    StoppingRule rse;
+    rse.fixed_length = false;
+    EXPECT_NE(pytorch_skip_reason(cpu_cell({}), torch, rse).find("--steps or --epochs"),
+              std::string::npos);
+}
+
+TEST(PyTorchApplicability, CudaCellsNeedATorchWithCudaAndSkipManagedMemory) {
+    PyTorchCapabilities torch = cpu_torch();
+    Cell cell = expand_matrix({{"framework", {"pytorch"}}, {"allocator", {"managed"}}}).front();
+    apply_backend_applicability(cell, workloads::BackendKind::cuda);
+    EXPECT_NE(pytorch_skip_reason(cell, torch, fixed()).find("has no CUDA device"),
+              std::string::npos);
+    torch.cuda_available = true;
+    torch.cuda_devices = 1;
+    EXPECT_NE(pytorch_skip_reason(cell, torch, fixed()).find("allocator=managed"),
+              std::string::npos);
+}
+
+// The worker builds every model layer for layer: the same parameter count as trainscope's
+// for every model, parameter and input shape.
+TEST(PyTorchWorker, ParameterCountsMatchTrainscopesForEveryModel) {
+    const std::string python = TRAINSCOPE_TEST_PYTHON;
+    const std::vector<std::pair<std::string, std::map<std::string, std::string>>> models{
+        {"seed-cnn", {}},
+        {"lenet5", {{"pool", "avg"}}},
+        {"lenet5", {{"pool", "max"}}},
+        {"resnet", {{"depth", "8"}, {"width", "16"}}},
+        {"resnet", {{"depth", "14"}, {"width", "8"}}},
+        {"resnet", {{"depth", "20"}, {"width", "16"}}}};
+    const std::vector<std::pair<std::string, workloads::Shape>> shapes{
+        {"1x28x28", workloads::Shape{1, 28, 28}}, {"3x32x32", workloads::Shape{3, 32, 32}}};
+    nlohmann::json specs = nlohmann::json::array();
+    std::vector<std::int64_t> expected;
+    for (const auto& [model, params] : models) {
+        for (const auto& [text, shape] : shapes) {
+            specs.push_back({{"model", model},
+                             {"model_params", params},
+                             {"input_shape", text},
+                             {"classes", 10}});
+            expected.push_back(workloads::parameter_count(model, params, shape, 10));
+        }
+    }
+    // One interpreter start for all twelve: importing torch takes seconds.
+    const ProcessOutput out =
+        run_process({python, pytorch_worker_script().string(), "--parameters", specs.dump()});
+    if (out.exit_code != 0 && out.err.find("No module named 'torch'") != std::string::npos)
+        GTEST_SKIP() << "PyTorch not found by " << python << " (apt-get install python3-torch)";
+    ASSERT_EQ(out.exit_code, 0) << out.err;
+    std::istringstream lines(out.out);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        std::int64_t count = -1;
+        ASSERT_TRUE(lines >> count) << "no count for " << specs[i].dump() << " in:\n" << out.out;
+        EXPECT_EQ(count, expected[i]) << specs[i].dump();
+    }
+}
+
+}  // namespace
+}  // namespace trainscope::harness
