@@ -1,10 +1,12 @@
 #include "profiler/formats/ChromeTraceWriter.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/formats/OutputFile.hpp"
@@ -39,11 +41,35 @@ struct LaneIds {
     std::int64_t tid = 0;
 };
 
+// A job's ranks get processes of their own: two ranks on two nodes may share a pid or a
+// device ordinal. Rank r's GPUs are kGpuProcessBase + r * kRankStride + device, its host
+// processes r * kRankStride + kRankHostBase + their order within the rank.
+constexpr std::int64_t kRankStride = 10'000;
+constexpr std::int64_t kRankHostBase = 1'000;
+
 LaneIds ids_of(const Trace& trace, LaneId lane_id) {
     const Lane& lane = trace.lanes.at(lane_id);
     // Every lane gets its own thread id (lane index + 1): NVTX ranges and API calls of one
     // OS thread stay on separate tracks, where each one nests cleanly.
     const std::int64_t tid = static_cast<std::int64_t>(lane_id) + 1;
+    if (trace.world_size > 1) {
+        const std::int64_t rank_base = static_cast<std::int64_t>(lane.rank) * kRankStride;
+        if (lane.device >= 0)
+            return {kGpuProcessBase + rank_base + lane.device, tid};
+        std::int64_t order = 0;
+        std::vector<std::int64_t> seen;
+        for (const Lane& other : trace.lanes) {
+            if (other.rank != lane.rank || other.device >= 0 ||
+                std::find(seen.begin(), seen.end(), other.process) != seen.end()) {
+                continue;
+            }
+            if (other.process == lane.process)
+                break;
+            seen.push_back(other.process);
+            ++order;
+        }
+        return {rank_base + kRankHostBase + order, tid};
+    }
     if (lane.device >= 0)
         return {kGpuProcessBase + lane.device, tid};
     return {lane.process, tid};
@@ -138,7 +164,9 @@ void write_chrome_trace(const Trace& trace, std::ostream& out) {
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         const Lane& lane = trace.lanes[i];
         const LaneIds ids = ids_of(trace, static_cast<LaneId>(i));
-        std::string process_name(lane.device >= 0 ? "GPU " : "process ");
+        std::string process_name(trace.world_size > 1 ? "rank " + std::to_string(lane.rank) + " · "
+                                                      : std::string());
+        process_name += lane.device >= 0 ? "GPU " : "process ";
         process_name += std::to_string(lane.device >= 0 ? lane.device : lane.process);
         processes.emplace(ids.pid, std::move(process_name));
         begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << ids.pid

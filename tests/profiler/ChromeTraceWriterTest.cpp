@@ -3,12 +3,14 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "HandBuiltTrace.hpp"
 #include "TraceFixtures.hpp"
 #include "profiler/formats/ChromeTraceWriter.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
+#include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/TraceNesting.hpp"
 
 namespace trainscope::profiler {
@@ -128,6 +130,50 @@ TEST(ChromeTraceWriter, RoundTripsThroughTheKinetoImporter) {
         EXPECT_EQ(a.duration_ns, b.duration_ns) << to_string(kind);
         EXPECT_EQ(a.bytes, b.bytes) << to_string(kind);
     }
+}
+
+}  // namespace
+}  // namespace trainscope::profiler
+
+namespace trainscope::profiler {
+namespace {
+
+// Two ranks on two nodes may share a pid and a device ordinal: the export keeps them in
+// processes of their own, named by rank.
+TEST(ChromeTraceWriter, RanksOfAJobAreProcessesOfTheirOwn) {
+    Trace trace;
+    trace.world_size = 2;
+    LaneRegistry rank0(trace, 0);
+    LaneRegistry rank1(trace, 1);
+    const LaneId host0 = rank0.host_thread(77, 77);
+    const LaneId host1 = rank1.host_thread(77, 77);
+    const LaneId gpu0 = rank0.gpu_stream(0, 7);
+    const LaneId gpu1 = rank1.gpu_stream(0, 7);
+    const StringId name = trace.strings.intern("work");
+    for (const LaneId lane : {host0, host1, gpu0, gpu1}) {
+        Activity a;
+        a.lane = lane;
+        a.name = name;
+        a.start_ns = 0;
+        a.end_ns = 10;
+        a.kind = trace.lanes[lane].device >= 0 ? ActivityKind::Kernel : ActivityKind::HostOp;
+        trace.activities.push_back(a);
+    }
+    const auto doc = export_and_parse(trace);
+    std::map<std::int64_t, std::string> process_names;
+    std::set<std::int64_t> work_pids;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "process_name")
+            process_names[e["pid"].get<std::int64_t>()] = e["args"]["name"].get<std::string>();
+        if (e["ph"] == "X")
+            work_pids.insert(e["pid"].get<std::int64_t>());
+    }
+    EXPECT_EQ(work_pids.size(), 4u);
+    std::set<std::string> names;
+    for (const auto& [pid, text] : process_names)
+        names.insert(text);
+    EXPECT_EQ(names, (std::set<std::string>{"rank 0 · GPU 0", "rank 1 · GPU 0",
+                                            "rank 0 · process 77", "rank 1 · process 77"}));
 }
 
 }  // namespace
