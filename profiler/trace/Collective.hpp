@@ -42,9 +42,13 @@ double bus_bandwidth_factor(CollectiveKind kind, std::int32_t ranks);
 struct CollectiveCall {
     std::int64_t start_ns = 0;  // on the trace's clock, as activities
     std::int64_t end_ns = 0;
-    std::int64_t sequence = -1;   // position in its group's sequence of collectives; -1 unknown
-    std::int64_t elements = 0;    // element count of the message (input size), 0 unknown
-    std::int64_t bytes = 0;       // message size in bytes, the nccl-tests "size"
+    std::int64_t sequence = -1;  // position in its group's sequence of collectives; -1 unknown
+    // Element count and bytes of the larger of the rank's input and output buffers: the
+    // message for all-reduce, broadcast, reduce, send and receive; the whole gathered
+    // buffer (n × each rank's part) for all-gather and reduce-scatter. That is the
+    // nccl-tests "size", which its algorithm and bus bandwidths divide by the time.
+    std::int64_t elements = 0;  // 0 unknown
+    std::int64_t bytes = 0;
     std::int32_t rank = 0;        // global rank that took part
     std::int32_t group_size = 0;  // ranks in the group; 0 unknown
     LaneId lane = 0;
