@@ -9,7 +9,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
+#include <memory>
+#include <utility>
 
 #include "gui/app/Theme.hpp"
 #include "gui/common/FileErrors.hpp"
@@ -255,10 +256,45 @@ void CompareView::startDiff() {
     }
     const int generation = ++generation_;
     note_->setText(tr("Comparing the kernels of the two runs…"));
-    diff_job_ = QtConcurrent::run(compute).then(this, [this, generation](profiler::TraceDiff diff) {
-        if (generation == generation_)
-            showDiff(diff);
+    stopDiffJobs();
+    auto stop = std::make_shared<std::atomic<bool>>(false);
+    auto finished = std::make_shared<std::atomic<bool>>(false);
+    // A std::thread, as TraceLoader's jobs (not QtConcurrent: TSan cannot see Qt's pool
+    // hand a task over). The result comes to the GUI thread as a queued call on `this`,
+    // which the destructor outlives by joining the job first.
+    std::thread thread([this, compute, stop, finished, generation] {
+        auto diff = std::make_shared<const profiler::TraceDiff>(compute());
+        if (!stop->load()) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, diff, stop, generation] {
+                    if (!stop->load() && generation == generation_)
+                        showDiff(*diff);
+                },
+                Qt::QueuedConnection);
+        }
+        finished->store(true);
     });
+    diff_jobs_.push_back(DiffJob{std::move(stop), std::move(finished), std::move(thread)});
+}
+
+void CompareView::stopDiffJobs() {
+    for (DiffJob& job : diff_jobs_)
+        job.stop->store(true);
+    std::erase_if(diff_jobs_, [](DiffJob& job) {
+        if (!job.finished->load())
+            return false;
+        job.thread.join();  // returns at once: the job has left its body
+        return true;
+    });
+}
+
+CompareView::~CompareView() {
+    stopDiffJobs();
+    // diff_traces has no stop flag: a running diff is waited for (it reads the traces
+    // its job shares, and posts to `this` unless stopped).
+    for (DiffJob& job : diff_jobs_)
+        job.thread.join();
 }
 
 void CompareView::showDiff(const profiler::TraceDiff& result) {
@@ -289,6 +325,13 @@ void CompareView::showDiff(const profiler::TraceDiff& result) {
         note_->setText(
             tr("%1 in all (the traces have no step ranges): A %2, B %3, B − A %4.")
                 .arg(work, formatDuration(ta), formatDuration(tb), formatDuration(tb - ta)));
+    }
+    // As `trainscope diff` says it: a multi-rank run's figures are its ranks' sums.
+    for (const auto& [side, ranks] : {std::pair{"A", diff.ranks_a}, std::pair{"B", diff.ranks_b}}) {
+        if (ranks > 1)
+            note_->setText(note_->text() + tr(" %1: summed over its %2 ranks (steps per rank).")
+                                               .arg(QLatin1String(side))
+                                               .arg(ranks));
     }
 }
 

@@ -1,10 +1,12 @@
 #pragma once
 
-#include <QFuture>
 #include <QString>
 #include <QWidget>
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <thread>
 #include <vector>
 
 #include "gui/loading/TraceLoader.hpp"
@@ -30,6 +32,7 @@ class CompareView : public QWidget {
     Q_OBJECT
   public:
     CompareView(RunsTableModel* runs, QWidget* parent = nullptr);
+    ~CompareView() override;
     void setDatabasePath(const QString& path) { path_ = path; }
     void setRuns(std::int64_t a, std::int64_t b);
     [[nodiscard]] QTableView* metricsTable() const { return metrics_view_; }
@@ -55,6 +58,9 @@ class CompareView : public QWidget {
   private:
     void traceReady(int side, const LoadedTracePtr& trace);
     void startDiff();
+    // Raises every diff job's stop flag (a stopped job delivers nothing) and joins the
+    // finished ones.
+    void stopDiffJobs();
     void showDiff(const profiler::TraceDiff& diff);
     void showNoTrace(qint64 run_id);
 
@@ -79,7 +85,13 @@ class CompareView : public QWidget {
     // behind per-step selection); a result for an older pair of runs is dropped.
     int generation_ = 0;
     bool synchronous_ = false;  // loadKernelDiffNow
-    QFuture<void> diff_job_;
+    struct DiffJob {
+        std::shared_ptr<std::atomic<bool>> stop;
+        std::shared_ptr<std::atomic<bool>> finished;
+        std::thread thread;
+    };
+    // Every job not yet joined: a replaced job still holds `this` until it returns.
+    std::vector<DiffJob> diff_jobs_;
 };
 
 }  // namespace trainscope::gui

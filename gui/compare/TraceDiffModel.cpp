@@ -78,14 +78,20 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
         case TotalB:
             return duration(r.b.time_ns);
         case MeanA:
-            return duration(r.a.mean_ns());
-        case MeanB:
-            return duration(r.b.mean_ns());
+        case MeanB: {
+            // Empty for a name the side lacks, not "0 ns".
+            const auto mean = (column == MeanA ? r.a : r.b).mean_ns();
+            return mean ? duration(*mean) : sort ? QVariant() : QVariant(QString());
+        }
         case Change:
             return sort || csv ? duration(change) : QVariant(signedDuration(change));
         case Relative:
             if (!relative)
-                return sort ? QVariant(0.0) : csv ? QVariant(QString()) : QVariant(tr("new"));
+                // No change to measure against: "new" only for a name A lacks (a name
+                // that ran in A for 0 ns is in both).
+                return sort || csv ? (sort ? QVariant(0.0) : QVariant(QString()))
+                       : r.presence() == profiler::DiffPresence::New ? QVariant(tr("new"))
+                                                                     : QVariant(QString());
             if (sort)
                 return *relative;
             if (csv)

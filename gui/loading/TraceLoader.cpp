@@ -100,6 +100,16 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     return out;
 }
 
+void TraceLoader::postFailure(std::string message, const std::shared_ptr<std::atomic<bool>>& stop) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, message = std::move(message), stop] {
+            if (!stop->load())
+                emit failed(QString::fromStdString(message));
+        },
+        Qt::QueuedConnection);
+}
+
 void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
     if (!jobs_.empty())
         jobs_.back().stop->store(true);  // the old job finishes quietly
@@ -124,13 +134,13 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
             // A bug, not the file: said as such (an exception leaving the thread would end
             // the program, and the progress bar would otherwise wait forever).
             if (!stop->load())
-                emit failed(internal_error_message(run_id, e.what()));
+                postFailure(internal_error_message(run_id, e.what()).toStdString(), stop);
             return;
         }
         if (stop->load())
             return;
         if (error)
-            emit failed(*error);
+            postFailure(error->toStdString(), stop);
         else if (result)
             emit ready(result);
     };

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -78,6 +79,12 @@ class TraceLoader : public QObject {
         std::thread thread;
     };
     void joinFinishedJobs();
+    // A failure goes to the GUI thread as plain text, and its QString is made there: one
+    // made on the loading thread and released last inside Qt Widgets is freed behind an
+    // atomic reference count whose GUI-thread half runs in the uninstrumented Qt, so TSan
+    // reported it (and tests/tsan/qt.supp needed QArrayData::deref, which would hide any
+    // QString race of ours). Emitted there unless the job was stopped meanwhile.
+    void postFailure(std::string message, const std::shared_ptr<std::atomic<bool>>& stop);
 
     // Every job not yet joined, the newest last: a replaced job still holds `this` until
     // it returns (it may have read its stop flag just before start() raised it), so the

@@ -45,6 +45,10 @@ struct Side {
 reports::CsvCell microseconds(double ns) {
     return std::round(ns) / 1000.0;
 }
+// An empty cell (JSON null) for a name the side lacks.
+reports::CsvCell microseconds(const std::optional<double>& ns) {
+    return ns ? microseconds(*ns) : reports::CsvCell();
+}
 reports::CsvCell percent(const std::optional<double>& relative) {
     return relative ? reports::CsvCell(std::round(*relative * 1e4) / 100.0) : reports::CsvCell();
 }
@@ -112,6 +116,18 @@ reports::CsvTable category_table(const profiler::TraceDiff& diff) {
     return t;
 }
 
+// A multi-rank run's figures are its ranks' sums (steps per rank); "" when both runs are
+// one process.
+std::string ranks_note(const profiler::TraceDiff& diff) {
+    std::string out;
+    for (const auto& [side, ranks] : {std::pair{"A", diff.ranks_a}, std::pair{"B", diff.ranks_b}}) {
+        if (ranks > 1)
+            out += fmt::format("{}{}: counts and times summed over its {} ranks",
+                               out.empty() ? "" : "; ", side, ranks);
+    }
+    return out.empty() ? out : out + " (training steps counted per rank)";
+}
+
 // The plain-text table's heading: what was compared, over which steps, and the totals.
 void print_heading(const Side& a, const Side& b, const DiffOptions& options,
                    const profiler::TraceDiff& diff) {
@@ -126,6 +142,8 @@ void print_heading(const Side& a, const Side& b, const DiffOptions& options,
                 options.exact_names ? "kernel names as recorded"
                                     : "kernel names without template arguments and parameters",
                 static_cast<long long>(diff.steps_a), static_cast<long long>(diff.steps_b));
+    if (const std::string ranks = ranks_note(diff); !ranks.empty())
+        std::printf("%s\n", ranks.c_str());
     for (const auto subject : {profiler::DiffSubject::Kernel, profiler::DiffSubject::Operator}) {
         double ta = 0;
         double tb = 0;
@@ -188,6 +206,8 @@ int execute(const DiffOptions& options) {
         options.by == "category" ? category_table(diff) : name_table(diff, options.top);
     if (*format == reports::TableFormat::Text)
         print_heading(a, b, options, diff);
+    else if (const std::string ranks = ranks_note(diff); !ranks.empty())
+        std::fprintf(stderr, "trainscope diff: %s\n", ranks.c_str());  // the rows stay a table
     std::fflush(stdout);
     reports::render_table(table, *format, std::cout);
     if (*format == reports::TableFormat::Text && options.by != "category" && options.top > 0 &&

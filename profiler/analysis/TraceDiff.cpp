@@ -30,13 +30,23 @@ void add_to(DiffSide& sum, const DiffSide& part) {
     sum.time_ns += part.time_ns;
 }
 
-// The [begin, end) ranges of the selected steps, sorted by begin.
-std::vector<TimeWindow> selected_step_ranges(const Trace& trace, const StepRange& range) {
-    std::vector<TimeWindow> out;
+// The [begin, end) ranges of the selected steps of each rank, sorted by begin (a
+// multi-rank trace's ranks run their steps at the same time), and how many steps that is
+// per rank: step N is step N on every rank.
+struct SelectedSteps {
+    std::map<std::int32_t, std::vector<TimeWindow>> by_rank;
+    std::int64_t per_rank = 0;
+};
+SelectedSteps selected_steps(const Trace& trace, const StepRange& range) {
+    SelectedSteps out;
+    std::set<std::int64_t> numbers;
     for (const TrainingStep& s : training_steps(trace)) {
-        if (range.holds(s.number))
-            out.push_back({s.begin_ns, s.end_ns});
+        if (!range.holds(s.number))
+            continue;
+        out.by_rank[s.rank].push_back({s.begin_ns, s.end_ns});
+        numbers.insert(s.number);
     }
+    out.per_rank = static_cast<std::int64_t>(numbers.size());
     return out;
 }
 
@@ -56,9 +66,13 @@ bool is_python_frame(std::string_view name) {
     return open < colon && open > 0 && name[open - 1] == '(';
 }
 
-bool in_any(const std::vector<TimeWindow>& ranges, std::int64_t t) {
-    // Steps do not overlap one another, so the last range beginning at or before t is
-    // the only one that can hold it.
+bool in_any(const SelectedSteps& steps, std::int32_t rank, std::int64_t t) {
+    const auto of_rank = steps.by_rank.find(rank);
+    if (of_rank == steps.by_rank.end())
+        return false;
+    const std::vector<TimeWindow>& ranges = of_rank->second;
+    // One rank's steps do not overlap one another, so the last range beginning at or
+    // before t is the only one that can hold it.
     const auto it =
         std::upper_bound(ranges.begin(), ranges.end(), t,
                          [](std::int64_t x, const TimeWindow& w) { return x < w.begin_ns; });
@@ -73,16 +87,10 @@ class DiffBuilder {
     std::int64_t add(const Trace& trace, bool side_a) {
         const bool host_ops = is_host_op_trace(trace);
         const TimeWindow& window = side_a ? options_.window_a : options_.window_b;
-        std::vector<TimeWindow> steps;
+        const SelectedSteps steps = selected_steps(trace, options_.steps.value_or(StepRange{}));
         std::optional<LaunchIndex> launches;
-        std::int64_t step_count = 0;
-        if (options_.steps) {
-            steps = selected_step_ranges(trace, *options_.steps);
-            step_count = static_cast<std::int64_t>(steps.size());
+        if (options_.steps)
             launches.emplace(trace);
-        } else {
-            step_count = count_training_steps(trace);
-        }
         // Row of each interned name per subject, decided once per name.
         std::vector<std::uint32_t> kernel_row(trace.strings.size(), kUnset);
         std::vector<std::uint32_t> operator_row(trace.strings.size(), kUnset);
@@ -92,7 +100,9 @@ class DiffBuilder {
             const bool op = options_.operators && !host_ops && a.kind == ActivityKind::HostOp;
             if ((!kernel && !op) || a.name >= trace.strings.size() || !window.contains(a.start_ns))
                 continue;
-            if (options_.steps && !in_any(steps, origin(trace, a, *launches)))
+            // The step is the one of the rank the work ran on.
+            if (options_.steps &&
+                !in_any(steps, trace.lanes[a.lane].rank, origin(trace, a, *launches)))
                 continue;
             std::uint32_t& row = (kernel ? kernel_row : operator_row)[a.name];
             if (row == kUnset)
@@ -104,7 +114,7 @@ class DiffBuilder {
             ++side.count;
             side.total_ns += a.duration_ns();
         }
-        return step_count;
+        return steps.per_rank;
     }
 
     std::vector<TraceDiffRow> take_rows() { return std::move(rows_); }
@@ -202,6 +212,8 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& op
     DiffBuilder builder(used);
     diff.steps_a = builder.add(a, true);
     diff.steps_b = builder.add(b, false);
+    diff.ranks_a = std::max(a.world_size, 1);
+    diff.ranks_b = std::max(b.world_size, 1);
     diff.rows = builder.take_rows();
     // A range that selects no step of a side leaves it nothing to divide by: totals.
     diff.per_step = used.per_step && diff.steps_a > 0 && diff.steps_b > 0;
@@ -263,12 +275,12 @@ std::optional<StepRange> parse_step_range(std::string_view text) {
 }
 
 std::vector<std::int64_t> steps_in_range(const Trace& trace, const StepRange& range) {
-    std::vector<std::int64_t> out;
+    std::set<std::int64_t> numbers;  // once per step, not once per rank
     for (const TrainingStep& s : training_steps(trace)) {
         if (range.holds(s.number))
-            out.push_back(s.number);
+            numbers.insert(s.number);
     }
-    return out;
+    return {numbers.begin(), numbers.end()};
 }
 
 }  // namespace trainscope::profiler

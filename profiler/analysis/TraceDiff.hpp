@@ -57,8 +57,12 @@ struct DiffSide {
     std::int64_t count = 0;
     std::int64_t total_ns = 0;  // summed durations (nested operators count in their parents too)
     double time_ns = 0;         // total_ns, or total_ns per step (TraceDiff::per_step)
-    [[nodiscard]] double mean_ns() const {
-        return count > 0 ? static_cast<double>(total_ns) / static_cast<double>(count) : 0.0;
+    // None when the name did not run on this side: a mean of 0 would read as a kernel
+    // that took no time.
+    [[nodiscard]] std::optional<double> mean_ns() const {
+        if (count == 0)
+            return std::nullopt;
+        return static_cast<double>(total_ns) / static_cast<double>(count);
     }
 };
 
@@ -91,9 +95,14 @@ struct TraceDiff {
     std::vector<TraceDiffRow> rows;
     // The same per category (rows summed), ordered the same way.
     std::vector<CategoryDiffRow> categories;
-    // Training steps of each trace inside the selection (all of them without `steps`).
+    // Training steps of each trace inside the selection (all of them without `steps`),
+    // per rank: the per-step divisor. A multi-rank trace's step N is step N of every rank.
     std::int64_t steps_a = 0;
     std::int64_t steps_b = 0;
+    // Ranks of each trace (Trace::world_size): a multi-rank trace's counts and times are
+    // summed over its ranks (per step: the step's work on all ranks).
+    std::int32_t ranks_a = 1;
+    std::int32_t ranks_b = 1;
     bool per_step = false;  // time_ns and the changes are per training step
 };
 
@@ -106,7 +115,7 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& op
 // "FROM:TO", "FROM:", ":TO" or "N" (inclusive step numbers); nullopt when malformed.
 std::optional<StepRange> parse_step_range(std::string_view text);
 
-// The numbers of the trace's training steps that the range holds.
+// The numbers of the trace's training steps that the range holds, once each (sorted).
 std::vector<std::int64_t> steps_in_range(const Trace& trace, const StepRange& range);
 
 }  // namespace trainscope::profiler

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -46,43 +47,32 @@ std::vector<TrainingStep> training_steps(const Trace& trace) {
         if (known < 0)
             known = is_training_step_name(trace.strings.at(a.name)) ? 1 : 0;
         if (known != 0)
-            found.push_back(
-                {{0, a.start_ns, a.end_ns}, number_in_step_name(trace.strings.at(a.name))});
+            found.push_back({{0, a.start_ns, a.end_ns, trace.lanes[a.lane].rank},
+                             number_in_step_name(trace.strings.at(a.name))});
     }
     std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
         return x.first.begin_ns < y.first.begin_ns;
     });
-    std::set<std::int64_t> numbers;
+    // Numbered per rank: every rank runs the same steps, so their names repeat across
+    // ranks but not within one.
+    std::map<std::int32_t, std::set<std::int64_t>> numbers;
     bool named = true;
     for (const auto& [step, number] : found)
-        named = named && number && numbers.insert(*number).second;
+        named = named && number && numbers[step.rank].insert(*number).second;
+    std::map<std::int32_t, std::int64_t> position;
     std::vector<TrainingStep> steps;
     steps.reserve(found.size());
-    for (std::size_t i = 0; i < found.size(); ++i) {
-        TrainingStep step = found[i].first;
-        step.number = named ? *found[i].second : static_cast<std::int64_t>(i);
+    for (const auto& [found_step, number] : found) {
+        TrainingStep step = found_step;
+        const std::int64_t index = position[step.rank]++;
+        step.number = named ? *number : index;
         steps.push_back(step);
     }
     return steps;
 }
 
 std::int64_t count_training_steps(const Trace& trace) {
-    // Names are interned: decide once per name, not once per activity.
-    std::vector<signed char> step_name(trace.strings.size(), -1);
-    std::int64_t steps = 0;
-    for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::NvtxRange && a.kind != ActivityKind::HostOp)
-            continue;
-        if (a.lane >= trace.lanes.size() || trace.lanes[a.lane].device >= 0)
-            continue;
-        if (a.name >= step_name.size())
-            continue;
-        signed char& known = step_name[a.name];
-        if (known < 0)
-            known = is_training_step_name(trace.strings.at(a.name)) ? 1 : 0;
-        steps += known;
-    }
-    return steps;
+    return static_cast<std::int64_t>(training_steps(trace).size());
 }
 
 TimeWindow training_steps_span(const Trace& trace) {

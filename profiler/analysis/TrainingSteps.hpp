@@ -16,8 +16,8 @@ bool is_training_step_name(std::string_view name);
 
 // Training steps in a trace: host ranges (NVTX or host ops) with a step name. GPU lanes
 // are left out because Kineto mirrors each ProfilerStep#N onto the GPU as a
-// gpu_user_annotation, which would count every step twice. Per-step comparisons
-// (compare's kernel diff) divide by it, so traces of different lengths compare.
+// gpu_user_annotation, which would count every step twice. Every rank's steps count:
+// training_steps(trace).size().
 std::int64_t count_training_steps(const Trace& trace);
 
 // One training step range of a trace, numbered.
@@ -25,12 +25,15 @@ struct TrainingStep {
     std::int64_t number = 0;
     std::int64_t begin_ns = 0;
     std::int64_t end_ns = 0;
+    std::int32_t rank = 0;  // of the lane the range is on (Lane::rank)
 };
 
 // The training steps (the ranges count_training_steps counts), in time order. A step's
 // number is the one its name carries ("ProfilerStep#12", "step 12") when every step
-// name carries a distinct one, else its position, from 0 (trainscope's NVTX "step"
-// ranges: the index of the steps table, warm-up steps included).
+// name carries one, distinct within its rank, else its position on its rank, from 0
+// (trainscope's NVTX "step" ranges: the index of the steps table, warm-up steps
+// included). Step N is then step N on every rank of a multi-rank trace, whose ranks'
+// steps overlap in time.
 std::vector<TrainingStep> training_steps(const Trace& trace);
 
 // From the start of the first training step to the end of the last, over step ranges on

@@ -25,6 +25,7 @@
 #include "gui/app/Theme.hpp"
 #include "gui/common/FileErrors.hpp"
 #include "gui/compare/CompareView.hpp"
+#include "gui/compare/TraceDiffModel.hpp"
 #include "gui/loading/TraceLoader.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
@@ -228,6 +229,42 @@ class TestAppFaults : public QObject {
         window.compareView()->loadKernelDiffNow();
         QVERIFY2(window.compareView()->noteText().contains(expected),
                  qPrintable(window.compareView()->noteText()));
+    }
+
+    // The Compare tab's kernels diff of two traced runs runs on a thread of its own and
+    // arrives on the GUI thread with the rows of the synchronous diff; a view destroyed
+    // while its diff runs waits for it and receives nothing (scripts/tsan runs this).
+    void compareDiffsTwoTracedRunsInTheBackground() {
+        const QString path = dir_.filePath(QStringLiteral("two-traced.db"));
+        const std::int64_t main_run = testing::writeDatabase(path.toStdString(), {3000, 1000, 5});
+        MainWindow window;
+        window.setRememberRecent(false);
+        QVERIFY(window.openDatabase(path));
+        std::int64_t other = -1;
+        for (const auto& r : window.runsModel()->runs()) {
+            if (r.status == reports::RunStatus::Ok && r.id != main_run) {
+                other = r.id;
+                break;
+            }
+        }
+        QVERIFY(other > 0);
+        CompareView* view = window.compareView();
+        view->setRuns(main_run, other);
+        QTRY_VERIFY_WITH_TIMEOUT(view->noteText().contains(QStringLiteral("B − A")), 30000);
+        const int rows = view->traceDiffModel()->rowCount();
+        QVERIFY(rows > 0);
+        view->loadKernelDiffNow();
+        QCOMPARE(view->traceDiffModel()->rowCount(), rows);
+
+        // Destroyed with its diff under way: joins it, and nothing is delivered.
+        auto gone = std::make_unique<CompareView>(window.runsModel());
+        gone->setDatabasePath(path);
+        gone->setRuns(other, main_run);
+        QTRY_VERIFY_WITH_TIMEOUT(gone->noteText().contains(QStringLiteral("Comparing")) ||
+                                     gone->noteText().contains(QStringLiteral("B − A")),
+                                 30000);
+        gone.reset();
+        QTest::qWait(50);  // a queued delivery to the destroyed view would crash here
     }
 
     void onlyTheStoresErrorsReadAsFileErrors() {

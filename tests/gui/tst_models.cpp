@@ -595,8 +595,20 @@ class TestModels : public QObject {
                          QStringLiteral("new"));
                 QCOMPARE(diff.index(r, TraceDiffModel::Status).data().toString(),
                          QStringLiteral("new"));
+                // A lacks it: an empty mean, not "0 ns".
+                QCOMPARE(diff.index(r, TraceDiffModel::MeanA).data().toString(), QString());
+                QVERIFY(!diff.index(r, TraceDiffModel::MeanB).data().toString().isEmpty());
             }
         }
+        // Ran in A for 0 ns: in both, so no "new" in the change column.
+        profiler::TraceDiffRow idle;
+        idle.name = "idle";
+        idle.a = {1, 0, 0.0};
+        idle.b = {1, 10, 10.0};
+        d.rows = {idle};
+        diff.setDiff(d);
+        QCOMPARE(diff.index(0, TraceDiffModel::Status).data().toString(), QStringLiteral("both"));
+        QCOMPARE(diff.index(0, TraceDiffModel::Relative).data().toString(), QString());
     }
 };
 

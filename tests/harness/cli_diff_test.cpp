@@ -126,6 +126,9 @@ TEST_F(DiffOfRealTraces, KernelFiguresAreTheRawFilesSums) {
                                     : sb.count == 0 ? "missing"
                                                     : "both")
             << name;
+        // A side that lacks the name has no mean: null, not 0.
+        EXPECT_EQ(row.at("mean A (us)").is_null(), sa.count == 0) << name;
+        EXPECT_EQ(row.at("mean B (us)").is_null(), sb.count == 0) << name;
     }
     EXPECT_EQ(kernel_rows, names.size());
     EXPECT_EQ(a.count, 8772);  // the README's counts

@@ -62,7 +62,8 @@ TEST(TraceDiff, NewMissingAndChangedNamesSortedByAbsoluteChange) {
     EXPECT_EQ(gemm.b.count, 1);
     EXPECT_EQ(gemm.a.total_ns, 200);
     EXPECT_EQ(gemm.b.total_ns, 400);
-    EXPECT_DOUBLE_EQ(gemm.a.mean_ns(), 100.0);
+    ASSERT_TRUE(gemm.a.mean_ns());
+    EXPECT_DOUBLE_EQ(*gemm.a.mean_ns(), 100.0);
     EXPECT_EQ(gemm.change_ns(), 200);
     ASSERT_TRUE(gemm.relative());
     EXPECT_DOUBLE_EQ(*gemm.relative(), 1.0);
@@ -71,6 +72,11 @@ TEST(TraceDiff, NewMissingAndChangedNamesSortedByAbsoluteChange) {
     EXPECT_EQ(d.rows[1].change_ns(), -50);
     EXPECT_EQ(d.rows[2].presence(), DiffPresence::New);
     EXPECT_FALSE(d.rows[2].relative());
+    // A side that lacks the name has no mean (not 0 ns).
+    EXPECT_FALSE(d.rows[1].b.mean_ns());
+    EXPECT_FALSE(d.rows[2].a.mean_ns());
+    ASSERT_TRUE(d.rows[2].b.mean_ns());
+    EXPECT_DOUBLE_EQ(*d.rows[2].b.mean_ns(), 10.0);
     EXPECT_EQ(d.rows[3].change_ns(), 0);
     EXPECT_EQ(d.rows[3].category, KernelCategory::MemcpyMemset);
 }
@@ -233,6 +239,60 @@ TEST(TraceDiff, ParsesStepRanges) {
     EXPECT_FALSE(parse_step_range(":7")->first);
     for (const char* bad : {"", ":", "5:3", "a:b", "-1:2", "1:2:3", "1.5"})
         EXPECT_FALSE(parse_step_range(bad)) << bad;
+}
+
+// Two ranks run the same steps at the same time: step N is step N of each rank, the work
+// is checked against the steps of its own rank, and per-step times divide by the steps
+// per rank.
+TEST(TraceDiff, StepsOfAMultiRankTraceAreNumberedAndCheckedPerRank) {
+    HandBuiltTrace a;
+    for (const std::int64_t rank : {0, 1}) {
+        const std::int64_t shift = rank * 10;  // rank 1 runs 10 ns behind rank 0
+        a.nvtx_range(1 + rank, "ProfilerStep#0", shift, 100 + shift);
+        a.nvtx_range(1 + rank, "ProfilerStep#1", 100 + shift, 200 + shift);
+        a.kernel(static_cast<std::int32_t>(rank), 7, "gemm", 50 + shift, 60 + shift);
+        a.kernel(static_cast<std::int32_t>(rank), 7, "gemm", 150 + shift, 160 + shift);
+    }
+    // Rank 1's step 0, though rank 0's step 1 has begun.
+    a.kernel(1, 7, "late", 105, 106);
+    Trace& ta = a.trace();
+    for (Lane& lane : ta.lanes)
+        lane.rank = lane.device == 1 || lane.stream_or_thread == 2 ? 1 : 0;
+    ta.world_size = 2;
+
+    const auto steps = training_steps(ta);
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(count_training_steps(ta), 4);
+    for (const auto& s : steps)
+        EXPECT_EQ(s.number, s.begin_ns % 100 == 0 ? s.begin_ns / 100 : (s.begin_ns - 10) / 100);
+    EXPECT_EQ(steps_in_range(ta, StepRange{}), (std::vector<std::int64_t>{0, 1}));
+
+    HandBuiltTrace b;
+    b.nvtx_range(1, "ProfilerStep#0", 0, 100);
+    b.nvtx_range(1, "ProfilerStep#1", 100, 200);
+    b.kernel(0, 7, "gemm", 150, 170);
+    TraceDiffOptions options;
+    options.steps = StepRange{1, 1};
+    const TraceDiff one = diff_traces(ta, b.trace(), options);
+    EXPECT_EQ(one.steps_a, 1);
+    EXPECT_EQ(one.ranks_a, 2);
+    EXPECT_EQ(one.ranks_b, 1);
+    const TraceDiffRow* gemm = row_named(one, "gemm");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->a.count, 2);  // step 1 of each rank
+    EXPECT_EQ(gemm->a.total_ns, 20);
+    EXPECT_EQ(row_named(one, "late"), nullptr);
+
+    TraceDiffOptions per_step;
+    per_step.per_step = true;
+    const TraceDiff d = diff_traces(ta, b.trace(), per_step);
+    ASSERT_TRUE(d.per_step);
+    EXPECT_EQ(d.steps_a, 2);  // per rank
+    gemm = row_named(d, "gemm");
+    ASSERT_NE(gemm, nullptr);
+    EXPECT_EQ(gemm->a.count, 4);
+    EXPECT_DOUBLE_EQ(gemm->a.time_ns, 20.0);  // 40 ns over both ranks' 2 steps
+    EXPECT_DOUBLE_EQ(gemm->b.time_ns, 10.0);
 }
 
 }  // namespace
