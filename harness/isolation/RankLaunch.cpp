@@ -47,6 +47,12 @@ std::optional<int> launched_rank() {
 void mark_trace_rank(profiler::Trace& trace, int rank, int world_size) {
     for (profiler::Lane& lane : trace.lanes)
         lane.rank = rank;
+    // The host tracer records collectives without knowing the rank or the world.
+    for (profiler::CollectiveCall& c : trace.collectives) {
+        c.rank = rank;
+        if (c.group_size == 0)
+            c.group_size = world_size;
+    }
     trace.world_size = world_size;
 }
 

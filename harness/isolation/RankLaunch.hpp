@@ -32,7 +32,7 @@ std::optional<int> launched_rank();
 
 // A rank's trace, recorded by tracers that know one process: every lane becomes rank
 // `rank`'s and the trace one of `world_size` ranks, so that the merged run keeps them
-// apart (lanes grouped by rank).
+// apart (lanes grouped by rank); its collectives become rank `rank`'s too.
 void mark_trace_rank(profiler::Trace& trace, int rank, int world_size);
 
 }  // namespace trainscope::harness

@@ -1,5 +1,6 @@
 #include "profiler/host/HostTracer.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 
@@ -12,6 +13,32 @@ namespace trainscope::profiler {
 
 namespace {
 std::atomic<bool> g_host_tracer_active{false};
+
+// A collective the communicator marked: an activity on the communication lane of the
+// thread that started it, and its CollectiveCall.
+void add_collective(Trace& trace, LaneRegistry& lanes, const detail::CompletedNvtxRange& r,
+                    std::int64_t base_ns, std::int64_t& next_sequence) {
+    Activity a;
+    a.kind = ActivityKind::Collective;
+    a.lane = lanes.communication(-1, r.thread, r.process);
+    a.start_ns = r.start_ns - base_ns;
+    a.end_ns = r.end_ns - base_ns;
+    a.name = trace.strings.intern(r.message);
+    a.bytes = std::max<std::int64_t>(r.payload, 0);
+    trace.activities.push_back(a);
+    CollectiveCall c;
+    c.start_ns = a.start_ns;
+    c.end_ns = a.end_ns;
+    // The communicator's own count survives a tracer started mid-run; ranks issue the
+    // same collectives in the same order, so counting here matches across ranks too.
+    c.sequence = r.category != 0 ? static_cast<std::int64_t>(r.category) - 1 : next_sequence;
+    next_sequence = c.sequence + 1;
+    c.bytes = a.bytes;
+    c.lane = a.lane;
+    c.group = kNoString;  // the world
+    c.kind = collective_kind_from_string(r.message).value_or(CollectiveKind::Other);
+    trace.collectives.push_back(c);
+}
 }  // namespace
 
 HostTracer::HostTracer(HostTracerOptions options) : options_(std::move(options)) {
@@ -40,14 +67,24 @@ Trace HostTracer::stop() {
     trace.metadata["source.format"] = "host-nvtx";
     if (!running_)
         return trace;
-    const std::vector<detail::CompletedNvtxRange> ranges = detail::end_recording_nvtx_ranges();
+    std::vector<detail::CompletedNvtxRange> ranges = detail::end_recording_nvtx_ranges();
+    // Ranges arrive in end order; collectives are numbered in start order.
+    std::stable_sort(ranges.begin(), ranges.end(),
+                     [](const detail::CompletedNvtxRange& x, const detail::CompletedNvtxRange& y) {
+                         return x.start_ns < y.start_ns;
+                     });
     const std::int64_t end_ns = host_clock_now_ns();
     running_ = false;
     g_host_tracer_active.store(false);
 
     // The lanes hold what the CPU ran (on the CPU backend, the device's work).
     LaneRegistry lanes(trace);
+    std::int64_t next_sequence = 0;
     for (const detail::CompletedNvtxRange& r : ranges) {
+        if (r.domain == options_.collective_domain) {
+            add_collective(trace, lanes, r, start_ns_, next_sequence);
+            continue;
+        }
         const bool host_op =
             r.domain == options_.host_op_domain ||
             (options_.host_op_category != 0 && r.category == options_.host_op_category);

@@ -13,9 +13,17 @@ struct HostTracerOptions {
     std::string host_op_domain = "trainscope.ops";
     // Also HostOp: ranges with this NVTX category (0 = no category means HostOp).
     std::uint32_t host_op_category = 0;
+    // Start/end ranges in this domain are collectives the process issued (the MPI
+    // communicator's all-reduces): message = the kind ("all_reduce", as
+    // collective_kind_from_string reads it), 64-bit payload = bytes, category = the
+    // collective's sequence number + 1 (0: unknown, counted here in start order). They
+    // become ActivityKind::Collective on the starting thread's communication lane and a
+    // Trace::collectives entry of rank 0, group size unknown (0): a multi-rank harness
+    // stamps both (mark_trace_rank).
+    std::string collective_domain = "trainscope.comm";
 };
 
-// Records the NVTX push/pop ranges this process makes while it runs (any thread, any
+// Records the NVTX push/pop and start/end ranges this process makes while it runs (any thread, any
 // domain, nvtx3::scoped_range_in or the C API), timed with host_clock_now_ns(). It works
 // through NVTX's in-process static injection, which needs no environment variable: see
 // docs/profiler.md. If NVTX_INJECTION64_PATH names another tool, NVTX hands its calls to

@@ -57,6 +57,31 @@ TEST(RanksAxis, TwoRankCellRecordsBothBatchesAndTheSameLoss) {
     EXPECT_NE(result.output.find("scaling eff."), std::string::npos) << result.output;
 }
 
+// The host tracer hears each rank's MPI all-reduces (the communicator's NVTX start/end
+// ranges); the stored run holds them per rank, on communication lanes, numbered alike.
+TEST(RanksAxis, ATracedTwoRankCellStoresEveryRanksAllReduces) {
+    TS_REQUIRE_MPIRUN();
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto result = run_trainscope(
+        kSmall + "--steps 6 --warmup 1 --ranks 2 --trace kernels --out " + db.string());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string per_rank =
+        "SELECT count(*) FROM collectives WHERE kind = 1 AND bytes > 0 AND end_ns > start_ns "
+        "AND rank = ";
+    const double rank0 = query(db, per_rank + "0");
+    EXPECT_GE(rank0, 1.0);
+    EXPECT_EQ(query(db, per_rank + "1"), rank0);
+    EXPECT_EQ(query(db, "SELECT min(group_size) FROM collectives"), 2.0);
+    // Ranks issue the same all-reduces in the same order: every (sequence, bytes) of rank 0
+    // is rank 1's too, which is how the straggler analysis pairs them.
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM collectives a JOIN collectives b ON a.run_id = "
+                    "b.run_id AND a.sequence = b.sequence AND a.bytes = b.bytes WHERE a.rank = "
+                    "0 AND b.rank = 1 AND a.sequence >= 0"),
+              rank0);
+}
+
 TEST(RanksAxis, AKilledRankFailsItsCellNamingTheRankAndTheMatrixGoesOn) {
     TS_REQUIRE_MPIRUN();
     testing::TempDir dir;

@@ -67,10 +67,18 @@ namespace {
 TEST(RankLaunch, ARanksTraceKeepsItsRankThroughTheMerge) {
     profiler::Trace trace;
     trace.lanes.resize(2);
+    // The host tracer's collectives know neither rank nor world; another source's group
+    // size (a sub-communicator) is kept.
+    trace.collectives.resize(2);
+    trace.collectives[1].group_size = 4;
     mark_trace_rank(trace, 1, 2);
     EXPECT_EQ(trace.world_size, 2);
     for (const profiler::Lane& lane : trace.lanes)
         EXPECT_EQ(lane.rank, 1);
+    EXPECT_EQ(trace.collectives[0].rank, 1);
+    EXPECT_EQ(trace.collectives[1].rank, 1);
+    EXPECT_EQ(trace.collectives[0].group_size, 2);
+    EXPECT_EQ(trace.collectives[1].group_size, 4);
 }
 
 }  // namespace

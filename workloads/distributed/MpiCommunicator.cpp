@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/annotation/CollectiveRange.hpp"
 #include "workloads/distributed/MpiError.hpp"
 #include "workloads/distributed/MpiSession.hpp"
 
@@ -48,6 +49,7 @@ struct MpiCommunicator::State {
         DType dtype = DType::f32;
         std::int64_t start_ns = 0;
         std::int64_t done_ns = 0;
+        std::uint64_t range = 0;  // the NVTX range a tracer sees as the collective
     };
 
     OwnedComm comm;
@@ -59,10 +61,12 @@ struct MpiCommunicator::State {
     std::vector<Pending> pending;
     std::vector<int> finished;  // MPI_Testsome's output
     CommunicationTimes times;
+    std::uint64_t all_reduces_started = 0;  // every rank starts them in the same order
 
     void complete(std::size_t i) {
         Pending& p = pending[i];
         p.done_ns = now_ns();
+        end_collective_range(p.range);
         // The sum becomes the mean; 1/size is exact for power-of-two world sizes.
         const double scale = 1.0 / static_cast<double>(size);
         if (p.dtype == DType::f64) {
@@ -97,9 +101,10 @@ MpiCommunicator::MpiCommunicator() : state_(std::make_unique<State>()) {
 MpiCommunicator::~MpiCommunicator() {
     // Requests still in flight (a step that threw) must finish before their buffers go.
     if (MpiSession::initialized()) {
-        for (MPI_Request& request : state_->requests) {
-            if (request != MPI_REQUEST_NULL) {
-                TS_MPI_CHECK_NOEXCEPT(MPI_Wait(&request, MPI_STATUS_IGNORE));
+        for (std::size_t i = 0; i < state_->requests.size(); ++i) {
+            if (state_->requests[i] != MPI_REQUEST_NULL) {
+                TS_MPI_CHECK_NOEXCEPT(MPI_Wait(&state_->requests[i], MPI_STATUS_IGNORE));
+                end_collective_range(state_->pending[i].range);
             }
         }
     }
@@ -131,10 +136,17 @@ void MpiCommunicator::start_all_reduce_mean(const Tensor& tensor) {
     pending.elements = static_cast<int>(tensor.elements());
     pending.dtype = tensor.dtype();
     pending.start_ns = now_ns();
+    pending.range = start_collective_range("all_reduce", static_cast<std::uint64_t>(tensor.bytes()),
+                                           state_->all_reduces_started++);
     MPI_Request request = MPI_REQUEST_NULL;
-    TS_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, pending.data, pending.elements,
-                                pending.dtype == DType::f64 ? MPI_DOUBLE : MPI_FLOAT, MPI_SUM,
-                                *state_->comm, &request));
+    try {
+        TS_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, pending.data, pending.elements,
+                                    pending.dtype == DType::f64 ? MPI_DOUBLE : MPI_FLOAT, MPI_SUM,
+                                    *state_->comm, &request));
+    } catch (...) {
+        end_collective_range(pending.range);
+        throw;
+    }
     state_->requests.push_back(request);
     state_->pending.push_back(pending);
     state_->times.all_reduces += 1;

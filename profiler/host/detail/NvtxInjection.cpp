@@ -1,7 +1,7 @@
 // In-process NVTX injection: NVTX 3 calls the function that the strong symbol
 // InitializeInjectionNvtx2_fnptr points to (nvtxInit.h, "static injection") the first
 // time any NVTX function runs, when no NVTX_INJECTION64_PATH library was loaded first.
-// The init function replaces NVTX's no-op push/pop/domain entries with ours.
+// The init function replaces NVTX's no-op push/pop, start/end and domain entries with ours.
 #include <cstdint>
 
 // We define InitializeInjectionNvtx2_fnptr (strongly, below); NVTX must then skip its
@@ -18,6 +18,7 @@ extern "C" int (*InitializeInjectionNvtx2_fnptr)(const void* (*)(std::uint32_t))
 #include <deque>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "profiler/capture/HostClock.hpp"
@@ -45,6 +46,19 @@ std::vector<CompletedNvtxRange> g_completed;
 std::deque<Domain> g_domains;          // deque: handles (addresses) stay valid
 std::deque<std::string> g_registered;  // registered strings, same reason
 
+// Start/end ranges may end on another thread than the one that started them (an MPI
+// request completed by whichever thread tests it), so they live here, not per thread.
+struct StartedRange {
+    const Domain* domain = nullptr;
+    std::string message;
+    std::uint32_t category = 0;
+    std::int64_t payload = -1;
+    std::int64_t thread = 0;
+    std::int64_t start_ns = 0;
+};
+std::unordered_map<nvtxRangeId_t, StartedRange> g_started;  // guarded by g_mutex
+nvtxRangeId_t g_next_range_id = 1;                          // guarded by g_mutex; 0 = error
+
 // Push/pop nest per thread and per domain; one stack per thread holds all domains.
 thread_local std::vector<OpenRange> t_open;
 
@@ -65,6 +79,19 @@ std::string message_of(const nvtxEventAttributes_t* attributes) {
                        : "";
         default:
             return "(non-ASCII NVTX message)";
+    }
+}
+
+std::int64_t payload_of(const nvtxEventAttributes_t* attributes) {
+    if (attributes == nullptr)
+        return -1;
+    switch (attributes->payloadType) {
+        case NVTX_PAYLOAD_TYPE_UNSIGNED_INT64:
+            return static_cast<std::int64_t>(attributes->payload.ullValue);
+        case NVTX_PAYLOAD_TYPE_INT64:
+            return attributes->payload.llValue;
+        default:
+            return -1;
     }
 }
 
@@ -95,6 +122,7 @@ int pop(const Domain* domain) noexcept {
                 CompletedNvtxRange done{domain != nullptr ? domain->name : std::string(),
                                         std::move(t_open[index].message),
                                         t_open[index].category,
+                                        -1,
                                         static_cast<std::int64_t>(getpid()),
                                         current_thread_id(),
                                         t_open[index].start_ns,
@@ -149,6 +177,49 @@ int NVTX_API domain_range_pop(nvtxDomainHandle_t domain) {
     return pop(reinterpret_cast<const Domain*>(domain));
 }
 
+nvtxRangeId_t NVTX_API domain_range_start_ex(nvtxDomainHandle_t domain,
+                                             const nvtxEventAttributes_t* attributes) {
+    try {
+        StartedRange started{reinterpret_cast<const Domain*>(domain),
+                             message_of(attributes),
+                             attributes != nullptr ? attributes->category : 0,
+                             payload_of(attributes),
+                             current_thread_id(),
+                             host_clock_now_ns()};
+        const std::lock_guard lock(g_mutex);
+        const nvtxRangeId_t id = g_next_range_id++;
+        g_started.emplace(id, std::move(started));
+        return id;
+    } catch (...) {
+        return 0;  // an annotation never fails the program
+    }
+}
+nvtxRangeId_t NVTX_API range_start_ex(const nvtxEventAttributes_t* attributes) {
+    return domain_range_start_ex(nullptr, attributes);
+}
+void NVTX_API domain_range_end(nvtxDomainHandle_t, nvtxRangeId_t id) {
+    const std::int64_t end_ns = host_clock_now_ns();
+    try {
+        const std::lock_guard lock(g_mutex);
+        const auto it = g_started.find(id);
+        if (it == g_started.end())
+            return;  // end without start
+        StartedRange& r = it->second;
+        if (g_recording.load(std::memory_order_relaxed)) {
+            g_completed.push_back(CompletedNvtxRange{
+                r.domain != nullptr ? r.domain->name : std::string(), std::move(r.message),
+                r.category, r.payload, static_cast<std::int64_t>(getpid()), r.thread, r.start_ns,
+                end_ns});
+        }
+        g_started.erase(it);
+    } catch (...) {
+        // Out of memory: this range is lost, the program goes on.
+    }
+}
+void NVTX_API range_end(nvtxRangeId_t id) {
+    domain_range_end(nullptr, id);
+}
+
 // Writes our function into the slot `id` of a module table if the table has it.
 void install(NvtxFunctionTable table, unsigned int size, unsigned int id,
              NvtxFunctionPointer function) {
@@ -179,6 +250,8 @@ int NVTX_API initialize_injection(NvtxGetExportTableFunc_t get_export_table) {
     install(core, core_size, NVTX_CBID_CORE_RangePushA, as_nvtx_function(&range_push_a));
     install(core, core_size, NVTX_CBID_CORE_RangePushEx, as_nvtx_function(&range_push_ex));
     install(core, core_size, NVTX_CBID_CORE_RangePop, as_nvtx_function(&range_pop));
+    install(core, core_size, NVTX_CBID_CORE_RangeStartEx, as_nvtx_function(&range_start_ex));
+    install(core, core_size, NVTX_CBID_CORE_RangeEnd, as_nvtx_function(&range_end));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainCreateA, as_nvtx_function(&domain_create_a));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainDestroy, as_nvtx_function(&domain_destroy));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainRegisterStringA,
@@ -186,6 +259,9 @@ int NVTX_API initialize_injection(NvtxGetExportTableFunc_t get_export_table) {
     install(core2, core2_size, NVTX_CBID_CORE2_DomainRangePushEx,
             as_nvtx_function(&domain_range_push_ex));
     install(core2, core2_size, NVTX_CBID_CORE2_DomainRangePop, as_nvtx_function(&domain_range_pop));
+    install(core2, core2_size, NVTX_CBID_CORE2_DomainRangeStartEx,
+            as_nvtx_function(&domain_range_start_ex));
+    install(core2, core2_size, NVTX_CBID_CORE2_DomainRangeEnd, as_nvtx_function(&domain_range_end));
     g_attached.store(true);
     return 1;
 }

@@ -6,13 +6,15 @@
 
 namespace trainscope::profiler::detail {
 
-// One NVTX push/pop range that has ended, as the injection saw it.
+// One NVTX push/pop or start/end range that has ended, as the injection saw it.
 struct CompletedNvtxRange {
     std::string domain;  // "" for NVTX's default domain
     std::string message;
     std::uint32_t category = 0;
+    // The event's 64-bit integer payload (NVTX_PAYLOAD_TYPE_(UNSIGNED_)INT64); -1 none.
+    std::int64_t payload = -1;
     std::int64_t process = 0;
-    std::int64_t thread = 0;    // OS thread id (gettid)
+    std::int64_t thread = 0;    // OS thread id (gettid); a start/end range: the starting one
     std::int64_t start_ns = 0;  // host_clock_now_ns()
     std::int64_t end_ns = 0;
     // No depth: the trace nests ranges by their intervals (assign_nesting_depths), all

@@ -1,0 +1,124 @@
+#include <gtest/gtest.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+
+#include "profiler/capture/HostClock.hpp"
+#include "profiler/host/HostTracer.hpp"
+#include "profiler/trace/Collective.hpp"
+
+namespace trainscope::profiler {
+namespace {
+
+void busy_wait_ns(std::int64_t duration_ns) {
+    const std::int64_t until = host_clock_now_ns() + duration_ns;
+    while (host_clock_now_ns() < until) {
+    }
+}
+
+// Marks a collective as the MPI communicator does (workloads/annotation/CollectiveRange.hpp):
+// domain "trainscope.comm", message = kind, payload = bytes, category = sequence + 1.
+nvtxDomainHandle_t comm_domain() {
+    static const nvtxDomainHandle_t domain = nvtxDomainCreateA("trainscope.comm");
+    return domain;
+}
+
+nvtxRangeId_t start_collective(const char* kind, std::uint64_t bytes, std::uint32_t category) {
+    nvtxEventAttributes_t attributes{};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attributes.category = category;
+    attributes.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
+    attributes.payload.ullValue = bytes;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = kind;
+    return nvtxDomainRangeStartEx(comm_domain(), &attributes);
+}
+
+void end_collective(nvtxRangeId_t id) {
+    nvtxDomainRangeEnd(comm_domain(), id);
+}
+
+const Lane& lane_of(const Trace& trace, LaneId id) {
+    return trace.lanes.at(id);
+}
+
+TEST(HostTracerCollectives, StartEndRangesBecomeCollectivesOnTheStartingThreadsCommLane) {
+    HostTracer tracer;
+    // Two buckets started by this thread, the second completed by another thread (as an
+    // MPI request tested elsewhere), and one started by a worker thread.
+    const nvtxRangeId_t first = start_collective("all_reduce", 4096, 8);
+    const nvtxRangeId_t second = start_collective("all_reduce", 1024, 9);
+    busy_wait_ns(100'000);
+    end_collective(first);
+    std::thread completer([second] {
+        busy_wait_ns(50'000);
+        end_collective(second);
+    });
+    completer.join();
+    std::thread worker([] {
+        // No sequence from the caller (category 0): the tracer counts on.
+        const nvtxRangeId_t id = start_collective("broadcast", 8, 0);
+        busy_wait_ns(20'000);
+        end_collective(id);
+    });
+    worker.join();
+    // A push/pop in the same domain is not a collective's end and takes nothing away.
+    nvtxRangePushA("step");
+    nvtxRangePop();
+    const Trace trace = tracer.stop();
+    ASSERT_TRUE(HostTracer::injection_attached());
+
+    ASSERT_EQ(trace.collectives.size(), 3u);
+    std::vector<CollectiveCall> calls = trace.collectives;
+    std::sort(calls.begin(), calls.end(), [](const CollectiveCall& a, const CollectiveCall& b) {
+        return a.start_ns < b.start_ns;
+    });
+    EXPECT_EQ(calls[0].kind, CollectiveKind::AllReduce);
+    EXPECT_EQ(calls[0].bytes, 4096);
+    EXPECT_EQ(calls[0].sequence, 7);
+    EXPECT_GE(calls[0].duration_ns(), 100'000);
+    EXPECT_EQ(calls[1].bytes, 1024);
+    EXPECT_EQ(calls[1].sequence, 8);
+    EXPECT_GE(calls[1].duration_ns(), 150'000) << "ends when the other thread completes it";
+    EXPECT_EQ(calls[2].kind, CollectiveKind::Broadcast);
+    EXPECT_EQ(calls[2].sequence, 9);
+    // Both of this thread's calls on one communication lane, the worker's on another.
+    EXPECT_EQ(calls[0].lane, calls[1].lane);
+    EXPECT_NE(calls[0].lane, calls[2].lane);
+    EXPECT_EQ(lane_of(trace, calls[0].lane).kind, LaneKind::Communication);
+    EXPECT_EQ(lane_of(trace, calls[2].lane).kind, LaneKind::Communication);
+
+    int collective_activities = 0;
+    for (const Activity& a : trace.activities) {
+        if (a.kind != ActivityKind::Collective)
+            continue;
+        ++collective_activities;
+        const auto match = std::find_if(calls.begin(), calls.end(), [&](const CollectiveCall& c) {
+            return c.start_ns == a.start_ns && c.end_ns == a.end_ns && c.lane == a.lane;
+        });
+        ASSERT_NE(match, calls.end()) << "each activity has its CollectiveCall";
+        EXPECT_EQ(a.bytes, match->bytes);
+        EXPECT_EQ(trace.strings.at(a.name), to_string(match->kind));
+    }
+    EXPECT_EQ(collective_activities, 3);
+    EXPECT_EQ(trace.activities.size(), 4u) << "the push/pop range stays an NVTX range";
+}
+
+TEST(HostTracerCollectives, RangesOpenWhenRecordingStopsAreLeftOut) {
+    nvtxRangeId_t open = 0;
+    Trace trace;
+    {
+        HostTracer tracer;
+        open = start_collective("all_reduce", 64, 1);
+        trace = tracer.stop();
+    }
+    end_collective(open);
+    EXPECT_TRUE(trace.collectives.empty());
+    EXPECT_TRUE(trace.activities.empty());
+}
+
+}  // namespace
+}  // namespace trainscope::profiler

@@ -1,0 +1,48 @@
+#pragma once
+
+// An NVTX start/end range (domain "trainscope.comm") around one collective, from its start
+// to the completion the communicator sees, so a tracer can put it on a communication lane:
+// message = the collective's kind as the trace spells it ("all_reduce"), 64-bit payload =
+// its bytes, category = its sequence number + 1 (NVTX category 0 means none). Start/end,
+// not push/pop: a non-blocking collective outlives the call that starts it and may be
+// completed by another call or thread. Without NVTX (TRAINSCOPE_HAS_NVTX undefined) it
+// compiles to nothing.
+#include <cstdint>
+
+#if defined(TRAINSCOPE_HAS_NVTX)
+#include <nvtx3/nvToolsExt.h>
+#endif
+
+namespace trainscope::workloads {
+
+#if defined(TRAINSCOPE_HAS_NVTX)
+inline nvtxDomainHandle_t collective_domain() {
+    static const nvtxDomainHandle_t domain = nvtxDomainCreateA("trainscope.comm");
+    return domain;
+}
+
+inline std::uint64_t start_collective_range(const char* kind, std::uint64_t bytes,
+                                            std::uint64_t sequence) {
+    nvtxEventAttributes_t attributes{};
+    attributes.version = NVTX_VERSION;
+    attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    // Past 2^32 - 1 collectives the tracer numbers them itself (category 0).
+    attributes.category = sequence < 0xFFFFFFFFu ? static_cast<std::uint32_t>(sequence + 1) : 0u;
+    attributes.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
+    attributes.payload.ullValue = bytes;
+    attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attributes.message.ascii = kind;
+    return nvtxDomainRangeStartEx(collective_domain(), &attributes);
+}
+
+inline void end_collective_range(std::uint64_t id) {
+    nvtxDomainRangeEnd(collective_domain(), id);
+}
+#else
+inline std::uint64_t start_collective_range(const char*, std::uint64_t, std::uint64_t) {
+    return 0;
+}
+inline void end_collective_range(std::uint64_t) {}
+#endif
+
+}  // namespace trainscope::workloads
