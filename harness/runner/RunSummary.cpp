@@ -119,8 +119,9 @@ void print_summary_table(const std::vector<reports::RunRecord>& runs,
         if (parallel) {
             const auto efficiency = reports::scaling_efficiency(run, runs);
             row.push_back(efficiency ? fmt::format("{:.2f}", *efficiency) : "-");
-            const reports::Metric* comm = run.find_metric("communication_share");
-            const reports::Metric* exposed = run.find_metric("exposed_communication_share");
+            const reports::Metric* comm = run.find_metric(reports::metric_tag::communication_share);
+            const reports::Metric* exposed =
+                run.find_metric(reports::metric_tag::exposed_communication_share);
             row.push_back(comm != nullptr ? fmt::format("{:.1f}", 100.0 * comm->value) : "-");
             row.push_back(exposed != nullptr ? fmt::format("{:.1f}", 100.0 * exposed->value) : "-");
         }

@@ -82,6 +82,19 @@ constexpr std::array kCatalog{
                "Training steps in one epoch."},
     MetricInfo{metric_tag::parameter_count, "Parameters", "", N,
                "Trainable parameters of the model."},
+    // Data parallelism (docs/distributed.md).
+    MetricInfo{metric_tag::ranks, "Ranks", "", N, "Processes the cell trained on."},
+    MetricInfo{metric_tag::rank, "Rank", "", N, "The rank whose figures these are."},
+    MetricInfo{metric_tag::global_batch, "Global batch", "", N,
+               "Images per step over all ranks (--batch)."},
+    MetricInfo{metric_tag::rank_batch, "Batch per rank", "", N,
+               "Images per step on each rank: the global batch over the ranks."},
+    MetricInfo{metric_tag::gradient_buckets, "Gradient buckets", "", N,
+               "All-reduces per step: the gradient buffer cut at --bucket-mb."},
+    MetricInfo{metric_tag::communication_share, "Communication share", "fraction", L,
+               "All-reduce time over step time, measured steps (buckets summed)."},
+    MetricInfo{metric_tag::exposed_communication_share, "Exposed communication share", "fraction",
+               L, "Time a step waited for its all-reduces over step time, measured steps."},
     // Memory.
     MetricInfo{metric_tag::tensor_allocations, "Tensor allocations", "", L,
                "Tensors allocated during training."},
@@ -188,7 +201,25 @@ std::span<const MetricInfo> metric_catalog() {
     return kCatalog;
 }
 
+namespace {
+
+// A multi-rank cell keeps the other ranks' figures as "<tag>/rank<r>"
+// (harness/isolation/ChildCell): the tag without that suffix; the tag itself otherwise.
+std::string_view without_rank_suffix(std::string_view tag) {
+    const auto slash = tag.rfind("/rank");
+    if (slash == std::string_view::npos || slash + 5 == tag.size())
+        return tag;
+    for (std::size_t i = slash + 5; i < tag.size(); ++i) {
+        if (tag[i] < '0' || tag[i] > '9')
+            return tag;
+    }
+    return tag.substr(0, slash);
+}
+
+}  // namespace
+
 const MetricInfo* find_metric_info(std::string_view tag) {
+    tag = without_rank_suffix(tag);
     if (const MetricInfo* info = find_in_catalog(tag))
         return info;
     return op_of_calls_tag(tag).empty() ? nullptr : &kOpCalls;

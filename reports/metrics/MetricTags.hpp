@@ -36,6 +36,14 @@ inline constexpr char steps_to_target[] = "steps_to_target";
 inline constexpr char skipped_steps[] = "skipped_steps";
 inline constexpr char steps_per_epoch[] = "steps_per_epoch";
 inline constexpr char parameter_count[] = "parameter_count";
+// Data parallelism (workloads/training/TrainingSession: add_distributed_metrics).
+inline constexpr char ranks[] = "ranks";
+inline constexpr char rank[] = "rank";
+inline constexpr char global_batch[] = "global_batch";
+inline constexpr char rank_batch[] = "rank_batch";
+inline constexpr char gradient_buckets[] = "gradient_buckets";
+inline constexpr char communication_share[] = "communication_share";
+inline constexpr char exposed_communication_share[] = "exposed_communication_share";
 inline constexpr char tensor_allocations[] = "tensor_allocations";
 inline constexpr char allocations_per_step[] = "allocations_per_step";
 inline constexpr char frees_per_step[] = "frees_per_step";
