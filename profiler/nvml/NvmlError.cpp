@@ -1,6 +1,8 @@
 #include "profiler/nvml/NvmlError.hpp"
 
 #include <mutex>
+#include <utility>
+#include <vector>
 
 namespace trainscope::profiler {
 
@@ -8,25 +10,52 @@ namespace {
 constexpr const char* kNvml = "NVML";
 
 std::mutex g_words_mutex;
-NvmlErrorString g_error_string = nullptr;  // guarded by g_words_mutex
+// Each function with the number of holders still open: two samplers dlopen the same
+// libnvidia-ml and get the same pointer, and the first to close must not silence the
+// other. The newest registration still held answers.
+std::vector<std::pair<NvmlErrorString, int>> g_holders;  // guarded by g_words_mutex
+
+NvmlErrorString current_error_string() {
+    return g_holders.empty() ? nullptr : g_holders.back().first;
+}
 
 // Copied under the lock: the library cannot be closed while its table is read.
 std::string nvml_words(int status) {
     const std::lock_guard lock(g_words_mutex);
-    const char* text = g_error_string != nullptr ? g_error_string(status) : nullptr;
+    const NvmlErrorString error_string = current_error_string();
+    const char* text = error_string != nullptr ? error_string(status) : nullptr;
     return text != nullptr ? text : "unknown error";
 }
 }  // namespace
 
 void use_nvml_error_string(NvmlErrorString error_string) noexcept {
+    if (error_string == nullptr)
+        return;
     const std::lock_guard lock(g_words_mutex);
-    g_error_string = error_string;
+    for (auto it = g_holders.begin(); it != g_holders.end(); ++it) {
+        if (it->first == error_string) {
+            const int holders = it->second + 1;
+            g_holders.erase(it);
+            g_holders.emplace_back(error_string, holders);
+            return;
+        }
+    }
+    try {
+        g_holders.emplace_back(error_string, 1);
+    } catch (...) {
+        // Out of memory: errors then say "unknown error", which is still true.
+    }
 }
 
 void forget_nvml_error_string(NvmlErrorString error_string) noexcept {
     const std::lock_guard lock(g_words_mutex);
-    if (g_error_string == error_string)
-        g_error_string = nullptr;
+    for (auto it = g_holders.begin(); it != g_holders.end(); ++it) {
+        if (it->first == error_string) {
+            if (--it->second == 0)
+                g_holders.erase(it);
+            return;
+        }
+    }
 }
 
 NvmlError::NvmlError(const char* file, int line, const char* call, int status)

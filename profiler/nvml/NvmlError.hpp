@@ -13,10 +13,12 @@ using NvmlErrorString = const char* (*)(int);
 // NvmlLibrary names its nvmlErrorString here when it opens and takes it back when it
 // closes, and every NvmlError reads it (nvmlErrorString is a pure code -> text table).
 // Process-wide under a lock, not per thread: the sampler's thread checks calls too.
-// A table built by hand (tests) names its own. `error_string` may be null.
+// A table built by hand (tests) names its own. `error_string` may be null. Counted: each
+// use is matched by one forget, and the newest one still held answers.
 void use_nvml_error_string(NvmlErrorString error_string) noexcept;
-// Takes back `error_string` if it is the one in use (a library about to be closed); a
-// later NvmlError then says "unknown error" instead of calling into an unloaded library.
+// Takes back one use of `error_string` (a library about to be closed); once no holder
+// is left, a later NvmlError says "unknown error" (or the words of an older library still
+// open) instead of calling into an unloaded library.
 void forget_nvml_error_string(NvmlErrorString error_string) noexcept;
 
 // A failed NVML call (common/LibraryError.hpp): call text, file:line, NVML's own error

@@ -24,16 +24,21 @@ const char* fake_error_string(NvmlReturn status) {
     return status == 6 ? "Not Found" : "Unknown Error";
 }
 
-NvmlFunctions fake_table() {
-    NvmlFunctions f{};
-    f.handle_by_pci_bus_id = fake_by_bus_id;
-    f.error_string = fake_error_string;
-    use_nvml_error_string(fake_error_string);  // as NvmlLibrary::open does for its table
-    return f;
-}
+// Names its words while it lives, as NvmlLibrary does between open and close.
+struct FakeNvml {
+    NvmlFunctions table{};
+    FakeNvml() {
+        table.handle_by_pci_bus_id = fake_by_bus_id;
+        table.error_string = fake_error_string;
+        use_nvml_error_string(fake_error_string);
+    }
+    ~FakeNvml() { forget_nvml_error_string(fake_error_string); }
+    FakeNvml(const FakeNvml&) = delete;
+    FakeNvml& operator=(const FakeNvml&) = delete;
+};
 
 TEST(NvmlDeviceChoice, FindsTheDeviceByTheNormalisedCudaBusId) {
-    const NvmlDeviceChoice choice = choose_nvml_device(fake_table(), "0000:3b:00.0");
+    const NvmlDeviceChoice choice = choose_nvml_device(FakeNvml().table, "0000:3b:00.0");
     EXPECT_EQ(g_asked, "00000000:3B:00.0");
     EXPECT_EQ(choice.device, kDevice);
     EXPECT_EQ(choice.nvml_bus_id, "00000000:3B:00.0");
@@ -42,7 +47,7 @@ TEST(NvmlDeviceChoice, FindsTheDeviceByTheNormalisedCudaBusId) {
 
 TEST(NvmlDeviceChoice, AnUnknownBusIdIsNotFoundWithNvmlsReason) {
     g_asked.clear();
-    const NvmlDeviceChoice choice = choose_nvml_device(fake_table(), "0000:01:00.0");
+    const NvmlDeviceChoice choice = choose_nvml_device(FakeNvml().table, "0000:01:00.0");
     EXPECT_EQ(g_asked, "00000000:01:00.0");
     EXPECT_EQ(choice.device, nullptr);
     EXPECT_EQ(choice.status,
@@ -52,7 +57,7 @@ TEST(NvmlDeviceChoice, AnUnknownBusIdIsNotFoundWithNvmlsReason) {
 
 TEST(NvmlDeviceChoice, TextThatIsNotABusIdNeverReachesNvml) {
     g_asked = "untouched";
-    const NvmlDeviceChoice choice = choose_nvml_device(fake_table(), "GPU-5f1c");
+    const NvmlDeviceChoice choice = choose_nvml_device(FakeNvml().table, "GPU-5f1c");
     EXPECT_EQ(g_asked, "untouched");
     EXPECT_EQ(choice.device, nullptr);
     EXPECT_TRUE(choice.nvml_bus_id.empty());

@@ -85,5 +85,24 @@ TEST_F(NvmlCheck, AFailureAfterItsLibraryClosedStillDescribesWithoutCallingIt) {
     }
 }
 
+// Two samplers open the same libnvidia-ml and register the same function: the first
+// to close leaves the words of the one still open.
+TEST_F(NvmlCheck, TheFirstOfTwoHoldersClosingKeepsTheWordsForTheOther) {
+    use_nvml_error_string(fake_error_string);  // a second sampler on the same library
+    forget_nvml_error_string(fake_error_string);
+    EXPECT_EQ(describe_nvml_status(6), "Not Found (NVML code 6)");
+}
+
+const char* newer_error_string(int) {
+    return "newer words";
+}
+
+TEST_F(NvmlCheck, TheNewestLibraryStillOpenAnswersAndTheOlderOneAfterItCloses) {
+    use_nvml_error_string(newer_error_string);
+    EXPECT_EQ(describe_nvml_status(6), "newer words (NVML code 6)");
+    forget_nvml_error_string(newer_error_string);
+    EXPECT_EQ(describe_nvml_status(6), "Not Found (NVML code 6)");
+}
+
 }  // namespace
 }  // namespace trainscope::profiler
