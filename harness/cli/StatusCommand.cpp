@@ -16,29 +16,12 @@ namespace trainscope::harness {
 
 namespace {
 
-// "model=seed-cnn;batch=8;..." back into a cell, for its label.
-Cell cell_from_key(const std::string& key) {
-    Cell cell;
-    std::size_t start = 0;
-    while (start < key.size()) {
-        auto end = key.find(';', start);
-        if (end == std::string::npos)
-            end = key.size();
-        const std::string pair = key.substr(start, end - start);
-        const auto eq = pair.find('=');
-        if (eq != std::string::npos)
-            cell.values[pair.substr(0, eq)] = pair.substr(eq + 1);
-        start = end + 1;
-    }
-    return cell;
-}
-
 void print_matrix_states(const reports::ResultsDatabase& db, std::int64_t id,
                          const std::filesystem::path& folder, const SlurmClient* slurm) {
     const auto states = matrix_cell_states(db, id, folder, slurm);
     std::vector<Cell> cells;
     for (const auto& s : states)
-        cells.push_back(cell_from_key(s.cell_key));
+        cells.push_back(Cell::from_key(s.cell_key));
     const auto axes = varying_axes(cells);
     std::size_t counts[5] = {};
     std::size_t width = 4;

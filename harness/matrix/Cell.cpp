@@ -28,6 +28,22 @@ std::string Cell::key() const {
     return key;
 }
 
+Cell Cell::from_key(const std::string& key) {
+    Cell cell;
+    std::size_t start = 0;
+    while (start < key.size()) {
+        auto end = key.find(';', start);
+        if (end == std::string::npos)
+            end = key.size();
+        const std::string pair = key.substr(start, end - start);
+        const auto eq = pair.find('=');
+        if (eq != std::string::npos)
+            cell.values[pair.substr(0, eq)] = pair.substr(eq + 1);
+        start = end + 1;
+    }
+    return cell;
+}
+
 std::vector<Cell> expand_matrix(const AxisValues& axes) {
     for (const auto& [name, values] : axes) {
         const AxisInfo* axis = find_axis(name);

@@ -16,6 +16,9 @@ struct Cell {
     [[nodiscard]] const std::string& at(const std::string& axis) const;
     // Canonical text of the axis values in catalog order: "model=seed-cnn;precision=fp32;..."
     [[nodiscard]] std::string key() const;
+    // The inverse of key(), for cells read back from a results database (runs.cell_key).
+    // Values are the text key() wrote; no axis is validated or defaulted.
+    [[nodiscard]] static Cell from_key(const std::string& key);
 };
 
 // Axis name -> the values it takes; axes not named take their default.

@@ -38,6 +38,16 @@ TEST(MatrixExpansion, KeysAreCanonicalAndDistinct) {
     EXPECT_EQ(cells[0].key(), expand_matrix({{"batch", {"32"}}})[0].key());
 }
 
+// `trainscope status` labels cells read back from the database by their key.
+TEST(MatrixExpansion, AKeyReadsBackIntoTheSameCell) {
+    for (const Cell& cell : expand_matrix({{"batch", {"32", "64"}}, {"precision", {"fp16"}}})) {
+        const Cell back = Cell::from_key(cell.key());
+        EXPECT_EQ(back.values, cell.values);
+        EXPECT_EQ(back.key(), cell.key());
+    }
+    EXPECT_TRUE(Cell::from_key("").values.empty());
+}
+
 TEST(MatrixExpansion, ErrorsNameAxisValueAndValidOnes) {
     const auto bad_precision = error_of({{"precision", {"fp8"}}});
     EXPECT_NE(bad_precision.find("'fp8'"), std::string::npos) << bad_precision;
