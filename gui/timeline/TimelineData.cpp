@@ -65,7 +65,8 @@ std::int64_t timestamp_resolution(const std::vector<Activity>& activities, std::
 
 using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
 
-// Display order: the devices first (the centrepiece: a deep Python stack must not push the
+// Display order, rank by rank in a distributed job's trace (RankLaneGroups puts a header
+// above each): the devices first (the centrepiece: a deep Python stack must not push the
 // kernels out of view), each GPU's annotation lanes then its streams by id, and in a
 // CPU-backend trace the threads that run ops, each with its NVTX ranges above its ops;
 // then the rest of the host, thread by thread, NVTX ranges above the thread's API calls
@@ -74,8 +75,9 @@ auto lane_order_key(const Lane& lane, bool device_thread) {
     const bool gpu = lane.kind == LaneKind::GpuStream || lane.device >= 0;
     const int within = lane.kind == LaneKind::Nvtx ? 0 : 1;
     if (gpu)
-        return std::make_tuple(0, lane.device, within, std::int64_t{0}, lane.stream_or_thread);
-    return std::make_tuple(device_thread ? 0 : 1, -1, 0, lane.process,
+        return std::make_tuple(lane.rank, 0, lane.device, within, std::int64_t{0},
+                               lane.stream_or_thread);
+    return std::make_tuple(lane.rank, device_thread ? 0 : 1, -1, 0, lane.process,
                            lane.stream_or_thread * 2 + within);
 }
 
@@ -160,6 +162,10 @@ void TimelineData::rebaseAbsoluteTimes() {
         for (Activity& a : trace_.activities) {
             a.start_ns -= begin;
             a.end_ns -= begin;
+        }
+        for (auto& call : trace_.collectives) {  // they name their activities by span
+            call.start_ns -= begin;
+            call.end_ns -= begin;
         }
         for (auto& series : trace_.counters) {
             for (auto& sample : series.samples)
