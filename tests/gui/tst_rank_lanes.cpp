@@ -391,6 +391,40 @@ class TestRankLanes : public QObject {
             QVERIFY(!hasColourNear(plain, p, highlight));
     }
 
+    // A trace on an absolute clock (CUPTI's, ~1.7e18 ns) is rebased when indexed; its
+    // collectives move with their kernels, so a click still finds them on every rank.
+    void collectivesOfARebasedTraceAreFound() {
+        constexpr std::int64_t kClock = 1'700'000'000'000'000'000;
+        profiler::Trace t;
+        t.world_size = 2;
+        std::vector<profiler::LaneId> lanes;
+        for (std::int32_t rank = 0; rank < 2; ++rank) {
+            profiler::LaneRegistry registry(t, rank);
+            lanes.push_back(registry.gpu_stream(0, 9));
+            const std::int64_t start = kClock + 1000 + 400 * rank;
+            testing::kernelAt(t, lanes.back(), start, kClock + 5000,
+                              "ncclKernel_AllReduce_RING_LL_Sum_float");
+            profiler::CollectiveCall c;
+            c.rank = rank;
+            c.kind = profiler::CollectiveKind::AllReduce;
+            c.lane = lanes.back();
+            c.start_ns = start;
+            c.end_ns = kClock + 5000;
+            t.collectives.push_back(c);
+            registry.finish();
+        }
+        const auto d = TimelineData::build(t);
+        QCOMPARE(d->beginNs(), std::int64_t{0});  // rebased
+        CollectiveIndex index;
+        index.reset(d.get());
+        const CollectiveSelection s = index.find(d->rows()[0].events[0].activity);
+        QCOMPARE(s.instances.size(), std::size_t(2));
+        QCOMPARE(s.spreadNs(), std::int64_t{400});
+        QCOMPARE(s.matched.last_rank, 1);
+        QCOMPARE(s.instances[0].wait_ns, std::int64_t{400});
+        QCOMPARE(s.instances[1].wait_ns, std::int64_t{0});
+    }
+
     // A non-collective kernel selects no collective (and the status bar names it).
     void otherKernelsHighlightNothing() {
         const auto d = jobTimeline("param_dlrm_kineto");
