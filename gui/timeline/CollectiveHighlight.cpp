@@ -28,13 +28,18 @@ void CollectiveIndex::build() {
     // communication kernel, its MPI call).
     using Key = std::tuple<profiler::LaneId, std::int64_t, std::int64_t>;
     std::map<Key, std::size_t> call_at;
+    std::vector<bool> call_lane(trace.lanes.size(), false);  // few: skip the rest cheaply
     for (std::size_t c = 0; c < trace.collectives.size(); ++c) {
         const auto& call = trace.collectives[c];
         call_at.emplace(Key{call.lane, call.start_ns, call.end_ns}, c);
+        if (call.lane < call_lane.size())
+            call_lane[call.lane] = true;
     }
     activity_of_call_.assign(trace.collectives.size(), -1);
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const auto& a = trace.activities[i];
+        if (a.lane >= call_lane.size() || !call_lane[a.lane])
+            continue;
         const auto it = call_at.find(Key{a.lane, a.start_ns, a.end_ns});
         if (it != call_at.end() && activity_of_call_[it->second] < 0)
             activity_of_call_[it->second] = static_cast<std::int64_t>(i);

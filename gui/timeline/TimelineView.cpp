@@ -579,7 +579,7 @@ bool TimelineView::event(QEvent* event) {
         if (const DrawItem* item =
                 TimelineRenderer::hitTest(draw_list_, *data_, state_, help->pos()))
             QToolTip::showText(help->globalPos(), describe(*item), this);
-        else
+        else if (!showRankHeaderToolTip(help->pos(), help->globalPos()))
             QToolTip::hideText();
         return true;
     }

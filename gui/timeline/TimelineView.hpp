@@ -113,10 +113,12 @@ class TimelineView : public QWidget {
     std::vector<bool> collapsed_;  // by LaneId
     void relayout();
     // Rank groups (TimelineViewRanks.cpp): reset for new data, the layout with or without
-    // them, a click on a header, the R keys, the selected collective on every rank.
+    // them, a click on a header and its tooltip, the R keys, the selected collective on
+    // every rank.
     void resetRankGroups();
     void layOutLanes();
     bool toggleRankHeaderAt(int y);
+    bool showRankHeaderToolTip(QPoint pos, QPoint global_pos);
     void rankKey(Qt::KeyboardModifiers modifiers);
     bool highlightCollective(std::uint32_t activity);
     RankLaneGroups rank_groups_;

@@ -2,6 +2,7 @@
 // one header per rank, folded and unfolded, and the selected collective shown on every
 // rank with the spread of arrivals and each rank's wait.
 #include <QCursor>
+#include <QToolTip>
 
 #include "gui/timeline/TimelineView.hpp"
 
@@ -67,6 +68,23 @@ bool TimelineView::toggleRankHeaderAt(int y) {
     if (header == nullptr)
         return false;
     setRankCollapsed(header->rank, !header->collapsed);
+    return true;
+}
+
+bool TimelineView::showRankHeaderToolTip(QPoint pos, QPoint global_pos) {
+    const RankHeader* header = data_ ? RankLaneGroups::headerAt(state_, pos.y()) : nullptr;
+    if (header == nullptr)
+        return false;
+    const QString state = header->collapsed
+                              ? tr("folded: its GPU work in this one row; click to unfold")
+                              : tr("click to fold its lanes into one row");
+    QToolTip::showText(global_pos,
+                       tr("<b>rank %1</b> · %2 lanes<br>%3<br>R: only the selected event's rank; "
+                          "Shift+R: every rank")
+                           .arg(header->rank)
+                           .arg(header->lanes)
+                           .arg(state),
+                       this);
     return true;
 }
 

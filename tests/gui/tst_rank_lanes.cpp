@@ -3,9 +3,12 @@
 // click on its header, by R for all but the selected rank, unfolded by Shift+R or by
 // showing one of its events), and a collective clicked on one rank highlighted on every
 // rank with the spread of the arrivals and each rank's wait.
+#include <QApplication>
+#include <QHelpEvent>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolTip>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -181,6 +184,17 @@ class TestRankLanes : public QObject {
         const TimelineViewState before = view.state();
         const RankHeader h1 = headerOf(view, 1);
         const int block = headerOf(view, 2).top - h1.top;  // header + lanes
+        // Its tooltip says what a click does.
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QHelpEvent help(QEvent::ToolTip, headerLabelPoint(view, 1),
+                        view.mapToGlobal(headerLabelPoint(view, 1)));
+        QApplication::sendEvent(&view, &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("<b>rank 1</b> · 8 lanes")) &&
+                     QToolTip::text().contains(QStringLiteral("click to fold")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
         QTest::mouseClick(&view, Qt::LeftButton, {}, headerLabelPoint(view, 1));
         const RankHeader& folded = headerOf(view, 1);
         QVERIFY(folded.collapsed);
