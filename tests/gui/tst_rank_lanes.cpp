@@ -7,6 +7,8 @@
 #include <QHelpEvent>
 #include <QImage>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
 #include <algorithm>
@@ -14,12 +16,15 @@
 #include <set>
 #include <tuple>
 
+#include "gui/app/MainWindow.hpp"
 #include "gui/app/Theme.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
 #include "gui/timeline/TimelineView.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunWriter.hpp"
 #include "tests/gui/GuiTestUtil.hpp"
 #include "tests/profiler/MultiRankFixtures.hpp"
 
@@ -403,6 +408,39 @@ class TestRankLanes : public QObject {
         const QImage plain = paintOf(view);
         for (const QPoint& p : edges)
             QVERIFY(!hasColourNear(plain, p, highlight));
+    }
+
+    // The app's own path: the job stored as one run (as `trainscope import` stores it),
+    // loaded by the main window; a click on a collective puts the spread and the waits
+    // in the window's status bar.
+    void theStoredJobShowsItsRanksInTheApp() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("job.db")).toStdString();
+        std::int64_t run_id = 0;
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            std::vector<reports::RunRecord> runs(1);
+            runs[0].source = "kineto";
+            runs[0].trace = profiler::testing::multirank_job("param_dlrm_kineto").trace;
+            reports::RunWriter(db).create_matrix_with_runs({"import", "test", "0", "test"}, runs);
+            run_id = runs[0].id;
+        }
+        MainWindow window;
+        window.setRememberRecent(false);
+        QVERIFY(window.openDatabase(QString::fromStdString(path)));
+        QVERIFY(window.loadTraceNow(run_id > 0 ? run_id : window.tracedRuns().front()));
+        auto* view = window.findChild<TimelineView*>();
+        QVERIFY(view && view->data());
+        QCOMPARE(view->rankGroups().groups().size(), std::size_t(8));
+        QCOMPARE(view->state().rank_headers.size(), std::size_t(8));
+        const profiler::Trace& t = view->data()->trace();
+        QVERIFY(!t.collectives.empty());
+        view->zoomToActivity(activityOf(*view->data(), t.collectives.front()));
+        QCOMPARE(static_cast<int>(view->state().collective.instances.size()), 8);
+        QVERIFY2(
+            window.statusBar()->currentMessage().contains(QStringLiteral("arrivals spread over")),
+            qPrintable(window.statusBar()->currentMessage()));
     }
 
     // A trace on an absolute clock (CUPTI's, ~1.7e18 ns) is rebased when indexed; its
