@@ -30,15 +30,17 @@ std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) co
     return {f, static_cast<std::size_t>(last - events.begin())};
 }
 
-std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::uint64_t correlation) const {
-    const auto it = gpu_by_correlation_.find(correlation);
+std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::int32_t rank,
+                                                      std::uint64_t correlation) const {
+    const auto it = gpu_by_correlation_.find({rank, correlation});
     if (correlation == 0 || it == gpu_by_correlation_.end())
         return std::nullopt;
     return it->second;
 }
 
-std::optional<std::uint32_t> TimelineData::apiCallFor(std::uint64_t correlation) const {
-    const auto it = api_by_correlation_.find(correlation);
+std::optional<std::uint32_t> TimelineData::apiCallFor(std::int32_t rank,
+                                                      std::uint64_t correlation) const {
+    const auto it = api_by_correlation_.find({rank, correlation});
     if (correlation == 0 || it == api_by_correlation_.end())
         return std::nullopt;
     return it->second;
@@ -281,9 +283,9 @@ void TimelineData::indexGpuWork() {
         if (is_gpu_work(categories_[i])) {
             gpu_by_start_.push_back(idx);
             if (a.correlation != 0)
-                gpu_by_correlation_.emplace(a.correlation, idx);
+                gpu_by_correlation_.emplace(LaunchKey{t.lanes[a.lane].rank, a.correlation}, idx);
         } else if (a.correlation != 0 && categories_[i] == Category::RuntimeApi) {
-            api_by_correlation_.emplace(a.correlation, idx);
+            api_by_correlation_.emplace(LaunchKey{t.lanes[a.lane].rank, a.correlation}, idx);
         }
     }
     std::sort(gpu_by_start_.begin(), gpu_by_start_.end(), [&](std::uint32_t a, std::uint32_t b) {

@@ -443,6 +443,52 @@ class TestRankLanes : public QObject {
             qPrintable(window.statusBar()->currentMessage()));
     }
 
+    // Correlation ids count per process, so the ranks of a job reuse them (the eight
+    // param ranks' ranges overlap): a launch's flow arrow must reach its own rank's
+    // kernel, and a launch of a collective's kernel selects that collective.
+    void flowArrowsStayWithinTheirRank() {
+        const auto d = jobTimeline("param_dlrm_kineto");
+        const profiler::Trace& t = d->trace();
+        TimelineView view;
+        view.resize(1400, 900);
+        view.setData(d);
+        int checked = 0;
+        bool shared_ids = false;
+        std::map<std::uint64_t, std::set<std::int32_t>> ranks_of_id;
+        for (std::uint32_t i = 0; i < t.activities.size(); ++i) {
+            const auto& a = t.activities[i];
+            if (a.correlation == 0 || d->category(i) != Category::RuntimeApi)
+                continue;
+            auto& ranks = ranks_of_id[a.correlation];
+            ranks.insert(t.lanes[a.lane].rank);
+            shared_ids = shared_ids || ranks.size() > 1;
+            view.zoomToActivity(i);
+            if (!view.state().flow_to)
+                continue;
+            const auto& k = t.activities[*view.state().flow_to];
+            QCOMPARE(k.correlation, a.correlation);
+            QCOMPARE(t.lanes[k.lane].rank, t.lanes[a.lane].rank);
+            ++checked;
+        }
+        QVERIFY(shared_ids);
+        QVERIFY(checked > 1000);
+        // The launch of rank 3's first collective kernel stands for it.
+        const auto call = std::find_if(t.collectives.begin(), t.collectives.end(),
+                                       [](const auto& c) { return c.rank == 3; });
+        const std::uint32_t kernel = activityOf(*d, *call);
+        std::optional<std::uint32_t> launch;
+        for (std::uint32_t i = 0; i < t.activities.size() && !launch; ++i) {
+            const auto& a = t.activities[i];
+            if (a.correlation == d->activity(kernel).correlation &&
+                d->category(i) == Category::RuntimeApi && t.lanes[a.lane].rank == 3)
+                launch = i;
+        }
+        QVERIFY(launch);
+        view.zoomToActivity(*launch);
+        QCOMPARE(view.state().flow_to, std::optional<std::uint32_t>(kernel));
+        QCOMPARE(static_cast<int>(view.state().collective.instances.size()), 8);
+    }
+
     // A trace on an absolute clock (CUPTI's, ~1.7e18 ns) is rebased when indexed; its
     // collectives move with their kernels, so a click still finds them on every rank.
     void collectivesOfARebasedTraceAreFound() {
