@@ -65,6 +65,8 @@ class TimelineView : public QWidget {
     // under the cursor; R), unfold all (Shift+R).
     void setRankCollapsed(std::int32_t rank, bool collapsed);
     void collapseAllRanksButSelected();
+    // Folds every other rank and scrolls to this one's header (the straggler table).
+    void showOnlyRank(std::int32_t rank);
     void expandAllRanks();
 
   signals:

@@ -2,6 +2,7 @@
 // one header per rank, folded and unfolded, and the selected collective shown on every
 // rank with the spread of arrivals and each rank's wait.
 #include <QCursor>
+#include <QScrollBar>
 #include <QToolTip>
 
 #include "gui/timeline/TimelineView.hpp"
@@ -42,16 +43,24 @@ void TimelineView::collapseAllRanksButSelected() {
     } else {
         const QPoint p = mapFromGlobal(QCursor::pos());
         if (const RankHeader* header = RankLaneGroups::headerAt(state_, p.y())) {
-            if (rank_groups_.collapseAllBut(header->rank))
-                relayout();
+            showOnlyRank(header->rank);
             return;
         }
         row = TimelineRenderer::rowAt(*data_, state_, p.y());
     }
-    const std::int32_t rank = row >= 0 ? rank_groups_.rankOfRow(static_cast<std::size_t>(row))
-                                       : rank_groups_.groups().front().rank;
+    showOnlyRank(row >= 0 ? rank_groups_.rankOfRow(static_cast<std::size_t>(row))
+                          : rank_groups_.groups().front().rank);
+}
+
+void TimelineView::showOnlyRank(std::int32_t rank) {
+    if (!data_ || !rank_groups_.active())
+        return;
     if (rank_groups_.collapseAllBut(rank))
         relayout();
+    for (const RankHeader& header : state_.rank_headers) {
+        if (header.rank == rank)  // its header at the top, as far as the scroll goes
+            scroll_->setValue(header.top - TimelineData::kLaneGap);
+    }
     emit statusMessage(
         tr("Showing the lanes of rank %1 only (Shift+R shows every rank)").arg(rank));
 }

@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
@@ -18,6 +19,7 @@
 
 #include "gui/app/MainWindow.hpp"
 #include "gui/app/Theme.hpp"
+#include "gui/timeline/StragglerPanel.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
@@ -441,6 +443,20 @@ class TestRankLanes : public QObject {
         QVERIFY2(
             window.statusBar()->currentMessage().contains(QStringLiteral("arrivals spread over")),
             qPrintable(window.statusBar()->currentMessage()));
+        // Double-clicking a rank in the straggler table shows that rank's lanes only.
+        auto* panel = window.findChild<StragglerPanel*>();
+        QVERIFY(panel && !panel->isHidden());
+        auto* table = panel->findChild<QTableView*>();
+        QVERIFY(table);
+        const QAbstractItemModel* rows = table->model();
+        for (int r = 0; r < rows->rowCount(); ++r) {
+            const QModelIndex index = rows->index(r, StragglerTableModel::Rank);
+            if (index.data(StragglerTableModel::SortRole).toInt() == 6)
+                emit table->activated(index.sibling(r, StragglerTableModel::WaitCaused));
+        }
+        for (const RankHeader& h : view->state().rank_headers)
+            QCOMPARE(h.collapsed, h.rank != 6);
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("rank 6 only")));
     }
 
     // Correlation ids count per process, so the ranks of a job reuse them (the eight
