@@ -135,6 +135,7 @@ void MainWindow::connectTimeline() {
         showKernelStats();  // the Kernels tab followed the range: back to the run
     });
     connect(range_panel_, &RangePanel::closeRequested, timeline_, &TimelineView::clearSelection);
+    connect(stragglers_, &StragglerPanel::rankActivated, timeline_, &TimelineView::showOnlyRank);
 }
 
 void MainWindow::showRange(double t0, double t1) {

@@ -24,6 +24,8 @@ QString shortcutsHelpHtml() {
         "<tr><td><b>Click</b></td><td>select; on an API call or kernel: flow arrow to its "
         "partner; on a folded block: zoom into it</td></tr>"
         "<tr><td><b>F</b></td><td>follow the flow arrow to its other end</td></tr>"
+        "<tr><td><b>R / Shift+R</b></td><td>a distributed job: fold every rank but the "
+        "selected event's / unfold all (a click on a rank's header folds it)</td></tr>"
         "<tr><td><b>O / Shift+O</b></td><td>time origin at the selected event (or the "
         "cursor) / reset it</td></tr>"
         "<tr><td><b>Ctrl+F, F3 / Shift+F3</b></td><td>find kernel, next / previous</td></tr>"

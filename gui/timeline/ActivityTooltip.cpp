@@ -62,13 +62,13 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
     if (a.correlation != 0) {
         line(QObject::tr("correlation"), QString::number(a.correlation));
         if (is_gpu_work(c)) {
-            if (auto api = data.apiCallFor(a.correlation)) {
+            if (auto api = data.apiCallFor(data.rankOf(idx), a.correlation)) {
                 const auto& call = data.activity(*api);
                 line(QObject::tr("launched by"),
                      QStringLiteral("%1 (%2)").arg(data.name(call.name).toHtmlEscaped(),
                                                    formatTimeExact(call.duration_ns(), res)));
             }
-        } else if (auto k = data.gpuWorkFor(a.correlation)) {
+        } else if (auto k = data.gpuWorkFor(data.rankOf(idx), a.correlation)) {
             line(QObject::tr("launches"), data.label(data.activity(*k).name).toHtmlEscaped());
         }
     }

@@ -93,6 +93,14 @@ StragglerPanel::StragglerPanel(QWidget* parent)
     table_->sortByColumn(StragglerTableModel::WaitCaused, Qt::DescendingOrder);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setToolTip(
+        tr("Double-click a rank to show its lanes on the timeline, the others "
+           "folded"));
+    connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        emit rankActivated(index.sibling(index.row(), StragglerTableModel::Rank)
+                               .data(StragglerTableModel::SortRole)
+                               .toInt());
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);

@@ -44,6 +44,10 @@ class StragglerPanel : public QWidget {
     [[nodiscard]] StragglerTableModel* model() const { return model_; }
     [[nodiscard]] QString summary() const;
 
+  signals:
+    // A row was activated (double-click, Enter): the timeline shows that rank's lanes.
+    void rankActivated(std::int32_t rank);
+
   private:
     StragglerTableModel* model_;
     QLabel* summary_;

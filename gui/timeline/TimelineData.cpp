@@ -30,15 +30,17 @@ std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) co
     return {f, static_cast<std::size_t>(last - events.begin())};
 }
 
-std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::uint64_t correlation) const {
-    const auto it = gpu_by_correlation_.find(correlation);
+std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::int32_t rank,
+                                                      std::uint64_t correlation) const {
+    const auto it = gpu_by_correlation_.find({rank, correlation});
     if (correlation == 0 || it == gpu_by_correlation_.end())
         return std::nullopt;
     return it->second;
 }
 
-std::optional<std::uint32_t> TimelineData::apiCallFor(std::uint64_t correlation) const {
-    const auto it = api_by_correlation_.find(correlation);
+std::optional<std::uint32_t> TimelineData::apiCallFor(std::int32_t rank,
+                                                      std::uint64_t correlation) const {
+    const auto it = api_by_correlation_.find({rank, correlation});
     if (correlation == 0 || it == api_by_correlation_.end())
         return std::nullopt;
     return it->second;
@@ -65,7 +67,8 @@ std::int64_t timestamp_resolution(const std::vector<Activity>& activities, std::
 
 using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
 
-// Display order: the devices first (the centrepiece: a deep Python stack must not push the
+// Display order, rank by rank in a distributed job's trace (RankLaneGroups puts a header
+// above each): the devices first (the centrepiece: a deep Python stack must not push the
 // kernels out of view), each GPU's annotation lanes then its streams by id, and in a
 // CPU-backend trace the threads that run ops, each with its NVTX ranges above its ops;
 // then the rest of the host, thread by thread, NVTX ranges above the thread's API calls
@@ -74,8 +77,9 @@ auto lane_order_key(const Lane& lane, bool device_thread) {
     const bool gpu = lane.kind == LaneKind::GpuStream || lane.device >= 0;
     const int within = lane.kind == LaneKind::Nvtx ? 0 : 1;
     if (gpu)
-        return std::make_tuple(0, lane.device, within, std::int64_t{0}, lane.stream_or_thread);
-    return std::make_tuple(device_thread ? 0 : 1, -1, 0, lane.process,
+        return std::make_tuple(lane.rank, 0, lane.device, within, std::int64_t{0},
+                               lane.stream_or_thread);
+    return std::make_tuple(lane.rank, device_thread ? 0 : 1, -1, 0, lane.process,
                            lane.stream_or_thread * 2 + within);
 }
 
@@ -160,6 +164,10 @@ void TimelineData::rebaseAbsoluteTimes() {
         for (Activity& a : trace_.activities) {
             a.start_ns -= begin;
             a.end_ns -= begin;
+        }
+        for (auto& call : trace_.collectives) {  // they name their activities by span
+            call.start_ns -= begin;
+            call.end_ns -= begin;
         }
         for (auto& series : trace_.counters) {
             for (auto& sample : series.samples)
@@ -275,9 +283,9 @@ void TimelineData::indexGpuWork() {
         if (is_gpu_work(categories_[i])) {
             gpu_by_start_.push_back(idx);
             if (a.correlation != 0)
-                gpu_by_correlation_.emplace(a.correlation, idx);
+                gpu_by_correlation_.emplace(LaunchKey{t.lanes[a.lane].rank, a.correlation}, idx);
         } else if (a.correlation != 0 && categories_[i] == Category::RuntimeApi) {
-            api_by_correlation_.emplace(a.correlation, idx);
+            api_by_correlation_.emplace(LaunchKey{t.lanes[a.lane].rank, a.correlation}, idx);
         }
     }
     std::sort(gpu_by_start_.begin(), gpu_by_start_.end(), [&](std::uint32_t a, std::uint32_t b) {

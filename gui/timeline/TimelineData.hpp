@@ -84,9 +84,16 @@ class TimelineData {
     }
     [[nodiscard]] Category category(std::uint32_t index) const { return categories_[index]; }
     [[nodiscard]] int rowOf(std::uint32_t activity) const { return row_of_activity_[activity]; }
-    // The GPU work launched by an API call and the call that launched a GPU activity.
-    [[nodiscard]] std::optional<std::uint32_t> gpuWorkFor(std::uint64_t correlation) const;
-    [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::uint64_t correlation) const;
+    // The GPU work launched by an API call and the call that launched a GPU activity. A
+    // correlation id counts per process, so a job's ranks reuse them: the rank is part of
+    // the key (rankOf the activity whose partner is wanted).
+    [[nodiscard]] std::optional<std::uint32_t> gpuWorkFor(std::int32_t rank,
+                                                          std::uint64_t correlation) const;
+    [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::int32_t rank,
+                                                          std::uint64_t correlation) const;
+    [[nodiscard]] std::int32_t rankOf(std::uint32_t activity) const {
+        return trace_.lanes[trace_.activities[activity].lane].rank;
+    }
     // GPU work (kernels, copies, sets) of all devices sorted by start time.
     [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const { return gpu_by_start_; }
     // GPU busy time per device (device >= 0).
@@ -119,8 +126,19 @@ class TimelineData {
     std::vector<QString> labels_;
     std::vector<Category> categories_;
     std::vector<std::int32_t> row_of_activity_;
-    std::unordered_map<std::uint64_t, std::uint32_t> gpu_by_correlation_;
-    std::unordered_map<std::uint64_t, std::uint32_t> api_by_correlation_;
+    struct LaunchKey {
+        std::int32_t rank = 0;
+        std::uint64_t correlation = 0;
+        bool operator==(const LaunchKey&) const = default;
+    };
+    struct LaunchKeyHash {
+        std::size_t operator()(const LaunchKey& k) const noexcept {
+            return std::hash<std::uint64_t>{}(k.correlation * 0x9E3779B97F4A7C15ULL ^
+                                              static_cast<std::uint32_t>(k.rank));
+        }
+    };
+    std::unordered_map<LaunchKey, std::uint32_t, LaunchKeyHash> gpu_by_correlation_;
+    std::unordered_map<LaunchKey, std::uint32_t, LaunchKeyHash> api_by_correlation_;
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
     profiler::ComputeThreadBusy compute_busy_;

@@ -419,6 +419,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     const QRect host_area(0, c.scroll_top, c.w, c.clip_bottom - c.scroll_top);
     const QRect pinned_area(0, kRulerHeight, c.w, s.pinned_height);
     paint_rows(c, pinned_rows, data.rows().size(), first_host_item, list.size(), host_area);
+    paintRankHeaders(p, data, s, size);
     paint_rows(c, 0, pinned_rows, 0, first_host_item, pinned_area);
     if (s.pinned_rows > 0 && s.scroll_y > 0) {
         // Host rows are scrolled under the pinned device rows: a firm edge says so.
@@ -426,6 +427,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     }
     p.setFont(c.small);
     paint_selection_and_flow(c);
+    paintCollectiveHighlight(p, data, s, size);
     if (s.range)
         paint_range_band(c);
     paint_ruler(c);

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "gui/app/Theme.hpp"
+#include "gui/timeline/CollectiveHighlight.hpp"
 #include "gui/timeline/KernelCategory.hpp"
+#include "gui/timeline/RankLaneGroups.hpp"
 #include "gui/timeline/TimeAxisMapping.hpp"
 #include "gui/timeline/TimelineData.hpp"
 
@@ -43,6 +45,11 @@ struct TimelineViewState {
     // Times read relative to this point on the ruler and in tooltips (trace clock, ns);
     // empty: relative to the start of the trace.
     std::optional<std::int64_t> origin_ns;
+    // A distributed job's rank headers in this layout (RankLaneGroups::layout; nothing is
+    // pinned then); empty: no groups.
+    std::vector<RankHeader> rank_headers;
+    // The selected collective on every rank (CollectiveIndex::find); empty: none.
+    CollectiveSelection collective;
 };
 
 // A major tick of the ruler: its position and, when the whole text fits inside the

@@ -44,6 +44,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
     state_.scroll_y = 0;
     scroll_->setValue(0);
     collapsed_.assign(data_ ? data_->trace().lanes.size() : 0, false);
+    resetRankGroups();
     relayout();
     setSearchText(search_);
     zoomToFit();
@@ -54,12 +55,10 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
 void TimelineView::relayout() {
     state_.row_tops.clear();
     state_.content_height = -1;
-    if (data_ && std::find(collapsed_.begin(), collapsed_.end(), true) != collapsed_.end())
-        TimelineRenderer::layoutRows(*data_, collapsed_, state_);
     state_.pinned_rows = 0;
     state_.pinned_height = 0;
     if (data_)
-        TimelineRenderer::pinRows(*data_, state_, height());
+        layOutLanes();
     updateScrollBar();
     update();
 }
@@ -157,6 +156,7 @@ void TimelineView::ensureRowVisible(int row) {
     const auto lane = data_->rows()[static_cast<std::size_t>(row)].lane;
     if (lane < collapsed_.size() && collapsed_[lane])
         setLaneCollapsed(lane, false);  // show what was asked for
+    setRankCollapsed(rank_groups_.rankOfRow(static_cast<std::size_t>(row)), false);
     if (row < state_.pinned_rows)
         return;
     const int top = TimelineRenderer::contentTop(*data_, state_, static_cast<std::size_t>(row));
@@ -223,12 +223,12 @@ void TimelineView::select(std::uint32_t activity) {
     const auto& a = data_->activity(activity);
     const Category c = data_->category(activity);
     if (c == Category::RuntimeApi) {
-        if (auto k = data_->gpuWorkFor(a.correlation)) {
+        if (auto k = data_->gpuWorkFor(data_->rankOf(activity), a.correlation)) {
             state_.flow_from = activity;
             state_.flow_to = *k;
         }
     } else if (is_gpu_work(c)) {
-        if (auto api = data_->apiCallFor(a.correlation)) {
+        if (auto api = data_->apiCallFor(data_->rankOf(activity), a.correlation)) {
             state_.flow_from = *api;
             state_.flow_to = activity;
         }
@@ -236,8 +236,9 @@ void TimelineView::select(std::uint32_t activity) {
     update();
     updateSearchStatus();
     emit activitySelected(activity);
-    emit statusMessage(QStringLiteral("%1 · %2").arg(
-        data_->name(a.name), formatDuration(static_cast<double>(a.duration_ns()))));
+    if (!highlightCollective(activity))  // else it said the collective's spread and waits
+        emit statusMessage(QStringLiteral("%1 · %2").arg(
+            data_->name(a.name), formatDuration(static_cast<double>(a.duration_ns()))));
 }
 
 void TimelineView::clearSelection() {
@@ -246,6 +247,7 @@ void TimelineView::clearSelection() {
     state_.flow_from.reset();
     state_.flow_to.reset();
     state_.range.reset();
+    state_.collective = {};
     update();
     updateSearchStatus();
     if (had_range)
@@ -412,6 +414,8 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
         return;
     // A click on a lane's label toggles its nested rows.
     if (event->position().x() < TimelineRenderer::kLabelWidth) {
+        if (toggleRankHeaderAt(static_cast<int>(event->position().y())))
+            return;
         const int r =
             TimelineRenderer::rowAt(*data_, state_, static_cast<int>(event->position().y()));
         if (r >= 0) {
@@ -474,12 +478,14 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         update();
         return;
     }
-    if (moved_)
+    if (moved_ || was != Drag::Pan)  // a press on the label column acted already
         return;
     const DrawItem* item =
         TimelineRenderer::hitTest(draw_list_, *data_, state_, event->position().toPoint());
-    if (!item)
+    if (!item) {
+        toggleRankHeaderAt(static_cast<int>(event->position().y()));
         return;
+    }
     const TimelineRow& row = data_->rows()[static_cast<std::size_t>(item->row)];
     if (item->kind == DrawKind::Fold) {
         const auto span = static_cast<double>(item->end - item->begin);
@@ -531,6 +537,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
         case Qt::Key_F:
             followFlow();
             break;
+        case Qt::Key_R:
+            rankKey(event->modifiers());
+            break;
         case Qt::Key_O:
             if (event->modifiers() & Qt::ShiftModifier)
                 resetTimeOrigin();
@@ -570,7 +579,7 @@ bool TimelineView::event(QEvent* event) {
         if (const DrawItem* item =
                 TimelineRenderer::hitTest(draw_list_, *data_, state_, help->pos()))
             QToolTip::showText(help->globalPos(), describe(*item), this);
-        else
+        else if (!showRankHeaderToolTip(help->pos(), help->globalPos()))
             QToolTip::hideText();
         return true;
     }
@@ -578,7 +587,11 @@ bool TimelineView::event(QEvent* event) {
 }
 
 QString TimelineView::describe(const DrawItem& item) const {
-    return activityTooltip(*data_, state_, item);
+    const QString text = activityTooltip(*data_, state_, item);
+    if (item.kind != DrawKind::Event)
+        return text;
+    const auto& row = data_->rows()[static_cast<std::size_t>(item.row)];
+    return text + collectiveTooltip(*data_, collectives_.find(row.events[item.first].activity));
 }
 
 }  // namespace trainscope::gui

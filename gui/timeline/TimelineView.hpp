@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "gui/timeline/CollectiveHighlight.hpp"
+#include "gui/timeline/RankLaneGroups.hpp"
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
 
@@ -29,6 +31,7 @@ class TimelineView : public QWidget {
     // "3 of 102" (the selected match's place among the matches in time order),
     // "102 matches", "no matches", or empty without a search.
     [[nodiscard]] QString searchStatus() const;
+    [[nodiscard]] const RankLaneGroups& rankGroups() const { return rank_groups_; }
 
   public slots:
     void setMapping(const trainscope::gui::TimeAxisMapping& mapping);
@@ -57,6 +60,14 @@ class TimelineView : public QWidget {
     void setLaneCollapsed(profiler::LaneId lane, bool collapsed);
     // Collapses every host lane deeper than max_rows rows (a readable first view).
     void collapseDeepLanes(int max_rows);
+    // A distributed job's lanes are grouped per rank under a header (TimelineViewRanks.cpp):
+    // fold a rank into its header row, fold all but the selected event's rank (or the one
+    // under the cursor; R), unfold all (Shift+R).
+    void setRankCollapsed(std::int32_t rank, bool collapsed);
+    void collapseAllRanksButSelected();
+    // Folds every other rank and scrolls to this one's header (the straggler table).
+    void showOnlyRank(std::int32_t rank);
+    void expandAllRanks();
 
   signals:
     void mappingChanged(const trainscope::gui::TimeAxisMapping& mapping);
@@ -103,6 +114,17 @@ class TimelineView : public QWidget {
     std::size_t match_count_ = 0;  // GPU work whose name matches the search
     std::vector<bool> collapsed_;  // by LaneId
     void relayout();
+    // Rank groups (TimelineViewRanks.cpp): reset for new data, the layout with or without
+    // them, a click on a header and its tooltip, the R keys, the selected collective on
+    // every rank.
+    void resetRankGroups();
+    void layOutLanes();
+    bool toggleRankHeaderAt(int y);
+    bool showRankHeaderToolTip(QPoint pos, QPoint global_pos);
+    void rankKey(Qt::KeyboardModifiers modifiers);
+    bool highlightCollective(std::uint32_t activity);
+    RankLaneGroups rank_groups_;
+    mutable CollectiveIndex collectives_;  // built on the first click or tooltip
 };
 
 }  // namespace trainscope::gui

@@ -99,7 +99,7 @@ void print_stragglers(const profiler::Trace& trace, const profiler::StragglerRep
             std::string(profiler::to_string(m.kind)).c_str(),
             group.empty() ? "(world)" : reports::printable_text(group).substr(0, 12).c_str(),
             static_cast<long long>(m.sequence), m.calls.size(), m.last_rank,
-            ms(m.last_arrival_ns - m.first_arrival_ns).c_str(), ms(m.wait_caused_ns).c_str());
+            ms(m.spread_ns()).c_str(), ms(m.wait_caused_ns).c_str());
     }
 }
 

@@ -52,7 +52,7 @@ std::vector<MatchedCollective> match_collectives(const Trace& trace, const TimeW
             }
         }
         for (const std::size_t i : m.calls)
-            m.wait_caused_ns += m.last_arrival_ns - trace.collectives[i].start_ns;
+            m.wait_caused_ns += m.wait_ns(trace.collectives[i].start_ns);
         if (window.contains(m.last_arrival_ns))
             out.push_back(std::move(m));
     }

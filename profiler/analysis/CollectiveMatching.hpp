@@ -23,6 +23,13 @@ struct MatchedCollective {
     std::int32_t last_rank = -1;  // the rank that arrived last (the lowest on a tie)
     // Time the other ranks spent waiting for the last one: sum of (last - own arrival).
     std::int64_t wait_caused_ns = 0;
+
+    // How long a rank that arrived at `arrival_ns` waited there for the last one.
+    [[nodiscard]] std::int64_t wait_ns(std::int64_t arrival_ns) const {
+        return last_arrival_ns - arrival_ns;
+    }
+    // How long the first rank waited: the spread of the arrivals.
+    [[nodiscard]] std::int64_t spread_ns() const { return last_arrival_ns - first_arrival_ns; }
 };
 
 // Matches the collectives of a job's ranks: by (process group, sequence number) where
