@@ -122,6 +122,69 @@ class TestTimelineRender : public QObject {
         QCOMPARE(itemsOf(*d2, TimeAxisMapping(500'000.0, 10.0, 100)).size(), std::size_t(1));
     }
 
+    // Zoomed out over a dense stream, the row paints from its level-of-detail buckets: the
+    // same wide kernels at the same pixels as from the events, every kernel counted once in
+    // time order, far fewer items than kernels, folds coloured by their longest kernel.
+    void paintsFromSummariesWhenZoomedOut() {
+        auto t = gpuTrace();
+        std::int64_t at = 0;
+        int kernels = 0;
+        for (int i = 0; i < 40'000; ++i, ++kernels) {
+            const bool longest = i % 9 == 0;  // so every fold holds one
+            kernelAt(t, 0, at, at + (longest ? 50 : 5 + i % 40),
+                     longest ? "reduce_kernel" : "relu_kernel");
+            at += 60 + (i * 7) % 50;
+            if (i % 8000 == 4000) {
+                kernelAt(t, 0, at, at + 2'000'000, "implicit_convolve_sgemm");
+                at += 2'000'100;
+                ++kernels;
+            }
+        }
+        const auto d = TimelineData::build(std::move(t));
+        const TimelineRow& row = d->rows().at(0);
+        QVERIFY(!row.lod.empty());
+        const auto m = TimeAxisMapping::fit(0.0, static_cast<double>(at), 1000);
+        QVERIFY(row.lodFor(m.nsPerPixel()) != nullptr);
+        const auto items = itemsOf(*d, m);
+        std::vector<DrawItem> raw;
+        const auto [first, last] = row.window(m.startNs(), m.endNs());
+        TimelineRenderer::appendEvents(row, 0, m, first, last, raw);
+        const auto total =
+            std::accumulate(items.begin(), items.end(), 0u,
+                            [](unsigned s, const DrawItem& i) { return s + i.count; });
+        QCOMPARE(total, static_cast<unsigned>(kernels));
+        for (std::size_t i = 1; i < items.size(); ++i)
+            QCOMPARE(items[i].first, items[i - 1].first + items[i - 1].count);
+        QVERIFY(items.size() < 1000);
+        auto wide = [](const std::vector<DrawItem>& list) {
+            std::vector<std::pair<std::int64_t, float>> out;
+            for (const DrawItem& item : list) {
+                if (item.kind == DrawKind::Event && item.w >= TimelineRenderer::kMinPx)
+                    out.emplace_back(item.begin, item.x);
+            }
+            return out;
+        };
+        QCOMPARE(wide(items).size(), std::size_t(5));
+        QCOMPARE(wide(items), wide(raw));
+        // Folded from buckets: the colour of the longest kernel (a fold of the events
+        // beside a wide one is folded from events and takes its first event's).
+        std::size_t folds = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].kind != DrawKind::Fold)
+                continue;
+            ++folds;
+            auto is_wide = [&](std::size_t k) {
+                return k < items.size() && items[k].kind == DrawKind::Event &&
+                       items[k].w >= TimelineRenderer::kMinPx;
+            };
+            if (!is_wide(i + 1) && !(i > 0 && is_wide(i - 1)))
+                QCOMPARE(items[i].category, Category::Reduction);
+        }
+        QVERIFY(folds > 10);
+        // Zoomed in to a few events per pixel, the events themselves are painted.
+        QVERIFY(row.lodFor(TimeAxisMapping(0.0, 10.0, 1000).nsPerPixel()) == nullptr);
+    }
+
     void kernelIsPaintedAtItsTime() {
         auto t = gpuTrace();
         kernelAt(t, 0, 0, 10, "elementwise_kernel");            // trace start
