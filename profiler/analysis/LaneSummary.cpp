@@ -134,26 +134,43 @@ std::vector<RowSummaryLevel> summarize_rows(const Trace& trace) {
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
     for (const Activity& a : acts)
         origin = std::min(origin, a.start_ns);
-    const auto row_key = [&](const Activity& a) {
-        return std::make_pair(a.lane, summary_row_depth(trace.lanes.at(a.lane), a));
+    // The activities of each row (lane × depth, a slot of kMaxSummaryDepth + 1 per lane) by
+    // a counting sort that keeps their stored order; a row is then sorted into the
+    // timeline's order (by start, the longer first, then as stored) only if it is not in it
+    // already, as a trace sorted by Trace::sort is.
+    constexpr std::size_t kSlots = kMaxSummaryDepth + 1;
+    const auto slot_of = [&](const Activity& a) {
+        return static_cast<std::size_t>(a.lane) * kSlots +
+               summary_row_depth(trace.lanes.at(a.lane), a);
     };
-    // The timeline's order within a row: by start, the longer first, then as stored.
+    std::vector<std::uint32_t> row_begin(trace.lanes.size() * kSlots + 1, 0);
+    for (const Activity& a : acts)
+        ++row_begin[slot_of(a) + 1];
+    for (std::size_t i = 1; i < row_begin.size(); ++i)
+        row_begin[i] += row_begin[i - 1];
     std::vector<std::uint32_t> order(acts.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = static_cast<std::uint32_t>(i);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    {
+        std::vector<std::uint32_t> next(row_begin.begin(), row_begin.end() - 1);
+        for (std::size_t i = 0; i < acts.size(); ++i)
+            order[next[slot_of(acts[i])]++] = static_cast<std::uint32_t>(i);
+    }
+    const auto before = [&](std::uint32_t x, std::uint32_t y) {
         const Activity& a = acts[x];
         const Activity& b = acts[y];
-        return std::make_tuple(row_key(a), a.start_ns, -a.end_ns, x) <
-               std::make_tuple(row_key(b), b.start_ns, -b.end_ns, y);
-    });
-    for (std::size_t first = 0; first < order.size();) {
-        const auto key = row_key(acts[order[first]]);
-        std::size_t last = first + 1;
-        while (last < order.size() && row_key(acts[order[last]]) == key)
-            ++last;
-        summarize_row(trace, order, first, last, key.first, key.second, origin, out);
-        first = last;
+        return std::make_tuple(a.start_ns, -a.end_ns, x) <
+               std::make_tuple(b.start_ns, -b.end_ns, y);
+    };
+    for (std::size_t slot = 0; slot + 1 < row_begin.size(); ++slot) {
+        const std::size_t first = row_begin[slot];
+        const std::size_t last = row_begin[slot + 1];
+        if (first == last)
+            continue;
+        const auto b = order.begin() + static_cast<std::ptrdiff_t>(first);
+        const auto e = order.begin() + static_cast<std::ptrdiff_t>(last);
+        if (!std::is_sorted(b, e, before))
+            std::sort(b, e, before);
+        summarize_row(trace, order, first, last, static_cast<LaneId>(slot / kSlots),
+                      static_cast<std::uint16_t>(slot % kSlots), origin, out);
     }
     return out;
 }

@@ -3,6 +3,9 @@
 // --repeats paints each), a name search, and memory. One figure per line ("name value"),
 // for tests/bench scripts to collect:
 //   gui_timeline_bench results.db [--run ID] [--repeats N] [--search TEXT] [--size WxH]
+//   gui_timeline_bench results.db [--run ID] --copy-to NEW.db
+// --copy-to stores the run anew in NEW.db (created) as this build stores traces, with its
+// level-of-detail summaries: a file imported by an older build has none.
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,7 +26,10 @@
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
 #include "gui/timeline/TimelineView.hpp"
+#include "profiler/analysis/LaneSummary.hpp"
 #include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/RunWriter.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace {
@@ -62,12 +68,13 @@ struct Options {
     int repeats = 7;
     QString search = QStringLiteral("sgemm");
     QSize size{1920, 1080};
+    std::string copy_to;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gui_timeline_bench: %s\nusage: gui_timeline_bench results.db [--run ID] "
-                 "[--repeats N] [--search TEXT] [--size WxH]\n",
+                 "[--repeats N] [--search TEXT] [--size WxH] [--copy-to NEW.db]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -86,6 +93,8 @@ Options parse(int argc, char** argv) {
                 o.run = std::stoll(value());
             else if (arg == "--repeats")
                 o.repeats = std::max(1, std::stoi(value()));
+            else if (arg == "--copy-to")
+                o.copy_to = value();
             else if (arg == "--search")
                 o.search = QString::fromStdString(value());
             else if (arg == "--size") {
@@ -161,6 +170,19 @@ int main(int argc, char** argv) {
                 usage("'" + o.database.toStdString() + "' holds no run with a trace");
             run = ids.front();
         }
+        if (!o.copy_to.empty()) {
+            const reports::ResultsDatabase from(o.database.toStdString(),
+                                                reports::OpenMode::ReadOnly);
+            reports::RunRecord record =
+                reports::load_run(from, run, reports::RunParts{true, true, true, true, true});
+            record.matrix_id.reset();  // the matrix is the other file's
+            const reports::ResultsDatabase to(o.copy_to, reports::OpenMode::CreateOrOpen);
+            const auto t0 = Clock::now();
+            const auto id = reports::RunWriter(to).write(record);
+            std::printf("copied_run %lld\n", static_cast<long long>(id));
+            std::printf("write_ms %.1f\n", ms_since(t0));
+            return 0;
+        }
         std::printf("rss_before_load_mb %.1f\n", rss_mb());
         const auto t_open = Clock::now();
         const double c_open = thread_cpu_ms();
@@ -207,6 +229,15 @@ int main(int argc, char** argv) {
             std::printf("drawlist_%s_median_cpu_ms %.3f\n", z.name, median(list_cpu));
             std::printf("repaint_%s_items %zu\n", z.name, list.size());
         }
+        // What storing the trace adds for the summaries (import, traced runs), and their size.
+        const double c_sum = thread_cpu_ms();
+        const auto summaries = profiler::summarize_rows(d.trace());
+        std::printf("summarize_cpu_ms %.1f\n", thread_cpu_ms() - c_sum);
+        std::size_t buckets = 0;
+        for (const auto& level : summaries)
+            buckets += level.buckets.size();
+        std::printf("summary_levels %zu\n", summaries.size());
+        std::printf("summary_buckets %zu\n", buckets);
         gui::TimelineView view;
         view.resize(o.size);
         view.setData(loaded->timeline);
