@@ -366,7 +366,7 @@ void TimelineData::attachSummaries(const std::vector<profiler::RowSummaryLevel>&
                 break;
             }
             out.buckets.push_back(LodBucket{b.first_start - rebased_by_, b.last_end - rebased_by_,
-                                            b.longest_ns, b.count, b.name,
+                                            b.busy_ns, b.longest_ns, b.count, b.name,
                                             categoryOf(b.kind, b.name)});
             m = std::max(m, b.last_end - rebased_by_);
             out.max_end.push_back(m);

@@ -29,11 +29,13 @@ struct TimelineEvent {
 };
 
 // A level-of-detail bucket of a row (profiler::SummaryBucket on the timeline's clock): the
-// activities starting in [begin, begin + width), their extent, how many, and the longest
-// one's name and category, which give a folded block its colour.
+// activities starting in [begin, begin + width), their extent, how many, the row's busy
+// time in the bucket, and the longest one's name and category, which give a folded block
+// its colour.
 struct LodBucket {
     std::int64_t first_start = 0;
     std::int64_t last_end = 0;
+    std::int64_t busy_ns = 0;
     std::int64_t longest_ns = 0;
     std::uint32_t count = 0;
     std::uint32_t name = 0;  // StringId

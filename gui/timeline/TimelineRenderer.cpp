@@ -6,6 +6,7 @@
 #include <QPoint>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "gui/timeline/TimeFormat.hpp"
 
@@ -101,7 +102,9 @@ void TimelineRenderer::appendBuckets(const TimelineRow& row, const LodLevel& lev
         }
         count += bucket.count;
         end = std::max(end, bucket.last_end);
-        if (bucket.longest_ns > dominant->longest_ns)
+        // The colour of the busiest bucket's longest event: the longest event of the whole
+        // fold would paint every step of a training run in its one long copy's colour.
+        if (std::tie(bucket.busy_ns, bucket.count) > std::tie(dominant->busy_ns, dominant->count))
             dominant = &bucket;
     }
     flush();

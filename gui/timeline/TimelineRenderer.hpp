@@ -127,8 +127,8 @@ class TimelineRenderer {
     static void appendEvents(const TimelineRow& row, int row_index, const TimeAxisMapping& mapping,
                              std::size_t first, std::size_t last, std::vector<DrawItem>& out);
     // Runs of buckets whose events are all narrower than kMinPx fold into one item (the
-    // count exact: the events starting in them); a bucket holding a wider event is
-    // painted from its events.
+    // count exact: the events starting in them; the colour the busiest bucket's longest
+    // event's); a bucket holding a wider event is painted from its events.
     static void appendBuckets(const TimelineRow& row, const LodLevel& level, int row_index,
                               const TimeAxisMapping& mapping, std::vector<DrawItem>& out);
     // The draw list of all rows inside the viewport.

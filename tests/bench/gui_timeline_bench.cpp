@@ -5,7 +5,8 @@
 //   gui_timeline_bench results.db [--run ID] [--repeats N] [--search TEXT] [--size WxH]
 //   gui_timeline_bench results.db [--run ID] --copy-to NEW.db
 // --copy-to stores the run anew in NEW.db (created) as this build stores traces, with its
-// level-of-detail summaries: a file imported by an older build has none.
+// level-of-detail summaries: a file imported by an older build has none. --no-lod paints
+// every row from its events (no summaries), for comparison.
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -69,12 +71,13 @@ struct Options {
     QString search = QStringLiteral("sgemm");
     QSize size{1920, 1080};
     std::string copy_to;
+    bool no_lod = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gui_timeline_bench: %s\nusage: gui_timeline_bench results.db [--run ID] "
-                 "[--repeats N] [--search TEXT] [--size WxH] [--copy-to NEW.db]\n",
+                 "[--repeats N] [--search TEXT] [--size WxH] [--no-lod] [--copy-to NEW.db]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -93,6 +96,8 @@ Options parse(int argc, char** argv) {
                 o.run = std::stoll(value());
             else if (arg == "--repeats")
                 o.repeats = std::max(1, std::stoi(value()));
+            else if (arg == "--no-lod")
+                o.no_lod = true;
             else if (arg == "--copy-to")
                 o.copy_to = value();
             else if (arg == "--search")
@@ -186,7 +191,20 @@ int main(int argc, char** argv) {
         std::printf("rss_before_load_mb %.1f\n", rss_mb());
         const auto t_open = Clock::now();
         const double c_open = thread_cpu_ms();
-        const auto loaded = gui::TraceLoader::loadNow(o.database, run);
+        gui::LoadedTracePtr loaded;
+        if (o.no_lod) {
+            const reports::ResultsDatabase db(o.database.toStdString(),
+                                              reports::OpenMode::ReadOnly);
+            auto trace = reports::load_trace(db, run);
+            if (!trace)
+                usage("run " + std::to_string(run) + " has no trace");
+            auto plain = std::make_shared<gui::LoadedTrace>();
+            plain->timeline = gui::TimelineData::build(std::move(*trace), nullptr, {},
+                                                       std::vector<profiler::RowSummaryLevel>{});
+            loaded = plain;
+        } else {
+            loaded = gui::TraceLoader::loadNow(o.database, run);
+        }
         const double load_ms = ms_since(t_open);
         const double load_cpu_ms = thread_cpu_ms() - c_open;
         const gui::TimelineData& d = *loaded->timeline;

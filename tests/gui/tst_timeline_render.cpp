@@ -3,14 +3,17 @@
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 #include <algorithm>
 #include <numeric>
 
+#include "gui/loading/TraceLoader.hpp"
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
 #include "gui/timeline/TimelineView.hpp"
+#include "reports/store/ResultsDatabase.hpp"
 #include "tests/gui/GuiTestUtil.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
 
@@ -183,6 +186,31 @@ class TestTimelineRender : public QObject {
         QVERIFY(folds > 10);
         // Zoomed in to a few events per pixel, the events themselves are painted.
         QVERIFY(row.lodFor(TimeAxisMapping(0.0, 10.0, 1000).nsPerPixel()) == nullptr);
+    }
+
+    // The loader paints from the summaries stored with the trace, and makes them only for
+    // a run stored without them.
+    void loaderUsesTheStoredSummaries() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("r.db")).toStdString();
+        const auto run = testing::writeDatabase(path, {20000, 0, 3});
+        auto rows_with_lod = [&] {
+            const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), run);
+            return std::count_if(loaded->timeline->rows().begin(), loaded->timeline->rows().end(),
+                                 [](const TimelineRow& r) { return !r.lod.empty(); });
+        };
+        const auto stored = rows_with_lod();
+        QVERIFY(stored > 0);
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            db.exec("DELETE FROM lane_summaries");  // stored, but none kept: paint events
+        }
+        QCOMPARE(rows_with_lod(), 0);
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            db.exec("DELETE FROM lane_summary_runs");  // as a run stored before them
+        }
+        QCOMPARE(rows_with_lod(), stored);
     }
 
     void kernelIsPaintedAtItsTime() {
