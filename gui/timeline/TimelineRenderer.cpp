@@ -52,7 +52,7 @@ void TimelineRenderer::appendBuckets(const TimelineRow& row, const LodLevel& lev
             buckets.begin() + static_cast<std::ptrdiff_t>(bi), buckets.end(), t1,
             [](const LodBucket& b, double t) { return static_cast<double>(b.first_start) < t; }) -
         buckets.begin());
-    // The fold being gathered: buckets [fold_first, ...) of narrow events only.
+    // The fold being gathered, from consecutive buckets of narrow events only.
     bool open = false;
     std::int64_t begin = 0;
     std::int64_t end = 0;

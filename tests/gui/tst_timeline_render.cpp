@@ -213,6 +213,39 @@ class TestTimelineRender : public QObject {
         QCOMPARE(rows_with_lod(), stored);
     }
 
+    // The store summarizes a trace on its own clock; a trace of absolute clock values is
+    // rebased when it is indexed, and its stored summaries with it.
+    void storedSummariesOfAnAbsoluteClockTraceAreRebased() {
+        auto t = gpuTrace();
+        const std::int64_t base = 1'700'000'000'000'000'000;
+        std::int64_t at = 0;
+        for (int i = 0; i < 20'000; ++i) {
+            kernelAt(t, 0, base + at, base + at + 20 + i % 7, "relu_kernel");
+            at += 50 + i % 30;
+        }
+        auto stored = profiler::summarize_rows(t);
+        auto copy = t;
+        const auto from_store =
+            TimelineData::build(std::move(copy), nullptr, {}, std::move(stored));
+        const auto made = TimelineData::build(std::move(t));
+        const auto& a = from_store->rows().at(0).lod;
+        const auto& b = made->rows().at(0).lod;
+        QVERIFY(!b.empty());
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t l = 0; l < a.size(); ++l) {
+            QCOMPARE(a[l].width_ns, b[l].width_ns);
+            QCOMPARE(a[l].origin_ns, b[l].origin_ns);
+            QCOMPARE(a[l].buckets.size(), b[l].buckets.size());
+            for (std::size_t i = 0; i < a[l].buckets.size(); ++i) {
+                QCOMPARE(a[l].buckets[i].first_start, b[l].buckets[i].first_start);
+                QCOMPARE(a[l].buckets[i].last_end, b[l].buckets[i].last_end);
+                QCOMPARE(a[l].buckets[i].busy_ns, b[l].buckets[i].busy_ns);
+                QCOMPARE(a[l].buckets[i].count, b[l].buckets[i].count);
+            }
+        }
+        QCOMPARE(a.front().buckets.front().first_start, std::int64_t(0));
+    }
+
     void kernelIsPaintedAtItsTime() {
         auto t = gpuTrace();
         kernelAt(t, 0, 0, 10, "elementwise_kernel");            // trace start
