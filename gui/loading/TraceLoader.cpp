@@ -5,6 +5,7 @@
 
 #include "gui/common/FileErrors.hpp"
 #include "profiler/analysis/TrainingSteps.hpp"
+#include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -87,10 +88,15 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     auto out = std::make_shared<LoadedTrace>();
     out->path = database_path;
     out->run_id = run_id;
-    out->timeline = TimelineData::build(std::move(*trace), stop, [&](int p) {
-        if (progress)
-            progress(30 + p * 60 / 100);
-    });
+    // Stored with the trace when it was written (older files: made by build).
+    auto summaries = reports::load_lane_summaries(db, run_id);
+    out->timeline = TimelineData::build(
+        std::move(*trace), stop,
+        [&](int p) {
+            if (progress)
+                progress(30 + p * 60 / 100);
+        },
+        std::move(summaries));
     if (!out->timeline)
         return nullptr;
     out->kernel_stats = computeKernelStats(*out->timeline);

@@ -30,6 +30,29 @@ std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) co
     return {f, static_cast<std::size_t>(last - events.begin())};
 }
 
+std::size_t TimelineRow::firstStartingAt(std::int64_t t) const {
+    return static_cast<std::size_t>(
+        std::lower_bound(events.begin(), events.end(), t,
+                         [](const TimelineEvent& e, std::int64_t v) { return e.start < v; }) -
+        events.begin());
+}
+
+const LodLevel* TimelineRow::lodFor(double max_width_ns) const {
+    const LodLevel* best = nullptr;
+    for (const LodLevel& level : lod) {
+        if (static_cast<double>(level.width_ns) > max_width_ns)
+            break;
+        best = &level;
+    }
+    return best;
+}
+
+std::int64_t LodLevel::bucketBegin(const LodBucket& b) const {
+    const std::int64_t d = b.first_start - origin_ns;
+    const std::int64_t index = d >= 0 ? d / width_ns : -((-d + width_ns - 1) / width_ns);
+    return origin_ns + index * width_ns;
+}
+
 std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::int32_t rank,
                                                       std::uint64_t correlation) const {
     const auto it = gpu_by_correlation_.find({rank, correlation});
@@ -85,9 +108,9 @@ auto lane_order_key(const Lane& lane, bool device_thread) {
 
 }  // namespace
 
-std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
-                                                        const std::atomic<bool>* stop,
-                                                        const Progress& progress) {
+std::shared_ptr<const TimelineData> TimelineData::build(
+    profiler::Trace trace, const std::atomic<bool>* stop, const Progress& progress,
+    std::optional<std::vector<profiler::RowSummaryLevel>> summaries) {
     auto report = [&](int p) {
         if (progress)
             progress(p);
@@ -110,6 +133,12 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     if (stopped(stop))
         return nullptr;
     data->measureBusy();
+    // Made from the rebased trace when the store had none: then already on our clock.
+    if (!summaries) {
+        summaries = profiler::summarize_rows(data->trace_);
+        data->rebased_by_ = 0;
+    }
+    data->attachSummaries(*summaries);
     report(100);
     return data;
 }
@@ -138,6 +167,7 @@ void TimelineData::classifyActivities() {
         if (a.kind == profiler::ActivityKind::Kernel)
             ++kernel_count_;
     }
+    category_of_ = memo;
     // Kernel names as painted: shortened by their category.
     labels_ = names_;
     for (const auto& [key, category] : memo) {
@@ -174,6 +204,7 @@ void TimelineData::rebaseAbsoluteTimes() {
                 sample.t_ns -= begin;
         }
         trace_.base_ns += begin;
+        rebased_by_ = begin;
         trace_.capture_begin_ns -= begin;
         trace_.capture_end_ns -= begin;
         end -= begin;
@@ -188,6 +219,7 @@ bool TimelineData::layOutRows(const std::atomic<bool>* stop) {
     const profiler::Trace& t = trace_;
     const auto n = t.activities.size();
     row_of_activity_.assign(n, -1);
+    lane_first_row_.assign(t.lanes.size(), std::numeric_limits<std::size_t>::max());
     // Each lane's slice of the sorted activities.
     std::vector<std::size_t> lane_begin(t.lanes.size() + 1, n);
     for (std::size_t i = n; i-- > 0;)
@@ -220,6 +252,7 @@ bool TimelineData::layOutRows(const std::atomic<bool>* stop) {
         if (first == last)
             continue;
         const std::size_t row0 = rows_.size();
+        lane_first_row_[lane_id] = row0;
         addLaneRows(lane_id, device_lane(t.lanes[lane_id]), first, last);
         for (std::size_t r = row0; r < rows_.size(); ++r) {
             if (r == row0)
@@ -239,12 +272,12 @@ void TimelineData::addLaneRows(profiler::LaneId lane_id, bool device_lane, std::
     const Lane& lane = trace_.lanes[lane_id];
     const std::size_t row0 = rows_.size();
     // The trace's own nesting (profiler::assign_nesting_depths, stored with the trace) is
-    // the row: a partial overlap is a sibling there, and so here. Streams do not nest.
-    const bool nests = lane.kind != LaneKind::GpuStream;
+    // the row: a partial overlap is a sibling there, and so here. Streams do not nest. The
+    // rows are the level-of-detail summaries' rows (profiler::summary_row_depth).
     for (std::size_t i = first; i < last; ++i) {
         const Activity& a = trace_.activities[i];
         // A deeper stack than kMaxDepth shares the last row, which max_end copes with.
-        const std::size_t depth = nests ? std::min<std::size_t>(a.depth, kMaxDepth) : 0;
+        const std::size_t depth = profiler::summary_row_depth(lane, a);
         while (rows_.size() <= row0 + depth) {
             TimelineRow row;
             row.lane = lane_id;
@@ -305,6 +338,51 @@ void TimelineData::measureBusy() {
     }
     if (host_op_trace_)
         compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(trace_);
+}
+
+}  // namespace trainscope::gui
+
+namespace trainscope::gui {
+
+Category TimelineData::categoryOf(profiler::ActivityKind kind, profiler::StringId name) const {
+    const auto it = category_of_.find({static_cast<int>(kind), name});
+    if (it != category_of_.end())
+        return it->second;
+    return classify(kind, trace_.strings.at(name), host_op_trace_);
+}
+
+void TimelineData::attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels) {
+    for (const profiler::RowSummaryLevel& level : levels) {
+        // A level that does not fit the trace (another trace's, a damaged file) is left
+        // out: the row then paints from its events, which is slower but right.
+        if (level.lane >= lane_first_row_.size() || level.width_ns <= 0)
+            continue;
+        const std::size_t r = lane_first_row_[level.lane] + level.depth;
+        if (lane_first_row_[level.lane] == std::numeric_limits<std::size_t>::max() ||
+            r >= rows_.size() || rows_[r].lane != level.lane || rows_[r].depth != level.depth)
+            continue;
+        LodLevel out;
+        out.width_ns = level.width_ns;
+        out.origin_ns = level.origin_ns - rebased_by_;
+        out.buckets.reserve(level.buckets.size());
+        out.max_end.reserve(level.buckets.size());
+        std::int64_t m = std::numeric_limits<std::int64_t>::min();
+        bool fits = true;
+        for (const profiler::SummaryBucket& b : level.buckets) {
+            if (b.name >= trace_.strings.size()) {
+                fits = false;
+                break;
+            }
+            out.buckets.push_back(LodBucket{b.first_start - rebased_by_, b.last_end - rebased_by_,
+                                            b.busy_ns, b.longest_ns, b.count, b.name,
+                                            categoryOf(b.kind, b.name)});
+            m = std::max(m, b.last_end - rebased_by_);
+            out.max_end.push_back(m);
+        }
+        auto& lod = rows_[r].lod;
+        if (fits && (lod.empty() || lod.back().width_ns < out.width_ns))
+            lod.push_back(std::move(out));
+    }
 }
 
 }  // namespace trainscope::gui

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 #include "gui/timeline/KernelCategory.hpp"
 #include "profiler/analysis/BusyTimeline.hpp"
 #include "profiler/analysis/ComputeThreadBusy.hpp"
+#include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::gui {
@@ -24,6 +26,31 @@ struct TimelineEvent {
     std::uint32_t activity = 0;  // index into Trace::activities
     std::uint32_t name = 0;      // StringId
     Category category = Category::OtherKernel;
+};
+
+// A level-of-detail bucket of a row (profiler::SummaryBucket on the timeline's clock): the
+// activities starting in [begin, begin + width), their extent, how many, the row's busy
+// time in the bucket, and the longest one's name and category, which give a folded block
+// its colour.
+struct LodBucket {
+    std::int64_t first_start = 0;
+    std::int64_t last_end = 0;
+    std::int64_t busy_ns = 0;
+    std::int64_t longest_ns = 0;
+    std::uint32_t count = 0;
+    std::uint32_t name = 0;  // StringId
+    Category category = Category::OtherKernel;
+};
+
+// One level of a row's summaries; buckets in time order, max_end[i] the largest last_end
+// of buckets 0..i (as TimelineRow::max_end for events).
+struct LodLevel {
+    std::int64_t width_ns = 0;
+    std::int64_t origin_ns = 0;
+    std::vector<LodBucket> buckets;
+    std::vector<std::int64_t> max_end;
+
+    [[nodiscard]] std::int64_t bucketBegin(const LodBucket& b) const;
 };
 
 // One painted row: a lane at one nesting depth. Events never start before the previous
@@ -42,9 +69,15 @@ struct TimelineRow {
     int top = 0;  // y of the row's top edge in content coordinates (below the ruler)
     std::vector<TimelineEvent> events;
     std::vector<std::int64_t> max_end;
+    // Level-of-detail summaries, finest first; only the levels dense enough to be worth it.
+    std::vector<LodLevel> lod;
 
     // [first, last) indexes of events that may intersect [t0, t1).
     [[nodiscard]] std::pair<std::size_t, std::size_t> window(double t0, double t1) const;
+    // The coarsest level whose buckets are at most `max_width_ns` wide; null if none.
+    [[nodiscard]] const LodLevel* lodFor(double max_width_ns) const;
+    // Index of the first event starting at or after t.
+    [[nodiscard]] std::size_t firstStartingAt(std::int64_t t) const;
 };
 
 // Busy time of one device: the union of its kernels, copies and sets, from the
@@ -62,13 +95,16 @@ class TimelineData {
   public:
     static constexpr int kRowHeight = 18;
     static constexpr int kLaneGap = 6;
-    static constexpr std::size_t kMaxDepth = 63;  // deepest nesting row per lane
+    static constexpr std::size_t kMaxDepth = profiler::kMaxSummaryDepth;  // deepest row per lane
 
     using Progress = std::function<void(int percent)>;
     // Sorts and indexes the trace. Returns nullptr when *stop becomes true.
-    static std::shared_ptr<const TimelineData> build(profiler::Trace trace,
-                                                     const std::atomic<bool>* stop = nullptr,
-                                                     const Progress& progress = {});
+    // `summaries` are the ones stored with the trace (reports::load_lane_summaries); without
+    // them they are made here (profiler::summarize_rows).
+    static std::shared_ptr<const TimelineData> build(
+        profiler::Trace trace, const std::atomic<bool>* stop = nullptr,
+        const Progress& progress = {},
+        std::optional<std::vector<profiler::RowSummaryLevel>> summaries = std::nullopt);
 
     [[nodiscard]] const profiler::Trace& trace() const { return trace_; }
     [[nodiscard]] const std::vector<TimelineRow>& rows() const { return rows_; }
@@ -119,12 +155,17 @@ class TimelineData {
     void addLaneRows(profiler::LaneId lane, bool device_lane, std::size_t first, std::size_t last);
     void indexGpuWork();  // correlation maps, GPU work by start
     void measureBusy();   // per-device busy time, compute-thread busy time
+    void attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels);
+    [[nodiscard]] Category categoryOf(profiler::ActivityKind kind, profiler::StringId name) const;
 
     profiler::Trace trace_;
     std::vector<TimelineRow> rows_;
     std::vector<QString> names_;
     std::vector<QString> labels_;
     std::vector<Category> categories_;
+    std::map<std::pair<int, profiler::StringId>, Category> category_of_;  // by (kind, name)
+    std::vector<std::size_t> lane_first_row_;  // by LaneId; SIZE_MAX for a lane without rows
+    std::int64_t rebased_by_ = 0;              // subtracted from every time of the trace
     std::vector<std::int32_t> row_of_activity_;
     struct LaunchKey {
         std::int32_t rank = 0;

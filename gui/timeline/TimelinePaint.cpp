@@ -165,7 +165,7 @@ void paint_items(PaintContext& c, std::size_t item_begin, std::size_t item_end) 
             static_cast<int>(std::ceil(std::min(item.x + item.w, static_cast<float>(c.dw) + 2.0f)));
         const QRect rect(xa, top, std::max(xb - xa, 1), kRowH - 2);
         if (item.kind == DrawKind::Fold) {
-            R::paintFold(c.p, rect, R::eventColor(c.data, e));
+            R::paintFold(c.p, rect, R::itemColor(c.data, item));
             if (rect.width() >= 40) {
                 c.p.setPen(c.theme.text);
                 c.p.drawText(rect, Qt::AlignCenter, QStringLiteral("×%1").arg(item.count));

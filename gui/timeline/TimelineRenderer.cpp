@@ -6,6 +6,7 @@
 #include <QPoint>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "gui/timeline/TimeFormat.hpp"
 
@@ -19,11 +20,100 @@ QColor TimelineRenderer::eventColor(const TimelineData& data, const TimelineEven
     return category_color(e.category);
 }
 
+QColor TimelineRenderer::itemColor(const TimelineData& data, const DrawItem& item) {
+    return eventColor(data, TimelineEvent{item.begin, item.end, 0, item.name, item.category});
+}
+
 void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
                                  const TimeAxisMapping& mapping, std::vector<DrawItem>& out) {
+    // A bucket no wider than a pixel: what one pixel column can show is a bucket's summary.
+    if (const LodLevel* level = row.lodFor(mapping.nsPerPixel())) {
+        appendBuckets(row, *level, row_index, mapping, out);
+        return;
+    }
+    const auto [first, last] = row.window(mapping.startNs(), mapping.endNs());
+    appendEvents(row, row_index, mapping, first, last, out);
+}
+
+void TimelineRenderer::appendBuckets(const TimelineRow& row, const LodLevel& level, int row_index,
+                                     const TimeAxisMapping& mapping, std::vector<DrawItem>& out) {
     const double t0 = mapping.startNs();
     const double t1 = mapping.endNs();
-    const auto [first, last] = row.window(t0, t1);
+    const double min_ns = kMinPx * mapping.nsPerPixel();
+    const double fold_max_ns = kFoldMaxPx * mapping.nsPerPixel();
+    const auto& buckets = level.buckets;
+    // The first bucket whose events can reach into the window, and the first past it.
+    const auto bi = static_cast<std::size_t>(
+        std::upper_bound(level.max_end.begin(), level.max_end.end(), t0,
+                         [](double t, std::int64_t e) { return t < static_cast<double>(e); }) -
+        level.max_end.begin());
+    const auto be = static_cast<std::size_t>(
+        std::lower_bound(
+            buckets.begin() + static_cast<std::ptrdiff_t>(bi), buckets.end(), t1,
+            [](const LodBucket& b, double t) { return static_cast<double>(b.first_start) < t; }) -
+        buckets.begin());
+    // The fold being gathered, from consecutive buckets of narrow events only.
+    bool open = false;
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    std::uint32_t count = 0;
+    const LodBucket* dominant = nullptr;
+    auto flush = [&] {
+        if (!open)
+            return;
+        open = false;
+        const std::size_t first = row.firstStartingAt(begin);
+        const double x0 = mapping.mapTimeToX(static_cast<double>(begin));
+        const double x1 = mapping.mapTimeToX(static_cast<double>(end));
+        if (count == 1) {  // one event alone: itself, as the events' path paints it
+            const TimelineEvent& e = row.events[first];
+            out.push_back(DrawItem{row_index, static_cast<float>(x0),
+                                   static_cast<float>(std::max(x1 - x0, 1.0)), DrawKind::Event,
+                                   static_cast<std::uint32_t>(first), 1, e.start, e.end, e.category,
+                                   e.name});
+            return;
+        }
+        out.push_back(DrawItem{row_index, static_cast<float>(x0),
+                               static_cast<float>(std::max(x1 - x0, 1.0)), DrawKind::Fold,
+                               static_cast<std::uint32_t>(first), count, begin, end,
+                               dominant->category, dominant->name});
+    };
+    for (std::size_t b = bi; b < be; ++b) {
+        const LodBucket& bucket = buckets[b];
+        if (static_cast<double>(bucket.last_end) <= t0)
+            continue;
+        if (static_cast<double>(bucket.longest_ns) >= min_ns) {
+            // A wide event starts here: it must be drawn as itself, never folded.
+            flush();
+            const std::int64_t b0 = level.bucketBegin(bucket);
+            appendEvents(row, row_index, mapping, row.firstStartingAt(b0),
+                         row.firstStartingAt(b0 + level.width_ns), out);
+            continue;
+        }
+        if (open && (static_cast<double>(bucket.first_start - end) > min_ns ||
+                     static_cast<double>(end - begin) >= fold_max_ns))
+            flush();
+        if (!open) {
+            open = true;
+            begin = bucket.first_start;
+            end = bucket.last_end;
+            count = 0;
+            dominant = &bucket;
+        }
+        count += bucket.count;
+        end = std::max(end, bucket.last_end);
+        // The colour of the busiest bucket's longest event: the longest event of the whole
+        // fold would paint every step of a training run in its one long copy's colour.
+        if (std::tie(bucket.busy_ns, bucket.count) > std::tie(dominant->busy_ns, dominant->count))
+            dominant = &bucket;
+    }
+    flush();
+}
+
+void TimelineRenderer::appendEvents(const TimelineRow& row, int row_index,
+                                    const TimeAxisMapping& mapping, std::size_t first,
+                                    std::size_t last, std::vector<DrawItem>& out) {
+    const double t0 = mapping.startNs();
     const auto& ev = row.events;
     const double min_ns = kMinPx * mapping.nsPerPixel();
     const auto min_ns_int = static_cast<std::int64_t>(std::ceil(min_ns));
@@ -41,7 +131,7 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
         if (x1 - x0 >= kMinPx) {
             out.push_back(DrawItem{row_index, static_cast<float>(x0), static_cast<float>(x1 - x0),
                                    DrawKind::Event, static_cast<std::uint32_t>(i), 1, e.start,
-                                   e.end, e.category});
+                                   e.end, e.category, e.name});
             ++i;
             continue;
         }
@@ -79,10 +169,10 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
         }
         const double fx1 = mapping.mapTimeToX(static_cast<double>(rend));
         const auto count = static_cast<std::uint32_t>(j - i + 1);
-        out.push_back(DrawItem{row_index, static_cast<float>(x0),
-                               static_cast<float>(std::max(fx1 - x0, 1.0)),
-                               count > 1 ? DrawKind::Fold : DrawKind::Event,
-                               static_cast<std::uint32_t>(i), count, e.start, rend, e.category});
+        out.push_back(
+            DrawItem{row_index, static_cast<float>(x0), static_cast<float>(std::max(fx1 - x0, 1.0)),
+                     count > 1 ? DrawKind::Fold : DrawKind::Event, static_cast<std::uint32_t>(i),
+                     count, e.start, rend, e.category, e.name});
         i = j + 1;
     }
 }

@@ -74,6 +74,9 @@ struct DrawItem {
     std::int64_t begin = 0;
     std::int64_t end = 0;
     Category category = Category::OtherKernel;
+    // What gives the item its colour: the event, or a fold's longest event (its first
+    // one when folded from events, the summaries' dominant one when folded from buckets).
+    std::uint32_t name = 0;
 };
 
 class TimelineRenderer {
@@ -122,10 +125,19 @@ class TimelineRenderer {
         return std::max(widget_height - kRulerHeight - kLegendHeight, 1);
     }
 
-    // Appends the visible items of one row: two searches find the window, runs of
-    // sub-pixel events are folded by jumping with lower_bound, never by visiting them.
+    // Appends the visible items of one row. Zoomed out so far that a pixel spans a bucket
+    // of the row's level-of-detail summaries, it paints from them (appendBuckets);
+    // otherwise from the events: two searches find the window, runs of sub-pixel events
+    // are folded by jumping with lower_bound, never by visiting them (appendEvents).
     static void appendRow(const TimelineRow& row, int row_index, const TimeAxisMapping& mapping,
                           std::vector<DrawItem>& out);
+    static void appendEvents(const TimelineRow& row, int row_index, const TimeAxisMapping& mapping,
+                             std::size_t first, std::size_t last, std::vector<DrawItem>& out);
+    // Runs of buckets whose events are all narrower than kMinPx fold into one item (the
+    // count exact: the events starting in them; the colour the busiest bucket's longest
+    // event's); a bucket holding a wider event is painted from its events.
+    static void appendBuckets(const TimelineRow& row, const LodLevel& level, int row_index,
+                              const TimeAxisMapping& mapping, std::vector<DrawItem>& out);
     // The draw list of all rows inside the viewport.
     static void buildDrawList(const TimelineData& data, const TimelineViewState& state, QSize size,
                               std::vector<DrawItem>& out);
@@ -139,6 +151,7 @@ class TimelineRenderer {
     // The row under a widget y, or -1.
     static int rowAt(const TimelineData& data, const TimelineViewState& state, int y);
     static QColor eventColor(const TimelineData& data, const TimelineEvent& e);
+    static QColor itemColor(const TimelineData& data, const DrawItem& item);
 };
 
 }  // namespace trainscope::gui

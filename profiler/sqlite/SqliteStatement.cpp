@@ -50,6 +50,15 @@ SqliteStatement& SqliteStatement::bind(int index, std::string_view value) {
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bind_blob(int index, std::span<const std::byte> bytes) {
+    if (const int status =
+            sqlite3_bind_blob64(stmt_.get(), index, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
+        status != SQLITE_OK) {
+        fail("sqlite3_bind_blob64", status);
+    }
+    return *this;
+}
+
 SqliteStatement& SqliteStatement::bind_null(int index) {
     if (const int status = sqlite3_bind_null(stmt_.get(), index); status != SQLITE_OK)
         fail("sqlite3_bind_null", status);
@@ -94,6 +103,14 @@ std::string SqliteStatement::column_text(int column) const {
     if (text == nullptr)
         return {};
     return {reinterpret_cast<const char*>(text),
+            static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), column))};
+}
+
+std::span<const std::byte> SqliteStatement::column_blob(int column) const {
+    const void* data = sqlite3_column_blob(stmt_.get(), column);
+    if (data == nullptr)
+        return {};
+    return {static_cast<const std::byte*>(data),
             static_cast<std::size_t>(sqlite3_column_bytes(stmt_.get(), column))};
 }
 

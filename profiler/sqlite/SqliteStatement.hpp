@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,8 @@ class SqliteStatement {
         return bind(index, std::string_view(value));
     }
     SqliteStatement& bind_null(int index);
+    // Binds bytes as a BLOB (copied).
+    SqliteStatement& bind_blob(int index, std::span<const std::byte> bytes);
     template <typename T>
     SqliteStatement& bind(int index, const std::optional<T>& value) {
         return value ? bind(index, *value) : bind_null(index);
@@ -50,6 +53,8 @@ class SqliteStatement {
     [[nodiscard]] double column_double(int column) const;
     [[nodiscard]] std::string column_text(int column) const;  // "" for NULL
     [[nodiscard]] std::optional<double> column_optional_double(int column) const;
+    // A BLOB column's bytes, valid until the next step or reset; empty for NULL.
+    [[nodiscard]] std::span<const std::byte> column_blob(int column) const;
 
   private:
     struct Finalizer {

@@ -173,4 +173,29 @@ CREATE TABLE collectives (
 CREATE INDEX collectives_run ON collectives (run_id);
 )sql";
 
+// Added in version 4 (level-of-detail summaries of a trace's rows, made when the trace is
+// stored; profiler/analysis/LaneSummary). lane_summary_runs says a run's summaries were
+// made and with which parameters, so a run with none kept (a small trace) is told from a
+// run stored before them. Each lane_summaries row is one level of one row (lane, depth):
+// its buckets packed in a BLOB, kLaneSummaryRecordBytes each (docs/formats.md).
+inline constexpr const char* kLaneSummariesSql = R"sql(
+CREATE TABLE lane_summary_runs (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  base_width_ns INTEGER NOT NULL,
+  level_factor INTEGER NOT NULL,
+  min_per_bucket INTEGER NOT NULL
+);
+CREATE TABLE lane_summaries (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  lane INTEGER NOT NULL,
+  depth INTEGER NOT NULL,
+  level INTEGER NOT NULL,
+  width_ns INTEGER NOT NULL,
+  origin_ns INTEGER NOT NULL,
+  bucket_count INTEGER NOT NULL,
+  buckets BLOB NOT NULL,
+  PRIMARY KEY (run_id, lane, depth, level)
+);
+)sql";
+
 }  // namespace trainscope::reports::detail

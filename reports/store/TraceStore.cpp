@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "profiler/analysis/LaneSummary.hpp"
+#include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/SqliteError.hpp"
 
 namespace trainscope::reports {
@@ -386,6 +388,9 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
     write_collectives(db, run_id, trace);
     write_counters(db, run_id, trace);
     write_trace_info(db, run_id, trace, rows);
+    // Made here, where every stored trace passes (imports and traced runs), so that a
+    // timeline opens a huge run from them.
+    write_lane_summaries(db, run_id, profiler::summarize_rows(trace));
 }
 
 std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,

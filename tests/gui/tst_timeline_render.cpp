@@ -3,14 +3,17 @@
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 #include <algorithm>
 #include <numeric>
 
+#include "gui/loading/TraceLoader.hpp"
 #include "gui/timeline/TimelineData.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
 #include "gui/timeline/TimelineView.hpp"
+#include "reports/store/ResultsDatabase.hpp"
 #include "tests/gui/GuiTestUtil.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
 
@@ -120,6 +123,127 @@ class TestTimelineRender : public QObject {
         kernelAt(t2, 0, 0, 1'000'000, "conv");
         const auto d2 = TimelineData::build(std::move(t2));
         QCOMPARE(itemsOf(*d2, TimeAxisMapping(500'000.0, 10.0, 100)).size(), std::size_t(1));
+    }
+
+    // Zoomed out over a dense stream, the row paints from its level-of-detail buckets: the
+    // same wide kernels at the same pixels as from the events, every kernel counted once in
+    // time order, far fewer items than kernels, folds coloured by their longest kernel.
+    void paintsFromSummariesWhenZoomedOut() {
+        auto t = gpuTrace();
+        std::int64_t at = 0;
+        int kernels = 0;
+        for (int i = 0; i < 40'000; ++i, ++kernels) {
+            const bool longest = i % 9 == 0;  // so every fold holds one
+            kernelAt(t, 0, at, at + (longest ? 50 : 5 + i % 40),
+                     longest ? "reduce_kernel" : "relu_kernel");
+            at += 60 + (i * 7) % 50;
+            if (i % 8000 == 4000) {
+                kernelAt(t, 0, at, at + 2'000'000, "implicit_convolve_sgemm");
+                at += 2'000'100;
+                ++kernels;
+            }
+        }
+        const auto d = TimelineData::build(std::move(t));
+        const TimelineRow& row = d->rows().at(0);
+        QVERIFY(!row.lod.empty());
+        const auto m = TimeAxisMapping::fit(0.0, static_cast<double>(at), 1000);
+        QVERIFY(row.lodFor(m.nsPerPixel()) != nullptr);
+        const auto items = itemsOf(*d, m);
+        std::vector<DrawItem> raw;
+        const auto [first, last] = row.window(m.startNs(), m.endNs());
+        TimelineRenderer::appendEvents(row, 0, m, first, last, raw);
+        const auto total =
+            std::accumulate(items.begin(), items.end(), 0u,
+                            [](unsigned s, const DrawItem& i) { return s + i.count; });
+        QCOMPARE(total, static_cast<unsigned>(kernels));
+        for (std::size_t i = 1; i < items.size(); ++i)
+            QCOMPARE(items[i].first, items[i - 1].first + items[i - 1].count);
+        QVERIFY(items.size() < 1000);
+        auto wide = [](const std::vector<DrawItem>& list) {
+            std::vector<std::pair<std::int64_t, float>> out;
+            for (const DrawItem& item : list) {
+                if (item.kind == DrawKind::Event && item.w >= TimelineRenderer::kMinPx)
+                    out.emplace_back(item.begin, item.x);
+            }
+            return out;
+        };
+        QCOMPARE(wide(items).size(), std::size_t(5));
+        QCOMPARE(wide(items), wide(raw));
+        // Folded from buckets: the colour of the longest kernel (a fold of the events
+        // beside a wide one is folded from events and takes its first event's).
+        std::size_t folds = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (items[i].kind != DrawKind::Fold)
+                continue;
+            ++folds;
+            auto is_wide = [&](std::size_t k) {
+                return k < items.size() && items[k].kind == DrawKind::Event &&
+                       items[k].w >= TimelineRenderer::kMinPx;
+            };
+            if (!is_wide(i + 1) && !(i > 0 && is_wide(i - 1)))
+                QCOMPARE(items[i].category, Category::Reduction);
+        }
+        QVERIFY(folds > 10);
+        // Zoomed in to a few events per pixel, the events themselves are painted.
+        QVERIFY(row.lodFor(TimeAxisMapping(0.0, 10.0, 1000).nsPerPixel()) == nullptr);
+    }
+
+    // The loader paints from the summaries stored with the trace, and makes them only for
+    // a run stored without them.
+    void loaderUsesTheStoredSummaries() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("r.db")).toStdString();
+        const auto run = testing::writeDatabase(path, {20000, 0, 3});
+        auto rows_with_lod = [&] {
+            const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), run);
+            return std::count_if(loaded->timeline->rows().begin(), loaded->timeline->rows().end(),
+                                 [](const TimelineRow& r) { return !r.lod.empty(); });
+        };
+        const auto stored = rows_with_lod();
+        QVERIFY(stored > 0);
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            db.exec("DELETE FROM lane_summaries");  // stored, but none kept: paint events
+        }
+        QCOMPARE(rows_with_lod(), 0);
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            db.exec("DELETE FROM lane_summary_runs");  // as a run stored before them
+        }
+        QCOMPARE(rows_with_lod(), stored);
+    }
+
+    // The store summarizes a trace on its own clock; a trace of absolute clock values is
+    // rebased when it is indexed, and its stored summaries with it.
+    void storedSummariesOfAnAbsoluteClockTraceAreRebased() {
+        auto t = gpuTrace();
+        const std::int64_t base = 1'700'000'000'000'000'000;
+        std::int64_t at = 0;
+        for (int i = 0; i < 20'000; ++i) {
+            kernelAt(t, 0, base + at, base + at + 20 + i % 7, "relu_kernel");
+            at += 50 + i % 30;
+        }
+        auto stored = profiler::summarize_rows(t);
+        auto copy = t;
+        const auto from_store =
+            TimelineData::build(std::move(copy), nullptr, {}, std::move(stored));
+        const auto made = TimelineData::build(std::move(t));
+        const auto& a = from_store->rows().at(0).lod;
+        const auto& b = made->rows().at(0).lod;
+        QVERIFY(!b.empty());
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t l = 0; l < a.size(); ++l) {
+            QCOMPARE(a[l].width_ns, b[l].width_ns);
+            QCOMPARE(a[l].origin_ns, b[l].origin_ns);
+            QCOMPARE(a[l].buckets.size(), b[l].buckets.size());
+            for (std::size_t i = 0; i < a[l].buckets.size(); ++i) {
+                QCOMPARE(a[l].buckets[i].first_start, b[l].buckets[i].first_start);
+                QCOMPARE(a[l].buckets[i].last_end, b[l].buckets[i].last_end);
+                QCOMPARE(a[l].buckets[i].busy_ns, b[l].buckets[i].busy_ns);
+                QCOMPARE(a[l].buckets[i].count, b[l].buckets[i].count);
+            }
+        }
+        QCOMPARE(a.front().buckets.front().first_start, std::int64_t(0));
     }
 
     void kernelIsPaintedAtItsTime() {

@@ -177,6 +177,8 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
+        db.exec("DROP TABLE lane_summaries");  // version 4's
+        db.exec("DROP TABLE lane_summary_runs");
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
@@ -280,6 +282,8 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
+        db.exec("DROP TABLE lane_summaries");  // version 4's
+        db.exec("DROP TABLE lane_summary_runs");
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");

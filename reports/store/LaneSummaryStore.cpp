@@ -1,0 +1,121 @@
+#include "reports/store/LaneSummaryStore.hpp"
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "reports/store/SqliteError.hpp"
+
+namespace trainscope::reports {
+
+using profiler::RowSummaryLevel;
+using profiler::SummaryBucket;
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "lane_summaries records are little-endian; add byte swapping for this machine");
+
+template <typename T>
+void put(std::vector<std::byte>& out, T value) {
+    const auto at = out.size();
+    out.resize(at + sizeof(T));
+    std::memcpy(out.data() + at, &value, sizeof(T));
+}
+
+template <typename T>
+T take(const std::byte*& in) {
+    T value;
+    std::memcpy(&value, in, sizeof(T));
+    in += sizeof(T);
+    return value;
+}
+
+std::vector<std::byte> pack(const std::vector<SummaryBucket>& buckets) {
+    std::vector<std::byte> out;
+    out.reserve(buckets.size() * kLaneSummaryRecordBytes);
+    for (const SummaryBucket& b : buckets) {
+        put(out, b.first_start);
+        put(out, b.last_end);
+        put(out, b.busy_ns);
+        put(out, b.longest_ns);
+        put(out, b.count);
+        put(out, b.name);
+        put(out, static_cast<std::uint8_t>(b.kind));
+    }
+    return out;
+}
+
+}  // namespace
+
+void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,
+                          const std::vector<RowSummaryLevel>& levels) {
+    db.prepare(
+          "INSERT INTO lane_summary_runs (run_id, base_width_ns, level_factor, min_per_bucket) "
+          "VALUES (?1, ?2, 4, ?3)")
+        .bind(1, run_id)
+        .bind(2, profiler::kSummaryBaseWidthNs)
+        .bind(3, profiler::kMinActivitiesPerBucket)
+        .run();
+    auto row = db.prepare(
+        "INSERT INTO lane_summaries (run_id, lane, depth, level, width_ns, origin_ns, "
+        "bucket_count, buckets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    for (const RowSummaryLevel& l : levels) {
+        const auto bytes = pack(l.buckets);
+        row.bind(1, run_id)
+            .bind(2, static_cast<std::int64_t>(l.lane))
+            .bind(3, static_cast<int>(l.depth))
+            .bind(4, l.level)
+            .bind(5, l.width_ns)
+            .bind(6, l.origin_ns)
+            .bind(7, static_cast<std::int64_t>(l.buckets.size()))
+            .bind_blob(8, bytes)
+            .run();
+    }
+}
+
+std::optional<std::vector<RowSummaryLevel>> load_lane_summaries(const ResultsDatabase& db,
+                                                                std::int64_t run_id) {
+    if (db.schema_version() < 4)
+        return std::nullopt;
+    auto made = db.prepare("SELECT 1 FROM lane_summary_runs WHERE run_id = ?1");
+    made.bind(1, run_id);
+    if (!made.step())
+        return std::nullopt;
+    auto rows = db.prepare(
+        "SELECT lane, depth, level, width_ns, origin_ns, bucket_count, buckets FROM "
+        "lane_summaries WHERE run_id = ?1 ORDER BY lane, depth, level");
+    rows.bind(1, run_id);
+    std::vector<RowSummaryLevel> out;
+    while (rows.step()) {
+        RowSummaryLevel l;
+        l.lane = static_cast<profiler::LaneId>(rows.column_int64(0));
+        l.depth = static_cast<std::uint16_t>(rows.column_int64(1));
+        l.level = static_cast<int>(rows.column_int64(2));
+        l.width_ns = rows.column_int64(3);
+        l.origin_ns = rows.column_int64(4);
+        const auto count = rows.column_int64(5);
+        const auto blob = rows.column_blob(6);
+        if (count < 0 || l.width_ns <= 0 ||
+            blob.size() != static_cast<std::size_t>(count) * kLaneSummaryRecordBytes) {
+            throw StoreError("level-of-detail summaries of run " + std::to_string(run_id) +
+                             " in '" + db.path().string() +
+                             "' have a record of the wrong size; the file is damaged");
+        }
+        l.buckets.resize(static_cast<std::size_t>(count));
+        const std::byte* in = blob.data();
+        for (SummaryBucket& b : l.buckets) {
+            b.first_start = take<std::int64_t>(in);
+            b.last_end = take<std::int64_t>(in);
+            b.busy_ns = take<std::int64_t>(in);
+            b.longest_ns = take<std::int64_t>(in);
+            b.count = take<std::uint32_t>(in);
+            b.name = take<profiler::StringId>(in);
+            b.kind = static_cast<profiler::ActivityKind>(take<std::uint8_t>(in));
+        }
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+}  // namespace trainscope::reports

@@ -1,0 +1,110 @@
+// The level-of-detail summaries written with a trace (lane_summaries) read back exactly as
+// profiler::summarize_rows makes them; a run stored without them reads as "none made", and
+// a damaged record is the file's fault, said as such.
+#include <gtest/gtest.h>
+
+#include "SampleRun.hpp"
+#include "TempDir.hpp"
+#include "reports/store/LaneSummaryStore.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunWriter.hpp"
+#include "reports/store/SqliteError.hpp"
+
+namespace trainscope::reports {
+namespace {
+
+// The sample run with a dense stream: 20,000 kernels, 4 to 60 ns apart, so that levels of
+// several widths are kept.
+RunRecord dense_run() {
+    RunRecord run = testing::sample_run();
+    profiler::Trace& trace = *run.trace;
+    const profiler::Activity kernel = trace.activities.back();
+    std::int64_t t = 0;
+    for (int i = 0; i < 20'000; ++i) {
+        profiler::Activity a = kernel;
+        a.start_ns = t;
+        a.end_ns = t + 3 + i % 50;
+        t += 4 + (i * 7919) % 57;
+        trace.activities.push_back(a);
+    }
+    return run;
+}
+
+TEST(LaneSummaryStore, ReadsBackWhatSummarizeRowsMakes) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const RunRecord run = dense_run();
+    const auto id = RunWriter(db).write(run);
+    const auto expected = profiler::summarize_rows(*run.trace);
+    ASSERT_GE(expected.size(), 3u);
+    const auto loaded = load_lane_summaries(db, id);
+    ASSERT_TRUE(loaded.has_value());
+    ASSERT_EQ(loaded->size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const auto& want = expected[i];
+        const auto& got = (*loaded)[i];
+        EXPECT_EQ(got.lane, want.lane);
+        EXPECT_EQ(got.depth, want.depth);
+        EXPECT_EQ(got.level, want.level);
+        EXPECT_EQ(got.width_ns, want.width_ns);
+        EXPECT_EQ(got.origin_ns, want.origin_ns);
+        EXPECT_EQ(got.buckets, want.buckets);
+    }
+}
+
+TEST(LaneSummaryStore, ASmallTraceIsSummarizedWithNoLevelKept) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const auto id = RunWriter(db).write(testing::sample_run());
+    const auto loaded = load_lane_summaries(db, id);
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_TRUE(loaded->empty());
+}
+
+TEST(LaneSummaryStore, ARunStoredWithoutThemHasNone) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const auto id = RunWriter(db).write(dense_run());
+    db.prepare("DELETE FROM lane_summary_runs").run();  // as a run stored before schema 4
+    EXPECT_FALSE(load_lane_summaries(db, id).has_value());
+}
+
+// A file of version 3 has no summaries: read as none, and a writer adds the tables.
+TEST(LaneSummaryStore, AVersionThreeFileHasNoneUntilAWriterUpgradesIt) {
+    testing::TempDir dir;
+    const auto path = dir / "v3.db";
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        id = RunWriter(db).write(dense_run());
+        db.exec("DROP TABLE lane_summaries");
+        db.exec("DROP TABLE lane_summary_runs");
+        db.exec("UPDATE schema_version SET version = 3");
+    }
+    {
+        ResultsDatabase db(path, OpenMode::ReadOnly);
+        EXPECT_FALSE(load_lane_summaries(db, id).has_value());
+    }
+    ResultsDatabase db(path, OpenMode::CreateOrOpen);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+    EXPECT_FALSE(load_lane_summaries(db, id).has_value()) << "stored before them";
+    const auto added = RunWriter(db).write(dense_run());
+    ASSERT_TRUE(load_lane_summaries(db, added).has_value());
+    EXPECT_FALSE(load_lane_summaries(db, added)->empty());
+}
+
+TEST(LaneSummaryStore, ADamagedRecordIsReportedAsADamagedFile) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const auto id = RunWriter(db).write(dense_run());
+    db.prepare("UPDATE lane_summaries SET buckets = substr(buckets, 1, 5)").run();
+    try {
+        (void)load_lane_summaries(db, id);
+        FAIL() << "a cut record was read";
+    } catch (const StoreError& e) {
+        EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace trainscope::reports
