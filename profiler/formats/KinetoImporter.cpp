@@ -1,13 +1,11 @@
 #include "profiler/formats/KinetoImporter.hpp"
 
-#include "profiler/formats/detail/CompressedFile.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
 #include "profiler/formats/detail/KinetoTraceBuilder.hpp"
 
 namespace trainscope::profiler {
 
 Trace import_kineto_trace(const std::filesystem::path& file) {
-    const std::string content = detail::read_possibly_gzipped_file(file);
     detail::KinetoTraceBuilder builder(file);
     detail::KinetoJsonCallbacks callbacks;
     callbacks.on_event = [&](const detail::KinetoRawObject& e) { builder.add_event(e); };
@@ -15,7 +13,7 @@ Trace import_kineto_trace(const std::filesystem::path& file) {
     callbacks.on_top_level_scalar = [&](std::string_view key, const detail::KinetoField& v) {
         builder.add_top_level(key, v);
     };
-    detail::read_kineto_json(content, file, callbacks);
+    detail::read_kineto_json(file, callbacks);
     return std::move(builder).finish();
 }
 
