@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,10 @@ struct Fixture {
     const char* digest;     // main's importer, commit 56376a6
 };
 
+void PrintTo(const Fixture& f, std::ostream* os) {
+    *os << f.label;
+}
+
 // clang-format off
 const Fixture kFixtures[] = {
 #include "import_equivalence_digests.inc"
@@ -193,9 +198,8 @@ TEST(ImportEquivalenceGenerated, CountsAndTotalsAreTheSourcesTimesItsCopies) {
               SQLITE_OK);
     long long activities = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        by_kind[sqlite3_column_int(st, 0)] = {sqlite3_column_int64(st, 1),
-                                              sqlite3_column_int64(st, 2),
-                                              sqlite3_column_int64(st, 3)};
+        by_kind[sqlite3_column_int(st, 0)] = {
+            sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)};
         activities += sqlite3_column_int64(st, 1);
     }
     sqlite3_finalize(st);

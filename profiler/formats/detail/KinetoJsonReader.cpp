@@ -36,7 +36,7 @@ namespace od = simdjson::ondemand;
 
 // Events are read in batches of about this many bytes: large enough that simdjson runs
 // at full speed, small enough that its index (about 4 bytes per input byte) stays small.
-constexpr std::size_t kBatchBytes = std::size_t{8} << 20;
+constexpr std::size_t kBatchBytes = std::size_t{2} << 20;
 // One event may be at most this large; the buffer grows to hold it.
 constexpr std::size_t kMaxEventBytes = std::size_t{256} << 20;
 // The document outside "traceEvents" (device properties, distributedInfo) is kept whole;
