@@ -248,6 +248,11 @@ TEST_F(KinetoBadInput, EmptyElementsAndMismatchedBracketsAreMalformed) {
     expect_format_error(write("mismatch.json", "{\"traceEvents\": [" + event + "}}"),
                         "malformed JSON");
     expect_format_error(write("after_end.json", "{\"traceEvents\": []} x"), "malformed JSON");
+    // A lost quote turns the rest of the array inside out; simdjson refuses the batch
+    // before any document exists (this once crashed asking it where).
+    expect_format_error(
+        write("lost_quote.json", R"({"traceEvents": [{"ph": "X, "cat": "kernel"}, {"a": 1}]})"),
+        "malformed JSON");
     const Trace empty = import_kineto_trace(write("no_events.json", "{\"traceEvents\": [ ]}"));
     EXPECT_TRUE(empty.activities.empty());
 }

@@ -276,7 +276,7 @@ class KinetoStreamReader {
         const char* json = buffer_.data() + begin - 1;
         od::document doc;
         if (auto e = parser_.iterate(json, length, allocated).get(doc))
-            fail_batch(doc, begin, e);
+            fail_at(begin, simdjson::error_message(e));  // no document to ask where
         od::array events;
         if (auto e = doc.get_array().get(events))
             fail_batch(doc, begin, e);
