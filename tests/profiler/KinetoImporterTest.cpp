@@ -253,6 +253,16 @@ TEST_F(KinetoBadInput, EmptyElementsAndMismatchedBracketsAreMalformed) {
     expect_format_error(
         write("lost_quote.json", R"({"traceEvents": [{"ph": "X, "cat": "kernel"}, {"a": 1}]})"),
         "malformed JSON");
+    // Numbers are checked where they are kept and where they are not (shapes nested
+    // deeper than the importer reads), as the whole-document parser did.
+    expect_format_error(
+        write("leading_zero.json", R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": 00.5}]})"),
+        "malformed JSON");
+    expect_format_error(
+        write("deep_number.json", R"({"traceEvents": [{"ph": "X", "args": {"s": [[1, [2.]]]}}]})"),
+        "malformed JSON");
+    expect_format_error(write("outside_number.json", R"({"x": {"y": [01]}, "traceEvents": []})"),
+                        "malformed JSON");
     const Trace empty = import_kineto_trace(write("no_events.json", "{\"traceEvents\": [ ]}"));
     EXPECT_TRUE(empty.activities.empty());
 }

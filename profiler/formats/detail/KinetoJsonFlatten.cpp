@@ -23,7 +23,91 @@ std::string_view trim_right(std::string_view token) {
     return token;
 }
 
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// RFC 8259: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view t) {
+    std::size_t i = 0;
+    const std::size_t n = t.size();
+    if (i < n && t[i] == '-')
+        ++i;
+    if (i == n || !is_digit(t[i]))
+        return false;
+    if (t[i++] != '0') {
+        while (i < n && is_digit(t[i]))
+            ++i;
+    }
+    if (i < n && t[i] == '.') {
+        if (++i == n || !is_digit(t[i]))
+            return false;
+        while (i < n && is_digit(t[i]))
+            ++i;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            ++i;
+        if (i == n || !is_digit(t[i]))
+            return false;
+        while (i < n && is_digit(t[i]))
+            ++i;
+    }
+    return i == n;
+}
+
 FlattenError flatten_value(od::value value, std::string& prefix, int nesting, KinetoRawObject& out);
+
+}  // namespace
+
+FlattenError validate_value(od::value value) {
+    od::json_type type;
+    if (auto e = value.type().get(type))
+        return {e, {}};
+    switch (type) {
+        case od::json_type::object: {
+            od::object object;
+            if (auto e = value.get_object().get(object))
+                return {e, {}};
+            for (auto member : object) {
+                od::field field;
+                if (auto e = std::move(member).get(field))
+                    return {e, {}};
+                std::string_view key;
+                if (auto e = field.unescaped_key().get(key))
+                    return {e, {}};
+                if (key.size() > kMaxStringBytes)
+                    return too_long(key.size(), "key");
+                FlattenError error = validate_value(field.value());
+                if (error.failed())
+                    return error;
+            }
+            return {};
+        }
+        case od::json_type::array: {
+            od::array array;
+            if (auto e = value.get_array().get(array))
+                return {e, {}};
+            for (auto element : array) {
+                od::value v;
+                if (auto e = element.get(v))
+                    return {e, {}};
+                FlattenError error = validate_value(v);
+                if (error.failed())
+                    return error;
+            }
+            return {};
+        }
+        default: {
+            KinetoField scratch;
+            bool is_container = false;
+            return scalar_field(value, scratch, is_container);
+        }
+    }
+}
+
+namespace {
 
 FlattenError flatten_members(od::object object, std::string& prefix, int nesting,
                              KinetoRawObject& out) {
@@ -55,7 +139,7 @@ FlattenError flatten_value(od::value value, std::string& prefix, int nesting,
         return {e, {}};
     if (type == od::json_type::object || type == od::json_type::array) {
         if (nesting >= kMaxCollectedNesting)
-            return {};  // input shapes and the like: skipped by the iterator
+            return validate_value(value);  // input shapes and the like: not kept
         if (type == od::json_type::object) {
             od::object inner;
             if (auto e = value.get_object().get(inner))
@@ -108,11 +192,12 @@ FlattenError scalar_field(od::value value, KinetoField& field, bool& is_containe
         }
         case od::json_type::number: {
             // The text as written: times convert to integer nanoseconds without rounding.
-            // Validating it as a number first keeps "1x" or "-" from passing as text.
-            od::number_type kind;
-            if (auto e = value.get_number_type().get(kind))
-                return {e, {}};
-            field.text.assign(trim_right(value.raw_json_token()));
+            // On-Demand checks a number only when asked for its value, so the grammar is
+            // checked here: "00.5" or "1." must stay malformed JSON.
+            const std::string_view token = trim_right(value.raw_json_token());
+            if (!is_json_number(token))
+                return {simdjson::NUMBER_ERROR, {}};
+            field.text.assign(token);
             return {};
         }
         case od::json_type::boolean: {

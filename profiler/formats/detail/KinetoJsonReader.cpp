@@ -391,8 +391,12 @@ class KinetoStreamReader {
                         fail_plain(error.message);
                     fail(error.code);
                 }
-                if (is_container)
+                if (is_container) {
+                    error = validate_value(inner.value());
+                    if (error.failed())
+                        fail(error.code);
                     continue;
+                }
                 // A top-level object's scalars ("distributedInfo": {"rank": 3}) as
                 // "distributedInfo.rank".
                 scalar.key = key + "." + std::string(inner_key);
@@ -414,8 +418,12 @@ class KinetoStreamReader {
             od::json_type item_type;
             if (auto e = item.type().get(item_type))
                 fail(e);
-            if (item_type != od::json_type::object || (!events && key != "deviceProperties"))
+            if (item_type != od::json_type::object || (!events && key != "deviceProperties")) {
+                error = validate_value(item);
+                if (error.failed())
+                    fail(error.code);
                 continue;
+            }
             od::object object;
             if (auto e = item.get_object().get(object))
                 fail(e);
