@@ -5,6 +5,7 @@ find_package(SQLite3 REQUIRED)            # results database
 find_package(fmt 9 REQUIRED)              # formatting of messages, tables, numbers
 find_package(CLI11 2 CONFIG REQUIRED)     # command-line parsing
 find_package(nlohmann_json 3 REQUIRED)    # Kineto/Chrome trace JSON, --json output
+find_package(simdjson 3 CONFIG REQUIRED)  # Kineto trace import: the events, in batches
 find_package(tomlplusplus 3 REQUIRED)     # matrix files
 find_package(ZLIB REQUIRED)               # gzip IDX datasets and .json.gz traces
 find_package(OpenBLAS CONFIG REQUIRED)    # CPU GEMM

@@ -32,6 +32,7 @@ struct ImportOptions {
     std::string format = "auto";
     bool job = false;
     bool allow_partial = false;
+    unsigned threads = 0;  // 0: one per core
 };
 
 // Sniffs the first bytes: "SQLite format 3" is an Nsight Systems export; gzip or "{"
@@ -131,7 +132,8 @@ std::vector<std::filesystem::path> expand(const std::vector<std::string>& names,
 // A job's files are independent: parse them on every core (each worker takes the next
 // file), keeping the order given. The first file's error (in that order) is reported.
 std::vector<profiler::RankTraceFile> import_all(const std::vector<std::filesystem::path>& files,
-                                                const std::vector<std::string>& formats) {
+                                                const std::vector<std::string>& formats,
+                                                unsigned max_workers) {
     std::vector<profiler::RankTraceFile> traces(files.size());
     std::vector<std::exception_ptr> errors(files.size());
     std::atomic<std::size_t> next{0};
@@ -144,8 +146,8 @@ std::vector<profiler::RankTraceFile> import_all(const std::vector<std::filesyste
             }
         }
     };
-    const std::size_t workers =
-        std::min<std::size_t>(files.size(), std::max(1u, std::thread::hardware_concurrency()));
+    const unsigned cores = max_workers != 0 ? max_workers : std::thread::hardware_concurrency();
+    const std::size_t workers = std::min<std::size_t>(files.size(), std::max(1u, cores));
     std::vector<std::thread> threads;
     for (std::size_t w = 1; w < workers; ++w)
         threads.emplace_back(work);
@@ -195,7 +197,7 @@ int execute(const ImportOptions& options) {
     std::vector<std::string> formats;
     for (const auto& file : files)
         formats.push_back(options.format == "auto" ? detect_format(file) : options.format);
-    std::vector<profiler::RankTraceFile> traces = import_all(files, formats);
+    std::vector<profiler::RankTraceFile> traces = import_all(files, formats, options.threads);
     // The ranks of one job become one run: asked for, a folder, or files that say so.
     const bool as_job =
         options.job || had_folder || (traces.size() > 1 && all_name_their_rank(traces));
@@ -273,6 +275,10 @@ CommandAction add_import_command(CLI::App& app) {
                   "(the default for a folder, and for files that name their rank)");
     cmd->add_flag("--allow-partial", options->allow_partial,
                   "import a job whose traces do not cover every rank of its world size");
+    cmd->add_option("--threads", options->threads,
+                    "files read at once (one per core by default); the database is the same "
+                    "for any number")
+        ->check(CLI::Range(1u, 1024u));
     return [options]() { return execute(*options); };
 }
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -194,6 +195,76 @@ TEST_F(KinetoBadInput, TimestampThatIsNotANumber) {
         write("string_ts.json",
               R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon"}]})"),
         "ts");
+}
+
+// The reader cuts "traceEvents" into batches at the commas between events while it
+// streams the file in 2 MiB pieces: names full of what looks like structure ("},{",
+// "]", escaped quotes, backslashes) must neither end an event nor hide one, wherever a
+// piece ends. Metadata before and after the events is read too.
+TEST_F(KinetoBadInput, StreamedBatchesKeepEveryEventWhateverItsNameHolds) {
+    const std::vector<std::string> tricky = {
+        R"(k},{\"ph\":\"X\"})", R"(k\"],[\"x)", R"(k\\)", R"(k\\\"{)", "k,\\u005d,", "plain"};
+    const std::vector<std::string> decoded = {R"(k},{"ph":"X"})", R"(k"],["x)", R"(k\)",
+                                              R"(k\"{)",          "k,],",       "plain"};
+    std::string json = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "G"}],)"
+                       "\n\"traceEvents\": [\n";
+    constexpr int kEvents = 60000;  // about 6 MB: several pieces and batches
+    for (int i = 0; i < kEvents; ++i) {
+        json += i ? ",\n" : "";
+        json += R"({"ph": "X", "cat": "kernel", "name": ")" + tricky[i % tricky.size()] +
+                R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(i * 10) +
+                R"(, "dur": 3, "args": {"stream": 7, "grid": [1, 2, 3], "shape": [[1], [2]]}})";
+    }
+    json += "\n], \"traceName\": \"t\", \"distributedInfo\": {\"rank\": 3}}\n";
+    const Trace trace = import_kineto_trace(write("tricky.json", json));
+    ASSERT_EQ(trace.activities.size(), static_cast<std::size_t>(kEvents));
+    std::vector<int> seen(decoded.size());
+    for (const Activity& a : trace.activities) {
+        const std::string& name = trace.strings.at(a.name);
+        const auto at = std::find(decoded.begin(), decoded.end(), name);
+        ASSERT_NE(at, decoded.end()) << name;
+        ++seen[static_cast<std::size_t>(at - decoded.begin())];
+        EXPECT_EQ(a.duration_ns(), 3000);
+        EXPECT_EQ(a.grid[2], 3);
+    }
+    for (const int n : seen)
+        EXPECT_EQ(n, kEvents / static_cast<int>(decoded.size()));
+    EXPECT_EQ(trace.metadata.at("device.0.name"), "G");
+    EXPECT_EQ(trace.metadata.at("kineto.traceName"), "t");
+    EXPECT_EQ(trace.metadata.at("distributed.rank"), "3");
+}
+
+TEST_F(KinetoBadInput, EmptyElementsAndMismatchedBracketsAreMalformed) {
+    const std::string event = R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1})";
+    expect_format_error(write("trailing_comma.json", "{\"traceEvents\": [" + event + ",]}"),
+                        "malformed JSON");
+    expect_format_error(
+        write("double_comma.json", "{\"traceEvents\": [" + event + ",," + event + "]}"),
+        "malformed JSON");
+    expect_format_error(write("leading_comma.json", "{\"traceEvents\": [," + event + "]}"),
+                        "malformed JSON");
+    expect_format_error(write("no_comma.json", "{\"traceEvents\": [" + event + event + "]}"),
+                        "malformed JSON");
+    expect_format_error(write("mismatch.json", "{\"traceEvents\": [" + event + "}}"),
+                        "malformed JSON");
+    expect_format_error(write("after_end.json", "{\"traceEvents\": []} x"), "malformed JSON");
+    // A lost quote turns the rest of the array inside out; simdjson refuses the batch
+    // before any document exists (this once crashed asking it where).
+    expect_format_error(
+        write("lost_quote.json", R"({"traceEvents": [{"ph": "X, "cat": "kernel"}, {"a": 1}]})"),
+        "malformed JSON");
+    // Numbers are checked where they are kept and where they are not (shapes nested
+    // deeper than the importer reads), as the whole-document parser did.
+    expect_format_error(
+        write("leading_zero.json", R"({"traceEvents": [{"ph": "X", "ts": 1, "dur": 00.5}]})"),
+        "malformed JSON");
+    expect_format_error(
+        write("deep_number.json", R"({"traceEvents": [{"ph": "X", "args": {"s": [[1, [2.]]]}}]})"),
+        "malformed JSON");
+    expect_format_error(write("outside_number.json", R"({"x": {"y": [01]}, "traceEvents": []})"),
+                        "malformed JSON");
+    const Trace empty = import_kineto_trace(write("no_events.json", "{\"traceEvents\": [ ]}"));
+    EXPECT_TRUE(empty.activities.empty());
 }
 
 TEST_F(KinetoBadInput, TruncatedGzip) {

@@ -1,15 +1,20 @@
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
 
 #include "profiler/formats/TraceFormatError.hpp"
+#include "profiler/formats/detail/CompressedFile.hpp"
+#include "profiler/formats/detail/KinetoJsonFlatten.hpp"
 
 namespace trainscope::profiler::detail {
 
 const KinetoField* KinetoRawObject::find(std::string_view key) const {
-    for (const auto& f : fields) {
-        if (f.key == key)
-            return &f;
+    for (std::size_t i = 0; i < used_; ++i) {
+        if (fields_[i].key == key)
+            return &fields_[i];
     }
     return nullptr;
 }
@@ -19,193 +24,452 @@ std::string_view KinetoRawObject::text(std::string_view key) const {
     return f ? std::string_view(f->text) : std::string_view();
 }
 
+KinetoField& KinetoRawObject::append() {
+    if (used_ == fields_.size())
+        fields_.emplace_back();
+    return fields_[used_++];
+}
+
 namespace {
 
-using Json = nlohmann::json;
+namespace od = simdjson::ondemand;
 
-// Collected objects sit at depth 3 of the document: root object -> array -> object.
-constexpr std::size_t kCollectedDepth = 3;
-// Scalars deeper than object -> args -> array are not needed by the importer.
-constexpr std::size_t kMaxCollectedNesting = 2;
-// Limits that keep a hostile file from costing more than it is worth; a real trace nests
-// five levels and its longest names (C++ template kernels) are a few kilobytes.
+// Events are read in batches of about this many bytes: large enough that simdjson runs
+// at full speed, small enough that its index (about 4 bytes per input byte) stays small.
+constexpr std::size_t kBatchBytes = std::size_t{2} << 20;
+// One event may be at most this large; the buffer grows to hold it.
+constexpr std::size_t kMaxEventBytes = std::size_t{256} << 20;
+// The document outside "traceEvents" (device properties, distributedInfo) is kept whole;
+// a real trace has a few kilobytes of it.
+constexpr std::size_t kMaxOutsideBytes = std::size_t{256} << 20;
+// A real trace nests five levels.
 constexpr std::size_t kMaxNesting = 100;
-constexpr std::size_t kMaxStringBytes = std::size_t{1} << 20;
 
-enum class Collecting { None, Event, Device };
+bool is_space(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
-struct Frame {
-    bool is_array = false;
-    std::size_t index = 0;  // next element index when is_array
-    std::string key;        // last key seen when an object
-};
-
-class KinetoSaxHandler {
+class KinetoStreamReader {
   public:
-    explicit KinetoSaxHandler(const KinetoJsonCallbacks& callbacks) : callbacks_(callbacks) {}
-
-    bool null() { return scalar("null", false); }
-    bool boolean(bool v) { return scalar(v ? "true" : "false", false); }
-    bool number_integer(Json::number_integer_t v) { return scalar(std::to_string(v), false); }
-    bool number_unsigned(Json::number_unsigned_t v) { return scalar(std::to_string(v), false); }
-    bool number_float(Json::number_float_t, const Json::string_t& text) {
-        return scalar(text, false);
+    KinetoStreamReader(const std::filesystem::path& file, const KinetoJsonCallbacks& callbacks)
+        : in_(file), callbacks_(callbacks) {
+        buffer_.resize(kBatchBytes + simdjson::SIMDJSON_PADDING);
     }
-    bool string(Json::string_t& v) { return check_length(v, "string") && scalar(v, true); }
-    bool binary(Json::binary_t&) { return scalar("", false); }
 
-    bool start_object(std::size_t) {
-        if (!check_depth())
-            return false;
-        frames_.push_back(Frame{false, 0, {}});
-        if (frames_.size() == kCollectedDepth && frames_[1].is_array) {
-            const std::string& array_key = frames_[0].key;
-            if (array_key == "traceEvents") {
-                collecting_ = Collecting::Event;
-            } else if (array_key == "deviceProperties") {
-                collecting_ = Collecting::Device;
+    void run() {
+        for (;;) {
+            if (pos_ == filled_ && !refill())
+                break;
+            if (in_events_) {
+                scan_events();
+            } else {
+                scan_outside();
             }
-            object_.fields.clear();
         }
-        return true;
-    }
-    bool end_object() {
-        if (frames_.size() == kCollectedDepth && collecting_ != Collecting::None) {
-            if (collecting_ == Collecting::Event) {
-                ++event_count_;
-                if (callbacks_.on_event)
-                    callbacks_.on_event(object_);
-            } else if (callbacks_.on_device) {
-                callbacks_.on_device(object_);
-            }
-            collecting_ = Collecting::None;
+        if (total_bytes_ == 0)
+            fail_plain("file is empty");
+        if (in_string_ || !stack_.empty()) {
+            fail_plain("malformed JSON: the document ends early at byte " +
+                       std::to_string(total_bytes_) + " (a truncated file?)");
         }
-        frames_.pop_back();
-        advance_parent();
-        return true;
+        parse_outside();
     }
-    bool start_array(std::size_t) {
-        if (!check_depth())
-            return false;
-        if (frames_.size() == 1 && frames_[0].key == "traceEvents")
-            saw_trace_events_ = true;
-        frames_.push_back(Frame{true, 0, {}});
-        return true;
-    }
-    bool end_array() {
-        frames_.pop_back();
-        advance_parent();
-        return true;
-    }
-    bool key(Json::string_t& k) {
-        if (!check_length(k, "key"))
-            return false;
-        frames_.back().key = k;
-        return true;
-    }
-    bool parse_error(std::size_t position, const std::string&,
-                     const nlohmann::detail::exception& ex) {
-        error_ = "malformed JSON at byte " + std::to_string(position) + ": " + ex.what();
-        return false;
-    }
-
-    [[nodiscard]] const std::string& error() const { return error_; }
-    [[nodiscard]] bool saw_trace_events() const { return saw_trace_events_; }
-    [[nodiscard]] bool root_is_object() const { return root_is_object_; }
 
   private:
-    bool check_depth() {
-        if (frames_.size() < kMaxNesting)
-            return true;
-        error_ = "JSON nested deeper than " + std::to_string(kMaxNesting) +
-                 " levels (a Kineto trace nests about five)";
-        return false;
+    [[noreturn]] void fail_plain(const std::string& message) const {
+        throw TraceFormatError(in_.file(), message);
     }
-    bool check_length(const std::string& text, const char* what) {
-        if (text.size() <= kMaxStringBytes)
-            return true;
-        error_ = "a " + std::string(what) + " of " + std::to_string(text.size() >> 10) +
-                 " KiB (names and values are limited to " + std::to_string(kMaxStringBytes >> 10) +
-                 " KiB)";
-        return false;
+    [[noreturn]] void fail_at(std::size_t index, const std::string& message) const {
+        fail_plain("malformed JSON at byte " + std::to_string(buffer_offset_ + index) + ": " +
+                   message);
     }
 
-    bool scalar(const std::string& text, bool is_string) {
-        if (frames_.empty()) {
-            root_is_object_ = false;  // a bare scalar document
-            return true;
-        }
-        if (frames_.size() == 1 && !frames_[0].is_array) {
-            if (callbacks_.on_top_level_scalar) {
-                callbacks_.on_top_level_scalar(frames_[0].key,
-                                               KinetoField{frames_[0].key, text, is_string});
+    std::size_t capacity() const { return buffer_.size() - simdjson::SIMDJSON_PADDING; }
+
+    // Parses the batch that is complete, drops what has been read, reads more.
+    bool refill() {
+        std::size_t keep_from = filled_;
+        if (in_events_) {
+            if (last_separator_ != kNone) {
+                parse_batch(batch_begin_, last_separator_, false);
+                batch_begin_ = last_separator_ + 1;
+                last_separator_ = kNone;
             }
-        } else if (frames_.size() == 2 && !frames_[0].is_array && !frames_[1].is_array) {
-            // A top-level object's scalars ("distributedInfo": {"rank": 3}) as
-            // "distributedInfo.rank".
-            if (callbacks_.on_top_level_scalar) {
-                const std::string key = frames_[0].key + "." + frames_[1].key;
-                callbacks_.on_top_level_scalar(key, KinetoField{key, text, is_string});
-            }
-        } else if (collecting_ != Collecting::None && frames_.size() >= kCollectedDepth &&
-                   frames_.size() - kCollectedDepth <= kMaxCollectedNesting) {
-            object_.fields.push_back(KinetoField{relative_key(), text, is_string});
+            keep_from = batch_begin_ - 1;  // the byte before a batch becomes its '['
         }
-        advance_parent();
-        return true;
+        std::memmove(buffer_.data(), buffer_.data() + keep_from, filled_ - keep_from);
+        buffer_offset_ += keep_from;
+        filled_ -= keep_from;
+        pos_ -= keep_from;
+        if (in_events_)
+            batch_begin_ -= keep_from;
+        if (filled_ == capacity()) {
+            if (capacity() >= kMaxEventBytes) {
+                fail_at(filled_, "an event of more than " + std::to_string(kMaxEventBytes >> 20) +
+                                     " MiB in traceEvents");
+            }
+            buffer_.resize(capacity() * 2 + simdjson::SIMDJSON_PADDING);
+        }
+        const std::size_t n = in_.read(buffer_.data() + filled_, capacity() - filled_);
+        filled_ += n;
+        total_bytes_ += n;
+        return n != 0;
     }
 
-    // The key of the current value relative to the collected object: "args.grid[0]".
-    std::string relative_key() const {
-        std::string k;
-        for (std::size_t i = kCollectedDepth - 1; i < frames_.size(); ++i) {
-            const Frame& f = frames_[i];
-            if (f.is_array) {
-                k += '[' + std::to_string(f.index) + ']';
-            } else {
-                if (!k.empty())
-                    k += '.';
-                k += f.key;
+    void open(char c) {
+        if (stack_.size() >= kMaxNesting) {
+            fail_plain("JSON nested deeper than " + std::to_string(kMaxNesting) +
+                       " levels (a Kineto trace nests about five)");
+        }
+        stack_.push_back(c);
+    }
+    void close(char c, std::size_t index) {
+        const char expected = c == '}' ? '{' : '[';
+        if (stack_.empty() || stack_.back() != expected)
+            fail_at(index, std::string("unexpected '") + c + "'");
+        stack_.pop_back();
+    }
+
+    // Inside "traceEvents": only strings and brackets matter; a ',' at the array's own
+    // level separates two events and is where a batch may end.
+    void scan_events() {
+        const char* data = buffer_.data();
+        std::size_t i = pos_;
+        const std::size_t end = filled_;
+        while (i < end) {
+            if (in_string_) {
+                if (escape_) {
+                    escape_ = false;
+                    ++i;
+                    continue;
+                }
+                const char* quote = static_cast<const char*>(std::memchr(data + i, '"', end - i));
+                const std::size_t limit = quote ? static_cast<std::size_t>(quote - data) : end;
+                const char* slash =
+                    static_cast<const char*>(std::memchr(data + i, '\\', limit - i));
+                if (slash != nullptr) {
+                    escape_ = true;
+                    i = static_cast<std::size_t>(slash - data) + 1;
+                } else if (quote != nullptr) {
+                    in_string_ = false;
+                    i = limit + 1;
+                } else {
+                    i = end;
+                }
+                continue;
+            }
+            const char c = data[i];
+            switch (c) {
+                case '"':
+                    in_string_ = true;
+                    break;
+                case '{':
+                case '[':
+                    open(c);
+                    break;
+                case '}':
+                case ']':
+                    close(c, i);
+                    if (stack_.size() == 1) {  // the end of "traceEvents"
+                        parse_batch(batch_begin_, i, true);
+                        in_events_ = false;
+                        outside_.push_back(']');
+                        pos_ = i + 1;
+                        return;
+                    }
+                    break;
+                case ',':
+                    if (stack_.size() == 2) {
+                        saw_separator_ = true;
+                        last_separator_ = i;
+                    }
+                    break;
+                default:
+                    break;
+            }
+            ++i;
+        }
+        pos_ = i;
+    }
+
+    // Outside "traceEvents" every byte is kept for the parse at the end; the scan only
+    // finds where the events array starts.
+    void scan_outside() {
+        const char* data = buffer_.data();
+        std::size_t i = pos_;
+        const std::size_t start = i;
+        for (; i < filled_; ++i) {
+            const char c = data[i];
+            if (in_string_) {
+                if (escape_) {
+                    escape_ = false;
+                } else if (c == '\\') {
+                    escape_ = true;
+                } else if (c == '"') {
+                    in_string_ = false;
+                } else if (stack_.size() == 1 && key_.size() < 32) {
+                    key_.push_back(c);
+                }
+                continue;
+            }
+            if (finished_ && !is_space(c))
+                fail_at(i, "text after the end of the document");
+            switch (c) {
+                case '"':
+                    in_string_ = true;
+                    key_.clear();
+                    break;
+                case ':':
+                    if (stack_.size() == 1)
+                        current_key_ = key_;
+                    break;
+                case ',':
+                    current_key_.clear();
+                    break;
+                case '{':
+                case '[':
+                    if (c == '[' && stack_.size() == 1 && current_key_ == "traceEvents") {
+                        open(c);
+                        outside_.append(data + start, i + 1 - start);
+                        in_events_ = true;
+                        saw_separator_ = false;
+                        batch_begin_ = i + 1;
+                        last_separator_ = kNone;
+                        pos_ = i + 1;
+                        return;
+                    }
+                    open(c);
+                    break;
+                case '}':
+                case ']':
+                    close(c, i);
+                    finished_ = stack_.empty();
+                    break;
+                default:
+                    break;
             }
         }
-        return k;
+        outside_.append(data + start, i - start);
+        if (outside_.size() > kMaxOutsideBytes) {
+            fail_plain("not a Kineto/Chrome trace: more than " +
+                       std::to_string(kMaxOutsideBytes >> 20) +
+                       " MiB outside a top-level \"traceEvents\" array");
+        }
+        pos_ = i;
     }
 
-    void advance_parent() {
-        if (!frames_.empty() && frames_.back().is_array)
-            ++frames_.back().index;
+    // Events between `begin` and `end` (a separator or the array's ']'), read as one
+    // JSON array in place: the byte before `begin` becomes '[' and the one at `end` ']'.
+    void parse_batch(std::size_t begin, std::size_t end, bool last) {
+        std::size_t first = begin;
+        while (first < end && is_space(buffer_[first]))
+            ++first;
+        if (first == end) {
+            if (!last || saw_separator_)
+                fail_at(end, "an empty element (two commas, or a comma before ']')");
+            return;
+        }
+        buffer_[begin - 1] = '[';
+        buffer_[end] = ']';
+        const std::size_t length = end + 1 - (begin - 1);
+        const std::size_t allocated = buffer_.size() - (begin - 1);
+        const char* json = buffer_.data() + begin - 1;
+        od::document doc;
+        if (auto e = parser_.iterate(json, length, allocated).get(doc))
+            fail_at(begin, simdjson::error_message(e));  // no document to ask where
+        od::array events;
+        if (auto e = doc.get_array().get(events))
+            fail_batch(doc, begin, e);
+        for (auto element : events) {
+            od::value value;
+            if (auto e = element.get(value))
+                fail_batch(doc, begin, e);
+            od::json_type type;
+            if (auto e = value.type().get(type))
+                fail_batch(doc, begin, e);
+            if (type != od::json_type::object)
+                continue;  // nothing but objects are events
+            od::object object;
+            if (auto e = value.get_object().get(object))
+                fail_batch(doc, begin, e);
+            object_.clear();
+            FlattenError error = flatten_object(object, prefix_, object_);
+            if (error.failed()) {
+                if (!error.message.empty())
+                    fail_plain(error.message);
+                fail_batch(doc, begin, error.code);
+            }
+            if (callbacks_.on_event)
+                callbacks_.on_event(object_);
+        }
+        // No trailing content to check: the scan saw the brackets balance and stay above
+        // the array's level between `begin` and `end`.
     }
 
+    [[noreturn]] void fail_batch(od::document& doc, std::size_t begin, simdjson::error_code e) {
+        std::size_t index = begin;
+        const char* location = nullptr;
+        if (!doc.current_location().get(location) && location != nullptr)
+            index = static_cast<std::size_t>(location - buffer_.data());
+        fail_at(index, simdjson::error_message(e));
+    }
+
+    // The document without its events: "{"schemaVersion": 1, ..., "traceEvents": [],
+    // "baseTimeNanoseconds": ...}".
+    void parse_outside() {
+        const simdjson::padded_string padded(outside_);
+        od::parser parser;
+        od::document doc;
+        const auto fail = [this](simdjson::error_code e) {
+            fail_plain(std::string("malformed JSON outside traceEvents: ") +
+                       simdjson::error_message(e));
+        };
+        if (auto e = parser.iterate(padded).get(doc))
+            fail(e);
+        od::json_type type;
+        if (auto e = doc.type().get(type))
+            fail(e);
+        bool saw_events = false;
+        if (type == od::json_type::object) {
+            od::object root;
+            if (auto e = doc.get_object().get(root))
+                fail(e);
+            for (auto member : root) {
+                od::field field;
+                std::string_view key_view;
+                if (auto e = std::move(member).get(field))
+                    fail(e);
+                if (auto e = field.unescaped_key().get(key_view))
+                    fail(e);
+                const std::string key(key_view);
+                saw_events = read_top_level(key, field.value(), fail) || saw_events;
+            }
+        } else {
+            // Still read it through, so that malformed JSON is named as such.
+            if (auto e = doc.raw_json().error())
+                fail(e);
+        }
+        if (type != od::json_type::object || !saw_events) {
+            fail_plain("not a Kineto/Chrome trace: no top-level \"traceEvents\" array");
+        }
+    }
+
+    template <typename Fail>
+    bool read_top_level(const std::string& key, od::value value, const Fail& fail) {
+        KinetoField field;
+        bool is_container = false;
+        FlattenError error = scalar_field(value, field, is_container);
+        if (error.failed()) {
+            if (!error.message.empty())
+                fail_plain(error.message);
+            fail(error.code);
+        }
+        if (!is_container) {
+            field.key = key;
+            if (callbacks_.on_top_level_scalar)
+                callbacks_.on_top_level_scalar(key, field);
+            return false;
+        }
+        od::json_type type;
+        if (auto e = value.type().get(type))
+            fail(e);
+        if (type == od::json_type::object) {
+            od::object object;
+            if (auto e = value.get_object().get(object))
+                fail(e);
+            for (auto member : object) {
+                od::field inner;
+                std::string_view inner_key;
+                if (auto e = std::move(member).get(inner))
+                    fail(e);
+                if (auto e = inner.unescaped_key().get(inner_key))
+                    fail(e);
+                KinetoField scalar;
+                error = scalar_field(inner.value(), scalar, is_container);
+                if (error.failed()) {
+                    if (!error.message.empty())
+                        fail_plain(error.message);
+                    fail(error.code);
+                }
+                if (is_container) {
+                    error = validate_value(inner.value());
+                    if (error.failed())
+                        fail(error.code);
+                    continue;
+                }
+                // A top-level object's scalars ("distributedInfo": {"rank": 3}) as
+                // "distributedInfo.rank".
+                scalar.key = key + "." + std::string(inner_key);
+                if (callbacks_.on_top_level_scalar)
+                    callbacks_.on_top_level_scalar(scalar.key, scalar);
+            }
+            return false;
+        }
+        // An array: the devices, or events whose key the scan did not recognise as
+        // "traceEvents" because it is written with escapes.
+        const bool events = key == "traceEvents";
+        od::array array;
+        if (auto e = value.get_array().get(array))
+            fail(e);
+        for (auto element : array) {
+            od::value item;
+            if (auto e = element.get(item))
+                fail(e);
+            od::json_type item_type;
+            if (auto e = item.type().get(item_type))
+                fail(e);
+            if (item_type != od::json_type::object || (!events && key != "deviceProperties")) {
+                error = validate_value(item);
+                if (error.failed())
+                    fail(error.code);
+                continue;
+            }
+            od::object object;
+            if (auto e = item.get_object().get(object))
+                fail(e);
+            object_.clear();
+            error = flatten_object(object, prefix_, object_);
+            if (error.failed()) {
+                if (!error.message.empty())
+                    fail_plain(error.message);
+                fail(error.code);
+            }
+            const auto& callback = events ? callbacks_.on_event : callbacks_.on_device;
+            if (callback)
+                callback(object_);
+        }
+        return events;
+    }
+
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+    CompressedFileReader in_;
     const KinetoJsonCallbacks& callbacks_;
-    std::vector<Frame> frames_;
+    std::vector<char> buffer_;
+    std::size_t filled_ = 0;
+    std::size_t pos_ = 0;
+    std::uintmax_t buffer_offset_ = 0;  // file offset of buffer_[0]
+    std::uintmax_t total_bytes_ = 0;
+    std::vector<char> stack_;
+    bool in_string_ = false;
+    bool escape_ = false;
+    bool finished_ = false;
+    std::string key_;
+    std::string current_key_;
+    std::string outside_;
+    bool in_events_ = false;
+    bool saw_separator_ = false;
+    std::size_t batch_begin_ = 0;
+    std::size_t last_separator_ = kNone;
+    od::parser parser_;
     KinetoRawObject object_;
-    Collecting collecting_ = Collecting::None;
-    std::size_t event_count_ = 0;
-    bool saw_trace_events_ = false;
-    bool root_is_object_ = true;
-    std::string error_;
+    std::string prefix_;
 };
 
 }  // namespace
 
-void read_kineto_json(const std::string& content, const std::filesystem::path& file,
-                      const KinetoJsonCallbacks& callbacks) {
-    if (content.empty())
-        throw TraceFormatError(file, "file is empty");
-    KinetoSaxHandler handler(callbacks);
-    bool ok = false;
-    try {
-        ok = Json::sax_parse(content, &handler);
-    } catch (const nlohmann::json::exception& ex) {
-        throw TraceFormatError(file, std::string("malformed JSON: ") + ex.what());
-    }
-    if (!ok) {
-        throw TraceFormatError(file, handler.error().empty() ? "malformed JSON" : handler.error());
-    }
-    if (!handler.root_is_object() || !handler.saw_trace_events()) {
-        throw TraceFormatError(file,
-                               "not a Kineto/Chrome trace: no top-level \"traceEvents\" array");
-    }
+void read_kineto_json(const std::filesystem::path& file, const KinetoJsonCallbacks& callbacks) {
+    KinetoStreamReader(file, callbacks).run();
 }
 
 }  // namespace trainscope::profiler::detail

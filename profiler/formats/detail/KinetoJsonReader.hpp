@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -18,11 +19,20 @@ struct KinetoField {
 
 // One object of "traceEvents" (or of "deviceProperties"): its scalars up to two levels
 // below the object (event -> args -> grid[i]); deeper values (input shapes) are skipped.
-struct KinetoRawObject {
-    std::vector<KinetoField> fields;
-
+// The reader refills one object per event, so its strings keep their capacity.
+class KinetoRawObject {
+  public:
     [[nodiscard]] const KinetoField* find(std::string_view key) const;
     [[nodiscard]] std::string_view text(std::string_view key) const;  // "" when absent
+    [[nodiscard]] std::size_t size() const { return used_; }
+    [[nodiscard]] const KinetoField& operator[](std::size_t i) const { return fields_[i]; }
+
+    void clear() { used_ = 0; }
+    KinetoField& append();  // a field whose key and text the caller overwrites
+
+  private:
+    std::vector<KinetoField> fields_;
+    std::size_t used_ = 0;
 };
 
 struct KinetoJsonCallbacks {
@@ -33,10 +43,13 @@ struct KinetoJsonCallbacks {
     std::function<void(std::string_view, const KinetoField&)> on_top_level_scalar;
 };
 
-// Streams the document through nlohmann's SAX parser: the 35 MB ResNet trace never
-// becomes a DOM. Throws TraceFormatError naming `file` on malformed JSON or when the
-// document is not an object with a "traceEvents" array.
-void read_kineto_json(const std::string& content, const std::filesystem::path& file,
-                      const KinetoJsonCallbacks& callbacks);
+// Streams the file (plain or gzip) in bounded pieces: a quick scan that respects strings
+// cuts the "traceEvents" array into batches of whole events, and simdjson's On-Demand
+// parser reads each batch; the rest of the document (a few kilobytes: device
+// properties, distributedInfo, baseTimeNanoseconds) is parsed after the events, so
+// callbacks for top-level scalars and devices come after every event. Memory stays near
+// the batch size whatever the file size. Throws TraceFormatError naming `file` on
+// malformed JSON or when the document is not an object with a "traceEvents" array.
+void read_kineto_json(const std::filesystem::path& file, const KinetoJsonCallbacks& callbacks);
 
 }  // namespace trainscope::profiler::detail

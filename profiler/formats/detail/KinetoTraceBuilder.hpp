@@ -23,6 +23,7 @@ class KinetoTraceBuilder {
     KinetoTraceBuilder(const KinetoTraceBuilder&) = delete;  // lanes_ refers to trace_
     KinetoTraceBuilder& operator=(const KinetoTraceBuilder&) = delete;
 
+    void reserve_activities(std::size_t count) { trace_.activities.reserve(count); }
     void add_event(const KinetoRawObject& event);
     void add_device(const KinetoRawObject& device);
     void add_top_level(std::string_view key, const KinetoField& value);
