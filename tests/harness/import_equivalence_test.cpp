@@ -140,12 +140,33 @@ std::string import_and_digest(const std::string& cli, const Fixture& f, const Te
     return digest_database(db);
 }
 
+// The entries of `digest` for the tables that `recorded` names, schema_version left out:
+// what the importer wrote then. Tables a later schema adds (summaries derived from the
+// activities, checked by their own tests) and the version number are not the importer's.
+std::string recorded_tables_of(const std::string& digest, const std::string& recorded) {
+    std::string out;
+    for (std::size_t at = 0; at < digest.size();) {
+        const auto end = digest.find(';', at);
+        const std::string entry = digest.substr(at, end - at + 1);
+        const std::string table = entry.substr(0, entry.find(':'));
+        if (table != "schema_version" && recorded.find(table + ":") != std::string::npos)
+            out += entry;
+        if (end == std::string::npos)
+            break;
+        at = end + 1;
+    }
+    return out;
+}
+
 class ImportEquivalence : public ::testing::TestWithParam<Fixture> {};
 
 TEST_P(ImportEquivalence, DatabaseIsTheOneTheWholeFileImporterWrote) {
     TempDir dir;
-    EXPECT_EQ(import_and_digest(std::string(TRAINSCOPE_CLI) + " import", GetParam(), dir),
-              GetParam().digest);
+    const std::string recorded = GetParam().digest;
+    const std::string now =
+        import_and_digest(std::string(TRAINSCOPE_CLI) + " import", GetParam(), dir);
+    ASSERT_EQ(now.rfind("import failed", 0), std::string::npos) << now;
+    EXPECT_EQ(recorded_tables_of(now, recorded), recorded_tables_of(recorded, recorded));
 }
 
 INSTANTIATE_TEST_SUITE_P(SharedTraces, ImportEquivalence, ::testing::ValuesIn(kFixtures),
