@@ -1,5 +1,6 @@
 // Data-parallel cells as a user runs them: `--ranks 2` starts the cell under mpirun, a
 // rank that dies fails its cell naming the rank, and the matrix goes on.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -55,6 +56,20 @@ TEST(RanksAxis, TwoRankCellRecordsBothBatchesAndTheSameLoss) {
                         two),
               1.0);
     EXPECT_NE(result.output.find("scaling eff."), std::string::npos) << result.output;
+
+    // compare shows the same efficiency: 1.00 for the 1-rank cell, a figure for the other.
+    const auto compared = run_trainscope("compare " + db.string());
+    ASSERT_EQ(compared.exit_code, 0) << compared.output;
+    EXPECT_NE(compared.output.find("scaling eff."), std::string::npos) << compared.output;
+    const double efficiency =
+        query(db,
+              "SELECT a.value / (2 * b.value) FROM metrics a, metrics b WHERE a.name = "
+              "'images_per_s' AND b.name = 'images_per_s' AND a.run_id = " +
+                  two + " AND b.run_id = " + one);
+    EXPECT_NE(compared.output.find(fmt::format("{:.2f}", efficiency)), std::string::npos)
+        << efficiency << "\n"
+        << compared.output;
+    EXPECT_NE(compared.output.find("1.00"), std::string::npos) << compared.output;
 }
 
 // The host tracer hears each rank's MPI all-reduces (the communicator's NVTX start/end

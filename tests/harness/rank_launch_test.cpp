@@ -33,6 +33,26 @@ TEST(RankLaunch, MpirunsVerdictNamesTheRank) {
     EXPECT_EQ(mpirun_rank_verdict("all fine\n"), "");
 }
 
+TEST(RankLaunch, SrunStartsTheRanksAsOneStepOverPmix) {
+    const std::vector<std::string> child{"/bin/trainscope", "__cell", "job.json", "dir"};
+    EXPECT_EQ(srun_command("/usr/bin/srun", 2, child),
+              (std::vector<std::string>{"/usr/bin/srun", "--mpi=pmix", "--ntasks=2",
+                                        "--kill-on-bad-exit=1", "/bin/trainscope", "__cell",
+                                        "job.json", "dir"}));
+}
+
+TEST(RankLaunch, SrunsVerdictNamesTheTasksThatFailed) {
+    const std::string output =
+        "srun: error: vm: task 1: Segmentation fault (core dumped)\n"
+        "srun: launch/slurm: _step_signal: Terminating StepId=12.0\n"
+        "srun: error: vm: task 0: Terminated\n"
+        "srun: error: Timed out waiting for job step to complete\n";
+    EXPECT_EQ(srun_rank_verdict(output),
+              "srun: error: vm: task 1: Segmentation fault (core dumped); srun: error: vm: task "
+              "0: Terminated");
+    EXPECT_EQ(srun_rank_verdict("all fine\n"), "");
+}
+
 TEST(ScalingEfficiency, ImagesPerSecondOverRanksTimesOneRank) {
     EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(1800.0, 2, 1000.0), 0.9);
     EXPECT_DOUBLE_EQ(*reports::scaling_efficiency(4000.0, 4, 1000.0), 1.0);
