@@ -88,6 +88,21 @@ TEST(RanksAxis, ATracedTwoRankCellStoresEveryRanksAllReduces) {
     EXPECT_GE(rank0, 1.0);
     EXPECT_EQ(query(db, per_rank + "1"), rank0);
     EXPECT_EQ(query(db, "SELECT min(group_size) FROM collectives"), 2.0);
+    // Every all-reduce says its elements and type: the fp32 gradient buckets in floats,
+    // the blocking loss sum (marked too, as broadcast and barrier are) in two doubles.
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM collectives c JOIN strings s ON s.run_id = c.run_id "
+                    "AND s.id = c.dtype_id WHERE c.kind = 1 AND NOT ((s.value = 'float' AND "
+                    "c.bytes = 4 * c.elements) OR (s.value = 'double' AND c.bytes = 8 * "
+                    "c.elements)) AND c.elements > 0"),
+              0.0);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM collectives WHERE kind = 1 AND elements = 0"), 0.0);
+    EXPECT_GE(query(db,
+                    "SELECT count(*) FROM collectives c JOIN strings s ON s.run_id = c.run_id "
+                    "AND s.id = c.dtype_id WHERE c.rank = 0 AND s.value = 'double' AND "
+                    "c.elements = 2"),
+              6.0)
+        << "one blocking loss sum per step";
     // Ranks issue the same all-reduces in the same order: every (sequence, bytes) of rank 0
     // is rank 1's too, which is how the straggler analysis pairs them.
     EXPECT_EQ(query(db,
