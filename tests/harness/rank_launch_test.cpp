@@ -12,10 +12,11 @@ TEST(RankLaunch, MpirunCommandOversubscribesAndAllowsRootOnlyAsRoot) {
     const std::vector<std::string> child{"/bin/trainscope", "__cell", "job.json", "dir"};
     const auto user = mpirun_command("/usr/bin/mpirun", 4, false, child);
     EXPECT_EQ(user, (std::vector<std::string>{"/usr/bin/mpirun", "-np", "4", "--oversubscribe",
-                                              "/bin/trainscope", "__cell", "job.json", "dir"}));
+                                              "--bind-to", "none", "/bin/trainscope", "__cell",
+                                              "job.json", "dir"}));
     const auto root = mpirun_command("/usr/bin/mpirun", 2, true, child);
-    EXPECT_EQ(root[4], "--allow-run-as-root");
-    EXPECT_EQ(root[5], "/bin/trainscope");
+    EXPECT_EQ(root[6], "--allow-run-as-root");
+    EXPECT_EQ(root[7], "/bin/trainscope");
 }
 
 TEST(RankLaunch, RankZeroKeepsTheSingleRankFileNames) {
