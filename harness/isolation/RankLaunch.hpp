@@ -10,9 +10,10 @@
 namespace trainscope::harness {
 
 // How a multi-rank cell starts (docs/distributed.md): its child becomes
-// `mpirun -np N --oversubscribe [--allow-run-as-root] <this binary> __cell JOB DIR`, every
-// rank running the same child code; rank 0 writes the cell's result as a single-rank child
-// does and rank r > 0 writes its own beside it (rank_file), which the parent merges.
+// `mpirun -np N --oversubscribe --bind-to none [--allow-run-as-root] <this binary> __cell
+// JOB DIR`, every rank running the same child code; rank 0 writes the cell's result as a
+// single-rank child does and rank r > 0 writes its own beside it (rank_file), which the
+// parent merges.
 
 // Who starts the ranks: mpirun locally; srun inside a Slurm allocation (the Slurm
 // executor's array task holds --ntasks for them), which starts them as one job step
