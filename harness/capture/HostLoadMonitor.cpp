@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "harness/isolation/RankLaunch.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
 
 namespace trainscope::harness {
@@ -38,6 +40,13 @@ std::optional<MachineCpuTicks> read_machine_ticks() {
     std::ostringstream text;
     text << file.rdbuf();
     return parse_proc_stat(text.str());
+}
+
+std::string read_file(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 double share_pct(double part, double whole) {
@@ -86,6 +95,52 @@ std::optional<MachineCpuTicks> parse_proc_stat(std::string_view text) {
     return std::nullopt;
 }
 
+std::optional<ProcessCpu> parse_proc_pid_stat(std::string_view text) {
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so fields are
+    // counted from the last ')'. After it: state (3) ppid (4) ... utime (14) stime (15)
+    // cutime (16) cstime (17).
+    const std::size_t close = text.rfind(')');
+    if (close == std::string_view::npos)
+        return std::nullopt;
+    std::istringstream fields(std::string(text.substr(close + 1)));
+    std::string state;
+    long long values[15] = {};  // fields 4..17
+    fields >> state;
+    for (long long& v : values) {
+        if (!(fields >> v))
+            return std::nullopt;
+    }
+    ProcessCpu cpu;
+    cpu.ppid = static_cast<pid_t>(values[0]);
+    cpu.ticks = static_cast<double>(values[10] + values[11] + values[12] + values[13]);
+    return cpu;
+}
+
+std::map<pid_t, double> sibling_process_ticks() {
+    std::map<pid_t, double> siblings;
+    std::error_code ec;
+    const auto self_exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec)
+        return siblings;
+    const pid_t self = getpid();
+    const pid_t parent = getppid();
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        pid_t pid = 0;
+        const auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), pid);
+        if (error != std::errc{} || end != name.data() + name.size() || pid == self)
+            continue;
+        const auto cpu = parse_proc_pid_stat(read_file(entry.path() / "stat"));
+        if (!cpu || cpu->ppid != parent)
+            continue;
+        std::error_code exe_error;
+        if (std::filesystem::read_symlink(entry.path() / "exe", exe_error) == self_exe &&
+            !exe_error)
+            siblings[pid] = cpu->ticks;
+    }
+    return siblings;
+}
+
 HostLoad host_load_between(const MachineCpuTicks& start, const MachineCpuTicks& end,
                            double own_cpu_ticks) {
     const auto delta = [](std::uint64_t a, std::uint64_t b) {
@@ -111,14 +166,26 @@ std::string busy_host_warning(const HostLoad& load) {
 }
 
 HostLoadMonitor::HostLoadMonitor()
-    : start_machine_(read_machine_ticks()), start_own_ticks_(own_cpu_ticks()) {}
+    : start_machine_(read_machine_ticks()),
+      start_own_ticks_(own_cpu_ticks()),
+      rank_(launched_rank().has_value()) {
+    if (rank_)
+        start_siblings_ = sibling_process_ticks();
+}
 
 std::optional<HostLoad> HostLoadMonitor::stop() const {
     const std::optional<MachineCpuTicks> end = read_machine_ticks();
     if (!start_machine_ || !end) {
         return std::nullopt;
     }
-    return host_load_between(*start_machine_, *end, own_cpu_ticks() - start_own_ticks_);
+    double own = own_cpu_ticks() - start_own_ticks_;
+    if (rank_) {
+        for (const auto& [pid, ticks] : sibling_process_ticks()) {
+            const auto before = start_siblings_.find(pid);
+            own += ticks - (before != start_siblings_.end() ? before->second : 0.0);
+        }
+    }
+    return host_load_between(*start_machine_, *end, own);
 }
 
 }  // namespace trainscope::harness

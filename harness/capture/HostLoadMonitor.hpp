@@ -1,6 +1,9 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,7 +36,24 @@ HostLoad host_load_between(const MachineCpuTicks& start, const MachineCpuTicks& 
 // thresholds of reports/quality/MeasurementWarnings.hpp.
 std::string busy_host_warning(const HostLoad& load);
 
-// Reads the machine's and this process's CPU time when made and again at stop().
+// One process's /proc/<pid>/stat: its parent and its CPU time (user + system, its own and
+// its waited-for children's) in clock ticks. nullopt for text that is not such a line.
+struct ProcessCpu {
+    pid_t ppid = 0;
+    double ticks = 0.0;
+};
+std::optional<ProcessCpu> parse_proc_pid_stat(std::string_view text);
+
+// CPU ticks of the other processes that run this same program under this process's
+// parent, by pid: a multi-rank cell's sibling ranks on this node (mpirun's or
+// slurmstepd's children), which are the cell's own work, not a foreign load.
+std::map<pid_t, double> sibling_process_ticks();
+
+// Reads the machine's and this process's CPU time when made and again at stop(). In a
+// rank of a multi-rank cell (started by mpirun or srun) the cell's own time also holds its
+// sibling ranks on this node: a rank that was there at the start counts from its ticks
+// then, one that started later from zero; one that ended before stop() is lost (it would
+// read as other load, so a cell is never called quiet wrongly).
 class HostLoadMonitor {
   public:
     HostLoadMonitor();
@@ -43,6 +63,8 @@ class HostLoadMonitor {
   private:
     std::optional<MachineCpuTicks> start_machine_;
     double start_own_ticks_ = 0.0;
+    bool rank_ = false;
+    std::map<pid_t, double> start_siblings_;
 };
 
 }  // namespace trainscope::harness

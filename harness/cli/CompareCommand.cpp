@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -9,6 +10,7 @@
 #include "harness/cli/NumberCheck.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "reports/metrics/RunComparison.hpp"
+#include "reports/metrics/ScalingEfficiency.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 
@@ -38,8 +40,35 @@ std::string label_of(const reports::RunRecord& run, const std::vector<reports::R
     return label.empty() ? run.axes.model : label;
 }
 
+// The table's columns; a data-parallel comparison (some run has ranks > 1) adds each
+// run's scaling efficiency against the 1-rank cell of its own matrix.
+class CompareTable {
+  public:
+    explicit CompareTable(const std::vector<reports::RunRecord>& runs) : runs_(runs) {
+        parallel_ = std::any_of(runs.begin(), runs.end(), [](const reports::RunRecord& run) {
+            return run.axes.ranks.value_or(1) > 1;
+        });
+    }
+    void header() const {
+        std::printf("%-6s %-50s %12s  %-28s %s%s\n", "run", "cell", "step ms mean",
+                    "speed-up [95% CI]", parallel_ ? "scaling eff.  " : "", "verdict");
+    }
+    // The scaling-efficiency cell ("" where the table has no such column).
+    std::string efficiency(const reports::RunRecord& run) const {
+        if (!parallel_)
+            return "";
+        const auto e = reports::scaling_efficiency(run, runs_);
+        return fmt::format("{:<12}  ", e ? fmt::format("{:.2f}", *e) : "-");
+    }
+
+  private:
+    const std::vector<reports::RunRecord>& runs_;
+    bool parallel_ = false;
+};
+
 void print_row(const std::string& id, const std::string& label, const reports::RunRecord& run,
-               const reports::RunRecord* baseline, const std::string& note, double same_within) {
+               const reports::RunRecord* baseline, const std::string& note, double same_within,
+               const CompareTable& table) {
     const auto cell = reports::step_time_sample(run);
     std::string step = cell ? fmt::format("{:.3f}", cell->mean_ms) : "-";
     std::string speedup = "-";
@@ -55,8 +84,8 @@ void print_row(const std::string& id, const std::string& label, const reports::R
         verdict = run.status == reports::RunStatus::Ok ? "no step statistics"
                                                        : std::string(to_string(run.status));
     }
-    std::printf("%-6s %-50s %12s  %-28s %s\n", id.c_str(), label.substr(0, 50).c_str(),
-                step.c_str(), speedup.c_str(), verdict.c_str());
+    std::printf("%-6s %-50s %12s  %-28s %s%s\n", id.c_str(), label.substr(0, 50).c_str(),
+                step.c_str(), speedup.c_str(), table.efficiency(run).c_str(), verdict.c_str());
 }
 
 int execute(const CompareOptions& options) {
@@ -64,8 +93,8 @@ int execute(const CompareOptions& options) {
     const auto runs = reports::load_runs(db, {options.matrix, {}}, {});
     if (runs.empty())
         throw UsageError(fmt::format("'{}' holds no runs to compare", options.database));
-    std::printf("%-6s %-50s %12s  %-28s %s\n", "run", "cell", "step ms mean", "speed-up [95% CI]",
-                "verdict");
+    const CompareTable table(runs);
+    table.header();
 
     if (!options.against.empty()) {
         // Two databases: each cell against the same cell (same axes) in the other file.
@@ -80,7 +109,7 @@ int execute(const CompareOptions& options) {
             print_row(std::to_string(run.id), label_of(run, runs), run,
                       it != baseline_by_cell.end() ? &it->second : nullptr,
                       it == baseline_by_cell.end() ? "no such cell in " + options.against : "",
-                      options.same_within);
+                      options.same_within, table);
         }
         return 0;
     }
@@ -104,7 +133,7 @@ int execute(const CompareOptions& options) {
             fmt::format("--baseline {}: that run has no step statistics", baseline->id));
     for (const auto& run : runs) {
         print_row(std::to_string(run.id), label_of(run, runs), run, baseline,
-                  run.id == baseline->id ? "baseline" : "", options.same_within);
+                  run.id == baseline->id ? "baseline" : "", options.same_within, table);
     }
     return 0;
 }

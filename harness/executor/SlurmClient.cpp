@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 #include <sstream>
@@ -144,7 +145,7 @@ std::vector<std::string> sbatch_arguments(const ArraySubmission& s) {
     args.push_back(array);
     args.push_back("--job-name=" + s.job_name);
     args.push_back("--output=" + s.log_pattern.string());
-    args.push_back("--ntasks=1");
+    args.push_back(fmt::format("--ntasks={}", std::max(1, s.tasks_per_cell)));
     if (s.cpus_per_task > 0)
         args.push_back(fmt::format("--cpus-per-task={}", s.cpus_per_task));
     if (!s.settings.partition.empty())

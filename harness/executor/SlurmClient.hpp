@@ -52,7 +52,10 @@ struct ArraySubmission {
     std::string job_name;
     std::filesystem::path log_pattern;  // --output, with %A and %a
     int cpus_per_task = 0;              // 0: Slurm's default
-    std::string command;                // what each task runs (bash -c)
+    // --ntasks of every array task: the largest ranks of the submitted cells, whose srun
+    // step starts the ranks (an array asks alike for all its tasks).
+    int tasks_per_cell = 1;
+    std::string command;  // what each task runs (bash -c)
     ExecutorSettings settings;
 };
 

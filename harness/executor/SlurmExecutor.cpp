@@ -168,11 +168,17 @@ MatrixRunResult SlurmExecutor::run(const MatrixPlan& plan, const MatrixRunOption
         }
         write_submission(submission);
 
+        int tasks_per_cell = 1;
+        for (const Cell* cell : todo) {
+            if (const auto it = cell->values.find("ranks"); it != cell->values.end())
+                tasks_per_cell = std::max(tasks_per_cell, std::stoi(it->second));
+        }
         const ArraySubmission array{
             count,
             "trainscope-" + plan.name,
             submission.dir / "log-%A_%a.out",
             plan.length.threads,
+            tasks_per_cell,
             fmt::format("exec {} __slurm-task {}", shell_quote(self_executable().string()),
                         shell_quote(submission.dir.string())),
             settings_};

@@ -1,8 +1,6 @@
 #include "harness/executor/SlurmTask.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <charconv>
 #include <chrono>
@@ -15,6 +13,7 @@
 
 #include "harness/executor/ResultsFolder.hpp"
 #include "harness/isolation/ChildCell.hpp"
+#include "harness/isolation/PublishFile.hpp"
 #include "harness/runner/CellConfig.hpp"
 #include "harness/runner/InterruptGuard.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -46,25 +45,6 @@ long cgroup_oom_kills() {
         }
     }
     return 0;
-}
-
-// Node-local scratch ($TMPDIR, which Slurm usually points at the node's disk, or /tmp):
-// SQLite's locking and journals are not to be trusted on a network file system.
-std::filesystem::path local_scratch() {
-    const std::string tmp = env_or_empty("TMPDIR");
-    return tmp.empty() ? std::filesystem::path("/tmp") : std::filesystem::path(tmp);
-}
-
-// Copies `from` to `to` and flushes it to disk, so a rename after it publishes a whole file.
-void copy_synced(const std::filesystem::path& from, const std::filesystem::path& to) {
-    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
-    const int fd = ::open(to.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || ::fsync(fd) != 0) {
-        if (fd >= 0)
-            ::close(fd);
-        throw std::runtime_error("cannot flush " + to.string() + " to disk");
-    }
-    ::close(fd);
 }
 
 }  // namespace
@@ -105,8 +85,12 @@ int run_slurm_task(const std::filesystem::path& submission_dir) {
 
     InterruptGuard interrupt;  // Slurm's SIGTERM: stop the cell, write nothing
     const long oom_before = cgroup_oom_kills();
+    // A multi-rank cell's ranks are one srun step inside this task's allocation (sbatch
+    // asked for --ntasks of the largest cell); they may land on other nodes, so they meet
+    // in a folder beside the results, on the shared file system.
+    const RankStart ranks{RankLauncher::Srun, submission.dir / fmt::format("ranks-{}", index)};
     ChildOutcome outcome =
-        run_cell_in_child(job, std::chrono::seconds(submission.timeout_s), interrupt.flag());
+        run_cell_in_child(job, std::chrono::seconds(submission.timeout_s), interrupt.flag(), ranks);
     // Stopped by Slurm (time limit, scancel): its reason is the one to record, so this
     // task leaves no result even when the cell got to write one.
     if (outcome.end == ChildOutcome::End::Interrupted || interrupt.interrupted()) {
@@ -140,22 +124,14 @@ int run_slurm_task(const std::filesystem::path& submission_dir) {
 
     // Written whole on the node's own disk, then copied, flushed and renamed into the
     // shared folder: readers there see no file or the whole one, never a journal.
-    const auto final_file = submission.result_file(index);
-    const auto shared_temp = std::filesystem::path(final_file.string() + ".tmp");
-    const auto local = local_scratch() / fmt::format("trainscope-result-{}-{}.db",
-                                                     record.environment[kEnvSlurmJob], index);
-    for (const auto& stale : {local, std::filesystem::path(local.string() + "-wal"),
-                              std::filesystem::path(local.string() + "-shm")})
-        std::filesystem::remove(stale);
+    const auto local = local_staging(submission.result_file(index));
     {
         reports::ResultsDatabase db(local, reports::OpenMode::CreateOrOpen);
         reports::RunWriter(db).write(record);
         db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
         db.exec("PRAGMA journal_mode = DELETE");
     }
-    copy_synced(local, shared_temp);
-    std::filesystem::remove(local);
-    std::filesystem::rename(shared_temp, final_file);
+    publish_file(local, submission.result_file(index));
     std::fprintf(stderr, "trainscope: cell %s: %s%s%s\n", record.cell_key.c_str(),
                  std::string(reports::to_string(record.status)).c_str(),
                  record.error.empty() ? "" : ": ", record.error.c_str());

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/isolation/PublishFile.hpp"
 #include "harness/isolation/RankLaunch.hpp"
 #include "harness/isolation/RankOutput.hpp"
 #include "harness/isolation/ScratchDir.hpp"
@@ -111,43 +112,84 @@ void merge_other_ranks(reports::RunRecord& record, const std::filesystem::path& 
 // Which rank failed and why: the ranks' own error files, else mpirun's words about the
 // rank it saw die.
 std::string describe_rank_failure(const std::filesystem::path& folder, int ranks, int exit_code,
-                                  const std::string& mpirun_output, double elapsed_s) {
+                                  RankLauncher launcher, const std::string& launcher_output,
+                                  double elapsed_s) {
     std::string reasons;
     for (int rank = 0; rank < ranks; ++rank) {
         const std::string message = read_text(rank_file(folder, rank, kErrorFile));
         if (!message.empty())
             reasons += fmt::format("{}rank {}: {}", reasons.empty() ? "" : "; ", rank, message);
     }
-    if (reasons.empty())
-        reasons = mpirun_rank_verdict(mpirun_output);
-    return fmt::format("a rank failed after {:.1f} s (mpirun exited with code {}): {}", elapsed_s,
-                       exit_code,
-                       reasons.empty() ? "no rank said why; see mpirun's output above" : reasons);
+    if (reasons.empty()) {
+        reasons = launcher == RankLauncher::Srun ? srun_rank_verdict(launcher_output)
+                                                 : mpirun_rank_verdict(launcher_output);
+    }
+    const char* name = launcher == RankLauncher::Srun ? "srun" : "mpirun";
+    return fmt::format(
+        "a rank failed after {:.1f} s ({} exited with code {}): {}", elapsed_s, name, exit_code,
+        reasons.empty() ? fmt::format("no rank said why; see {}'s output above", name) : reasons);
 }
+
+// The folder a cell's child (or ranks) leave their files in: a private ScratchDir, or
+// the rank start's shared folder, created empty and removed with this owner.
+class CellFolder {
+  public:
+    CellFolder(const RankStart& start, int ranks) {
+        if (ranks > 1 && !start.shared_dir.empty()) {
+            shared_ = start.shared_dir;
+            std::filesystem::remove_all(shared_);
+            std::filesystem::create_directories(shared_);
+        } else {
+            scratch_.emplace();
+        }
+    }
+    ~CellFolder() {
+        std::error_code ec;
+        if (!shared_.empty())
+            std::filesystem::remove_all(shared_, ec);
+    }
+    CellFolder(const CellFolder&) = delete;
+    CellFolder& operator=(const CellFolder&) = delete;
+    [[nodiscard]] const std::filesystem::path& path() const {
+        return scratch_ ? scratch_->path() : shared_;
+    }
+
+  private:
+    std::optional<ScratchDir> scratch_;
+    std::filesystem::path shared_;
+};
 
 }  // namespace
 
 ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
-                               const std::atomic<bool>& interrupted) {
-    ScratchDir scratch;
+                               const std::atomic<bool>& interrupted, const RankStart& rank_start) {
+    const int ranks = cell_ranks(job.cell);
+    const CellFolder scratch(rank_start, ranks);
     const auto job_file = scratch.path() / "job.json";
     write_cell_job(job, job_file);
-    const int ranks = cell_ranks(job.cell);
     std::vector<std::string> command{self_executable().string(), "__cell", job_file.string(),
                                      scratch.path().string()};
     std::optional<RankOutput> rank_output;
+    const bool srun = rank_start.launcher == RankLauncher::Srun;
     if (ranks > 1) {
-        const std::filesystem::path mpirun = find_mpirun();
-        if (mpirun.empty()) {
+        const std::filesystem::path launcher = find_launcher(rank_start.launcher);
+        if (launcher.empty()) {
             ChildOutcome outcome;
             outcome.record.cell_key = job.cell.key();
             outcome.record.status = reports::RunStatus::Failed;
-            outcome.record.error = fmt::format(
-                "ranks={} needs mpirun on PATH to start the ranks (apt install openmpi-bin)",
-                ranks);
+            outcome.record.error =
+                srun ? fmt::format(
+                           "ranks={} needs srun on PATH to start the ranks inside the "
+                           "Slurm allocation (Slurm's client commands)",
+                           ranks)
+                     : fmt::format(
+                           "ranks={} needs mpirun on PATH to start the ranks (apt "
+                           "install openmpi-bin)",
+                           ranks);
             return outcome;
         }
-        command = mpirun_command(mpirun, ranks, geteuid() == 0, command);
+        command = srun ? srun_command(launcher, ranks, command)
+                       : mpirun_command(launcher, ranks, geteuid() == 0, command);
         rank_output.emplace();
     }
     const pid_t pid = spawn_child(command, rank_output ? rank_output->write_end() : -1);
@@ -155,6 +197,7 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
         rank_output->close_write_end();
 
     const auto started = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> timed_out_at;
     bool timed_out = false;
     bool forwarded_interrupt = false;
     int status = 0;
@@ -171,10 +214,17 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
             kill(pid, SIGINT);
             forwarded_interrupt = true;
         }
-        if (!timed_out && std::chrono::steady_clock::now() - started > timeout) {
-            // mpirun's ranks die with it (PR_SET_PDEATHSIG in run_child_cell).
-            kill(pid, SIGKILL);
+        const auto now = std::chrono::steady_clock::now();
+        if (!timed_out && now - started > timeout) {
+            // mpirun's ranks die with it (PR_SET_PDEATHSIG in run_child_cell). srun's are
+            // slurmstepd's children: srun passes SIGTERM on to them, and is killed only
+            // if they do not end.
+            kill(pid, ranks > 1 && srun ? SIGTERM : SIGKILL);
             timed_out = true;
+            timed_out_at = now;
+        } else if (timed_out && ranks > 1 && srun &&
+                   now - *timed_out_at > std::chrono::seconds(10)) {
+            kill(pid, SIGKILL);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
@@ -219,7 +269,7 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     } else if (ranks > 1) {
         outcome.record.error = describe_rank_failure(
             scratch.path(), ranks, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-            rank_output ? rank_output->text() : std::string(), elapsed_s);
+            rank_start.launcher, rank_output ? rank_output->text() : std::string(), elapsed_s);
     } else {
         const std::string message = read_text(scratch.path() / kErrorFile);
         outcome.record.error =
@@ -256,14 +306,17 @@ int run_child_cell(const std::filesystem::path& job_file, const std::filesystem:
             return kChildConfigErrorExit;
         }
         progress.finish();
-        const auto temp = rank_file(result_dir, rank, "result.db.tmp");
+        // Written on this node's disk and published whole: under srun, result_dir is on
+        // the shared file system.
+        const auto result_file = rank_file(result_dir, rank, kResultFile);
+        const auto temp = local_staging(result_file);
         {
             reports::ResultsDatabase db(temp, reports::OpenMode::CreateOrOpen);
             reports::RunWriter(db).write(record);
             db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
             db.exec("PRAGMA journal_mode = DELETE");
         }
-        std::filesystem::rename(temp, rank_file(result_dir, rank, kResultFile));
+        publish_file(temp, result_file);
         return 0;
     } catch (const std::exception& e) {
         std::ofstream(error_file) << e.what();

@@ -54,4 +54,20 @@ std::string mpirun_rank_verdict(const std::string& mpirun_output) {
     return "mpirun: " + line;
 }
 
+std::string srun_rank_verdict(const std::string& srun_output) {
+    std::string verdict;
+    std::size_t at = 0;
+    while ((at = srun_output.find("srun: error: ", at)) != std::string::npos) {
+        const auto end = srun_output.find('\n', at);
+        const std::string line = srun_output.substr(at, end == std::string::npos ? end : end - at);
+        // Only the per-task lines: the step's own ("job step aborted") name no rank.
+        if (line.find(": task ") != std::string::npos)
+            verdict += (verdict.empty() ? "" : "; ") + line;
+        if (end == std::string::npos)
+            break;
+        at = end;
+    }
+    return verdict;
+}
+
 }  // namespace trainscope::harness

@@ -29,5 +29,8 @@ class RankOutput {
 // mpirun's own line about the rank that ended the job ("process rank 1 with PID 42 on node
 // vm exited on signal 11 (Segmentation fault)."), or empty.
 std::string mpirun_rank_verdict(const std::string& mpirun_output);
+// srun's lines about the ranks (tasks) that ended the step badly ("srun: error: vm: task
+// 1: Segmentation fault (core dumped)"), joined by "; ", or empty.
+std::string srun_rank_verdict(const std::string& srun_output);
 
 }  // namespace trainscope::harness

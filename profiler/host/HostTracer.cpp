@@ -4,6 +4,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "common/CollectiveMessage.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/host/detail/NvtxRangeSink.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
@@ -23,7 +24,8 @@ void add_collective(Trace& trace, LaneRegistry& lanes, const detail::CompletedNv
     a.lane = lanes.communication(-1, r.thread, r.process);
     a.start_ns = r.start_ns - base_ns;
     a.end_ns = r.end_ns - base_ns;
-    a.name = trace.strings.intern(r.message);
+    const CollectiveMessage message = parse_collective_message(r.message);
+    a.name = trace.strings.intern(message.kind);
     a.bytes = std::max<std::int64_t>(r.payload, 0);
     trace.activities.push_back(a);
     CollectiveCall c;
@@ -34,9 +36,13 @@ void add_collective(Trace& trace, LaneRegistry& lanes, const detail::CompletedNv
     c.sequence = r.category != 0 ? static_cast<std::int64_t>(r.category) - 1 : next_sequence;
     next_sequence = c.sequence + 1;
     c.bytes = a.bytes;
+    if (message.element_bytes > 0) {
+        c.elements = a.bytes / message.element_bytes;
+        c.dtype = trace.strings.intern(message.dtype);
+    }
     c.lane = a.lane;
     c.group = kNoString;  // the world
-    c.kind = collective_kind_from_string(r.message).value_or(CollectiveKind::Other);
+    c.kind = collective_kind_from_string(message.kind).value_or(CollectiveKind::Other);
     trace.collectives.push_back(c);
 }
 }  // namespace

@@ -1,5 +1,6 @@
 // Data-parallel cells as a user runs them: `--ranks 2` starts the cell under mpirun, a
 // rank that dies fails its cell naming the rank, and the matrix goes on.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -55,6 +56,20 @@ TEST(RanksAxis, TwoRankCellRecordsBothBatchesAndTheSameLoss) {
                         two),
               1.0);
     EXPECT_NE(result.output.find("scaling eff."), std::string::npos) << result.output;
+
+    // compare shows the same efficiency: 1.00 for the 1-rank cell, a figure for the other.
+    const auto compared = run_trainscope("compare " + db.string());
+    ASSERT_EQ(compared.exit_code, 0) << compared.output;
+    EXPECT_NE(compared.output.find("scaling eff."), std::string::npos) << compared.output;
+    const double efficiency =
+        query(db,
+              "SELECT a.value / (2 * b.value) FROM metrics a, metrics b WHERE a.name = "
+              "'images_per_s' AND b.name = 'images_per_s' AND a.run_id = " +
+                  two + " AND b.run_id = " + one);
+    EXPECT_NE(compared.output.find(fmt::format("{:.2f}", efficiency)), std::string::npos)
+        << efficiency << "\n"
+        << compared.output;
+    EXPECT_NE(compared.output.find("1.00"), std::string::npos) << compared.output;
 }
 
 // The host tracer hears each rank's MPI all-reduces (the communicator's NVTX start/end
@@ -73,6 +88,21 @@ TEST(RanksAxis, ATracedTwoRankCellStoresEveryRanksAllReduces) {
     EXPECT_GE(rank0, 1.0);
     EXPECT_EQ(query(db, per_rank + "1"), rank0);
     EXPECT_EQ(query(db, "SELECT min(group_size) FROM collectives"), 2.0);
+    // Every all-reduce says its elements and type: the fp32 gradient buckets in floats,
+    // the blocking loss sum (marked too, as broadcast and barrier are) in two doubles.
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM collectives c JOIN strings s ON s.run_id = c.run_id "
+                    "AND s.id = c.dtype_id WHERE c.kind = 1 AND NOT ((s.value = 'float' AND "
+                    "c.bytes = 4 * c.elements) OR (s.value = 'double' AND c.bytes = 8 * "
+                    "c.elements)) AND c.elements > 0"),
+              0.0);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM collectives WHERE kind = 1 AND elements = 0"), 0.0);
+    EXPECT_GE(query(db,
+                    "SELECT count(*) FROM collectives c JOIN strings s ON s.run_id = c.run_id "
+                    "AND s.id = c.dtype_id WHERE c.rank = 0 AND s.value = 'double' AND "
+                    "c.elements = 2"),
+              6.0)
+        << "one blocking loss sum per step";
     // Ranks issue the same all-reduces in the same order: every (sequence, bytes) of rank 0
     // is rank 1's too, which is how the straggler analysis pairs them.
     EXPECT_EQ(query(db,

@@ -85,7 +85,11 @@ TEST(SlurmCommandLine, OneArrayWithThrottleResourcesAndExtraArguments) {
     EXPECT_TRUE(has("--gres=gpu:1"));
     EXPECT_TRUE(has("--cpus-per-task=4"));
     EXPECT_TRUE(has("--mem=8G"));
+    EXPECT_TRUE(has("--ntasks=1"));
     EXPECT_EQ(args.back(), "--wrap=" + s.command);
+    s.tasks_per_cell = 4;  // a matrix with a 4-rank cell: every task holds 4 for srun
+    const auto ranked = sbatch_arguments(s);
+    EXPECT_TRUE(std::find(ranked.begin(), ranked.end(), "--ntasks=4") != ranked.end());
     s.settings.max_parallel = 0;
     EXPECT_TRUE(std::find(sbatch_arguments(s).begin(), sbatch_arguments(s).end(), "--array=0-5") !=
                 sbatch_arguments(s).end());

@@ -1,6 +1,11 @@
 // How busy the rest of the machine was while a cell trained: /proc/stat parsing, the
 // shares of other processes and of the hypervisor, and when the run is flagged.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ctime>
 
 #include "harness/capture/HostLoadMonitor.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
@@ -53,6 +58,63 @@ TEST(HostLoad, MonitorReadsThisMachine) {
     ASSERT_TRUE(load) << "/proc/stat is readable on Linux";
     EXPECT_GE(load->other_cpu_pct, 0.0);
     EXPECT_LE(load->other_cpu_pct, 100.0);
+}
+
+TEST(HostLoad, ParsesAProcessStatLineWhoseNameHasSpacesAndParentheses) {
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
+    // utime stime cutime cstime ...
+    const auto cpu = parse_proc_pid_stat(
+        "4242 (trainscope (rank) 1) R 4200 4200 4200 0 -1 4194304 10 0 0 0 150 30 7 3 20 0 "
+        "3 0 100 0\n");
+    ASSERT_TRUE(cpu);
+    EXPECT_EQ(cpu->ppid, 4200);
+    EXPECT_DOUBLE_EQ(cpu->ticks, 150.0 + 30 + 7 + 3);
+    EXPECT_FALSE(parse_proc_pid_stat("4242 (x) R 1 2 3"));
+    EXPECT_FALSE(parse_proc_pid_stat(""));
+}
+
+// Two children of this test forked alike run the same program under the same parent, as
+// a cell's ranks do under mpirun: each sees the other, with the CPU it burnt, and not
+// itself nor this test process.
+TEST(HostLoad, SiblingRanksAreTheProcessesOfThisProgramUnderTheSameParent) {
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t busy = fork();
+    ASSERT_GE(busy, 0);
+    if (busy == 0) {
+        // Burns 0.25 s of its own CPU (however long a loaded machine takes), then says so.
+        timespec used{};
+        volatile double x = 0.0;
+        do {
+            for (int i = 0; i < 100000; ++i)
+                x = x + 1.0;
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used);
+        } while (used.tv_sec == 0 && used.tv_nsec < 250'000'000);
+        [[maybe_unused]] const auto put = write(ready[1], "1", 1);
+        pause();
+        _exit(0);
+    }
+    char byte = 0;
+    ASSERT_EQ(read(ready[0], &byte, 1), 1);
+    close(ready[0]);
+    close(ready[1]);
+    const pid_t looker = fork();
+    ASSERT_GE(looker, 0);
+    if (looker == 0) {
+        const auto siblings = sibling_process_ticks();
+        const auto it = siblings.find(busy);
+        const bool ok = it != siblings.end() && it->second >= 0.2 * sysconf(_SC_CLK_TCK) &&
+                        siblings.count(getpid()) == 0 && siblings.count(getppid()) == 0;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(looker, &status, 0);
+    kill(busy, SIGKILL);
+    waitpid(busy, nullptr, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0)
+        << "the looking child did not see its busy sibling with >= 0.2 s of CPU";
+    EXPECT_TRUE(sibling_process_ticks().count(busy) == 0) << "not a sibling of the parent";
 }
 
 }  // namespace

@@ -12,10 +12,11 @@ TEST(RankLaunch, MpirunCommandOversubscribesAndAllowsRootOnlyAsRoot) {
     const std::vector<std::string> child{"/bin/trainscope", "__cell", "job.json", "dir"};
     const auto user = mpirun_command("/usr/bin/mpirun", 4, false, child);
     EXPECT_EQ(user, (std::vector<std::string>{"/usr/bin/mpirun", "-np", "4", "--oversubscribe",
-                                              "/bin/trainscope", "__cell", "job.json", "dir"}));
+                                              "--bind-to", "none", "/bin/trainscope", "__cell",
+                                              "job.json", "dir"}));
     const auto root = mpirun_command("/usr/bin/mpirun", 2, true, child);
-    EXPECT_EQ(root[4], "--allow-run-as-root");
-    EXPECT_EQ(root[5], "/bin/trainscope");
+    EXPECT_EQ(root[6], "--allow-run-as-root");
+    EXPECT_EQ(root[7], "/bin/trainscope");
 }
 
 TEST(RankLaunch, RankZeroKeepsTheSingleRankFileNames) {
@@ -31,6 +32,26 @@ TEST(RankLaunch, MpirunsVerdictNamesTheRank) {
               "mpirun: process rank 1 with PID 0 on node vm exited on signal 11 "
               "(Segmentation fault)");
     EXPECT_EQ(mpirun_rank_verdict("all fine\n"), "");
+}
+
+TEST(RankLaunch, SrunStartsTheRanksAsOneStepOverPmix) {
+    const std::vector<std::string> child{"/bin/trainscope", "__cell", "job.json", "dir"};
+    EXPECT_EQ(srun_command("/usr/bin/srun", 2, child),
+              (std::vector<std::string>{"/usr/bin/srun", "--mpi=pmix", "--ntasks=2",
+                                        "--kill-on-bad-exit=1", "/bin/trainscope", "__cell",
+                                        "job.json", "dir"}));
+}
+
+TEST(RankLaunch, SrunsVerdictNamesTheTasksThatFailed) {
+    const std::string output =
+        "srun: error: vm: task 1: Segmentation fault (core dumped)\n"
+        "srun: launch/slurm: _step_signal: Terminating StepId=12.0\n"
+        "srun: error: vm: task 0: Terminated\n"
+        "srun: error: Timed out waiting for job step to complete\n";
+    EXPECT_EQ(srun_rank_verdict(output),
+              "srun: error: vm: task 1: Segmentation fault (core dumped); srun: error: vm: task "
+              "0: Terminated");
+    EXPECT_EQ(srun_rank_verdict("all fine\n"), "");
 }
 
 TEST(ScalingEfficiency, ImagesPerSecondOverRanksTimesOneRank) {

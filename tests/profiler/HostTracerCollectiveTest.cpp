@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <thread>
 
+#include "common/CollectiveMessage.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/host/HostTracer.hpp"
 #include "profiler/trace/Collective.hpp"
@@ -49,7 +50,7 @@ TEST(HostTracerCollectives, StartEndRangesBecomeCollectivesOnTheStartingThreadsC
     HostTracer tracer;
     // Two buckets started by this thread, the second completed by another thread (as an
     // MPI request tested elsewhere), and one started by a worker thread.
-    const nvtxRangeId_t first = start_collective("all_reduce", 4096, 8);
+    const nvtxRangeId_t first = start_collective("all_reduce/float/4", 4096, 8);
     const nvtxRangeId_t second = start_collective("all_reduce", 1024, 9);
     busy_wait_ns(100'000);
     end_collective(first);
@@ -79,6 +80,11 @@ TEST(HostTracerCollectives, StartEndRangesBecomeCollectivesOnTheStartingThreadsC
     EXPECT_EQ(calls[0].kind, CollectiveKind::AllReduce);
     EXPECT_EQ(calls[0].bytes, 4096);
     EXPECT_EQ(calls[0].sequence, 7);
+    // The message's element type and size give the count bandwidth analyses read.
+    EXPECT_EQ(calls[0].elements, 1024);
+    EXPECT_EQ(trace.strings.at(calls[0].dtype), "float");
+    EXPECT_EQ(calls[1].elements, 0) << "a bare kind says nothing of its elements";
+    EXPECT_EQ(calls[1].dtype, kNoString);
     EXPECT_GE(calls[0].duration_ns(), 100'000);
     EXPECT_EQ(calls[1].bytes, 1024);
     EXPECT_EQ(calls[1].sequence, 8);
@@ -105,6 +111,20 @@ TEST(HostTracerCollectives, StartEndRangesBecomeCollectivesOnTheStartingThreadsC
     }
     EXPECT_EQ(collective_activities, 3);
     EXPECT_EQ(trace.activities.size(), 4u) << "the push/pop range stays an NVTX range";
+}
+
+TEST(CollectiveMessage, KindTypeAndSizeRoundTripAndForeignTextStaysAKind) {
+    EXPECT_EQ(format_collective_message("all_reduce", "double", 8), "all_reduce/double/8");
+    EXPECT_EQ(format_collective_message("barrier", "", 0), "barrier");
+    const auto parsed = parse_collective_message("broadcast/byte/1");
+    EXPECT_EQ(parsed.kind, "broadcast");
+    EXPECT_EQ(parsed.dtype, "byte");
+    EXPECT_EQ(parsed.element_bytes, 1);
+    for (const char* foreign : {"all_reduce/x", "a/b/0", "a/b/c", "a/b/-4"}) {
+        const auto f = parse_collective_message(foreign);
+        EXPECT_EQ(f.kind, foreign);
+        EXPECT_EQ(f.element_bytes, 0);
+    }
 }
 
 TEST(HostTracerCollectives, RangesOpenWhenRecordingStopsAreLeftOut) {

@@ -116,6 +116,26 @@ INSTANTIATE_TEST_SUITE_P(Models, DataParallel, ::testing::Values("seed-cnn", "le
                              return std::string(param.param) == "seed-cnn" ? "SeedCnn" : "LeNet5";
                          });
 
+// A stopping rule judges each rank's own step times, so ranks may want to stop at
+// different steps; all stop at the first step any rank wants to stop after, instead of
+// one waiting forever for the others' all-reduce.
+class StopAfter final : public TrainingObserver {
+  public:
+    explicit StopAfter(int steps) : steps_(steps) {}
+    bool on_step(const StepRecord& step) override { return step.index + 1 < steps_; }
+
+  private:
+    int steps_;
+};
+
+TEST(DataParallelConfig, RanksStopTogetherWhenOneRanksObserverStops) {
+    MpiCommunicator world;
+    TrainingConfig config = parity_run("seed-cnn", world.size());
+    StopAfter observer(world.rank() == 0 ? 4 : 1000);
+    const TrainingResult result = run_training(config, &observer);
+    EXPECT_EQ(result.steps.size(), 4u);
+}
+
 TEST(DataParallelConfig, RanksMustMatchTheLaunch) {
     MpiCommunicator world;
     TrainingConfig config = parity_run("seed-cnn", world.size() * 2);

@@ -2,12 +2,17 @@
 
 // An NVTX start/end range (domain "trainscope.comm") around one collective, from its start
 // to the completion the communicator sees, so a tracer can put it on a communication lane:
-// message = the collective's kind as the trace spells it ("all_reduce"), 64-bit payload =
-// its bytes, category = its sequence number + 1 (NVTX category 0 means none). Start/end,
+// message = the collective's kind as the trace spells it, its element type and size
+// ("all_reduce/double/8": common/CollectiveMessage.hpp), 64-bit payload = its bytes,
+// category = its sequence number + 1 (NVTX category 0 means none). Start/end,
 // not push/pop: a non-blocking collective outlives the call that starts it and may be
 // completed by another call or thread. Without NVTX (TRAINSCOPE_HAS_NVTX undefined) it
 // compiles to nothing.
 #include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/CollectiveMessage.hpp"
 
 #if defined(TRAINSCOPE_HAS_NVTX)
 #include <nvtx3/nvToolsExt.h>
@@ -21,8 +26,10 @@ inline nvtxDomainHandle_t collective_domain() {
     return domain;
 }
 
-inline std::uint64_t start_collective_range(const char* kind, std::uint64_t bytes,
+inline std::uint64_t start_collective_range(std::string_view kind, std::string_view dtype,
+                                            int element_bytes, std::uint64_t bytes,
                                             std::uint64_t sequence) {
+    const std::string message = format_collective_message(kind, dtype, element_bytes);
     nvtxEventAttributes_t attributes{};
     attributes.version = NVTX_VERSION;
     attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
@@ -31,7 +38,7 @@ inline std::uint64_t start_collective_range(const char* kind, std::uint64_t byte
     attributes.payloadType = NVTX_PAYLOAD_TYPE_UNSIGNED_INT64;
     attributes.payload.ullValue = bytes;
     attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    attributes.message.ascii = kind;
+    attributes.message.ascii = message.c_str();
     return nvtxDomainRangeStartEx(collective_domain(), &attributes);
 }
 
@@ -39,10 +46,25 @@ inline void end_collective_range(std::uint64_t id) {
     nvtxDomainRangeEnd(collective_domain(), id);
 }
 #else
-inline std::uint64_t start_collective_range(const char*, std::uint64_t, std::uint64_t) {
+inline std::uint64_t start_collective_range(std::string_view, std::string_view, int, std::uint64_t,
+                                            std::uint64_t) {
     return 0;
 }
 inline void end_collective_range(std::uint64_t) {}
 #endif
+
+// The range of a blocking collective: from the call to its return.
+class ScopedCollectiveRange {
+  public:
+    ScopedCollectiveRange(std::string_view kind, std::string_view dtype, int element_bytes,
+                          std::uint64_t bytes, std::uint64_t sequence)
+        : id_(start_collective_range(kind, dtype, element_bytes, bytes, sequence)) {}
+    ~ScopedCollectiveRange() { end_collective_range(id_); }
+    ScopedCollectiveRange(const ScopedCollectiveRange&) = delete;
+    ScopedCollectiveRange& operator=(const ScopedCollectiveRange&) = delete;
+
+  private:
+    std::uint64_t id_;
+};
 
 }  // namespace trainscope::workloads

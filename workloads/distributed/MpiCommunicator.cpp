@@ -61,7 +61,9 @@ struct MpiCommunicator::State {
     std::vector<Pending> pending;
     std::vector<int> finished;  // MPI_Testsome's output
     CommunicationTimes times;
-    std::uint64_t all_reduces_started = 0;  // every rank starts them in the same order
+    // Every collective, blocking ones included: every rank starts them in the same order,
+    // so the count pairs them across ranks in the trace.
+    std::uint64_t collectives_started = 0;
 
     void complete(std::size_t i) {
         Pending& p = pending[i];
@@ -136,8 +138,10 @@ void MpiCommunicator::start_all_reduce_mean(const Tensor& tensor) {
     pending.elements = static_cast<int>(tensor.elements());
     pending.dtype = tensor.dtype();
     pending.start_ns = now_ns();
-    pending.range = start_collective_range("all_reduce", static_cast<std::uint64_t>(tensor.bytes()),
-                                           state_->all_reduces_started++);
+    const bool f64 = pending.dtype == DType::f64;
+    pending.range = start_collective_range("all_reduce", f64 ? "double" : "float", f64 ? 8 : 4,
+                                           static_cast<std::uint64_t>(tensor.bytes()),
+                                           state_->collectives_started++);
     MPI_Request request = MPI_REQUEST_NULL;
     try {
         TS_MPI_CHECK(MPI_Iallreduce(MPI_IN_PLACE, pending.data, pending.elements,
@@ -192,6 +196,8 @@ void MpiCommunicator::all_reduce_sum(std::span<double> values) {
     if (values.empty()) {
         return;
     }
+    const ScopedCollectiveRange range("all_reduce", "double", 8, values.size_bytes(),
+                                      state_->collectives_started++);
     TS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()),
                                MPI_DOUBLE, MPI_SUM, *state_->comm));
 }
@@ -200,11 +206,14 @@ void MpiCommunicator::broadcast(std::span<std::byte> bytes, int root) {
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
         throw std::logic_error("MpiCommunicator::broadcast: more than 2^31-1 bytes");
     }
+    const ScopedCollectiveRange range("broadcast", "byte", 1, bytes.size(),
+                                      state_->collectives_started++);
     TS_MPI_CHECK(
         MPI_Bcast(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, root, *state_->comm));
 }
 
 void MpiCommunicator::barrier() {
+    const ScopedCollectiveRange range("barrier", "", 0, 0, state_->collectives_started++);
     TS_MPI_CHECK(MPI_Barrier(*state_->comm));
 }
 

@@ -354,7 +354,16 @@ bool TrainingRun::train_step(std::int64_t batch_index, int epoch, std::int64_t n
     // Global images: every rank trained as many rows as this one.
     result_.images_trained += batch.images.shape()[0] * (communicator_ ? communicator_->size() : 1);
     ++steps_done_;
-    return observer_ == nullptr || observer_->on_step(record);
+    bool keep_going = observer_ == nullptr || observer_->on_step(record);
+    if (communicator_) {
+        // Each rank's observer judges its own step times (the --rse stopping rule), so the
+        // ranks could disagree on the last step, and the one that went on would wait
+        // forever for the others' all-reduce: the run goes on while every rank wants to.
+        std::array<double, 1> stop{keep_going ? 0.0 : 1.0};
+        communicator_->all_reduce_sum(stop);
+        keep_going = stop[0] == 0.0;
+    }
+    return keep_going;
 }
 
 void TrainingRun::record_evaluation(int epoch) {
