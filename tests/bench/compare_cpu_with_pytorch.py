@@ -86,8 +86,9 @@ def matrix_table(args):
     for i in range(args.rounds):
         before = os.getloadavg()[0]
         rounds.append(run_matrix_round(args))
-        print(f"round {i + 1}: load average {before:.1f} before, {os.getloadavg()[0]:.1f} after",
-              flush=True)
+        # Each round as it ends, so an interrupted comparison keeps what it measured.
+        print(f"round {i + 1}: load average {before:.1f} before, {os.getloadavg()[0]:.1f} after: "
+              f"{json.dumps(rounds[-1])}", flush=True)
     print("| case | trainscope img/s | PyTorch img/s | ratio |")
     print("|---|---|---|---|")
     for case in rounds[0]:
