@@ -10,6 +10,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "gui/app/Theme.hpp"
@@ -114,10 +115,20 @@ void CompareView::runsChanged() {
     const QSignalBlocker bb(b_);
     a_->clear();
     b_->clear();
+    // Where runs of trainscope and of PyTorch sit side by side, the framework is what
+    // tells two otherwise equal labels apart: each label names it then.
+    std::set<std::string> frameworks;
+    for (const auto& r : runs_->runs())
+        frameworks.insert(r.axes.framework);
+    const bool name_framework = frameworks.size() > 1;
     for (const auto& r : runs_->runs()) {
-        QString label =
-            QStringLiteral("#%1 %2 %3 batch %4")
-                .arg(r.id)
+        QString label = QStringLiteral("#%1 ").arg(r.id);
+        if (name_framework)
+            label +=
+                QString::fromStdString(r.axes.framework.empty() ? "imported" : r.axes.framework) +
+                QLatin1Char(' ');
+        label +=
+            QStringLiteral("%1 %2 batch %3")
                 .arg(QString::fromStdString(r.axes.model), QString::fromStdString(r.axes.precision))
                 .arg(r.axes.batch.value_or(0));
         if (r.status != reports::RunStatus::Ok)

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 extern char** environ;
 
@@ -93,13 +94,43 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
     err.close_write();
     ProcessOutput result;
     drain(out, err, result.out, result.err);
+    result.exit_code = wait_for_exit(pid);
+    return result;
+}
+
+int wait_for_exit(int pid) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR)
             throw std::runtime_error(std::string("waitpid failed: ") + std::strerror(errno));
     }
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+PipedProcess spawn_piped(const std::vector<std::string>& argv,
+                         const std::filesystem::path& stderr_file) {
+    Pipe in;
+    Pipe out;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_file.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        throw std::runtime_error("cannot start " + argv.front() + ": " + std::strerror(rc));
+    PipedProcess process;
+    process.pid = pid;
+    process.to_child = std::exchange(in.write, -1);
+    process.from_child = std::exchange(out.read, -1);
+    return process;
 }
 
 std::optional<std::filesystem::path> find_on_path(const std::string& program) {

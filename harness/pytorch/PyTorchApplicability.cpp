@@ -7,17 +7,12 @@
 
 namespace trainscope::harness {
 
-std::string pytorch_skip_reason(const Cell& cell, const PyTorchCapabilities& torch,
-                                const StoppingRule& stopping) {
+std::string pytorch_skip_reason(const Cell& cell, const PyTorchCapabilities& torch) {
     using workloads::Allocator;
     using workloads::Precision;
     if (!torch.found)
         return torch.missing_reason;
     const std::string version = " (PyTorch " + torch.torch_version + ")";
-    if (!stopping.fixed_length) {
-        return "the rse/max-time stopping rule is not available to PyTorch cells: give --steps "
-               "or --epochs";
-    }
     const Precision precision = workloads::parse_precision(cell.at("precision"));
     const Allocator allocator = workloads::parse_allocator(cell.at("allocator"));
     const bool recompute =

@@ -4,7 +4,6 @@
 
 #include "harness/matrix/Cell.hpp"
 #include "harness/pytorch/PyTorchProbe.hpp"
-#include "harness/runner/StoppingRule.hpp"
 
 namespace trainscope::harness {
 
@@ -12,7 +11,6 @@ namespace trainscope::harness {
 // n/a axes marked): PyTorch missing from the interpreter, or a setting PyTorch has no
 // equivalent for (docs/pytorch.md, "Settings"). Empty when it runs. Known at planning
 // time, so such a cell is recorded `skipped` with this reason and never started.
-std::string pytorch_skip_reason(const Cell& cell, const PyTorchCapabilities& torch,
-                                const StoppingRule& stopping);
+std::string pytorch_skip_reason(const Cell& cell, const PyTorchCapabilities& torch);
 
 }  // namespace trainscope::harness

@@ -4,14 +4,18 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
 
 #include "harness/environment/HostEnvironment.hpp"
-#include "harness/executor/Subprocess.hpp"
 #include "harness/isolation/ScratchDir.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 #include "harness/pytorch/PyTorchProbe.hpp"
+#include "harness/pytorch/WorkerSession.hpp"
 #include "harness/runner/RunMetrics.hpp"
+#include "harness/runner/TracingOverhead.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 #include "reports/metrics/MetricTags.hpp"
 #include "reports/trace/TraceMetrics.hpp"
@@ -68,29 +72,16 @@ json worker_job(const Cell& cell, const workloads::TrainingConfig& config,
     j["cuda_graph"] = config.cuda_graph;
     j["trace_level"] = cell.at("trace_level");
     j["trace_file"] = trace_file.string();
+    j["controlled"] = true;  // steps reported one by one, the harness answering each
     return j;
 }
 
 workloads::TrainingResult to_training_result(const json& r) {
     workloads::TrainingResult result;
-    for (const json& s : r.at("steps")) {
-        workloads::StepRecord step;
-        step.index = s.at("index").get<std::int64_t>();
-        step.epoch = s.at("epoch").get<int>();
-        step.duration_ns = s.at("duration_ns").get<std::int64_t>();
-        step.loss = s.at("loss").is_number() ? s.at("loss").get<double>() : std::nan("");
-        step.loss_scale = s.at("loss_scale").get<double>();
-        step.skipped = s.at("skipped").get<bool>();
-        step.warmup = s.at("warmup").get<bool>();
-        step.data_ns = s.at("data_ns").get<std::int64_t>();
-        result.steps.push_back(step);
-    }
-    for (const json& e : r.at("evaluations")) {
-        result.evaluations.push_back(
-            {e.at("epoch").get<int>(), e.at("after_step").get<std::int64_t>(),
-             e.at("train_time_ns").get<std::int64_t>(), e.at("test_accuracy").get<double>(),
-             e.at("test_loss").get<double>()});
-    }
+    for (const json& s : r.at("steps"))
+        result.steps.push_back(worker_step(s));
+    for (const json& e : r.at("evaluations"))
+        result.evaluations.push_back(worker_eval(e));
     result.images_trained = r.at("images_trained").get<std::int64_t>();
     result.train_time_ns = r.at("train_time_ns").get<std::int64_t>();
     result.peak_tensor_bytes = r.at("peak_memory_bytes").get<std::int64_t>();
@@ -107,11 +98,42 @@ std::string error_tail(const std::string& err) {
     return err.size() <= kKeep ? err : "..." + err.substr(err.size() - kKeep);
 }
 
+std::string read_text(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The tracing-overhead probe over the worker: the same job untraced, with evaluation off
+// and the probe's length, its tracer switched on and off between steps by the probe.
+std::optional<TracingOverhead> probe_pytorch_tracing(const std::vector<std::string>& argv,
+                                                     const std::filesystem::path& job_file,
+                                                     const std::filesystem::path& stderr_file,
+                                                     json job, double median_step_ns) {
+    WorkerSteering steering;
+    return run_tracing_probe(
+        median_step_ns, [&](bool on) { steering.request_tracing(on); },
+        [&](InterleavedTracingProbe& probe) {
+            job["steps"] = job.at("warmup_steps").get<std::int64_t>() + probe.steps_needed();
+            job["epochs"] = 0;
+            job["eval_every_steps"] = 0;
+            job["evaluate"] = false;
+            job["trace_file"] = "";
+            std::ofstream(job_file) << job.dump();
+            const int exit_code = run_worker_session(argv, stderr_file, probe, steering);
+            if (exit_code != 0) {
+                throw std::runtime_error(fmt::format("the PyTorch worker exited with code {}: {}",
+                                                     exit_code,
+                                                     error_tail(read_text(stderr_file))));
+            }
+        });
+}
+
 }  // namespace
 
-std::vector<TimeInterval> run_pytorch_cell(const Cell& cell, const CellRunOptions& options,
-                                           reports::RunRecord& record) {
-    workloads::TrainingConfig config = make_training_config(cell, options.length);
+std::vector<TimeInterval> run_pytorch_cell(const Cell& cell,
+                                           const workloads::TrainingConfig& config,
+                                           MeasurementController& controller,
+                                           const std::string& python, reports::RunRecord& record) {
     // Bad user input (an unknown model, a missing data folder) is the same error on
     // either framework, and found here before Python starts.
     const std::int64_t trainscope_parameters = workloads::parameter_count(config);
@@ -119,19 +141,23 @@ std::vector<TimeInterval> run_pytorch_cell(const Cell& cell, const CellRunOption
     ScratchDir scratch;
     const auto job_file = scratch.path() / "pytorch_job.json";
     const auto result_file = scratch.path() / "pytorch_result.json";
+    const auto stderr_file = scratch.path() / "pytorch_stderr.txt";
     const bool traced = cell.at("trace_level") != "off";
     const auto trace_file = traced ? scratch.path() / "kineto.json" : std::filesystem::path();
-    std::ofstream(job_file) << worker_job(cell, config, trace_file).dump();
+    json job = worker_job(cell, config, trace_file);
+    std::ofstream(job_file) << job.dump();
     record.environment["pytorch_worker"] = worker.string();
-    record.environment["pytorch_interpreter"] = options.length.python;
+    record.environment["pytorch_interpreter"] = python;
+    const std::vector<std::string> argv = {python, worker.string(), job_file.string(),
+                                           result_file.string()};
     try {
-        const ProcessOutput out = run_process(
-            {options.length.python, worker.string(), job_file.string(), result_file.string()});
-        if (out.exit_code != 0 || !std::filesystem::exists(result_file)) {
+        WorkerSteering steering;
+        const int exit_code = run_worker_session(argv, stderr_file, controller, steering);
+        if (exit_code != 0 || !std::filesystem::exists(result_file)) {
             record.status = reports::RunStatus::Failed;
-            record.error = fmt::format("the PyTorch worker ({} {}) exited with code {}: {}",
-                                       options.length.python, worker.string(), out.exit_code,
-                                       error_tail(out.err));
+            record.error =
+                fmt::format("the PyTorch worker ({} {}) exited with code {}: {}", python,
+                            worker.string(), exit_code, error_tail(read_text(stderr_file)));
             return {};
         }
         std::ifstream in(result_file);
@@ -164,6 +190,14 @@ std::vector<TimeInterval> run_pytorch_cell(const Cell& cell, const CellRunOption
                     record.metrics.push_back(std::move(m));
             }
             record.trace = std::move(trace);
+            if (controller.divergence().empty()) {
+                record_tracing_overhead(
+                    record, "in a second worker process after the run, toggling torch.profiler",
+                    [&] {
+                        return probe_pytorch_tracing(argv, job_file, stderr_file, job,
+                                                     median_measured_step_ns(result));
+                    });
+            }
         }
         if (result.parameter_count != trainscope_parameters) {
             record.status = reports::RunStatus::Failed;

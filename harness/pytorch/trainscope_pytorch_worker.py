@@ -224,8 +224,34 @@ def die_with_parent():
         pass  # not Linux: the worker ends when its pipes close instead
 
 
+class Steering:
+    """The harness's side of a controlled run (job["controlled"]; docs/pytorch.md, "Stopping
+    and probing"): after each step the worker reports it as one JSON line on its stdout and
+    waits for one answer on stdin: go, stop, trace on, trace off. The harness applies the
+    same stopping rule and tracing probe to these steps as to its engine's. Anything else
+    that writes to fd 1 (torch's C++ warnings) goes to stderr, so the channel stays clean."""
+
+    def __init__(self, controlled):
+        self.channel = None
+        if controlled:
+            self.channel = os.fdopen(os.dup(1), "w")
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
+
+    def report(self, kind, record):
+        if self.channel is None:
+            return "go"
+        self.channel.write(json.dumps({kind: record}) + "\n")
+        self.channel.flush()
+        if kind != "step":
+            return "go"
+        answer = sys.stdin.readline().strip()
+        return answer or "stop"  # the harness went away: stop
+
+
 def train(job):
     die_with_parent()
+    steering = Steering(job.get("controlled", False))
     # Allocator settings are read when CUDA initialises: before importing torch.
     if job["allocator"] == "device":
         os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
@@ -297,9 +323,24 @@ def train(job):
             x = torch.utils.checkpoint.checkpoint(segment, x, use_reentrant=False)
         return segments[-1](x)
 
+    tracer = {"profile": None}
+
+    def start_tracing():
+        from torch.profiler import ProfilerActivity, profile
+        activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+        tracer["profile"] = profile(activities=activities,
+                                    record_shapes=job["trace_level"] == "full")
+        tracer["profile"].__enter__()
+
+    def stop_tracing():
+        tracer["profile"].__exit__(None, None, None)
+        finished, tracer["profile"] = tracer["profile"], None
+        return finished
+
     def phase(name):
-        # The phases trainscope's engine marks with NVTX ranges, for the trace views.
-        return torch.profiler.record_function(name) if job["trace_file"] else nullcontext()
+        # The phases trainscope's engine marks with NVTX ranges, for the trace views; only
+        # while tracing, as the engine's ranges cost nothing without a tracer.
+        return torch.profiler.record_function(name) if tracer["profile"] else nullcontext()
 
     def step_body(x, y):
         optimizer.zero_grad(set_to_none=True)
@@ -340,12 +381,8 @@ def train(job):
     shuffler = Shuffler(train_x.shape[0], job["seed"])
     sync = torch.cuda.synchronize if cuda else (lambda: None)
 
-    profiler = None
     if job["trace_file"]:
-        from torch.profiler import ProfilerActivity, profile
-        activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-        profiler = profile(activities=activities, record_shapes=job["trace_level"] == "full")
-        profiler.__enter__()
+        start_tracing()
 
     graph = None
     capture_at = max(1, job["warmup_steps"] - 1)
@@ -390,21 +427,31 @@ def train(job):
             loss_value = float(loss)
             scale_after = scaler.get_scale() if scaler.is_enabled() else 1.0
             train_ns += duration
+            # JSON has no NaN: a diverged loss is null, which the harness reads as NaN.
             steps.append({"index": done, "epoch": epoch, "start_ns": start, "duration_ns": duration,
-                          "loss": loss_value, "loss_scale": scale_before,
-                          "skipped": scale_after < scale_before,
+                          "loss": loss_value if math.isfinite(loss_value) else None,
+                          "loss_scale": scale_before, "skipped": scale_after < scale_before,
                           "warmup": done < job["warmup_steps"], "data_ns": data_ns})
             done += 1
+            answer = steering.report("step", steps[-1])
+            if answer == "trace on" and tracer["profile"] is None:
+                start_tracing()
+            elif answer == "trace off" and tracer["profile"] is not None:
+                stop_tracing()  # a probe's block: only the time it cost matters
+            elif answer == "stop":
+                total = done
             if job["eval_every_steps"] > 0 and done % job["eval_every_steps"] == 0 \
                     and job["evaluate"]:
                 accuracy, test_loss = evaluate()
                 evaluations.append({"epoch": epoch, "after_step": done, "train_time_ns": train_ns,
                                     "test_accuracy": accuracy, "test_loss": test_loss})
+                steering.report("eval", evaluations[-1])
                 last_eval = done
         if done % per_epoch == 0 and job["evaluate"] and last_eval != done:
             accuracy, test_loss = evaluate()
             evaluations.append({"epoch": epoch, "after_step": done, "train_time_ns": train_ns,
                                 "test_accuracy": accuracy, "test_loss": test_loss})
+            steering.report("eval", evaluations[-1])
             last_eval = done
         epoch += 1
     if job["evaluate"] and last_eval != done:
@@ -412,11 +459,13 @@ def train(job):
         evaluations.append({"epoch": max(0, epoch - 1), "after_step": done,
                             "train_time_ns": train_ns, "test_accuracy": accuracy,
                             "test_loss": test_loss})
+        steering.report("eval", evaluations[-1])
     profiler_kind = ""
-    if profiler is not None:
-        profiler.__exit__(None, None, None)
-        profiler.export_chrome_trace(job["trace_file"])
-        profiler_kind = to_kineto_layout(job["trace_file"])
+    if tracer["profile"] is not None:
+        finished = stop_tracing()
+        if job["trace_file"]:
+            finished.export_chrome_trace(job["trace_file"])
+            profiler_kind = to_kineto_layout(job["trace_file"])
 
     environment = {"profiler": profiler_kind, "torch_version": torch.__version__, "torch_threads": str(torch.get_num_threads()),
                    "python": sys.version.split()[0], "python_executable": sys.executable}

@@ -35,15 +35,6 @@ namespace {
 std::string utc_now() {
     return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
 }
-double median_measured_step_ns(const workloads::TrainingResult& result) {
-    std::vector<double> ns;
-    for (const auto& s : result.steps) {
-        if (!s.warmup)
-            ns.push_back(static_cast<double>(s.duration_ns));
-    }
-    return ns.empty() ? 0.0 : reports::quantile(ns, 0.5);
-}
-
 // The CUDA ordinal the cell trains on and its PCI bus id, for NVML to find the same GPU
 // (NVML's index order need not be CUDA's). Queried here, in the cell's own process, so
 // CUDA_VISIBLE_DEVICES numbers the ordinal as the training's cudaSetDevice does.
@@ -69,6 +60,19 @@ void add_capture_records(reports::RunRecord& record, CapturedCell& captured) {
     }
 }
 
+// What the stopping rule and the divergence check decided, alike for both frameworks.
+void add_measurement_outcome(reports::RunRecord& record, const MeasurementController& controller,
+                             const StoppingRule& stopping) {
+    if (!stopping.fixed_length) {
+        const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
+        record.metrics.push_back({reports::metric_tag::noise_target_met, met ? 1.0 : 0.0});
+    }
+    if (!controller.divergence().empty()) {
+        record.status = reports::RunStatus::Failed;
+        record.error = controller.divergence();
+    }
+}
+
 }  // namespace
 
 reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
@@ -84,16 +88,6 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         return record;
     }
     workloads::TrainingConfig config = make_training_config(cell, length);
-    if (parse_framework(cell.at("framework")) == Framework::pytorch) {
-        // Host load and GPU telemetry as for the engine's cells; the worker traces itself.
-        CellCapture capture(profiler::TraceLevel::Off,
-                            workloads::parse_backend_kind(config.backend), capture_device(config));
-        const std::vector<TimeInterval> measured = run_pytorch_cell(cell, options, record);
-        CapturedCell captured = capture.stop(measured, static_cast<std::int64_t>(measured.size()));
-        add_capture_records(record, captured);
-        record.finished_utc = utc_now();
-        return record;
-    }
     if (!options.stopping.fixed_length) {
         // The stopping rule ends training; the step count is only a backstop.
         config.steps = std::numeric_limits<std::int32_t>::max();
@@ -101,6 +95,18 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
     }
     MeasurementController controller(options.stopping, options.fault, record.cell_key,
                                      options.progress);
+    if (parse_framework(cell.at("framework")) == Framework::pytorch) {
+        // Host load and GPU telemetry as for the engine's cells; the worker traces itself.
+        CellCapture capture(profiler::TraceLevel::Off,
+                            workloads::parse_backend_kind(config.backend), capture_device(config));
+        const std::vector<TimeInterval> measured =
+            run_pytorch_cell(cell, config, controller, options.length.python, record);
+        CapturedCell captured = capture.stop(measured, static_cast<std::int64_t>(measured.size()));
+        add_capture_records(record, captured);
+        add_measurement_outcome(record, controller, options.stopping);
+        record.finished_utc = utc_now();
+        return record;
+    }
     const auto level =
         profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
@@ -130,33 +136,14 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
                 record.environment["tracing_overhead_probe"] =
                     "not run: a multi-rank cell's ranks would have to agree on its length";
             } else if (controller.divergence().empty()) {
-                // After the capture has stopped: the probe runs tracers of its own. The run
-                // is measured already; a probe that fails costs its figure, not the run.
-                try {
-                    if (auto overhead = measure_tracing_overhead(config, level,
-                                                                 median_measured_step_ns(result))) {
-                        for (auto& m : tracing_overhead_metrics(*overhead))
-                            record.metrics.push_back(std::move(m));
-                        record.environment["tracing_overhead_probe"] = fmt::format(
-                            "{} rounds of an untraced and a traced block of {} steps (ABBA "
-                            "order), in the cell's process after its run",
-                            overhead->rounds, overhead->steps_per_block);
-                    }
-                } catch (const std::exception& e) {
-                    record.environment["tracing_overhead_probe"] =
-                        std::string("failed, no figure: ") + e.what();
-                }
+                // After the capture has stopped: the probe runs tracers of its own.
+                record_tracing_overhead(record, "in the cell's process after its run", [&] {
+                    return measure_tracing_overhead(config, level, median_measured_step_ns(result));
+                });
             }
         }
         record.evaluations = to_eval_rows(result);
-        if (!options.stopping.fixed_length) {
-            const bool met = controller.stop_decision() == StopDecision::NoiseTargetMet;
-            record.metrics.push_back({reports::metric_tag::noise_target_met, met ? 1.0 : 0.0});
-        }
-        if (!controller.divergence().empty()) {
-            record.status = reports::RunStatus::Failed;
-            record.error = controller.divergence();
-        }
+        add_measurement_outcome(record, controller, options.stopping);
     } catch (const workloads::ConfigError&) {
         throw;
     } catch (const std::exception& e) {

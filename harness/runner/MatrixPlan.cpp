@@ -57,8 +57,7 @@ class SettingPicker {
 
 // Skips the framework=pytorch cells PyTorch cannot run as asked, saying why; the
 // interpreter is asked once, and only when such a cell exists.
-void apply_pytorch_applicability(std::vector<Cell>& cells, const std::string& python,
-                                 const StoppingRule& stopping) {
+void apply_pytorch_applicability(std::vector<Cell>& cells, const std::string& python) {
     std::optional<PyTorchCapabilities> torch;
     for (auto& cell : cells) {
         if (parse_framework(cell.at("framework")) != Framework::pytorch)
@@ -66,7 +65,7 @@ void apply_pytorch_applicability(std::vector<Cell>& cells, const std::string& py
         if (!torch)
             torch = probe_pytorch(python);
         if (cell.skip_reason.empty())
-            cell.skip_reason = pytorch_skip_reason(cell, *torch, stopping);
+            cell.skip_reason = pytorch_skip_reason(cell, *torch);
     }
 }
 
@@ -146,7 +145,7 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
         if (!unavailable.empty())
             cell.skip_reason = unavailable;
     }
-    apply_pytorch_applicability(cells, length.python, plan.stopping);
+    apply_pytorch_applicability(cells, length.python);
     plan.cells = deduplicate(std::move(cells));
     plan.varying_axes = varying_axes(plan.cells);
 

@@ -1,5 +1,7 @@
 #include "harness/runner/TracingOverhead.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -93,33 +95,15 @@ std::int64_t probe_steps_per_block(double median_step_ns) {
                                     6, 40);
 }
 
-std::optional<TracingOverhead> measure_tracing_overhead(const workloads::TrainingConfig& config,
-                                                        profiler::TraceLevel level,
-                                                        double median_step_ns) {
+std::optional<TracingOverhead> run_tracing_probe(double median_step_ns,
+                                                 std::function<void(bool on)> switch_tracing,
+                                                 const ProbeTrainer& train) {
     // Six rounds: at least five, and an even number so that ABBA puts as many traced
     // blocks first as second.
     constexpr std::size_t kRounds = 6;
     const std::int64_t per_block = probe_steps_per_block(median_step_ns);
-    const bool cuda = workloads::is_backend(config.backend, workloads::BackendKind::cuda);
-    std::unique_ptr<TraceCapture> capture;
-    std::vector<std::string> discarded;
-    InterleavedTracingProbe probe(kRounds, per_block, [&](bool on) {
-        if (on) {
-            capture = std::make_unique<TraceCapture>(level, cuda);
-        } else if (capture) {
-            capture->stop(discarded);  // only the time it cost matters
-            capture.reset();
-        }
-    });
-    workloads::TrainingConfig probe_config = config;
-    probe_config.steps = probe_config.warmup_steps + probe.steps_needed();
-    probe_config.epochs = 0;
-    probe_config.eval_every_steps = 0;
-    probe_config.evaluate = false;
-    probe_config.target_accuracy.reset();
-    workloads::run_training(probe_config, &probe);
-    if (capture)
-        capture->stop(discarded);
+    InterleavedTracingProbe probe(kRounds, per_block, std::move(switch_tracing));
+    train(probe);
     if (!probe.complete())
         return std::nullopt;
     const std::vector<OverheadRound> rounds = probe.rounds();
@@ -127,6 +111,60 @@ std::optional<TracingOverhead> measure_tracing_overhead(const workloads::Trainin
     if (overhead)
         overhead->steps_per_block = per_block;
     return overhead;
+}
+
+std::optional<TracingOverhead> measure_tracing_overhead(const workloads::TrainingConfig& config,
+                                                        profiler::TraceLevel level,
+                                                        double median_step_ns) {
+    const bool cuda = workloads::is_backend(config.backend, workloads::BackendKind::cuda);
+    std::unique_ptr<TraceCapture> capture;
+    std::vector<std::string> discarded;
+    auto switch_tracing = [&](bool on) {
+        if (on) {
+            capture = std::make_unique<TraceCapture>(level, cuda);
+        } else if (capture) {
+            capture->stop(discarded);  // only the time it cost matters
+            capture.reset();
+        }
+    };
+    auto overhead =
+        run_tracing_probe(median_step_ns, switch_tracing, [&](InterleavedTracingProbe& probe) {
+            workloads::TrainingConfig probe_config = config;
+            probe_config.steps = probe_config.warmup_steps + probe.steps_needed();
+            probe_config.epochs = 0;
+            probe_config.eval_every_steps = 0;
+            probe_config.evaluate = false;
+            probe_config.target_accuracy.reset();
+            workloads::run_training(probe_config, &probe);
+        });
+    if (capture)
+        capture->stop(discarded);
+    return overhead;
+}
+
+double median_measured_step_ns(const workloads::TrainingResult& result) {
+    std::vector<double> ns;
+    for (const auto& s : result.steps) {
+        if (!s.warmup)
+            ns.push_back(static_cast<double>(s.duration_ns));
+    }
+    return ns.empty() ? 0.0 : reports::quantile(ns, 0.5);
+}
+
+void record_tracing_overhead(reports::RunRecord& record, const std::string& where,
+                             const std::function<std::optional<TracingOverhead>()>& probe) {
+    try {
+        if (auto overhead = probe()) {
+            for (auto& m : tracing_overhead_metrics(*overhead))
+                record.metrics.push_back(std::move(m));
+            record.environment["tracing_overhead_probe"] = fmt::format(
+                "{} rounds of an untraced and a traced block of {} steps (ABBA order), {}",
+                overhead->rounds, overhead->steps_per_block, where);
+        }
+    } catch (const std::exception& e) {
+        record.environment["tracing_overhead_probe"] =
+            std::string("failed, no figure: ") + e.what();
+    }
 }
 
 std::vector<reports::Metric> tracing_overhead_metrics(const TracingOverhead& overhead) {

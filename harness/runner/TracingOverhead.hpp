@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "profiler/capture/TraceLevel.hpp"
@@ -74,11 +75,31 @@ class InterleavedTracingProbe : public workloads::TrainingObserver {
 // the probe of a slow model stays a few seconds.
 std::int64_t probe_steps_per_block(double median_step_ns);
 
+// The probe for any trainer, the engine or PyTorch's worker: sizes the blocks from the
+// traced run's `median_step_ns`, calls `train(probe)`, which must train warm-up plus
+// probe.steps_needed() steps with `probe` as its observer and call
+// `switch_tracing(on)` when asked, and estimates the overhead from the rounds. nullopt
+// when training ended before the probe completed.
+using ProbeTrainer = std::function<void(InterleavedTracingProbe& probe)>;
+std::optional<TracingOverhead> run_tracing_probe(double median_step_ns,
+                                                 std::function<void(bool on)> switch_tracing,
+                                                 const ProbeTrainer& train);
+
 // Runs the probe for `config` (evaluation off, its own warm-up) with a TraceCapture at
 // `level` during traced blocks. nullopt when training ended before the probe completed.
 std::optional<TracingOverhead> measure_tracing_overhead(const workloads::TrainingConfig& config,
                                                         profiler::TraceLevel level,
                                                         double median_step_ns);
+
+// The median of a run's measured (non-warm-up) step times; 0 without any.
+double median_measured_step_ns(const workloads::TrainingResult& result);
+
+// Runs `probe` after a traced run and records what it found in `record`: the overhead
+// metrics, and environment.tracing_overhead_probe saying how it ran (`where`) or why it
+// gave no figure. The run is measured already: a probe that throws costs its figure,
+// not the run.
+void record_tracing_overhead(reports::RunRecord& record, const std::string& where,
+                             const std::function<std::optional<TracingOverhead>()>& probe);
 
 // tracing_overhead_pct_ci_low/high always; tracing_overhead_pct only when measurable.
 std::vector<reports::Metric> tracing_overhead_metrics(const TracingOverhead& overhead);

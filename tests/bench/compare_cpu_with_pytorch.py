@@ -13,6 +13,14 @@ makes the script exit 1.
 
     tests/bench/compare_cpu_with_pytorch.py --trainscope build/bin/trainscope \
         --python /usr/bin/python3 --rounds 3 --threads 2
+
+With --matrix FILE a round is one `trainscope run FILE` with the file's own settings
+(examples/framework.toml: the product path as a user runs it), every case of the file in
+it; the table is then Markdown, one row per case (the cell without its framework), and
+each round's load average is printed, since a busy machine moves the figures.
+
+    tests/bench/compare_cpu_with_pytorch.py --matrix examples/framework.toml --rounds 5 \
+        --python /usr/bin/python3
 """
 import argparse
 import json
@@ -55,6 +63,44 @@ def run_round(args, model, batch, precision):
     return result
 
 
+def run_matrix_round(args):
+    """One `trainscope run FILE`: images/s by case (the cell key less its framework) and
+    framework."""
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [args.trainscope, "run", args.matrix, "--python", args.python, "--out",
+                   os.path.join(tmp, "r.db"), "--json", "-q"]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    result = {}
+    for run in json.loads(out)["runs"]:
+        if run["status"] != "ok":
+            raise RuntimeError(f"{run['cell']}: {run['status']}: {run['error']}")
+        axes = run["axes"]
+        params = f" ({axes['model_params']})" if axes["model_params"] else ""
+        case = f"{axes['model']}{params} {axes['precision']} batch {axes['batch']}"
+        result.setdefault(case, {})[axes["framework"]] = run["metrics"]["images_per_s"]
+    return result
+
+
+def matrix_table(args):
+    rounds = []
+    for i in range(args.rounds):
+        before = os.getloadavg()[0]
+        rounds.append(run_matrix_round(args))
+        # Each round as it ends, so an interrupted comparison keeps what it measured.
+        print(f"round {i + 1}: load average {before:.1f} before, {os.getloadavg()[0]:.1f} after: "
+              f"{json.dumps(rounds[-1])}", flush=True)
+    print("| case | trainscope img/s | PyTorch img/s | ratio |")
+    print("|---|---|---|---|")
+    for case in rounds[0]:
+        ours = [r[case]["trainscope"] for r in rounds]
+        theirs = [r[case]["pytorch"] for r in rounds]
+        ratios = [x / y for x, y in zip(ours, theirs)]
+        print(f"| {case} | {statistics.median(ours):.0f} ({spread(ours)}) | "
+              f"{statistics.median(theirs):.0f} ({spread(theirs)}) | "
+              f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}) |")
+    return 0
+
+
 def spread(values):
     return f"{min(values):.0f}-{max(values):.0f}"
 
@@ -69,9 +115,13 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--only", help="model:batch:precision, e.g. seed-cnn:64:fp32")
+    parser.add_argument("--matrix", help="a matrix file with framework = [trainscope, pytorch]: "
+                        "one run of it per round, with its own settings")
     args = parser.parse_args()
     if args.rounds < 3:
         parser.error("--rounds: at least 3, for a median and a spread")
+    if args.matrix:
+        return matrix_table(args)
     cases = CASES
     if args.only:
         m, b, p = args.only.split(":")

@@ -2,6 +2,7 @@
 // runs as a separate process), a run is never compared with itself, busy-machine runs
 // are flagged, and Kineto's ProfilerStep#N ranges count as training steps.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -225,6 +226,29 @@ class TestCompare : public QObject {
         QVERIFY(!view.warningText().contains(QLatin1String("Run A")));
         view.setRuns(model.runs()[1].id, model.runs()[0].id);
         QVERIFY(view.warningText().contains(QLatin1String("Run A")));
+    }
+
+    // trainscope against PyTorch on the same cell: the run pickers must say which is which.
+    void thePickersNameTheFrameworkWhereRunsOfBothAreLoaded() {
+        reports::RunRecord ours = timedRun(10.0, 0.1, 200);
+        ours.axes.framework = "trainscope";
+        reports::RunRecord theirs = timedRun(20.0, 0.1, 200);
+        theirs.axes.framework = "pytorch";
+        RunsTableModel model;
+        model.setRuns(load(writeRuns(QStringLiteral("frameworks.db"), {ours, theirs})));
+        CompareView view(&model);
+        const auto combos = view.findChildren<QComboBox*>();
+        QVERIFY(!combos.isEmpty());
+        QStringList labels;
+        for (int i = 0; i < combos.front()->count(); ++i)
+            labels << combos.front()->itemText(i);
+        QCOMPARE(labels.size(), 2);
+        QVERIFY2(labels[0].contains(QLatin1String("trainscope seed-cnn")), qPrintable(labels[0]));
+        QVERIFY2(labels[1].contains(QLatin1String("pytorch seed-cnn")), qPrintable(labels[1]));
+
+        model.setRuns(load(writeRuns(QStringLiteral("one-framework.db"), {ours, ours})));
+        QVERIFY2(!combos.front()->itemText(0).contains(QLatin1String("trainscope")),
+                 qPrintable(combos.front()->itemText(0)));
     }
 
     void profilerStepsAreTrainingSteps() {

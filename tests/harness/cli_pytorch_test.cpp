@@ -80,12 +80,58 @@ TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOp
     EXPECT_GE(ops["aten::conv2d"], 6) << "one convolution per training forward at least";
     EXPECT_GE(ops["aten::max_pool2d"], 6);
 
+    // A traced PyTorch cell measures what torch.profiler costs it, as the engine's cells
+    // measure their tracers: the interval always, by the same probe.
+    ASSERT_NE(torch.find_metric("tracing_overhead_pct_ci_low"), nullptr);
+    ASSERT_NE(torch.find_metric("tracing_overhead_pct_ci_high"), nullptr);
+    EXPECT_LE(torch.find_metric("tracing_overhead_pct_ci_low")->value,
+              torch.find_metric("tracing_overhead_pct_ci_high")->value);
+    EXPECT_NE(torch.environment.at("tracing_overhead_probe").find("6 rounds"), std::string::npos)
+        << torch.environment.at("tracing_overhead_probe");
+
     // compare treats framework as an axis: the PyTorch run against the trainscope one.
     const auto compared = run_trainscope("compare " + db_path.string());
     ASSERT_EQ(compared.exit_code, 0) << compared.output;
     EXPECT_NE(compared.output.find("framework=trainscope"), std::string::npos) << compared.output;
     EXPECT_NE(compared.output.find("framework=pytorch"), std::string::npos) << compared.output;
     EXPECT_NE(compared.output.find("baseline"), std::string::npos) << compared.output;
+}
+
+// Without --steps/--epochs the harness's stopping rule ends a PyTorch cell as it ends an
+// engine's cell: a loose noise target is met after --min-steps measured steps; a target
+// that cannot be met gives up at --max-time.
+TEST(PyTorchCells, TheRseRuleStopsAPyTorchCellAsItStopsTheEngines) {
+    if (!have_torch())
+        GTEST_SKIP() << "PyTorch not found by " << python_with_torch();
+    testing::TempDir dir;
+    const std::string common =
+        " --model seed-cnn --backend cpu --dataset synthetic --input 1x12x12 --warmup 2 "
+        "--threads 1 -q --framework trainscope,pytorch --python " +
+        python_with_torch();
+    const auto met_db = dir / "met.db";
+    auto r = run_trainscope("run --rse 0.9 --min-steps 20" + common + " --out " + met_db.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    for (const auto& run : runs_of(met_db)) {
+        SCOPED_TRACE(run.axes.framework);
+        EXPECT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+        ASSERT_NE(run.find_metric("noise_target_met"), nullptr);
+        EXPECT_EQ(run.find_metric("noise_target_met")->value, 1.0);
+        EXPECT_EQ(run.steps.size(), 22u) << "20 measured steps and 2 of warm-up, then stopped";
+    }
+    const auto capped_db = dir / "capped.db";
+    r = run_trainscope("run --rse 1e-9 --max-time 0.3" + common + " --out " + capped_db.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    for (const auto& run : runs_of(capped_db)) {
+        SCOPED_TRACE(run.axes.framework);
+        EXPECT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+        ASSERT_NE(run.find_metric("noise_target_met"), nullptr);
+        EXPECT_EQ(run.find_metric("noise_target_met")->value, 0.0);
+        double trained_s = 0.0;
+        for (const auto& step : run.steps)
+            trained_s += static_cast<double>(step.duration_ns) * 1e-9;
+        EXPECT_GE(trained_s, 0.3);
+        EXPECT_LT(trained_s, 5.0) << "the time cap stopped it";
+    }
 }
 
 TEST(PyTorchCells, ASettingPyTorchLacksIsSkippedWithItsReasonAndTheRestRuns) {

@@ -32,12 +32,6 @@ PyTorchCapabilities cpu_torch() {
     return torch;
 }
 
-StoppingRule fixed() {
-    StoppingRule rule;
-    rule.fixed_length = true;
-    return rule;
-}
-
 TEST(FrameworkAxis, DefaultsToTrainscopeAndExpandsBothFrameworks) {
     EXPECT_EQ(expand_matrix({}).front().at("framework"), "trainscope");
     const auto cells = expand_matrix({{"framework", {"trainscope", "pytorch"}}});
@@ -64,40 +58,34 @@ TEST(PyTorchApplicability, WithoutTorchTheCellIsSkippedWithTheAdvice) {
     PyTorchCapabilities missing;
     missing.python = "/opt/py/bin/python";
     missing.missing_reason = "PyTorch not found by /opt/py/bin/python: pip install torch";
-    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"framework", {"pytorch"}}}), missing, fixed()),
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"framework", {"pytorch"}}}), missing),
               "PyTorch not found by /opt/py/bin/python: pip install torch");
 }
 
 TEST(PyTorchApplicability, SettingsWithoutAnEquivalentAreSkippedWithTheirReason) {
     const PyTorchCapabilities torch = cpu_torch();
-    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"framework", {"pytorch"}}}), torch, fixed()), "");
-    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"fp64"}}}), torch, fixed()), "");
-    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"bf16"}}}), torch, fixed()), "");
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"framework", {"pytorch"}}}), torch), "");
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"fp64"}}}), torch), "");
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"bf16"}}}), torch), "");
     const auto reason_for = [&](const AxisValues& axes) {
-        return pytorch_skip_reason(cpu_cell(axes), torch, fixed());
+        return pytorch_skip_reason(cpu_cell(axes), torch);
     };
     EXPECT_NE(reason_for({{"precision", {"tf32"}}}).find("precision=tf32"), std::string::npos);
     EXPECT_NE(reason_for({{"precision", {"fp16"}}}).find("bf16 only"), std::string::npos);
     PyTorchCapabilities newer = torch;
     newer.cpu_autocast_fp16 = true;
-    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"fp16"}}}), newer, fixed()), "");
+    EXPECT_EQ(pytorch_skip_reason(cpu_cell({{"precision", {"fp16"}}}), newer), "");
     EXPECT_NE(reason_for({{"allocator", {"device"}}}).find("allocator=device"), std::string::npos);
-    StoppingRule rse;
-    rse.fixed_length = false;
-    EXPECT_NE(pytorch_skip_reason(cpu_cell({}), torch, rse).find("--steps or --epochs"),
-              std::string::npos);
 }
 
 TEST(PyTorchApplicability, CudaCellsNeedATorchWithCudaAndSkipManagedMemory) {
     PyTorchCapabilities torch = cpu_torch();
     Cell cell = expand_matrix({{"framework", {"pytorch"}}, {"allocator", {"managed"}}}).front();
     apply_backend_applicability(cell, workloads::BackendKind::cuda);
-    EXPECT_NE(pytorch_skip_reason(cell, torch, fixed()).find("has no CUDA device"),
-              std::string::npos);
+    EXPECT_NE(pytorch_skip_reason(cell, torch).find("has no CUDA device"), std::string::npos);
     torch.cuda_available = true;
     torch.cuda_devices = 1;
-    EXPECT_NE(pytorch_skip_reason(cell, torch, fixed()).find("allocator=managed"),
-              std::string::npos);
+    EXPECT_NE(pytorch_skip_reason(cell, torch).find("allocator=managed"), std::string::npos);
 }
 
 // The worker builds every model layer for layer: the same parameter count as trainscope's
