@@ -106,6 +106,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(profiler::Trace trace,
     if (stopped(stop))
         return nullptr;
     data->measureBusy();
+    data->memory_ = reports::memory_stack(data->trace_);
     report(100);
     return data;
 }

@@ -19,6 +19,7 @@ struct ReportSelection {
     bool steps = true;
     bool nvtx = true;
     bool matrix = true;
+    bool memory = true;       // from the runs' memory peaks (loaded with their metrics)
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
 };
 
@@ -29,6 +30,7 @@ struct ReportTables {
     CsvTable steps;
     CsvTable nvtx;
     CsvTable matrix;
+    CsvTable memory;
     std::map<std::int64_t, profiler::KernelBreakdown> breakdowns;  // by run id
     CsvTable ranks;  // per rank of distributed jobs' runs, with breakdowns (RanksTable)
 };
