@@ -1,6 +1,7 @@
 #include "gui/utilization/MemoryLane.hpp"
 
 #include <QFontMetrics>
+#include <QObject>
 #include <algorithm>
 #include <cmath>
 #include <vector>

@@ -19,8 +19,9 @@ struct ReportSelection {
     bool steps = true;
     bool nvtx = true;
     bool matrix = true;
-    bool memory = true;       // from the runs' memory peaks (loaded with their metrics)
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
+    // Last, so that positional initializers of the fields above keep their meaning.
+    bool memory = true;  // from the runs' memory peaks (loaded with their metrics)
 };
 
 // Every export table of `trainscope report`, built in memory before anything is written.
