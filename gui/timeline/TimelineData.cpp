@@ -139,6 +139,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(
         data->rebased_by_ = 0;
     }
     data->attachSummaries(*summaries);
+    data->memory_ = reports::memory_stack(data->trace_);
     report(100);
     return data;
 }

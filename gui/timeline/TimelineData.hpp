@@ -16,6 +16,7 @@
 #include "profiler/analysis/ComputeThreadBusy.hpp"
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/trace/Trace.hpp"
+#include "reports/memory/MemorySeries.hpp"
 
 namespace trainscope::gui {
 
@@ -141,6 +142,9 @@ class TimelineData {
     [[nodiscard]] const profiler::ComputeThreadBusy& computeThreadBusy() const {
         return compute_busy_;
     }
+    // A traced run's bytes in use per tensor class ("memory/<class>" counters) stacked
+    // on one time axis; empty when the trace has none.
+    [[nodiscard]] const reports::MemoryStack& memoryStack() const { return memory_; }
     [[nodiscard]] std::size_t kernelCount() const { return kernel_count_; }
     // The finest step of the trace's timestamps: 1 ns, or 1000 ns for a Kineto file
     // with integer microseconds. Times are shown to this precision, no finer.
@@ -183,6 +187,7 @@ class TimelineData {
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
     profiler::ComputeThreadBusy compute_busy_;
+    reports::MemoryStack memory_;
     bool host_op_trace_ = false;
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 1;

@@ -9,6 +9,8 @@
 #include "gui/app/Theme.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 #include "gui/timeline/TimelineRenderer.hpp"
+#include "gui/utilization/MemoryLane.hpp"
+#include "reports/memory/MemorySeries.hpp"
 
 namespace trainscope::gui {
 
@@ -27,7 +29,12 @@ int UtilizationView::trackCount() const {
     if (!data_)
         return 0;
     const int compute = data_->computeThreadBusy().thread_count() > 0 ? 1 : 0;
-    return static_cast<int>(data_->deviceBusy().size() + data_->trace().counters.size()) + compute;
+    const int memory = data_->memoryStack().empty() ? 0 : 1;
+    const auto counters = std::count_if(
+        data_->trace().counters.begin(), data_->trace().counters.end(),
+        [](const profiler::CounterSeries& s) { return !reports::is_memory_series(s); });
+    return static_cast<int>(data_->deviceBusy().size()) + static_cast<int>(counters) + compute +
+           memory;
 }
 
 int UtilizationView::trackHeight(int height, int tracks) {
@@ -197,8 +204,10 @@ std::vector<Track> collect_tracks(const TimelineData& td, const TimeAxisMapping&
         tracks.push_back(busy_track(
             title, m, theme, [&](double t0, double t1) { return 100.0 * cpu.busy_share(t0, t1); }));
     }
-    for (const auto& series : td.trace().counters)
-        tracks.push_back(counter_track(series, m, theme));
+    for (const auto& series : td.trace().counters) {
+        if (!reports::is_memory_series(series))  // the memory lane stacks those
+            tracks.push_back(counter_track(series, m, theme));
+    }
     return tracks;
 }
 
@@ -252,6 +261,18 @@ void paint_track(QPainter& p, const Theme& theme, const Track& t, int index, int
     p.setClipping(false);
 }
 
+// The memory lane in the place of track `index`, under the utilization tracks.
+void paint_memory_lane(QPainter& p, const Theme& theme, const reports::MemoryStack& stack,
+                       const TimeAxisMapping& m, int index, int track_h, QSize size) {
+    const int x_off = TimelineRenderer::kLabelWidth;
+    const int top = index * track_h + 2;
+    p.fillRect(QRect(0, top, x_off, track_h), theme.label_background);
+    p.setPen(theme.separator);
+    p.drawLine(0, top, size.width(), top);
+    MemoryLane::paint(p, theme, stack, m, QRect(x_off, top + 8, m.width(), track_h - 14),
+                      QRect(0, top + 4, x_off, track_h - 8));
+}
+
 // The time axis below the tracks, on the timeline's clock (relative to the trace begin).
 void paint_time_axis(QPainter& p, const Theme& theme, const TimelineData& td,
                      const TimeAxisMapping& m, int axis_y, QSize size) {
@@ -284,13 +305,17 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
     const int x_off = TimelineRenderer::kLabelWidth;
     p.fillRect(QRect(QPoint(0, 0), size), theme.background);
     const std::vector<Track> tracks = collect_tracks(timeline, m, theme);
-    const int track_h = trackHeight(size.height(), static_cast<int>(tracks.size()));
+    const bool memory = !timeline.memoryStack().empty();
+    const int lanes = static_cast<int>(tracks.size()) + (memory ? 1 : 0);
+    const int track_h = trackHeight(size.height(), lanes);
     QFont small = p.font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
     p.setFont(small);
     for (std::size_t i = 0; i < tracks.size(); ++i)
         paint_track(p, theme, tracks[i], static_cast<int>(i), track_h, m.width(), size);
-    const int axis_y = static_cast<int>(tracks.size()) * track_h + 2;
+    if (memory)
+        paint_memory_lane(p, theme, timeline.memoryStack(), m, lanes - 1, track_h, size);
+    const int axis_y = lanes * track_h + 2;
     paint_time_axis(p, theme, timeline, m, axis_y, size);
     p.setPen(theme.separator);
     p.drawLine(x_off - 1, 0, x_off - 1, axis_y + kAxisHeight);

@@ -11,7 +11,8 @@ namespace trainscope::gui {
 // GPU busy % per device (computed from the trace at the zoom's resolution: one bucket
 // per 2 px), a CPU-backend run's compute-thread busy % and the NVML-like counters
 // (utilization, memory, power), on the timeline's time axis: same label column, same
-// mapping. Each track has y ticks at 0, half and full scale.
+// mapping. Each track has y ticks at 0, half and full scale. Under them, a traced run's
+// memory lane: the bytes in use per tensor class, stacked (MemoryLane).
 class UtilizationView : public QWidget {
     Q_OBJECT
   public:

@@ -32,6 +32,8 @@ CellCapture::CellCapture(profiler::TraceLevel level, workloads::BackendKind back
         nvml_->start();
     }
     trace_.emplace(level_, cuda);
+    if (level_ != profiler::TraceLevel::Off)
+        memory_.emplace(profiler::host_clock_now_ns);
 }
 
 CellCapture::~CellCapture() = default;
@@ -69,6 +71,17 @@ CapturedCell CellCapture::stop(std::span<const TimeInterval> measured,
         counter_trace.base_ns = nvml_base_ns_;
         counter_trace.counters = std::move(counters);
         profiler::merge_trace_into(*trace, counter_trace);
+    }
+    if (memory_) {
+        profiler::Trace memory_trace = memory_->trace();
+        if (!memory_trace.counters.empty())
+            profiler::merge_trace_into(*trace, memory_trace);
+        if (const auto peak_ns = memory_->peak_ns())
+            captured.memory_peak_t_ns = *peak_ns - trace->base_ns;
+        if (memory_->lost_samples() > 0)
+            captured.warnings.push_back(
+                "memory series: " + std::to_string(memory_->lost_samples()) +
+                " changes of the bytes per tensor class were lost (no memory to keep them)");
     }
     captured.trace = std::move(trace);
     return captured;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/capture/HostLoadMonitor.hpp"
+#include "harness/capture/MemoryTimeline.hpp"
 #include "harness/capture/TelemetryWindow.hpp"
 #include "harness/capture/TraceCapture.hpp"
 #include "profiler/capture/TraceLevel.hpp"
@@ -32,6 +33,9 @@ struct CapturedCell {
     // For the run's environment: `nvml_device` (which GPU the telemetry describes, or why
     // there is none), `nvml_missing_metrics`.
     std::map<std::string, std::string> metadata;
+    // When the engine's tensor memory first reached its peak, on the trace's clock (traced
+    // engine runs only; the series themselves are in the trace's counters).
+    std::optional<std::int64_t> memory_peak_t_ns;
 };
 
 // The CUDA device a cell trains on: its ordinal (`--device`, as cudaSetDevice numbers it)
@@ -57,13 +61,18 @@ class CellCapture {
     // telemetry metrics describe that window only.
     CapturedCell stop(std::span<const TimeInterval> measured, std::int64_t measured_steps);
 
+    // Who records the engine's memory by tensor class (TrainingObserver::memory_listener);
+    // nullptr at level off.
+    workloads::MemoryListener* memory_listener() { return memory_ ? &*memory_ : nullptr; }
+
   private:
     HostLoadMonitor host_load_;  // first, so its window covers the whole capture
     profiler::TraceLevel level_;
     std::int64_t nvml_base_ns_ = 0;
     std::map<std::string, std::string> nvml_metadata_;
     std::unique_ptr<profiler::NvmlSampler> nvml_;
-    std::optional<TraceCapture> trace_;  // started last, so NVML setup is not traced
+    std::optional<TraceCapture> trace_;     // started last, so NVML setup is not traced
+    std::optional<MemoryTimeline> memory_;  // after trace_: its samples lie inside the trace
 };
 
 }  // namespace trainscope::harness

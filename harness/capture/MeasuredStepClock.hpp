@@ -26,6 +26,9 @@ class MeasuredStepClock : public workloads::TrainingObserver {
 
     bool on_step(const workloads::StepRecord& step) override;
     void on_eval(const workloads::EvalRecord& eval) override;
+    workloads::MemoryListener* memory_listener() override { return memory_listener_; }
+    // The cell's memory recorder, handed to the engine with the step observer.
+    void set_memory_listener(workloads::MemoryListener* listener) { memory_listener_ = listener; }
 
     // Intervals on the clock's time base, in order; steps inside them.
     [[nodiscard]] const std::vector<TimeInterval>& intervals() const { return intervals_; }
@@ -38,6 +41,7 @@ class MeasuredStepClock : public workloads::TrainingObserver {
     bool open_ = false;                          // the last interval can still grow
     std::vector<TimeInterval> intervals_;
     std::int64_t measured_steps_ = 0;
+    workloads::MemoryListener* memory_listener_ = nullptr;
 };
 
 }  // namespace trainscope::harness

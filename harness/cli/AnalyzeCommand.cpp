@@ -202,6 +202,17 @@ void print_engine_step_anatomy(const reports::RunRecord& run) {
     std::printf("\n");
 }
 
+// The tensor-memory peak by class (reports::memory_peak_lines, as the run summary
+// prints it).
+void print_memory_peak(const reports::RunRecord& run) {
+    if (!run.memory_peak)
+        return;
+    std::printf("Memory by tensor class:\n");
+    for (const std::string& line : reports::memory_peak_lines(*run.memory_peak))
+        std::printf("  %s\n", line.c_str());
+    std::printf("\n");
+}
+
 void print_spread_line(const char* what, const profiler::ApiCallSpread& s) {
     const auto c = [](const profiler::CountSpread& x) {
         return x.min == x.max ? fmt::format("{}", x.min)
@@ -244,8 +255,10 @@ int execute(const AnalyzeOptions& options) {
         loaded = reports::load_trace(db, options.run);
     }
     const bool other_tool = options.mode == "tracelens" || options.mode == "hta";
-    if (!other_tool)
+    if (!other_tool) {
         print_engine_step_anatomy(*run);
+        print_memory_peak(*run);
+    }
     if (!loaded) {
         if (other_tool)
             (void)load_run_trace(options.database, options.run);  // says how to record one

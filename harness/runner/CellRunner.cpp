@@ -18,6 +18,7 @@
 #include "harness/pytorch/Framework.hpp"
 #include "harness/pytorch/PyTorchCell.hpp"
 #include "harness/runner/MeasurementController.hpp"
+#include "harness/runner/MemoryPeakRecord.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "harness/runner/TracingOverhead.hpp"
 #include "profiler/capture/HostClock.hpp"
@@ -113,6 +114,7 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         CellCapture capture(level, workloads::parse_backend_kind(config.backend),
                             capture_device(config));
         MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
+        step_clock.set_memory_listener(capture.memory_listener());
         const workloads::TrainingResult result = workloads::run_training(config, &step_clock);
         CapturedCell captured = capture.stop(step_clock.intervals(), step_clock.measured_steps());
         if (captured.trace && config.ranks > 1)
@@ -122,6 +124,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
             record.environment[key] = value;
         record.metrics = compute_run_metrics(config, result);
         record.steps = to_step_rows(result);
+        record.memory_peak = memory_peak_record(result, captured.trace ? &*captured.trace : nullptr,
+                                                captured.memory_peak_t_ns);
         add_capture_records(record, captured);
         if (captured.trace) {
             for (auto& m : reports::compute_trace_metrics(*captured.trace)) {

@@ -60,6 +60,10 @@ void print_run_result(const reports::RunRecord& run) {
                  metric_text(run, reports::metric_tag::step_ms_ci_high, "{:.3f}").c_str(),
                  metric_text(run, reports::metric_tag::final_loss, "{:.4f}").c_str(),
                  metric_text(run, reports::metric_tag::test_accuracy, "{:.4f}").c_str());
+    if (run.memory_peak) {
+        for (const std::string& line : reports::memory_peak_lines(*run.memory_peak))
+            std::fprintf(stderr, "  %s\n", line.c_str());
+    }
     if (const auto overhead = reports::tracing_overhead_summary(run))
         std::fprintf(stderr, "  tracing overhead: %s\n", overhead->c_str());
     // Contention or throttling means the timings measured something else too: say so

@@ -2,6 +2,7 @@
 
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "reports/csv/KernelsCsv.hpp"
+#include "reports/csv/MemoryCsv.hpp"
 #include "reports/csv/NvtxCsv.hpp"
 #include "reports/csv/RanksTable.hpp"
 #include "reports/csv/RunsCsv.hpp"
@@ -19,6 +20,8 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
         t.runs = runs_table(runs);
     if (selection.steps)
         t.steps = steps_table(runs);
+    if (selection.memory)
+        t.memory = memory_table(runs);
     if (selection.kernels)
         t.kernels = {kernels_header()};
     if (selection.nvtx)

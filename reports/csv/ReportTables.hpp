@@ -20,6 +20,8 @@ struct ReportSelection {
     bool nvtx = true;
     bool matrix = true;
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
+    // Last, so that positional initializers of the fields above keep their meaning.
+    bool memory = true;  // from the runs' memory peaks (loaded with their metrics)
 };
 
 // Every export table of `trainscope report`, built in memory before anything is written.
@@ -29,6 +31,7 @@ struct ReportTables {
     CsvTable steps;
     CsvTable nvtx;
     CsvTable matrix;
+    CsvTable memory;
     std::map<std::int64_t, profiler::KernelBreakdown> breakdowns;  // by run id
     CsvTable ranks;  // per rank of distributed jobs' runs, with breakdowns (RanksTable)
 };

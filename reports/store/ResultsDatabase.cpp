@@ -89,6 +89,7 @@ void ResultsDatabase::create_schema() const {
     exec(detail::kSchemaSql);
     exec(detail::kCollectivesSql);
     exec(detail::kLaneSummariesSql);
+    exec(detail::kMemoryPeaksSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
@@ -138,9 +139,12 @@ void ResultsDatabase::upgrade() const {
         exec("ALTER TABLE runs ADD COLUMN framework TEXT NOT NULL DEFAULT ''");
         exec("UPDATE runs SET framework = 'trainscope' WHERE source = 'trainscope'");
     }
-    // Runs stored before version 4 have no summaries; readers make them when they load.
-    if (found < 4)
+    // Runs stored before version 4 have no summaries (readers make them when they load)
+    // and no memory peaks.
+    if (found < 4) {
         exec(detail::kLaneSummariesSql);
+        exec(detail::kMemoryPeaksSql);
+    }
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }

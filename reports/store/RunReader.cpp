@@ -68,6 +68,29 @@ RunRecord read_run_row(const Statement& s) {
     return run;
 }
 
+// Files before version 4 have no memory tables: their runs have no peak breakdown.
+std::optional<MemoryPeak> load_memory_peak(const ResultsDatabase& db, std::int64_t run_id) {
+    if (db.schema_version() < 4)
+        return std::nullopt;
+    auto moment = db.prepare("SELECT t_ns, phase, op FROM memory_peaks WHERE run_id = ?1");
+    moment.bind(1, run_id);
+    if (!moment.step())
+        return std::nullopt;
+    MemoryPeak peak;
+    peak.t_ns = optional_int(moment, 0);
+    peak.phase = moment.column_text(1);
+    peak.op = moment.column_text(2);
+    auto classes = db.prepare(
+        "SELECT class, bytes_at_peak, max_bytes FROM memory_peak_classes WHERE run_id = ?1 "
+        "ORDER BY position");
+    classes.bind(1, run_id);
+    while (classes.step()) {
+        peak.classes.push_back(
+            {classes.column_text(0), classes.column_int64(1), classes.column_int64(2)});
+    }
+    return peak;
+}
+
 void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts) {
     if (parts.metrics) {
         auto m =
@@ -85,6 +108,8 @@ void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts
                  std::move(unit)});
         }
     }
+    if (parts.metrics)
+        run.memory_peak = load_memory_peak(db, run.id);
     if (parts.environment) {
         auto e = db.prepare("SELECT key, value FROM environment WHERE run_id = ?1");
         e.bind(1, run.id);

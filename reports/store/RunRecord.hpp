@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "profiler/trace/Trace.hpp"
+#include "reports/memory/MemoryPeak.hpp"
 
 namespace trainscope::reports {
 
@@ -99,6 +100,8 @@ struct RunRecord {
     std::vector<StepRow> steps;
     std::vector<EvalRow> evaluations;
     std::optional<profiler::Trace> trace;
+    // Tensor memory at the run's peak by class (schema 4; read with the metrics).
+    std::optional<MemoryPeak> memory_peak;
 
     [[nodiscard]] const Metric* find_metric(std::string_view name) const;
 };

@@ -198,4 +198,25 @@ CREATE TABLE lane_summaries (
 );
 )sql";
 
+// Added in version 4 (memory by tensor class): a run's tensor-memory peak, broken down by
+// class, and for a traced run its moment and the op then; the bytes in use per class over
+// time are counter series named "memory/<class>". A new file and an upgraded one both
+// create these from here.
+inline constexpr const char* kMemoryPeaksSql = R"sql(
+CREATE TABLE memory_peaks (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  t_ns INTEGER,
+  phase TEXT NOT NULL,
+  op TEXT NOT NULL
+);
+CREATE TABLE memory_peak_classes (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  class TEXT NOT NULL,
+  bytes_at_peak INTEGER NOT NULL,
+  max_bytes INTEGER NOT NULL,
+  PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace trainscope::reports::detail

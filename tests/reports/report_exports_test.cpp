@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "Popen.hpp"
@@ -55,7 +56,8 @@ TEST_F(ReportExports, CsvFilesMatchTheGoldenFilesByteForByte) {
                                                               {"kernels.csv", &t.kernels},
                                                               {"steps.csv", &t.steps},
                                                               {"nvtx.csv", &t.nvtx},
-                                                              {"matrix.csv", &t.matrix}}) {
+                                                              {"matrix.csv", &t.matrix},
+                                                              {"memory.csv", &t.memory}}) {
         write_csv_table(*table, dir_ / name);
         EXPECT_FALSE(std::filesystem::exists(dir_ / (name + ".tmp")));
         if (update)
@@ -112,6 +114,36 @@ TEST_F(ReportExports, ErrorsAndNumbersRoundTripInRunsCsv) {
         << out;
     EXPECT_NE(out.find("0|tracing_overhead_pct|'3.25'"), std::string::npos) << out;
     EXPECT_NE(out.find("0|device_name|'NVIDIA Test GPU'"), std::string::npos) << out;
+}
+
+// memory.csv: each run's classes at its peak sum to the run's peak_mem_bytes, and the
+// untraced run has the breakdown without a moment.
+TEST_F(ReportExports, MemoryRowsSumToThePeakOfEachRun) {
+    const ReportTables t = tables();
+    ASSERT_EQ(t.memory.front().size(), 10u);
+    EXPECT_EQ(t.memory.front()[2].text(), "class");
+    std::map<std::string, std::int64_t> sums;
+    std::map<std::string, std::string> peaks;
+    std::map<std::string, std::string> moments;
+    for (std::size_t r = 1; r < t.memory.size(); ++r) {
+        const auto& row = t.memory[r];
+        sums[row[1].text()] += std::stoll(row[3].text());
+        peaks[row[1].text()] = row[6].text();
+        moments[row[1].text()] = row[7].text() + "|" + row[9].text();
+    }
+    ASSERT_EQ(sums.size(), 5u) << "every run but the failed one";
+    for (const RunRecord& run : runs_) {
+        const std::string id = std::to_string(run.id);
+        if (run.status == RunStatus::Failed) {
+            EXPECT_EQ(sums.count(id), 0u);
+            continue;
+        }
+        EXPECT_EQ(sums[id], static_cast<std::int64_t>(run.find_metric("peak_mem_bytes")->value));
+        EXPECT_EQ(peaks[id], std::to_string(sums[id]));
+        const double t_ms = 2.5 * static_cast<double>(*run.axes.batch / 32);
+        EXPECT_EQ(moments[id],
+                  run.axes.trace_level == "off" ? "|" : CsvCell(t_ms).text() + "|relu_bwd");
+    }
 }
 
 TEST_F(ReportExports, StepsAndNvtxCarryTheirUnits) {

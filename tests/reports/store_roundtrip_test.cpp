@@ -183,6 +183,8 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
         db.exec("ALTER TABLE runs DROP COLUMN framework");
+        db.exec("DROP TABLE memory_peak_classes");  // version 4's
+        db.exec("DROP TABLE memory_peaks");
         db.exec("UPDATE schema_version SET version = 1");
     }
     {
@@ -288,6 +290,8 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
         db.exec("ALTER TABLE runs DROP COLUMN framework");
+        db.exec("DROP TABLE memory_peak_classes");  // version 4's
+        db.exec("DROP TABLE memory_peaks");
         db.exec("UPDATE schema_version SET version = 2");
     }
     {
@@ -373,6 +377,69 @@ TEST(ResultsStore, NanMetricIsStoredAsNullAndReadBackAsNan) {
     ASSERT_NE(back[0].find_metric("final_loss"), nullptr);
     EXPECT_TRUE(std::isnan(back[0].find_metric("final_loss")->value));
     EXPECT_EQ(back[0].find_metric("test_accuracy")->value, 0.1);
+}
+
+// A run's memory peak by tensor class comes back whole, with its moment and op; a run
+// without one reads none, and a version 3 file (before the tables) gains them on upgrade.
+TEST(ResultsStore, RoundTripsTheMemoryPeakByTensorClass) {
+    testing::TempDir dir;
+    const auto path = dir / "memory.db";
+    std::int64_t with_peak = 0;
+    std::int64_t without = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        RunWriter writer(db);
+        RunRecord run = testing::sample_run();
+        MemoryPeak peak;
+        peak.classes = {{"weights", 400, 400}, {"activations", 6000, 7000}, {"other", 0, 0}};
+        peak.t_ns = 123456;
+        peak.phase = "forward";
+        peak.op = "conv_fwd";
+        run.memory_peak = peak;
+        with_peak = writer.write(run);
+        without = writer.write(testing::sample_run());
+        db.exec("DROP TABLE memory_peak_classes");
+        db.exec("DROP TABLE memory_peaks");
+        db.exec("UPDATE schema_version SET version = 3");
+    }
+    {
+        ResultsDatabase db(path, OpenMode::ReadOnly);
+        EXPECT_FALSE(load_run(db, with_peak, RunParts{}).memory_peak.has_value())
+            << "a version 3 file has no peak tables";
+    }
+    ResultsDatabase db(path, OpenMode::CreateOrOpen);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+    RunWriter writer(db);
+    RunRecord run = testing::sample_run();
+    MemoryPeak peak;
+    peak.classes = {{"weights", 400, 400}, {"activations", 6000, 7000}, {"other", 0, 0}};
+    peak.t_ns = 123456;
+    peak.phase = "forward";
+    peak.op = "conv_fwd";
+    run.memory_peak = peak;
+    const std::int64_t id = writer.write(run);
+    const RunRecord back = load_run(db, id, RunParts{});
+    ASSERT_TRUE(back.memory_peak.has_value());
+    ASSERT_EQ(back.memory_peak->classes.size(), 3u);
+    EXPECT_EQ(back.memory_peak->classes[1].tensor_class, "activations");
+    EXPECT_EQ(back.memory_peak->classes[1].bytes_at_peak, 6000);
+    EXPECT_EQ(back.memory_peak->classes[1].max_bytes, 7000);
+    EXPECT_EQ(back.memory_peak->total_bytes(), 6400);
+    EXPECT_EQ(back.memory_peak->t_ns, 123456);
+    EXPECT_EQ(back.memory_peak->phase, "forward");
+    EXPECT_EQ(back.memory_peak->op, "conv_fwd");
+    EXPECT_FALSE(load_run(db, without, RunParts{}).memory_peak.has_value());
+    // Untraced: the breakdown without a moment.
+    run.memory_peak->t_ns.reset();
+    const std::int64_t untraced = writer.write(run);
+    EXPECT_FALSE(load_run(db, untraced, RunParts{}).memory_peak->t_ns.has_value());
+    // Deleting a run (a resumed cell replaced) takes its peak along.
+    writer.replace(testing::sample_run(), {id});
+    EXPECT_EQ(db.integrity_check(), "ok");
+    auto left = db.prepare("SELECT count(*) FROM memory_peak_classes WHERE run_id = ?1");
+    left.bind(1, id);
+    ASSERT_TRUE(left.step());
+    EXPECT_EQ(left.column_int64(0), 0);
 }
 
 }  // namespace

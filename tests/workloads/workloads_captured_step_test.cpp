@@ -28,8 +28,10 @@ namespace {
 // Storage for views: frees nothing.
 class NoRelease final : public RawAllocator {
   public:
-    void* allocate(std::size_t) override { throw std::logic_error("views allocate nothing"); }
-    void deallocate(void*, std::size_t) noexcept override {}
+    void* allocate(std::size_t, TensorClass) override {
+        throw std::logic_error("views allocate nothing");
+    }
+    void deallocate(void*, std::size_t, TensorClass) noexcept override {}
     std::string name() const override { return "views"; }
 };
 
@@ -260,8 +262,8 @@ class GraphSimulatingBackend final : public Backend {
         if (!capturing_ || t.empty()) {
             return t;
         }
-        return Tensor(std::make_shared<TensorStorage>(views_, t.raw(), t.bytes()), t.shape(),
-                      t.dtype());
+        return Tensor(std::make_shared<TensorStorage>(views_, t.raw(), t.bytes(), t.tensor_class()),
+                      t.shape(), t.dtype());
     }
     void queue(std::function<void()> op) {
         if (capturing_) {

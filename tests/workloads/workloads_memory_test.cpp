@@ -22,15 +22,15 @@ using testing::random_values;
 // Counts what reaches the upstream allocator.
 class CountingAllocator final : public RawAllocator {
   public:
-    void* allocate(std::size_t bytes) override {
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override {
         ++allocations;
         live_bytes += static_cast<std::int64_t>(bytes);
-        return host.allocate(bytes);
+        return host.allocate(bytes, tensor_class);
     }
-    void deallocate(void* data, std::size_t bytes) noexcept override {
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override {
         ++deallocations;
         live_bytes -= static_cast<std::int64_t>(bytes);
-        host.deallocate(data, bytes);
+        host.deallocate(data, bytes, tensor_class);
     }
     std::string name() const override { return "counting"; }
 
@@ -57,17 +57,17 @@ TEST(WorkloadsCachingPool, ReusesFreedBlocksOfTheSameClass) {
     CountingAllocator upstream;
     {
         CachingPool pool(upstream);
-        void* a = pool.allocate(1000);
-        pool.deallocate(a, 1000);
-        void* b = pool.allocate(1010);  // same class as 1000
+        void* a = pool.allocate(1000, TensorClass::other);
+        pool.deallocate(a, 1000, TensorClass::other);
+        void* b = pool.allocate(1010, TensorClass::other);  // same class as 1000
         EXPECT_EQ(a, b);
         EXPECT_EQ(pool.reused_blocks(), 1);
         EXPECT_EQ(upstream.allocations, 1);
-        void* c = pool.allocate(5000);  // another class: a new block
+        void* c = pool.allocate(5000, TensorClass::other);  // another class: a new block
         EXPECT_NE(c, b);
         EXPECT_EQ(upstream.allocations, 2);
-        pool.deallocate(b, 1010);
-        pool.deallocate(c, 5000);
+        pool.deallocate(b, 1010, TensorClass::other);
+        pool.deallocate(c, 5000, TensorClass::other);
         EXPECT_EQ(pool.in_use_bytes(), 0);
         EXPECT_EQ(upstream.deallocations, 0);  // cached, not returned
     }
@@ -79,15 +79,15 @@ TEST(WorkloadsCachingPool, ReportsItsHighWaterMark) {
     CountingAllocator upstream;
     CachingPool pool(upstream);
     const std::size_t mib = 1 << 20;
-    void* a = pool.allocate(mib);
-    void* b = pool.allocate(mib);
+    void* a = pool.allocate(mib, TensorClass::other);
+    void* b = pool.allocate(mib, TensorClass::other);
     EXPECT_EQ(pool.high_water_bytes(), static_cast<std::int64_t>(2 * mib));
-    pool.deallocate(a, mib);
-    pool.deallocate(b, mib);
-    void* c = pool.allocate(mib);
+    pool.deallocate(a, mib, TensorClass::other);
+    pool.deallocate(b, mib, TensorClass::other);
+    void* c = pool.allocate(mib, TensorClass::other);
     EXPECT_EQ(pool.high_water_bytes(), static_cast<std::int64_t>(2 * mib));
     EXPECT_EQ(pool.reserved_bytes(), static_cast<std::int64_t>(2 * mib));
-    pool.deallocate(c, mib);
+    pool.deallocate(c, mib, TensorClass::other);
     pool.release_cached();
     EXPECT_EQ(pool.reserved_bytes(), 0);
     EXPECT_EQ(upstream.live_bytes, 0);

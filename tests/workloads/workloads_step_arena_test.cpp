@@ -15,12 +15,12 @@ namespace {
 // Hands out distinct fake addresses and counts the calls.
 class CountingUpstream final : public RawAllocator {
   public:
-    void* allocate(std::size_t bytes) override {
+    void* allocate(std::size_t bytes, TensorClass) override {
         ++allocations;
         blocks_.emplace_back(bytes);
         return blocks_.back().data();
     }
-    void deallocate(void*, std::size_t) noexcept override { ++deallocations; }
+    void deallocate(void*, std::size_t, TensorClass) noexcept override { ++deallocations; }
     std::string name() const override { return "counting"; }
 
     int allocations = 0;
@@ -32,12 +32,12 @@ class CountingUpstream final : public RawAllocator {
 
 // One "step": two tensors live at once, one freed before a third is made.
 std::vector<void*> fake_step(RawAllocator& arena) {
-    void* a = arena.allocate(1000);
-    void* b = arena.allocate(5000);
-    arena.deallocate(a, 1000);
-    void* c = arena.allocate(1000);
-    arena.deallocate(b, 5000);
-    arena.deallocate(c, 1000);
+    void* a = arena.allocate(1000, TensorClass::other);
+    void* b = arena.allocate(5000, TensorClass::other);
+    arena.deallocate(a, 1000, TensorClass::other);
+    void* c = arena.allocate(1000, TensorClass::other);
+    arena.deallocate(b, 5000, TensorClass::other);
+    arena.deallocate(c, 1000, TensorClass::other);
     return {a, b, c};
 }
 
@@ -64,17 +64,18 @@ TEST(WorkloadsStepArena, ASealedArenaRefusesANewBlockWithoutAskingUpstream) {
     StepArena arena(upstream);
     fake_step(arena);
     arena.seal();
-    void* first = arena.allocate(1000);
-    EXPECT_THROW(arena.allocate(1000), std::logic_error);  // only one 1000-byte block cached
+    void* first = arena.allocate(1000, TensorClass::other);
+    // Only one 1000-byte block cached.
+    EXPECT_THROW(arena.allocate(1000, TensorClass::other), std::logic_error);
     try {
-        arena.allocate(1 << 20);
+        arena.allocate(1 << 20, TensorClass::other);
         FAIL() << "a sealed arena served a block its warm-up never made";
     } catch (const std::logic_error& error) {
         EXPECT_NE(std::string(error.what()).find("warm-up"), std::string::npos) << error.what();
     }
     EXPECT_EQ(upstream.allocations, 2);
     EXPECT_EQ(upstream.deallocations, 0);
-    arena.deallocate(first, 1000);
+    arena.deallocate(first, 1000, TensorClass::other);
 }
 
 }  // namespace

@@ -84,8 +84,8 @@ TEST(WorkloadsStepCounts, OperationCountsPerStepNameTheStepsOperations) {
 
 TEST(WorkloadsStepCounts, CountingBackendCountsWaitsCopiesAndRawAllocations) {
     CountingBackend backend(std::make_unique<CpuBackend>(1));
-    void* block = backend.raw_allocator().allocate(64);
-    backend.raw_allocator().deallocate(block, 64);
+    void* block = backend.raw_allocator().allocate(64, TensorClass::other);
+    backend.raw_allocator().deallocate(block, 64, TensorClass::other);
     backend.synchronize();
     const StepCounts counts = backend.counts();
     EXPECT_EQ(counts.allocations, 1);

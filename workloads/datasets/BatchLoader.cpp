@@ -71,13 +71,14 @@ void BatchLoader::upload_images(StepContext& context, std::span<const std::int64
 Batch BatchLoader::load_streamed(StepContext& context, std::span<const std::int64_t> samples) {
     const auto count = static_cast<std::int64_t>(samples.size());
     Batch batch;
-    batch.images = context.make_master(source_.image_shape().with_batch(count));
+    batch.images =
+        context.make_master(source_.image_shape().with_batch(count), TensorClass::input_batch);
     if (batch.images.dtype() == DType::f64) {
         upload_images(context, samples, staged_f64_, batch.images);
     } else {
         upload_images(context, samples, staged_f32_, batch.images);
     }
-    batch.labels = context.tensors.allocate(Shape{count}, DType::i32);
+    batch.labels = context.tensors.allocate(Shape{count}, DType::i32, TensorClass::input_batch);
     context.backend.copy_from_host(staged_labels_.data(), batch.labels);
     return batch;
 }
@@ -105,12 +106,13 @@ Batch BatchLoader::load_resident(StepContext& context, std::span<const std::int6
     for (std::size_t i = 0; i < samples.size(); ++i) {
         staged_indices_[i] = static_cast<std::int32_t>(samples[i]);  // < 2^31, see constructor
     }
-    Tensor indices = context.tensors.allocate(Shape{count}, DType::i32);
+    Tensor indices = context.tensors.allocate(Shape{count}, DType::i32, TensorClass::input_batch);
     context.backend.copy_from_host(staged_indices_.data(), indices);
     Batch batch;
-    batch.images = context.make_master(source_.image_shape().with_batch(count));
+    batch.images =
+        context.make_master(source_.image_shape().with_batch(count), TensorClass::input_batch);
     context.backend.gather_rows(resident_.images, indices, batch.images);
-    batch.labels = context.tensors.allocate(Shape{count}, DType::i32);
+    batch.labels = context.tensors.allocate(Shape{count}, DType::i32, TensorClass::input_batch);
     context.backend.gather_rows(resident_.labels, indices, batch.labels);
     return batch;
 }

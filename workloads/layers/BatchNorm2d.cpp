@@ -31,11 +31,11 @@ BatchNorm2d::BatchNorm2d(const Shape& input_shape) : Layer(checked(input_shape),
 }
 
 Tensor BatchNorm2d::forward(StepContext& context, const Tensor& x) {
-    Tensor y = context.make(x.shape());
+    Tensor y = context.make(x.shape(), TensorClass::activations);
     if (context.training) {
         // Statistics stay in the master dtype next to 16-bit data (cuDNN's rule).
-        saved_mean_ = context.make_master(gamma_.shape);
-        saved_inv_std_ = context.make_master(gamma_.shape);
+        saved_mean_ = context.make_master(gamma_.shape, TensorClass::activations);
+        saved_inv_std_ = context.make_master(gamma_.shape, TensorClass::activations);
         context.backend.batch_norm_forward_training(
             x, gamma_.value, beta_.value, y, running_mean_.value, running_var_.value, saved_mean_,
             saved_inv_std_, settings_, !context.recomputing);
@@ -49,7 +49,7 @@ Tensor BatchNorm2d::forward(StepContext& context, const Tensor& x) {
 }
 
 Tensor BatchNorm2d::backward(StepContext& context, const Tensor& dy, bool need_input_gradient) {
-    Tensor dx = context.make(input_.shape());
+    Tensor dx = context.make(input_.shape(), TensorClass::activations);
     context.backend.batch_norm_backward(input_, dy, gamma_.value, saved_mean_, saved_inv_std_, dx,
                                         gamma_.gradient, beta_.gradient, settings_);
     if (!need_input_gradient) {

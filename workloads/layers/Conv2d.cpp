@@ -49,7 +49,7 @@ std::vector<Parameter*> Conv2d::parameters() {
 }
 
 Tensor Conv2d::forward(StepContext& context, const Tensor& x) {
-    Tensor y = context.make(output_shape().with_batch(x.shape()[0]));
+    Tensor y = context.make(output_shape().with_batch(x.shape()[0]), TensorClass::activations);
     static const Tensor kNoBias;
     context.backend.conv2d_forward(x, weight_.for_compute(),
                                    with_bias_ ? bias_.for_compute() : kNoBias, y, geometry_);
@@ -69,7 +69,7 @@ Tensor Conv2d::backward(StepContext& context, const Tensor& dy, bool need_input_
     if (!need_input_gradient) {
         return Tensor();
     }
-    Tensor dx = context.make(input_.shape());
+    Tensor dx = context.make(input_.shape(), TensorClass::activations);
     context.backend.conv2d_backward_data(dy, weight_.for_compute(), dx, geometry_);
     context.round_result(dx);
     return dx;

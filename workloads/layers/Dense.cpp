@@ -18,7 +18,7 @@ Dense::Dense(const Shape& input_shape, std::int64_t out_features)
 Tensor Dense::forward(StepContext& context, const Tensor& x) {
     const std::int64_t batch = x.shape()[0];
     Tensor flat = x.reshaped(Shape{batch, input_shape().elements()});
-    Tensor y = context.make(Shape{batch, output_shape()[0]});
+    Tensor y = context.make(Shape{batch, output_shape()[0]}, TensorClass::activations);
     context.backend.gemm(false, true, 1.0, flat, weight_.for_compute(), 0.0, y);
     context.backend.add_bias(y, bias_.for_compute());
     context.round_result(y);
@@ -34,7 +34,7 @@ Tensor Dense::backward(StepContext& context, const Tensor& dy, bool need_input_g
     if (!need_input_gradient) {
         return Tensor();
     }
-    Tensor dx = context.make(input_.shape());
+    Tensor dx = context.make(input_.shape(), TensorClass::activations);
     context.backend.gemm(false, false, 1.0, dy, weight_.for_compute(), 0.0, dx);
     context.round_result(dx);
     return dx.reshaped(input_shape().with_batch(dy.shape()[0]));

@@ -66,13 +66,14 @@ FlatParameters::FlatParameters(const std::vector<Parameter*>& parameters, StepCo
         Span& span = spans_[s];
         const std::int64_t end = s + 1 < spans_.size() ? spans_[s + 1].begin : layout_elements_;
         span.elements = end - span.begin;
-        span.gradients = context.tensors.allocate(Shape{span.elements}, span_dtypes[s]);
+        span.gradients =
+            context.tensors.allocate(Shape{span.elements}, span_dtypes[s], TensorClass::gradients);
         context.backend.fill(span.gradients, 0.0);
     }
-    masters_ = context.tensors.allocate(Shape{layout_elements_}, master);
+    masters_ = context.tensors.allocate(Shape{layout_elements_}, master, TensorClass::weights);
     context.backend.fill(masters_, 0.0);
     if (copies_end > 0) {
-        compute_copies_ = context.make(Shape{copies_end});
+        compute_copies_ = context.make(Shape{copies_end}, TensorClass::weights);
         context.backend.fill(compute_copies_, 0.0);
     }
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
@@ -88,7 +89,8 @@ Tensor FlatParameters::make_state(StepContext& context) const {
     if (layout_elements_ == 0) {
         return Tensor();
     }
-    Tensor state = context.tensors.allocate(Shape{layout_elements_}, masters_.dtype());
+    Tensor state = context.tensors.allocate(Shape{layout_elements_}, masters_.dtype(),
+                                            TensorClass::optimizer_state);
     context.backend.fill(state, 0.0);
     return state;
 }

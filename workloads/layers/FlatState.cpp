@@ -23,7 +23,8 @@ FlatState::FlatState(const std::vector<StateBuffer*>& buffers, StepContext& cont
         const auto first = initial.begin() + offsets_[i];
         std::fill(first, first + buffers[i]->shape.elements(), buffers[i]->initial_value);
     }
-    values_ = context.tensors.allocate(Shape{elements}, master);
+    // Batch-norm running statistics: model state that lives as long as the weights.
+    values_ = context.tensors.allocate(Shape{elements}, master, TensorClass::weights);
     upload_master_values(context, initial, values_);
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         buffers[i]->value = values_.view(offsets_[i], buffers[i]->shape);

@@ -16,7 +16,7 @@ GlobalAvgPool::GlobalAvgPool(const Shape& input_shape)
     : Layer(input_shape, channels_of(input_shape)) {}
 
 Tensor GlobalAvgPool::forward(StepContext& context, const Tensor& x) {
-    Tensor y = context.make(output_shape().with_batch(x.shape()[0]));
+    Tensor y = context.make(output_shape().with_batch(x.shape()[0]), TensorClass::activations);
     context.backend.global_avg_pool_forward(x, y);
     context.round_result(y);
     return y;
@@ -26,7 +26,7 @@ Tensor GlobalAvgPool::backward(StepContext& context, const Tensor& dy, bool need
     if (!need_input_gradient) {
         return Tensor();
     }
-    Tensor dx = context.make(input_shape().with_batch(dy.shape()[0]));
+    Tensor dx = context.make(input_shape().with_batch(dy.shape()[0]), TensorClass::activations);
     context.backend.global_avg_pool_backward(dy, dx);
     context.round_result(dx);
     return dx;

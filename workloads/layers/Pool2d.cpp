@@ -28,7 +28,7 @@ std::string Pool2d::name() const {
 }
 
 Tensor Pool2d::forward(StepContext& context, const Tensor& x) {
-    Tensor y = context.make(output_shape().with_batch(x.shape()[0]));
+    Tensor y = context.make(output_shape().with_batch(x.shape()[0]), TensorClass::activations);
     if (kind_ == PoolKind::max) {
         // A maximum of rounded values is already rounded.
         context.backend.max_pool_forward(x, y, geometry_);
@@ -46,7 +46,7 @@ Tensor Pool2d::backward(StepContext& context, const Tensor& dy, bool need_input_
     if (!need_input_gradient) {
         return Tensor();
     }
-    Tensor dx = context.make(input_.shape());
+    Tensor dx = context.make(input_.shape(), TensorClass::activations);
     if (kind_ == PoolKind::max) {
         context.backend.max_pool_backward(input_, output_, dy, dx, geometry_);
     } else {

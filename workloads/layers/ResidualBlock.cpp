@@ -70,7 +70,7 @@ Tensor ResidualBlock::forward(StepContext& context, const Tensor& x) {
         shortcut = projection_->forward(context, x);
         shortcut = projection_bn_->forward(context, shortcut);
     }
-    Tensor sum = context.make(branch.shape());
+    Tensor sum = context.make(branch.shape(), TensorClass::activations);
     context.backend.add(branch, shortcut, sum);
     context.round_result(sum);
     return relu_out_->forward(context, sum);
@@ -98,7 +98,7 @@ Tensor ResidualBlock::backward(StepContext& context, const Tensor& dy, bool need
     if (!need_input_gradient) {
         return Tensor();
     }
-    Tensor dx = context.make(d_branch.shape());
+    Tensor dx = context.make(d_branch.shape(), TensorClass::activations);
     context.backend.add(d_branch, d_shortcut, dx);
     context.round_result(dx);
     return dx;

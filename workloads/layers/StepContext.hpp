@@ -29,8 +29,14 @@ struct StepContext {
         return policy.storage_rounding != StorageRounding::none && dtype == master_dtype();
     }
 
-    Tensor make(const Shape& shape) const { return tensors.allocate(shape, dtype); }
-    Tensor make_master(const Shape& shape) const { return tensors.allocate(shape, master_dtype()); }
+    // The layers' tensors are activations (outputs, what backward saves, the gradients
+    // flowing back); others name their class. `other` is for tests.
+    Tensor make(const Shape& shape, TensorClass tensor_class = TensorClass::other) const {
+        return tensors.allocate(shape, dtype, tensor_class);
+    }
+    Tensor make_master(const Shape& shape, TensorClass tensor_class = TensorClass::other) const {
+        return tensors.allocate(shape, master_dtype(), tensor_class);
+    }
 
     // The point where mixed precision stores a result in fp16/bf16: rounds it when
     // emulating; a natively stored 16-bit result is already rounded (no-op).
@@ -47,7 +53,7 @@ struct StepContext {
             round_result(master);
             return master;
         }
-        Tensor stored = make(master.shape());
+        Tensor stored = make(master.shape(), master.tensor_class());
         backend.convert(master, stored);
         return stored;
     }

@@ -24,9 +24,15 @@ bool CachingPool::has_cached_block(std::size_t bytes) const {
     return found != free_blocks_.end() && !found->second.empty();
 }
 
-void* CachingPool::allocate(std::size_t bytes) {
+void* CachingPool::allocate(std::size_t bytes, TensorClass tensor_class) {
     const std::size_t block = size_class_bytes(bytes);
+    void* data = take_block(block, tensor_class);
     in_use_bytes_ += static_cast<std::int64_t>(block);
+    in_use_by_class_[tensor_class_index(tensor_class)] += static_cast<std::int64_t>(block);
+    return data;
+}
+
+void* CachingPool::take_block(std::size_t block, TensorClass tensor_class) {
     auto found = free_blocks_.find(block);
     if (found != free_blocks_.end() && !found->second.empty()) {
         void* data = found->second.back();
@@ -36,16 +42,11 @@ void* CachingPool::allocate(std::size_t bytes) {
     }
     void* data = nullptr;
     try {
-        data = upstream_->allocate(block);
+        data = upstream_->allocate(block, tensor_class);
     } catch (...) {
         // Out of memory upstream: give the cache back and try once more.
         release_cached();
-        try {
-            data = upstream_->allocate(block);
-        } catch (...) {
-            in_use_bytes_ -= static_cast<std::int64_t>(block);
-            throw;
-        }
+        data = upstream_->allocate(block, tensor_class);
     }
     ++upstream_allocations_;
     reserved_bytes_ += static_cast<std::int64_t>(block);
@@ -53,14 +54,15 @@ void* CachingPool::allocate(std::size_t bytes) {
     return data;
 }
 
-void CachingPool::deallocate(void* data, std::size_t bytes) noexcept {
+void CachingPool::deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept {
     const std::size_t block = size_class_bytes(bytes);
     in_use_bytes_ -= static_cast<std::int64_t>(block);
+    in_use_by_class_[tensor_class_index(tensor_class)] -= static_cast<std::int64_t>(block);
     try {
         free_blocks_[block].push_back(data);
     } catch (...) {
         // No room to remember the block: hand it back instead of leaking it.
-        upstream_->deallocate(data, block);
+        upstream_->deallocate(data, block, tensor_class);
         reserved_bytes_ -= static_cast<std::int64_t>(block);
     }
 }
@@ -68,7 +70,8 @@ void CachingPool::deallocate(void* data, std::size_t bytes) noexcept {
 void CachingPool::release_cached() noexcept {
     for (auto& [block, blocks] : free_blocks_) {
         for (void* data : blocks) {
-            upstream_->deallocate(data, block);
+            // A cached block belongs to no tensor any more.
+            upstream_->deallocate(data, block, TensorClass::other);
             reserved_bytes_ -= static_cast<std::int64_t>(block);
         }
         blocks.clear();

@@ -13,13 +13,13 @@ class CountingRawAllocator final : public RawAllocator {
   public:
     explicit CountingRawAllocator(RawAllocator& inner) : inner_(&inner) {}
 
-    void* allocate(std::size_t bytes) override {
-        void* data = inner_->allocate(bytes);
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override {
+        void* data = inner_->allocate(bytes, tensor_class);
         ++allocations_;
         return data;
     }
-    void deallocate(void* data, std::size_t bytes) noexcept override {
-        inner_->deallocate(data, bytes);
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override {
+        inner_->deallocate(data, bytes, tensor_class);
         ++frees_;
     }
     std::string name() const override { return inner_->name(); }

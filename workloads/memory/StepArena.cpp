@@ -4,7 +4,7 @@
 
 namespace trainscope::workloads {
 
-void* StepArena::allocate(std::size_t bytes) {
+void* StepArena::allocate(std::size_t bytes, TensorClass tensor_class) {
     // Checked before the pool is asked: on an upstream failure the pool would give its
     // cache back upstream (cudaFree, illegal inside capture) and retry.
     if (sealed_ && !pool_.has_cached_block(bytes)) {
@@ -13,7 +13,7 @@ void* StepArena::allocate(std::size_t bytes) {
             "-byte block that its warm-up step did not leave free; the captured step must "
             "repeat the warm-up step's tensor requests (same shapes, same order)");
     }
-    return pool_.allocate(bytes);
+    return pool_.allocate(bytes, tensor_class);
 }
 
 }  // namespace trainscope::workloads

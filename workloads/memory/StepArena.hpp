@@ -27,9 +27,9 @@ class StepArena final : public RawAllocator {
     StepArena(const StepArena&) = delete;
     StepArena& operator=(const StepArena&) = delete;
 
-    void* allocate(std::size_t bytes) override;
-    void deallocate(void* data, std::size_t bytes) noexcept override {
-        pool_.deallocate(data, bytes);
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override;
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override {
+        pool_.deallocate(data, bytes, tensor_class);
     }
     std::string name() const override { return "step_arena(" + pool_.name() + ")"; }
 

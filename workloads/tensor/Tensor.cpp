@@ -8,7 +8,7 @@
 namespace trainscope::workloads {
 
 TensorStorage::~TensorStorage() {
-    owner_->release(data_, bytes_);
+    owner_->release(data_, bytes_, tensor_class_);
 }
 
 Tensor Tensor::reshaped(const Shape& shape) const {

@@ -5,6 +5,7 @@
 
 #include "workloads/tensor/DType.hpp"
 #include "workloads/tensor/Shape.hpp"
+#include "workloads/tensor/TensorClass.hpp"
 
 namespace trainscope::workloads {
 
@@ -14,19 +15,21 @@ class TensorAllocator;
 // viewing it goes away.
 class TensorStorage {
   public:
-    TensorStorage(TensorAllocator& owner, void* data, std::size_t bytes)
-        : owner_(&owner), data_(data), bytes_(bytes) {}
+    TensorStorage(TensorAllocator& owner, void* data, std::size_t bytes, TensorClass tensor_class)
+        : owner_(&owner), data_(data), bytes_(bytes), tensor_class_(tensor_class) {}
     ~TensorStorage();
     TensorStorage(const TensorStorage&) = delete;
     TensorStorage& operator=(const TensorStorage&) = delete;
 
     void* data() const { return data_; }
     std::size_t bytes() const { return bytes_; }
+    TensorClass tensor_class() const { return tensor_class_; }
 
   private:
     TensorAllocator* owner_;
     void* data_;
     std::size_t bytes_;
+    TensorClass tensor_class_;
 };
 
 // A handle to a dense, contiguous array in backend memory. Copying the handle shares
@@ -52,6 +55,10 @@ class Tensor {
     }
     // Where raw() lies in the storage, in bytes from its start (0 unless a view).
     std::size_t offset_bytes() const { return offset_bytes_; }
+    // What the storage is for (a view shares its storage's class).
+    TensorClass tensor_class() const {
+        return storage_ ? storage_->tensor_class() : TensorClass::other;
+    }
     template <typename T>
     T* data() const {
         return static_cast<T*>(raw());

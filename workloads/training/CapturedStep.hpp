@@ -27,7 +27,8 @@ struct CapturedStep {
     // them settled (it runs through the filled arena like the capture will).
     static constexpr std::int64_t kEagerSteps = 2;
 
-    explicit CapturedStep(RawAllocator& upstream) : arena(upstream), tensors(arena) {}
+    CapturedStep(RawAllocator& upstream, MemoryLedger& ledger)
+        : arena(upstream), tensors(arena, ledger) {}
 
     StepArena arena;
     TensorAllocator tensors;

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "workloads/backend/StepCounts.hpp"
+#include "workloads/memory/MemoryLedger.hpp"
+#include "workloads/tensor/TensorClass.hpp"
 
 namespace trainscope::workloads {
 
@@ -45,6 +47,11 @@ struct TrainingResult {
     std::int64_t images_trained = 0;
     std::int64_t train_time_ns = 0;  // sum of step durations, warm-up included; no data staging
     std::int64_t peak_tensor_bytes = 0;
+    // The bytes of each tensor class when all tensors together were at their peak
+    // (indexed by tensor_class_index; sums to the peak of the run's shared ledger).
+    ClassBytes peak_bytes_by_class{};
+    // The most bytes each class held at any moment of the run.
+    ClassBytes max_bytes_by_class{};
     std::int64_t parameter_count = 0;
     bool emulated = false;  // precision emulated by rounding (Backend::emulates)
     // Backend facts and choices (device name, library versions, chosen algorithms...).
@@ -65,6 +72,10 @@ class TrainingObserver {
     // check that every rank holds the same ones).
     virtual bool wants_parameters() const { return false; }
     virtual void on_parameters(const std::vector<double>& masters) { (void)masters; }
+    // Asked once, before the first tensor is made: who hears every change of the bytes in
+    // use per tensor class (the harness records them as counter series). Must outlive
+    // the run.
+    virtual MemoryListener* memory_listener() { return nullptr; }
 };
 
 }  // namespace trainscope::workloads

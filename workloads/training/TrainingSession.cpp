@@ -75,6 +75,8 @@ class TrainingRun {
     // Every run trains through the counting layer: its counts are run metrics.
     std::unique_ptr<CountingBackend> backend_;
     std::unique_ptr<CachingPool> pool_;
+    // Bytes per tensor class of every allocator of the run (the captured step's too).
+    MemoryLedger ledger_;
     std::unique_ptr<TensorAllocator> tensors_;
     std::unique_ptr<CapturedStep> captured_;  // cuda_graph=true only
     std::optional<StepContext> context_;
@@ -135,11 +137,14 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
                           " but the header said " + model_->input_shape().to_string());
     }
 
+    if (observer_ != nullptr) {
+        ledger_.set_listener(observer_->memory_listener());
+    }
     if (config.allocator == Allocator::pool) {
         pool_ = std::make_unique<CachingPool>(backend_->raw_allocator());
-        tensors_ = std::make_unique<TensorAllocator>(*pool_);
+        tensors_ = std::make_unique<TensorAllocator>(*pool_, ledger_);
     } else {
-        tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator());
+        tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator(), ledger_);
     }
     counts_->watch(*tensors_);
     backend_->set_math_mode(policy_.math);
@@ -173,15 +178,17 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         settings.growth_interval = config.loss_scale_growth_interval;
         loss_scaler_.emplace(settings);
         // Made once: a captured step reads and writes it at this address.
-        overflow_ = tensors_->allocate(Shape{1}, DType::f32);
+        overflow_ = tensors_->allocate(Shape{1}, DType::f32, TensorClass::optimizer_state);
     }
     if (config.cuda_graph) {
-        captured_ = std::make_unique<CapturedStep>(pool_ ? static_cast<RawAllocator&>(*pool_)
-                                                         : backend_->raw_allocator());
+        captured_ = std::make_unique<CapturedStep>(
+            pool_ ? static_cast<RawAllocator&>(*pool_) : backend_->raw_allocator(), ledger_);
         captured_->context.emplace(
             StepContext{*backend_, captured_->tensors, policy_, context_->dtype, true, false});
-        captured_->input.images = context_->make(model_->input_shape().with_batch(config.batch));
-        captured_->input.labels = tensors_->allocate(Shape{config.batch}, DType::i32);
+        captured_->input.images = context_->make(model_->input_shape().with_batch(config.batch),
+                                                 TensorClass::input_batch);
+        captured_->input.labels =
+            tensors_->allocate(Shape{config.batch}, DType::i32, TensorClass::input_batch);
         counts_->watch(captured_->tensors);
     }
     // Setup queued work (weight uploads and conversions, a resident dataset's upload):
@@ -194,7 +201,7 @@ void TrainingRun::queue_step_work(StepContext& context, const Batch& batch, doub
     {
         PhaseRange range("forward");
         const Tensor logits = model_->forward(context, batch.images);
-        dlogits = context.make(logits.shape());
+        dlogits = context.make(logits.shape(), TensorClass::activations);
         backend_->softmax_cross_entropy_deferred(logits, batch.labels, loss_scale, dlogits);
         context.round_result(dlogits);
     }
@@ -421,6 +428,8 @@ TrainingResult TrainingRun::run() {
     // With cuda_graph the step's tensors live in the arena, counted apart.
     result_.peak_tensor_bytes =
         tensors_->peak_bytes() + (captured_ ? captured_->tensors.peak_bytes() : 0);
+    result_.peak_bytes_by_class = ledger_.peak();
+    result_.max_bytes_by_class = ledger_.class_max();
     result_.parameter_count = model_->parameter_count();
     result_.emulated = backend_->emulates(policy_.precision);
     result_.environment = backend_->environment();

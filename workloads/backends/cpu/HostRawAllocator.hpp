@@ -12,8 +12,8 @@ class HostRawAllocator final : public RawAllocator {
   public:
     static constexpr std::size_t kAlignment = 256;
 
-    void* allocate(std::size_t bytes) override;
-    void deallocate(void* data, std::size_t bytes) noexcept override;
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override;
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override;
     std::string name() const override { return "host"; }
 };
 

@@ -4,14 +4,17 @@
 
 namespace trainscope::workloads::cuda {
 
-void* CudaMallocAllocator::allocate(std::size_t bytes) {
+void* CudaMallocAllocator::allocate(std::size_t bytes, TensorClass tensor_class) {
+    (void)tensor_class;
     void* data = nullptr;
     TS_CUDA_CHECK(cudaMalloc(&data, bytes));
     counter_.allocated(bytes);
     return data;
 }
 
-void CudaMallocAllocator::deallocate(void* data, std::size_t bytes) noexcept {
+void CudaMallocAllocator::deallocate(void* data, std::size_t bytes,
+                                     TensorClass tensor_class) noexcept {
+    (void)tensor_class;
     TS_CUDA_CHECK_NOEXCEPT(cudaFree(data));
     counter_.released(bytes);
 }
@@ -27,19 +30,23 @@ CudaAsyncAllocator::CudaAsyncAllocator(int device, cudaStream_t stream,
     TS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 }
 
-void* CudaAsyncAllocator::allocate(std::size_t bytes) {
+void* CudaAsyncAllocator::allocate(std::size_t bytes, TensorClass tensor_class) {
+    (void)tensor_class;
     void* data = nullptr;
     TS_CUDA_CHECK(cudaMallocAsync(&data, bytes, stream_));
     counter_.allocated(bytes);
     return data;
 }
 
-void CudaAsyncAllocator::deallocate(void* data, std::size_t bytes) noexcept {
+void CudaAsyncAllocator::deallocate(void* data, std::size_t bytes,
+                                    TensorClass tensor_class) noexcept {
+    (void)tensor_class;
     TS_CUDA_CHECK_NOEXCEPT(cudaFreeAsync(data, stream_));
     counter_.released(bytes);
 }
 
-void* CudaManagedAllocator::allocate(std::size_t bytes) {
+void* CudaManagedAllocator::allocate(std::size_t bytes, TensorClass tensor_class) {
+    (void)tensor_class;
     void* data = nullptr;
     TS_CUDA_CHECK(cudaMallocManaged(&data, bytes, cudaMemAttachGlobal));
     cudaMemLocation location{};
@@ -55,7 +62,9 @@ void* CudaManagedAllocator::allocate(std::size_t bytes) {
     return data;
 }
 
-void CudaManagedAllocator::deallocate(void* data, std::size_t bytes) noexcept {
+void CudaManagedAllocator::deallocate(void* data, std::size_t bytes,
+                                      TensorClass tensor_class) noexcept {
+    (void)tensor_class;
     TS_CUDA_CHECK_NOEXCEPT(cudaFree(data));
     counter_.released(bytes);
 }

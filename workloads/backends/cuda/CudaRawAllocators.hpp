@@ -6,7 +6,9 @@
 #include "workloads/memory/RawAllocator.hpp"
 
 // The device memory strategies a run chooses between (allocator axis). Each is a
-// different runtime path; all count their bytes the same way.
+// different runtime path; all count their bytes the same way. The tensor class of a
+// request changes nothing in how it is served: the run's MemoryLedger (over the
+// TensorAllocator) counts tensor bytes per class, the CachingPool its blocks per class.
 namespace trainscope::workloads::cuda {
 
 class CountingRawAllocator : public RawAllocator {
@@ -20,8 +22,8 @@ class CountingRawAllocator : public RawAllocator {
 // cudaMalloc/cudaFree per tensor (allocator "device", and the upstream of "pool").
 class CudaMallocAllocator final : public CountingRawAllocator {
   public:
-    void* allocate(std::size_t bytes) override;
-    void deallocate(void* data, std::size_t bytes) noexcept override;
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override;
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override;
     std::string name() const override { return "cudaMalloc"; }
 };
 
@@ -30,8 +32,8 @@ class CudaMallocAllocator final : public CountingRawAllocator {
 class CudaAsyncAllocator final : public CountingRawAllocator {
   public:
     CudaAsyncAllocator(int device, cudaStream_t stream, std::uint64_t release_threshold_bytes);
-    void* allocate(std::size_t bytes) override;
-    void deallocate(void* data, std::size_t bytes) noexcept override;
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override;
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override;
     std::string name() const override { return "cudaMallocAsync"; }
 
   private:
@@ -43,8 +45,8 @@ class CudaAsyncAllocator final : public CountingRawAllocator {
 class CudaManagedAllocator final : public CountingRawAllocator {
   public:
     CudaManagedAllocator(int device, cudaStream_t stream) : device_(device), stream_(stream) {}
-    void* allocate(std::size_t bytes) override;
-    void deallocate(void* data, std::size_t bytes) noexcept override;
+    void* allocate(std::size_t bytes, TensorClass tensor_class) override;
+    void deallocate(void* data, std::size_t bytes, TensorClass tensor_class) noexcept override;
     std::string name() const override { return "cudaMallocManaged"; }
 
   private:

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::reports {
+
+// A traced run's bytes in use per tensor class are counter series named
+// "memory/<class>" (unit "bytes", device -1), one sample per change (docs/formats.md).
+inline constexpr std::string_view kMemorySeriesPrefix = "memory/";
+
+std::string memory_series_name(std::string_view tensor_class);
+// Whether `series` is one of those; the class it counts goes to `tensor_class`.
+bool is_memory_series(const profiler::CounterSeries& series, std::string* tensor_class = nullptr);
+
+// The classes' series stacked on one time axis: at each time any class changed, every
+// class's bytes in use then (a step function: a value holds until the next time). What
+// the GUI's memory lane draws.
+struct MemoryStack {
+    std::vector<std::string> classes;  // in the order the trace holds them
+    std::vector<std::int64_t> t_ns;    // ascending, on the trace clock
+    // bytes[c][i]: class c's bytes in use from t_ns[i] until t_ns[i + 1].
+    std::vector<std::vector<double>> bytes;
+    double peak_total = 0.0;  // the largest total_at(i)
+
+    [[nodiscard]] bool empty() const { return t_ns.empty(); }
+    [[nodiscard]] double total_at(std::size_t i) const;
+};
+
+MemoryStack memory_stack(const profiler::Trace& trace);
+
+}  // namespace trainscope::reports
