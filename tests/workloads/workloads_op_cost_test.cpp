@@ -24,6 +24,7 @@ TEST_F(OpCostTest, ConvolutionForwardCountsTwoPerMultiplyAddPlusBias) {
     const OpCost with_bias = conv2d_forward_cost(x, w, b, y);
     EXPECT_DOUBLE_EQ(with_bias.flops, 2.0 * 288 * 27 + 288);  // 15840
     EXPECT_DOUBLE_EQ(with_bias.bytes, 4.0 * (384 + 108 + 4 + 288));
+    EXPECT_DOUBLE_EQ(with_bias.matmul_flops, 15552.0);  // the bias is no multiply-add
     const OpCost no_bias = conv2d_forward_cost(x, w, Tensor{}, y);
     EXPECT_DOUBLE_EQ(no_bias.flops, 15552.0);
     EXPECT_DOUBLE_EQ(no_bias.bytes, 4.0 * (384 + 108 + 288));
@@ -39,6 +40,8 @@ TEST_F(OpCostTest, ConvolutionBackwardPassesDoTheForwardMultiplyAdds) {
     const Tensor db = make({4});
     const OpCost filter = conv2d_backward_filter_cost(x, dy, w, db);
     EXPECT_DOUBLE_EQ(filter.flops, 15552.0 + 288);
+    EXPECT_DOUBLE_EQ(filter.matmul_flops, 15552.0);
+    EXPECT_DOUBLE_EQ(data.matmul_flops, 15552.0);
     EXPECT_DOUBLE_EQ(filter.bytes, 4.0 * (384 + 288 + 108 + 4));
 }
 
@@ -53,6 +56,7 @@ TEST_F(OpCostTest, GemmIsTwoMnkAndReadsCOnlyWhenAccumulating) {
     const OpCost accumulate = gemm_cost(false, true, a, b, 1.0, c);
     EXPECT_DOUBLE_EQ(accumulate.flops, 2.0 * 32 * 10 * 800 + 2.0 * 320);
     EXPECT_DOUBLE_EQ(accumulate.bytes, 4.0 * (25600 + 8000 + 2 * 320));
+    EXPECT_DOUBLE_EQ(accumulate.matmul_flops, 2.0 * 32 * 10 * 800);
     // Weight gradient: dw[10,800] = dy[32,10]^T · x[32,800]: m 10, n 800, k 32.
     const OpCost weight_grad = gemm_cost(true, false, c, a, 0.0, b);
     EXPECT_DOUBLE_EQ(weight_grad.flops, 2.0 * 10 * 800 * 32);
@@ -65,6 +69,7 @@ TEST_F(OpCostTest, ElementwiseOpsCountOnePerElement) {
     const Tensor bias = make({4});
     EXPECT_DOUBLE_EQ(relu_forward_cost(x, y).flops, 288.0);
     EXPECT_DOUBLE_EQ(relu_forward_cost(x, y).bytes, 2304.0);
+    EXPECT_DOUBLE_EQ(relu_forward_cost(x, y).matmul_flops, 0.0);
     EXPECT_DOUBLE_EQ(relu_backward_cost(y, x, dx).bytes, 3456.0);
     EXPECT_DOUBLE_EQ(add_cost(x, y, dx).flops, 288.0);
     EXPECT_DOUBLE_EQ(add_cost(x, y, dx).bytes, 3456.0);

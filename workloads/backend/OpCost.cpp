@@ -30,27 +30,31 @@ double window_area(const Pool2dGeometry& g) {
 OpCost conv2d_forward_cost(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y) {
     const double bias_adds = bias.empty() ? 0.0 : elements_of(y);
     return {2.0 * conv_multiply_adds(w, y) + bias_adds,
-            bytes_of(x) + bytes_of(w) + bytes_of(bias) + bytes_of(y)};
+            bytes_of(x) + bytes_of(w) + bytes_of(bias) + bytes_of(y),
+            2.0 * conv_multiply_adds(w, y)};
 }
 
 OpCost conv2d_backward_data_cost(const Tensor& dy, const Tensor& w, const Tensor& dx) {
-    return {2.0 * conv_multiply_adds(w, dy), bytes_of(dy) + bytes_of(w) + bytes_of(dx)};
+    return {2.0 * conv_multiply_adds(w, dy), bytes_of(dy) + bytes_of(w) + bytes_of(dx),
+            2.0 * conv_multiply_adds(w, dy)};
 }
 
 OpCost conv2d_backward_filter_cost(const Tensor& x, const Tensor& dy, const Tensor& dw,
                                    const Tensor& dbias) {
     const double bias_adds = dbias.empty() ? 0.0 : elements_of(dy);
     return {2.0 * conv_multiply_adds(dw, dy) + bias_adds,
-            bytes_of(x) + bytes_of(dy) + bytes_of(dw) + bytes_of(dbias)};
+            bytes_of(x) + bytes_of(dy) + bytes_of(dw) + bytes_of(dbias),
+            2.0 * conv_multiply_adds(dw, dy)};
 }
 
-OpCost gemm_cost(bool transpose_a, bool transpose_b, const Tensor& a, const Tensor& b,
-                 double beta, const Tensor& c) {
+OpCost gemm_cost(bool transpose_a, bool transpose_b, const Tensor& a, const Tensor& b, double beta,
+                 const Tensor& c) {
     const GemmDims d = gemm_dims(transpose_a, transpose_b, a, b);
     const double mn = static_cast<double>(d.m) * static_cast<double>(d.n);
     const bool accumulates = beta != 0.0;
-    return {2.0 * mn * static_cast<double>(d.k) + (accumulates ? 2.0 * mn : 0.0),
-            bytes_of(a) + bytes_of(b) + bytes_of(c) * (accumulates ? 2.0 : 1.0)};
+    const double multiply_adds = 2.0 * mn * static_cast<double>(d.k);
+    return {multiply_adds + (accumulates ? 2.0 * mn : 0.0),
+            bytes_of(a) + bytes_of(b) + bytes_of(c) * (accumulates ? 2.0 : 1.0), multiply_adds};
 }
 
 OpCost add_bias_cost(const Tensor& y, const Tensor& bias) {
@@ -122,7 +126,8 @@ OpCost add_cost(const Tensor& a, const Tensor& b, const Tensor& y) {
 OpCost softmax_cross_entropy_cost(const Tensor& logits, const Tensor& labels,
                                   const Tensor& dlogits) {
     const double per_logit = dlogits.empty() ? 5.0 : 6.0;
-    return {per_logit * elements_of(logits), bytes_of(logits) + bytes_of(labels) + bytes_of(dlogits)};
+    return {per_logit * elements_of(logits),
+            bytes_of(logits) + bytes_of(labels) + bytes_of(dlogits)};
 }
 
 OpCost sgd_update_cost(const Tensor& parameter, const Tensor& gradient, const Tensor& velocity,
@@ -132,8 +137,8 @@ OpCost sgd_update_cost(const Tensor& parameter, const Tensor& gradient, const Te
             2.0 * bytes_of(parameter) + bytes_of(gradient) + 2.0 * bytes_of(velocity)};
 }
 
-OpCost adam_update_cost(const Tensor& parameter, const Tensor& gradient,
-                        const Tensor& first_moment, const Tensor& second_moment) {
+OpCost adam_update_cost(const Tensor& parameter, const Tensor& gradient, const Tensor& first_moment,
+                        const Tensor& second_moment) {
     return {14.0 * elements_of(parameter), 2.0 * bytes_of(parameter) + bytes_of(gradient) +
                                                2.0 * bytes_of(first_moment) +
                                                2.0 * bytes_of(second_moment)};

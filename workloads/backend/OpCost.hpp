@@ -15,10 +15,15 @@ namespace trainscope::workloads {
 struct OpCost {
     double flops = 0.0;
     double bytes = 0.0;
+    // The part of `flops` that is multiply-adds of a convolution or GEMM (bias and
+    // accumulation left out): what runs on matrix units, and all that PyTorch's
+    // FlopCounterMode counts.
+    double matmul_flops = 0.0;
 
     OpCost& operator+=(const OpCost& other) {
         flops += other.flops;
         bytes += other.bytes;
+        matmul_flops += other.matmul_flops;
         return *this;
     }
 };
@@ -31,8 +36,8 @@ OpCost conv2d_backward_data_cost(const Tensor& dy, const Tensor& w, const Tensor
 OpCost conv2d_backward_filter_cost(const Tensor& x, const Tensor& dy, const Tensor& dw,
                                    const Tensor& dbias);
 // c = alpha·op(a)·op(b) + beta·c: 2·m·n·k; beta ≠ 0 reads c as well and adds 2·m·n.
-OpCost gemm_cost(bool transpose_a, bool transpose_b, const Tensor& a, const Tensor& b,
-                 double beta, const Tensor& c);
+OpCost gemm_cost(bool transpose_a, bool transpose_b, const Tensor& a, const Tensor& b, double beta,
+                 const Tensor& c);
 // One operation per element of y / dy.
 OpCost add_bias_cost(const Tensor& y, const Tensor& bias);
 OpCost bias_backward_cost(const Tensor& dy, const Tensor& dbias);
@@ -63,8 +68,8 @@ OpCost softmax_cross_entropy_cost(const Tensor& logits, const Tensor& labels,
 // written, gradient read.
 OpCost sgd_update_cost(const Tensor& parameter, const Tensor& gradient, const Tensor& velocity,
                        const SgdSettings& settings);
-OpCost adam_update_cost(const Tensor& parameter, const Tensor& gradient,
-                        const Tensor& first_moment, const Tensor& second_moment);
+OpCost adam_update_cost(const Tensor& parameter, const Tensor& gradient, const Tensor& first_moment,
+                        const Tensor& second_moment);
 // Data movement without arithmetic: source read, destination written.
 OpCost copy_cost(const Tensor& source, const Tensor& destination);
 OpCost fill_cost(const Tensor& tensor);

@@ -301,7 +301,8 @@ void CpuBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeo
     });
 }
 
-void CpuBackend::do_max_pool_backward(const Tensor& x, const Tensor& y /* rescans x; y counts in the op's bytes */,
+void CpuBackend::do_max_pool_backward(const Tensor& x,
+                                      const Tensor& y /* rescans x; y counts in the op's bytes */,
                                       const Tensor& dy, Tensor& dx,
                                       const Pool2dGeometry& geometry) {
     OpRange range("max_pool_bwd", max_pool_backward_cost(x, y, dy, dx, geometry));
@@ -360,7 +361,8 @@ void CpuBackend::do_batch_norm_forward_training(const Tensor& x, const Tensor& g
                                                 Tensor& saved_inv_std,
                                                 const BatchNormSettings& settings,
                                                 bool update_running) {
-    OpRange range("batch_norm_fwd_train", batch_norm_forward_training_cost(x, y, gamma, update_running));
+    OpRange range("batch_norm_fwd_train",
+                  batch_norm_forward_training_cost(x, y, gamma, update_running));
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
     with_float_type(x.dtype(), kBackend, "batch_norm_forward_training", [&](auto zero) {
@@ -462,7 +464,8 @@ void CpuBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor
 void CpuBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                                 Tensor& second_moment, const AdamSettings& settings,
                                 double grad_factor, const Tensor& skip_if_overflow) {
-    OpRange range("adam_update", adam_update_cost(parameter, gradient, first_moment, second_moment));
+    OpRange range("adam_update",
+                  adam_update_cost(parameter, gradient, first_moment, second_moment));
     if (update_skipped(skip_if_overflow)) {
         return;
     }
