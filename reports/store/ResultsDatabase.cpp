@@ -88,6 +88,7 @@ void ResultsDatabase::create_schema() const {
     Transaction tx(*this);
     exec(detail::kSchemaSql);
     exec(detail::kCollectivesSql);
+    exec(detail::kOpFlopsSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
@@ -137,6 +138,8 @@ void ResultsDatabase::upgrade() const {
         exec("ALTER TABLE runs ADD COLUMN framework TEXT NOT NULL DEFAULT ''");
         exec("UPDATE runs SET framework = 'trainscope' WHERE source = 'trainscope'");
     }
+    if (found < 4)
+        exec(detail::kOpFlopsSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
