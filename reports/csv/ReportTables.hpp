@@ -7,6 +7,7 @@
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "reports/csv/CsvWriter.hpp"
 #include "reports/csv/MatrixPivot.hpp"
+#include "reports/roofline/Roofline.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunRecord.hpp"
 
@@ -18,6 +19,7 @@ struct ReportSelection {
     bool kernels = true;
     bool steps = true;
     bool nvtx = true;
+    bool ops = true;  // ops.csv: the roofline per op name (OpsCsv)
     bool matrix = true;
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
 };
@@ -28,8 +30,11 @@ struct ReportTables {
     CsvTable kernels;
     CsvTable steps;
     CsvTable nvtx;
+    CsvTable ops;
     CsvTable matrix;
     std::map<std::int64_t, profiler::KernelBreakdown> breakdowns;  // by run id
+    // The roofline of each traced run whose ops carry work, with breakdowns (HTML report).
+    std::map<std::int64_t, std::vector<OpRooflineRow>> rooflines;
     CsvTable ranks;  // per rank of distributed jobs' runs, with breakdowns (RanksTable)
 };
 
