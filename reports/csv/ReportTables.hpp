@@ -19,9 +19,9 @@ struct ReportSelection {
     bool kernels = true;
     bool steps = true;
     bool nvtx = true;
-    bool ops = true;  // ops.csv: the roofline per op name (OpsCsv)
     bool matrix = true;
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
+    bool ops = true;          // ops.csv: the roofline per op name (OpsCsv)
 };
 
 // Every export table of `trainscope report`, built in memory before anything is written.

@@ -55,6 +55,7 @@ TEST_F(ReportExports, CsvFilesMatchTheGoldenFilesByteForByte) {
                                                               {"kernels.csv", &t.kernels},
                                                               {"steps.csv", &t.steps},
                                                               {"nvtx.csv", &t.nvtx},
+                                                              {"ops.csv", &t.ops},
                                                               {"matrix.csv", &t.matrix}}) {
         write_csv_table(*table, dir_ / name);
         EXPECT_FALSE(std::filesystem::exists(dir_ / (name + ".tmp")));
