@@ -39,9 +39,10 @@ void print_roofline(const profiler::Trace& trace, const reports::RunRecord& run,
         std::printf("  model FLOPs per image: forward %.4g, backward %.4g\n", *forward, *backward);
     }
     if (const auto achieved = metric(run, reports::metric_tag::achieved_tflops)) {
-        const auto mfu = metric(run, reports::metric_tag::mfu_pct);
-        std::printf("  achieved %.4g TFLOP/s%s\n", *achieved,
-                    mfu ? (", MFU " + std::to_string(*mfu).substr(0, 6) + " %").c_str() : "");
+        std::printf("  achieved %.4g TFLOP/s", *achieved);
+        if (const auto mfu = metric(run, reports::metric_tag::mfu_pct))
+            std::printf(", MFU %.3g %% of the compute roof", *mfu);
+        std::printf("\n");
     }
     if (roofs.known()) {
         std::printf("  compute roof %.4g TFLOP/s (%s)\n", roofs.peak_flops_per_s * 1e-12,

@@ -64,17 +64,20 @@ constexpr const char* kTwoCoreAvx512 =
     "processor\t: 2\nphysical id\t: 0\ncore id\t\t: 0\ncpu MHz\t\t: 2300.000\n"
     "flags\t\t: fpu sse2 avx fma avx2 avx512f\n";
 
-TEST(DevicePeaks, CpuIsCoresTimesClockTimesLanesTimesTwoForFma) {
+TEST(DevicePeaks, CpuIsCoresTimesClockTimesLanesTimesTwoForFmaTimesTwoPipes) {
     // Three hardware threads on two cores: two cores count.
     const CpuFacts facts = parse_cpu_facts(kTwoCoreAvx512, "", 3);
     EXPECT_EQ(facts.cores, 2);
     EXPECT_EQ(facts.simd_bits, 512);
     EXPECT_TRUE(facts.fma);
     EXPECT_DOUBLE_EQ(facts.clock_hz, 2.3e9);
-    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp32, 1e10).flops.value, 2 * 2.3e9 * 16 * 2);
-    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp64, 1e10).flops.value, 2 * 2.3e9 * 8 * 2);
+    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp32, 1e10).flops.value,
+                     2 * 2.3e9 * 16 * 2 * 2);
+    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp64, 1e10).flops.value,
+                     2 * 2.3e9 * 8 * 2 * 2);
     // The CPU backend emulates the 16-bit precisions in fp32.
-    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::bf16, 1e10).flops.value, 2 * 2.3e9 * 16 * 2);
+    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::bf16, 1e10).flops.value,
+                     2 * 2.3e9 * 16 * 2 * 2);
     // cpufreq's maximum wins over the current clock; only the usable CPUs count.
     const CpuFacts one = parse_cpu_facts(kTwoCoreAvx512, "3500000\n", 1);
     EXPECT_EQ(one.cores, 1);

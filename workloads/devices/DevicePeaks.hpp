@@ -56,7 +56,9 @@ double measure_triad_bandwidth(int threads, double budget_s = 0.25);
 
 // The CPU's roofs: cores x clock x SIMD lanes of the precision's arithmetic type (fp64
 // for fp64, fp32 otherwise: the CPU backend emulates tf32, fp16 and bf16 in fp32) x 2 for
-// FMA, one FMA unit per core assumed; the bandwidth as measured.
+// FMA x 2 FMA pipes per core (Haswell and later; /proc/cpuinfo cannot tell a core with
+// one AVX-512 unit, so the peak is an upper bound and utilisation never exceeds 100 %);
+// the bandwidth as measured.
 DevicePeaks cpu_peaks(const CpuFacts& cpu, Precision precision, double measured_bandwidth);
 
 }  // namespace trainscope::workloads
