@@ -1,8 +1,10 @@
 #include "gui/roofline/RooflineView.hpp"
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -188,6 +190,34 @@ void RooflineView::paintEvent(QPaintEvent*) {
                                        static_cast<int>(category_name(category).size())));
         ly += 20;
     }
+}
+
+bool RooflineView::event(QEvent* event) {
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int i = opAt(help->pos());
+    if (i < 0) {
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    const auto& op = ops_[static_cast<std::size_t>(i)];
+    QToolTip::showText(
+        help->globalPos(),
+        tr("%1 (%2)\n%3 calls, %4 ms\n%5 FLOP/byte\n%6 GFLOP/s, %7 GB/s\n%8-bound, %9 % of "
+           "its roof\nclick: select its instances on the timeline")
+            .arg(QString::fromStdString(op.name), QString::fromStdString(op.category))
+            .arg(op.count)
+            .arg(static_cast<double>(op.device_ns) * 1e-6, 0, 'g', 4)
+            .arg(op.intensity, 0, 'g', 3)
+            .arg(op.achieved_flops_per_s * 1e-9, 0, 'g', 4)
+            .arg(op.achieved_bytes_per_s * 1e-9, 0, 'g', 4)
+            .arg(QString::fromLatin1(reports::to_string(op.bound).data(),
+                                     static_cast<int>(reports::to_string(op.bound).size())))
+            .arg(op.roof_pct, 0, 'f', 1),
+        this);
+    return true;
 }
 
 void RooflineView::mousePressEvent(QMouseEvent* event) {

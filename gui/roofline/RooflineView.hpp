@@ -51,6 +51,7 @@ class RooflineView : public QWidget {
   protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;  // a point's tooltip: the ops.csv figures
 
   private:
     [[nodiscard]] RooflineAxes axes() const;
