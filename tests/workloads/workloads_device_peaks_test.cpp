@@ -71,13 +71,10 @@ TEST(DevicePeaks, CpuIsCoresTimesClockTimesLanesTimesTwoForFmaTimesTwoPipes) {
     EXPECT_EQ(facts.simd_bits, 512);
     EXPECT_TRUE(facts.fma);
     EXPECT_DOUBLE_EQ(facts.clock_hz, 2.3e9);
-    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp32, 1e10).flops.value,
-                     2 * 2.3e9 * 16 * 2 * 2);
-    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp64, 1e10).flops.value,
-                     2 * 2.3e9 * 8 * 2 * 2);
+    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp32, 1e10).flops.value, 2 * 2.3e9 * 16 * 2 * 2);
+    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::fp64, 1e10).flops.value, 2 * 2.3e9 * 8 * 2 * 2);
     // The CPU backend emulates the 16-bit precisions in fp32.
-    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::bf16, 1e10).flops.value,
-                     2 * 2.3e9 * 16 * 2 * 2);
+    EXPECT_DOUBLE_EQ(cpu_peaks(facts, Precision::bf16, 1e10).flops.value, 2 * 2.3e9 * 16 * 2 * 2);
     // cpufreq's maximum wins over the current clock; only the usable CPUs count.
     const CpuFacts one = parse_cpu_facts(kTwoCoreAvx512, "3500000\n", 1);
     EXPECT_EQ(one.cores, 1);

@@ -213,12 +213,12 @@ DevicePeaks cpu_peaks(const CpuFacts& cpu, Precision precision, double measured_
     const int fma = cpu.fma ? 2 : 1;
     const int pipes = cpu.fma ? 2 : 1;
     peaks.flops.value = static_cast<double>(cpu.cores) * cpu.clock_hz * lanes * fma * pipes;
-    peaks.flops.source =
-        "cpu: " + std::to_string(cpu.cores) + " cores x " + number(cpu.clock_hz / 1e6) + " MHz (" +
-        cpu.clock_source + ") x " + std::to_string(lanes) + " " + std::to_string(element_bits) +
-        "-bit lanes (" + std::to_string(cpu.simd_bits) + "-bit SIMD) x " + std::to_string(fma) +
-        (cpu.fma ? " (FMA)" : " (no FMA)") + " x " + std::to_string(pipes) +
-        " vector pipes per core (an upper bound)";
+    peaks.flops.source = "cpu: " + std::to_string(cpu.cores) + " cores x " +
+                         number(cpu.clock_hz / 1e6) + " MHz (" + cpu.clock_source + ") x " +
+                         std::to_string(lanes) + " " + std::to_string(element_bits) +
+                         "-bit lanes (" + std::to_string(cpu.simd_bits) + "-bit SIMD) x " +
+                         std::to_string(fma) + (cpu.fma ? " (FMA)" : " (no FMA)") + " x " +
+                         std::to_string(pipes) + " vector pipes per core (an upper bound)";
     peaks.bandwidth.value = measured_bandwidth;
     peaks.bandwidth.source = "measured: triad a = b + s*c over 3 x 32 MiB, best pass";
     return peaks;
