@@ -33,6 +33,7 @@
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/kernels/KernelStatsView.hpp"
 #include "gui/range/RangePanel.hpp"
+#include "gui/roofline/RooflineView.hpp"
 #include "gui/runs/RunsTableModel.hpp"
 #include "gui/runs/RunsView.hpp"
 #include "gui/timeline/StragglerPanel.hpp"
@@ -65,6 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
       range_panel_(new RangePanel),
       stragglers_(new StragglerPanel),
       kernels_view_(new KernelStatsView(kernel_model_)),
+      roofline_view_(new RooflineView),
       compare_(new CompareView(runs_model_)),
       progress_(new QProgressBar),
       cancel_(new QToolButton) {
@@ -156,9 +158,16 @@ void MainWindow::buildTabs() {
     tabs_->addTab(runs_view_, tr("Runs"));
     tabs_->addTab(timeline_page_, tr("Timeline"));
     tabs_->addTab(kernels_view_, tr("Kernels"));
+    tabs_->addTab(roofline_view_, tr("Roofline"));
     tabs_->addTab(compare_, tr("Compare"));
     setCentralWidget(tabs_);
     connect(runs_view_, &RunsView::selectionChanged, this, &MainWindow::selectionChanged);
+    // A roofline point selects its op's instances: the timeline's search for the name.
+    connect(roofline_view_, &RooflineView::opClicked, this, [this](const QString& name) {
+        tabs_->setCurrentWidget(timeline_page_);
+        search_->setText(name);
+        timeline_->findNext();
+    });
     connect(kernels_view_, &KernelStatsView::jumpToActivity, this, [this](std::uint32_t a) {
         tabs_->setCurrentWidget(timeline_page_);
         timeline_->zoomToActivity(a);
@@ -405,6 +414,8 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
     utilization_->setData(trace ? trace->timeline : nullptr);
     utilization_->setMapping(timeline_->state().mapping);
     stragglers_->setTrace(trace ? &trace->timeline->trace() : nullptr);
+    roofline_view_->setData(trace ? trace->roofline : std::vector<reports::OpRooflineRow>{},
+                            trace ? trace->roofs : reports::Roofs{});
     showKernelStats();
     if (trace) {
         const TimelineData& td = *trace->timeline;

@@ -25,6 +25,7 @@ namespace trainscope::gui {
 class CompareView;
 class KernelStatsModel;
 class KernelStatsView;
+class RooflineView;
 class RangePanel;
 class RunsTableModel;
 class RecentFilesMenu;
@@ -33,7 +34,8 @@ class StragglerPanel;
 class TimelineView;
 class UtilizationView;
 
-// The application window: Runs, Timeline (with utilization below), Kernels, Compare.
+// The application window: Runs, Timeline (with utilization below), Kernels, Roofline,
+// Compare.
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
@@ -115,6 +117,7 @@ class MainWindow : public QMainWindow {
     RangePanel* range_panel_;
     StragglerPanel* stragglers_;
     KernelStatsView* kernels_view_;
+    RooflineView* roofline_view_;
     CompareView* compare_;
     QProgressBar* progress_;
     QToolButton* cancel_;

@@ -101,6 +101,9 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
         return nullptr;
     out->kernel_stats = computeKernelStats(*out->timeline);
     out->steps = profiler::count_training_steps(out->timeline->trace());
+    out->roofs = reports::roofs_of(
+        reports::load_run(db, run_id, reports::RunParts{true, false, false, false, false}).metrics);
+    out->roofline = reports::op_roofline(out->timeline->trace(), out->roofs);
     if (progress)
         progress(100);
     return out;

@@ -13,6 +13,7 @@
 
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/timeline/TimelineData.hpp"
+#include "reports/roofline/Roofline.hpp"
 
 namespace trainscope::gui {
 
@@ -23,6 +24,9 @@ struct LoadedTrace {
     std::shared_ptr<const TimelineData> timeline;
     std::vector<KernelStat> kernel_stats;
     std::int64_t steps = 0;  // profiler::count_training_steps
+    // The ops on the roofline (reports::op_roofline) under the run's roofs.
+    std::vector<reports::OpRooflineRow> roofline;
+    reports::Roofs roofs;
 };
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
 

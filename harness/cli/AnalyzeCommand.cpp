@@ -10,6 +10,7 @@
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/JobAnalysisText.hpp"
 #include "harness/cli/NumberCheck.hpp"
+#include "harness/cli/RooflineText.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
@@ -315,6 +316,7 @@ int execute(const AnalyzeOptions& options) {
         print_trace_step_anatomy(trace, warmup);
     }
     print_nvtx(trace, cpu_ops);
+    print_roofline(trace, *run, options.top);
     print_health(trace);
     return 0;
 }

@@ -33,7 +33,7 @@ struct ReportOptions {
     reports::PivotSpec pivot;
 };
 
-constexpr const char* kTables = "runs, kernels, steps, nvtx, matrix, memory";
+constexpr const char* kTables = "runs, kernels, steps, nvtx, ops, matrix, memory";
 
 bool wants(const ReportOptions& o, const char* table) {
     return !o.csv_dir.empty() || (!o.format.empty() && o.table == table);
@@ -46,6 +46,8 @@ const reports::CsvTable& table_named(const reports::ReportTables& t, const std::
         return t.steps;
     if (name == "nvtx")
         return t.nvtx;
+    if (name == "ops")
+        return t.ops;
     if (name == "matrix")
         return t.matrix;
     if (name == "memory")
@@ -55,7 +57,7 @@ const reports::CsvTable& table_named(const reports::ReportTables& t, const std::
 
 const std::vector<std::string>& csv_file_names() {
     static const std::vector<std::string> names{"runs.csv", "kernels.csv", "steps.csv",
-                                                "nvtx.csv", "matrix.csv",  "memory.csv"};
+                                                "nvtx.csv", "ops.csv",     "matrix.csv", "memory.csv"};
     return names;
 }
 
@@ -75,7 +77,8 @@ int execute(const ReportOptions& options) {
     }
     const std::string tables = kTables;
     if (options.table != "runs" && options.table != "kernels" && options.table != "steps" &&
-        options.table != "nvtx" && options.table != "matrix" && options.table != "memory") {
+        options.table != "nvtx" && options.table != "ops" && options.table != "matrix" &&
+        options.table != "memory") {
         throw UsageError(
             fmt::format("unknown --table '{}'; choose one of: {}", options.table, tables));
     }
@@ -95,6 +98,7 @@ int execute(const ReportOptions& options) {
     selection.kernels = wants(options, "kernels");
     selection.steps = wants(options, "steps");
     selection.nvtx = wants(options, "nvtx");
+    selection.ops = wants(options, "ops");
     selection.matrix = wants(options, "matrix") || !options.html_file.empty();
     selection.memory = wants(options, "memory");
     selection.breakdowns = !options.html_file.empty();
@@ -108,7 +112,7 @@ int execute(const ReportOptions& options) {
     if (!options.csv_dir.empty()) {
         const std::filesystem::path dir(options.csv_dir);
         const reports::CsvTable* tables_in_order[] = {&t.runs, &t.kernels, &t.steps,
-                                                      &t.nvtx, &t.matrix,  &t.memory};
+                                                      &t.nvtx, &t.ops,     &t.matrix, &t.memory};
         std::vector<reports::NamedCsvTable> files;
         for (std::size_t i = 0; i < csv_file_names().size(); ++i)
             files.push_back({csv_file_names()[i], tables_in_order[i]});
@@ -128,6 +132,7 @@ int execute(const ReportOptions& options) {
         }
         input.runs = std::move(runs);
         input.kernels = std::move(t.breakdowns);
+        input.rooflines = std::move(t.rooflines);
         input.ranks = std::move(t.ranks);
         input.pivot = options.pivot;
         try {
@@ -153,17 +158,17 @@ CommandAction add_report_command(CLI::App& app) {
         "report", "Export runs of a results database as CSV files, tables or an HTML summary.");
     report->add_option("database", options->database, "results database (from trainscope run)")
         ->required();
-    report->add_option(
-        "--csv", options->csv_dir,
-        "folder to write runs.csv, kernels.csv, steps.csv, nvtx.csv, "
-        "matrix.csv and memory.csv into (created if missing); columns in docs/formats.md");
+    report->add_option("--csv", options->csv_dir,
+                       "folder to write runs.csv, kernels.csv, steps.csv, nvtx.csv, ops.csv, "
+                       "matrix.csv and memory.csv into (created if missing); columns in "
+                       "docs/formats.md");
     report->add_option("--html", options->html_file,
                        "write a self-contained HTML summary (inline SVG charts) to this file");
     report->add_option("--format", options->format,
                        "print one table to stdout as csv, json, markdown or table");
     report->add_option("--table", options->table,
-                       "the table --format prints: runs (default), kernels, steps, nvtx, matrix, "
-                       "memory");
+                       "the table --format prints: runs (default), kernels, steps, nvtx, ops, "
+                       "matrix, memory");
     report->add_option("--metric", options->pivot.metric,
                        "metric of the matrix pivot (default images_per_s)");
     report->add_option("--rows", options->pivot.rows, "axis of the pivot's rows (default batch)");

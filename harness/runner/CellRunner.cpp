@@ -19,11 +19,13 @@
 #include "harness/pytorch/PyTorchCell.hpp"
 #include "harness/runner/MeasurementController.hpp"
 #include "harness/runner/MemoryPeakRecord.hpp"
+#include "harness/runner/RooflineFacts.hpp"
 #include "harness/runner/RunMetrics.hpp"
 #include "harness/runner/TracingOverhead.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/capture/TraceLevel.hpp"
 #include "reports/metrics/MetricTags.hpp"
+#include "reports/roofline/Roofline.hpp"
 #include "reports/stats/SampleStatistics.hpp"
 #include "reports/trace/TraceMetrics.hpp"
 #include "workloads/devices/DeviceQuery.hpp"
@@ -111,6 +113,8 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
     const auto level =
         profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
+        // Before the capture: its counting pass and triad stay out of the trace.
+        const RooflineFacts roofline = measure_roofline_facts(config);
         CellCapture capture(level, workloads::parse_backend_kind(config.backend),
                             capture_device(config));
         MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
@@ -123,6 +127,12 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         for (const auto& [key, value] : result.environment)
             record.environment[key] = value;
         record.metrics = compute_run_metrics(config, result);
+        record.metrics.insert(record.metrics.end(), roofline.metrics.begin(),
+                              roofline.metrics.end());
+        for (reports::Metric& m : reports::roofline_run_metrics(record.metrics))
+            record.metrics.push_back(std::move(m));
+        for (const auto& [key, value] : roofline.environment)
+            record.environment[key] = value;
         record.steps = to_step_rows(result);
         record.memory_peak = memory_peak_record(result, captured.trace ? &*captured.trace : nullptr,
                                                 captured.memory_peak_t_ns);

@@ -54,6 +54,16 @@ void add_ops_inside(const Trace& trace, const std::vector<std::size_t>& ops, con
 }  // namespace
 
 std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
+    return project_host_ranges_to_gpu(trace, [&trace](const Activity& a) {
+        if (a.kind != ActivityKind::NvtxRange)
+            return false;
+        const Lane& lane = trace.lanes.at(a.lane);
+        return lane.kind == LaneKind::Nvtx && lane.device < 0;
+    });
+}
+
+std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
+    const Trace& trace, const std::function<bool(const Activity&)>& project) {
     // API calls per host thread, sorted by start, to find those inside a range quickly.
     std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
     std::unordered_multimap<std::uint64_t, std::size_t> gpu_work_by_correlation;
@@ -81,11 +91,9 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
     std::vector<NvtxRangeGpuTime> result;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& range = trace.activities[i];
-        if (range.kind != ActivityKind::NvtxRange)
+        if (!project(range))
             continue;
         const Lane& lane = trace.lanes.at(range.lane);
-        if (lane.kind != LaneKind::Nvtx || lane.device >= 0)
-            continue;
 
         NvtxRangeGpuTime r;
         r.range_index = i;

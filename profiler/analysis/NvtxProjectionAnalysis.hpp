@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct NvtxRangeGpuTime {
 // One entry per NVTX range on a host NVTX lane (device -1), in trace order. Host
 // threads are matched by (process, thread) between the NVTX lane and the API lane.
 std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace);
+
+// The same projection for any host intervals `project` picks (the op ranges of a CUDA
+// run, which the host tracer records as HostOp on the thread's host lane: OpWork).
+std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
+    const Trace& trace, const std::function<bool(const Activity&)>& project);
 
 // The ranges of one name together (a training run has thousands of "forward" ranges):
 // counts and summed times. What `trainscope analyze` prints and nvtx.csv holds.

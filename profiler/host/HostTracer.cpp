@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "common/CollectiveMessage.hpp"
+#include "common/OpWorkPayload.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/host/detail/NvtxRangeSink.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
@@ -100,6 +101,13 @@ Trace HostTracer::stop() {
         a.start_ns = r.start_ns - start_ns_;
         a.end_ns = r.end_ns - start_ns_;
         a.name = trace.strings.intern(r.message);
+        if (r.domain == options_.host_op_domain && r.payload != -1) {
+            // The op's FLOPs and minimum bytes (OpWorkPayload); kernels launched inside
+            // the range inherit them through the NVTX projection.
+            const OpWork work = decode_op_work(static_cast<std::uint64_t>(r.payload));
+            a.flops = work.flops;
+            a.bytes = static_cast<std::int64_t>(work.bytes);
+        }
         trace.activities.push_back(a);
     }
     lanes.finish();

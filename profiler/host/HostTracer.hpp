@@ -9,7 +9,9 @@ namespace trainscope::profiler {
 
 struct HostTracerOptions {
     // Ranges pushed in this NVTX domain record host work (ActivityKind::HostOp, on the
-    // thread's host lane); all others are NVTX ranges on the thread's NVTX lane.
+    // thread's host lane); all others are NVTX ranges on the thread's NVTX lane. A
+    // 64-bit payload on such a range is the op's FLOPs and minimum bytes
+    // (common/OpWorkPayload.hpp), kept as Activity::flops and Activity::bytes.
     std::string host_op_domain = "trainscope.ops";
     // Also HostOp: ranges with this NVTX category (0 = no category means HostOp).
     std::uint32_t host_op_category = 0;

@@ -18,7 +18,9 @@ struct Activity {
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
     std::uint64_t correlation = 0;  // joins a launch (API call) to its GPU work; 0 = none
-    std::int64_t bytes = 0;         // memcpy / memset size
+    // memcpy / memset / collective size; an op (host op, or the NVTX range of an op
+    // on CUDA): the minimum bytes it must move, from its NVTX payload (OpWorkPayload).
+    std::int64_t bytes = 0;
     LaneId lane = 0;
     StringId name = kNoString;  // demangled kernel name, API function, NVTX message, op
     ActivityKind kind = ActivityKind::Kernel;
@@ -30,6 +32,9 @@ struct Activity {
     std::int32_t shared_memory_bytes = 0;  // static + dynamic
     std::uint32_t graph_id = 0;            // CUDA graph the kernel was launched from; 0 = none
     std::int32_t device = -1;
+    // An op's floating-point operations (multiply-add = 2), from its NVTX payload; 0 for
+    // everything else and for ops without a payload.
+    double flops = 0.0;
 
     [[nodiscard]] std::int64_t duration_ns() const { return end_ns - start_ns; }
 };

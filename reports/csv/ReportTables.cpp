@@ -4,6 +4,7 @@
 #include "reports/csv/KernelsCsv.hpp"
 #include "reports/csv/MemoryCsv.hpp"
 #include "reports/csv/NvtxCsv.hpp"
+#include "reports/csv/OpsCsv.hpp"
 #include "reports/csv/RanksTable.hpp"
 #include "reports/csv/RunsCsv.hpp"
 #include "reports/csv/StepsCsv.hpp"
@@ -26,12 +27,15 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
         t.kernels = {kernels_header()};
     if (selection.nvtx)
         t.nvtx = {nvtx_header()};
-    if (!selection.kernels && !selection.nvtx && !selection.breakdowns)
+    if (selection.ops)
+        t.ops = {ops_header()};
+    if (!selection.kernels && !selection.nvtx && !selection.ops && !selection.breakdowns)
         return t;
     for (const auto& stored : runs) {
         RunRecord run;  // identity only, plus its trace
         run.id = stored.id;
         run.matrix_id = stored.matrix_id;
+        run.metrics = stored.metrics;  // the roofs of ops.csv
         run.trace = load_trace(db, stored.id);
         if (!run.trace)
             continue;
@@ -53,8 +57,14 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
             for (auto& row : nvtx_rows(run))
                 t.nvtx.push_back(std::move(row));
         }
+        if (selection.ops) {
+            for (auto& row : ops_rows(run))
+                t.ops.push_back(std::move(row));
+        }
         if (selection.breakdowns) {
             t.breakdowns[run.id] = profiler::analyze_kernel_breakdown(*work->trace);
+            if (auto roofline = op_roofline(*run.trace, roofs_of(run.metrics)); !roofline.empty())
+                t.rooflines[run.id] = std::move(roofline);
             for (auto& row : rank_rows(run)) {
                 if (t.ranks.empty())
                     t.ranks.push_back(ranks_header());

@@ -7,6 +7,7 @@
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "reports/csv/CsvWriter.hpp"
 #include "reports/csv/MatrixPivot.hpp"
+#include "reports/roofline/Roofline.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunRecord.hpp"
 
@@ -20,6 +21,7 @@ struct ReportSelection {
     bool nvtx = true;
     bool matrix = true;
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
+    bool ops = true;          // ops.csv: the roofline per op name (OpsCsv)
     // Last, so that positional initializers of the fields above keep their meaning.
     bool memory = true;  // from the runs' memory peaks (loaded with their metrics)
 };
@@ -30,9 +32,12 @@ struct ReportTables {
     CsvTable kernels;
     CsvTable steps;
     CsvTable nvtx;
+    CsvTable ops;
     CsvTable matrix;
     CsvTable memory;
     std::map<std::int64_t, profiler::KernelBreakdown> breakdowns;  // by run id
+    // The roofline of each traced run whose ops carry work, with breakdowns (HTML report).
+    std::map<std::int64_t, std::vector<OpRooflineRow>> rooflines;
     CsvTable ranks;  // per rank of distributed jobs' runs, with breakdowns (RanksTable)
 };
 

@@ -14,6 +14,7 @@
 #include "reports/html/SvgBarChart.hpp"
 #include "reports/html/SvgBoxPlot.hpp"
 #include "reports/html/SvgLineChart.hpp"
+#include "reports/html/SvgRoofline.hpp"
 #include "reports/metrics/MetricInterval.hpp"
 #include "reports/metrics/MetricTags.hpp"
 #include "reports/quality/MeasurementWarnings.hpp"
@@ -261,6 +262,23 @@ std::string kernels_section(const HtmlReportInput& input, const std::vector<std:
     return "<h2>Kernels</h2>\n" + render_svg_bar_chart(chart);
 }
 
+std::string roofline_section(const HtmlReportInput& input, const std::vector<std::string>& axes) {
+    std::string charts;
+    for (const auto& run : input.runs) {
+        const auto it = input.rooflines.find(run.id);
+        if (it == input.rooflines.end())
+            continue;
+        charts += render_svg_roofline("Roofline: " + cell_label(run, axes), it->second,
+                                      roofs_of(run.metrics));
+    }
+    if (charts.empty())
+        return {};
+    return "<h2>Roofline</h2>\n<p class=\"note\">Each traced cell's ops by arithmetic "
+           "intensity and achieved FLOP/s under the memory and compute roofs of its device "
+           "(ops.csv has the figures); a circle's area is the op's share of device time.</p>\n" +
+           charts;
+}
+
 std::string ranks_section(const HtmlReportInput& input) {
     if (input.ranks.size() < 2)
         return {};
@@ -324,6 +342,7 @@ std::string render_html_report(const HtmlReportInput& input) {
     html += throughput_section(input);
     html += steps_section(input, axes);
     html += kernels_section(input, axes);
+    html += roofline_section(input, axes);
     html += ranks_section(input);
     html += memory_section(input, axes);
     html += "</body>\n</html>\n";

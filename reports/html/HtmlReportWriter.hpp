@@ -8,6 +8,7 @@
 
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "reports/csv/MatrixPivot.hpp"
+#include "reports/roofline/Roofline.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunRecord.hpp"
 
@@ -20,7 +21,8 @@ struct HtmlReportInput {
     std::string title;  // e.g. the database file name
     std::vector<MatrixRow> matrices;
     std::vector<RunRecord> runs;
-    std::map<std::int64_t, profiler::KernelBreakdown> kernels;  // by run id
+    std::map<std::int64_t, profiler::KernelBreakdown> kernels;     // by run id
+    std::map<std::int64_t, std::vector<OpRooflineRow>> rooflines;  // by run id; traced runs
     CsvTable ranks;  // per rank of distributed jobs' runs (RanksTable); empty: none
     PivotSpec pivot;
 };
@@ -28,7 +30,8 @@ struct HtmlReportInput {
 // The summary as one self-contained HTML document: inline CSS and SVG, no scripts, no
 // fonts, no network references. Sections: environment, matrix table (the pivot) and
 // runs, throughput against batch size per precision (CI whiskers), step-time box plots
-// per run, kernel time by category per traced run, the ranks of distributed jobs' runs,
+// per run, kernel time by category per traced run, the roofline of each traced run whose
+// ops carry work, the ranks of distributed jobs' runs,
 // peak memory per memory strategy.
 // Every text from the database is HTML-escaped. Throws PivotError for a bad pivot.
 std::string render_html_report(const HtmlReportInput& input);

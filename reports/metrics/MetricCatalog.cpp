@@ -80,6 +80,22 @@ constexpr std::array kCatalog{
                "Optimizer steps skipped for an fp16 overflow."},
     MetricInfo{metric_tag::steps_per_epoch, "Steps per epoch", "", N,
                "Training steps in one epoch."},
+    MetricInfo{metric_tag::achieved_tflops, "Achieved TFLOP/s", "TFLOP/s", H,
+               "Model FLOPs per image (forward + backward) × images/s; a multiply-add "
+               "counts 2.",
+               true},
+    MetricInfo{metric_tag::mfu_pct, "Model FLOPs utilisation", "%", H,
+               "Achieved TFLOP/s ÷ the device's peak for the run's precision (peak_tflops).", true},
+    MetricInfo{metric_tag::model_flops_fwd_per_image, "Model FLOPs per image, forward", "FLOP", N,
+               "FLOPs of one image's forward pass, every op of the model counted (OpCost)."},
+    MetricInfo{metric_tag::model_flops_bwd_per_image, "Model FLOPs per image, backward", "FLOP", N,
+               "FLOPs of one image's backward pass (no input gradient for the first layer)."},
+    MetricInfo{metric_tag::peak_tflops, "Peak TFLOP/s", "TFLOP/s", N,
+               "The device's compute roof for the run's precision; its source is the "
+               "environment's peak_flops_source."},
+    MetricInfo{metric_tag::peak_bandwidth_gbps, "Peak memory bandwidth", "GB/s", N,
+               "The device's memory roof; its source is the environment's "
+               "peak_bandwidth_source."},
     MetricInfo{metric_tag::parameter_count, "Parameters", "", N,
                "Trainable parameters of the model."},
     // Data parallelism (docs/distributed.md).

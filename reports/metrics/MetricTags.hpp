@@ -36,6 +36,14 @@ inline constexpr char steps_to_target[] = "steps_to_target";
 inline constexpr char skipped_steps[] = "skipped_steps";
 inline constexpr char steps_per_epoch[] = "steps_per_epoch";
 inline constexpr char parameter_count[] = "parameter_count";
+// The roofline (reports/roofline): model FLOPs, the device's roofs and what the run
+// reached against them.
+inline constexpr char model_flops_fwd_per_image[] = "model_flops_fwd_per_image";
+inline constexpr char model_flops_bwd_per_image[] = "model_flops_bwd_per_image";
+inline constexpr char peak_tflops[] = "peak_tflops";
+inline constexpr char peak_bandwidth_gbps[] = "peak_bandwidth_gbps";
+inline constexpr char achieved_tflops[] = "achieved_tflops";
+inline constexpr char mfu_pct[] = "mfu_pct";
 // Data parallelism (workloads/training/TrainingSession: add_distributed_metrics).
 inline constexpr char ranks[] = "ranks";
 inline constexpr char rank[] = "rank";

@@ -90,6 +90,7 @@ void ResultsDatabase::create_schema() const {
     exec(detail::kCollectivesSql);
     exec(detail::kLaneSummariesSql);
     exec(detail::kMemoryPeaksSql);
+    exec(detail::kOpFlopsSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
@@ -140,10 +141,11 @@ void ResultsDatabase::upgrade() const {
         exec("UPDATE runs SET framework = 'trainscope' WHERE source = 'trainscope'");
     }
     // Runs stored before version 4 have no summaries (readers make them when they load)
-    // and no memory peaks.
+    // and no memory peaks; their activities no FLOP count.
     if (found < 4) {
         exec(detail::kLaneSummariesSql);
         exec(detail::kMemoryPeaksSql);
+        exec(detail::kOpFlopsSql);
     }
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();

@@ -219,4 +219,11 @@ CREATE TABLE memory_peak_classes (
 ) WITHOUT ROWID;
 )sql";
 
+// Added in version 4 (the roofline): an op's FLOPs, from its NVTX payload (the minimum
+// bytes it moves go in the existing bytes column). A new file and an upgraded one both
+// add it from here.
+inline constexpr const char* kOpFlopsSql = R"sql(
+ALTER TABLE activities ADD COLUMN flops REAL NOT NULL DEFAULT 0;
+)sql";
+
 }  // namespace trainscope::reports::detail

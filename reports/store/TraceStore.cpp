@@ -66,8 +66,8 @@ RowidRange write_activities(const ResultsDatabase& db, std::int64_t run_id, cons
     auto act = db.prepare(
         "INSERT INTO activities (run_id, kind, lane, start_ns, end_ns, name_id, correlation, "
         "bytes, copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, "
-        "shared_mem_bytes, graph_id, device) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
+        "shared_mem_bytes, graph_id, device, flops) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+        "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
     RowidRange rows;
     for (const Activity& a : trace.activities) {
         act.bind(1, run_id)
@@ -89,7 +89,8 @@ RowidRange write_activities(const ResultsDatabase& db, std::int64_t run_id, cons
             .bind(17, a.registers_per_thread)
             .bind(18, a.shared_memory_bytes)
             .bind(19, static_cast<std::int64_t>(a.graph_id))
-            .bind(20, a.device);
+            .bind(20, a.device)
+            .bind(21, a.flops);
         act.run();
         rows.last = db.last_insert_rowid();
         if (rows.first == 0)
@@ -322,6 +323,7 @@ Activity activity_from_row(const Statement& act) {
     a.shared_memory_bytes = as_i32(16);
     a.graph_id = static_cast<std::uint32_t>(act.column_int64(17));
     a.device = as_i32(18);
+    a.flops = act.column_double(19);  // 0 from a file older than version 4
     return a;
 }
 
@@ -330,10 +332,15 @@ Activity activity_from_row(const Statement& act) {
 void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
                      Trace& trace, const TraceLoadControl& control) {
     trace.activities.reserve(static_cast<std::size_t>(stored.count));
-    auto act = db.prepare(
-        "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, copy_kind, depth, "
-        "grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, shared_mem_bytes, "
-        "graph_id, device FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid");
+    auto act = db.prepare(db.schema_version() >= 4
+                              ? "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, "
+                                "copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, "
+                                "block_z, registers, shared_mem_bytes, graph_id, device, flops "
+                                "FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid"
+                              : "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, "
+                                "copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, "
+                                "block_z, registers, shared_mem_bytes, graph_id, device, 0.0 "
+                                "FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid");
     act.bind(1, stored.rows.first).bind(2, stored.rows.last);
     std::int64_t rows_read = 0;
     while (act.step()) {

@@ -8,6 +8,7 @@
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
 #include "reports/metrics/MetricCatalog.hpp"
+#include "reports/roofline/Roofline.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -171,6 +172,53 @@ TEST(CpuTrace, KernelsLevelKeepsPhasesAndAnalyzeAttributesOpsToThem) {
     EXPECT_NEAR(op_ms, static_cast<double>(expected_ns) / 1e6, 0.0006);
     EXPECT_GT(op_ms, 0.5 * host_ms) << "the ops fill most of a CPU step";
     EXPECT_LE(op_ms, host_ms);
+}
+
+// Every recorded run carries its roofline: model FLOPs, both roofs with their sources,
+// achieved TFLOP/s and an MFU that never reads above 100 %; its traced ops carry their
+// FLOPs and bytes, none faster than the compute roof.
+TEST(CpuTrace, RunsRecordTheirRooflineAndStayUnderTheRoof) {
+    testing::TempDir dir;
+    const auto db_path = dir / "r.db";
+    const auto r = run_trainscope(
+        "run --steps 8 --warmup 2 --trace kernels --batch 32 --precision fp32,fp64 -q --out " +
+        db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
+    const auto runs = reports::load_runs(db, {}, {});
+    ASSERT_EQ(runs.size(), 2u);  // fp32 and fp64: each precision's own peak
+    for (const auto& run : runs) {
+        SCOPED_TRACE(run.cell_key);
+        const auto* mfu = run.find_metric("mfu_pct");
+        const auto* achieved = run.find_metric("achieved_tflops");
+        const auto* forward = run.find_metric("model_flops_fwd_per_image");
+        ASSERT_NE(mfu, nullptr);
+        ASSERT_NE(achieved, nullptr);
+        ASSERT_NE(forward, nullptr);
+        EXPECT_GT(mfu->value, 0.0);
+        EXPECT_LE(mfu->value, 100.0);
+        EXPECT_GT(achieved->value, 0.0);
+        EXPECT_GT(forward->value, 497536.0) << "seed-cnn's conv+GEMM FLOPs and more";
+        EXPECT_FALSE(run.environment.at("peak_flops_source").empty());
+        EXPECT_NE(run.environment.at("peak_bandwidth_source").find("triad"), std::string::npos);
+        const auto trace = reports::load_trace(db, run.id);
+        ASSERT_TRUE(trace.has_value());
+        const auto roofs = reports::roofs_of(run.metrics);
+        ASSERT_TRUE(roofs.known());
+        const auto ops = reports::op_roofline(*trace, roofs);
+        ASSERT_FALSE(ops.empty());
+        bool conv = false;
+        for (const auto& op : ops) {
+            EXPECT_LE(op.achieved_flops_per_s, roofs.peak_flops_per_s) << op.name;
+            if (op.name == "conv_fwd") {
+                conv = true;
+                EXPECT_GT(op.flops, 0.0);
+                EXPECT_EQ(op.category, "convolution");
+                EXPECT_NE(op.bound, reports::Bound::unknown);
+            }
+        }
+        EXPECT_TRUE(conv);
+    }
 }
 
 }  // namespace

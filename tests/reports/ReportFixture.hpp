@@ -77,7 +77,19 @@ inline profiler::Trace report_trace(std::int64_t scale) {
         const std::int64_t step_begin = t;
         const std::int64_t forward_begin = t;
         launch(ActivityKind::Memcpy, "Memcpy HtoD (Pageable -> Device)", 1500, 0, 0);
+        // The engine's op range around the launch, carrying the op's work (OpWorkPayload):
+        // ops.csv and the roofline project it onto the convolution kernel.
+        const std::int64_t op_begin = t - 50;
         launch(ActivityKind::Kernel, "implicit_convolve_sgemm", 4000 + step * 1000, 128 + step, 64);
+        Activity op;
+        op.kind = ActivityKind::HostOp;
+        op.lane = host;
+        op.start_ns = op_begin;
+        op.end_ns = op_begin + 200;
+        op.name = trace.strings.intern("conv_fwd");
+        op.flops = 3.2e6;
+        op.bytes = 40'000;
+        trace.activities.push_back(op);
         launch(ActivityKind::Kernel, kAwkwardKernel, 700, 16, 32);
         range("forward", forward_begin, t, 1);
         launch(ActivityKind::Kernel, kMinusKernel, 2500, 64, 128);
@@ -133,6 +145,8 @@ inline reports::RunRecord report_run(const std::string& precision, std::int64_t 
         {"step_ms_p95", step_ms * 1.2, "ms"},
         {"step_ms_ci_low", step_ms * 0.95, "ms"},
         {"step_ms_ci_high", step_ms * 1.05, "ms"},
+        {"peak_tflops", 19.5, "TFLOP/s"},
+        {"peak_bandwidth_gbps", 1555.0, "GB/s"},
         {"peak_mem_bytes",
          static_cast<double>(batch) * 65536.0 * (allocator == "caching" ? 1.5 : 1.0), "bytes"},
         {"final_loss", 0.375, ""},

@@ -67,6 +67,23 @@ TEST_F(ReportHtml, IsOneSelfContainedFileWithEscapedText) {
     EXPECT_NE(html_.find("NVIDIA Test GPU"), std::string::npos);
 }
 
+TEST_F(ReportHtml, DrawsEachTracedRunsOpsUnderBothRoofs) {
+    EXPECT_EQ(html_.find("<h2>Roofline</h2>"), std::string::npos) << "no rooflines given";
+    const ResultsDatabase db(dir_ / "results.db", OpenMode::ReadOnly);
+    ReportSelection selection{false, false, false, false, false, true, false};
+    HtmlReportInput input = input_;
+    input.rooflines = build_report_tables(db, input.runs, selection, {}).rooflines;
+    ASSERT_FALSE(input.rooflines.empty());
+    const std::string html = render_html_report(input);
+    EXPECT_NE(html.find("<h2>Roofline</h2>"), std::string::npos);
+    // The fixture's conv_fwd: 3.2 MFLOP over 40 kB, 80 FLOP/byte, above the ridge of
+    // 19.5 TFLOP/s over 1555 GB/s (12.5 FLOP/byte): compute-bound.
+    EXPECT_NE(html.find("<polyline class=\"roof\""), std::string::npos);
+    EXPECT_NE(html.find("<circle class=\"op\""), std::string::npos);
+    EXPECT_NE(html.find("conv_fwd (convolution): 80 FLOP/byte"), std::string::npos);
+    EXPECT_NE(html.find("compute-bound"), std::string::npos);
+}
+
 TEST_F(ReportHtml, FlagsRunsMeasuredOnABusyMachine) {
     EXPECT_EQ(html_.find("busy host"), std::string::npos) << "the fixture's runs are clean";
     HtmlReportInput busy = input_;

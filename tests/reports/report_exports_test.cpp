@@ -56,6 +56,7 @@ TEST_F(ReportExports, CsvFilesMatchTheGoldenFilesByteForByte) {
                                                               {"kernels.csv", &t.kernels},
                                                               {"steps.csv", &t.steps},
                                                               {"nvtx.csv", &t.nvtx},
+                                                              {"ops.csv", &t.ops},
                                                               {"matrix.csv", &t.matrix},
                                                               {"memory.csv", &t.memory}}) {
         write_csv_table(*table, dir_ / name);

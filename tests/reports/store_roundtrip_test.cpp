@@ -17,6 +17,27 @@ RunParts everything() {
     return RunParts{true, true, true, true, true};
 }
 
+TEST(ResultsStore, RoundTripsAnOpsFlopsAndMinimumBytes) {
+    testing::TempDir dir;
+    const auto path = dir / "results.db";
+    RunRecord original = testing::sample_run();
+    original.trace->activities[0].flops = 1.5e9;  // exact: a REAL column
+    original.trace->activities[0].bytes = 3136;
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        RunWriter writer(db);
+        original.matrix_id = writer.create_matrix({"m", "trainscope run", "0.1.0", "abc"});
+        id = writer.write(original);
+    }
+    const ResultsDatabase db(path, OpenMode::ReadOnly);
+    const RunRecord back = load_run(db, id, RunParts{false, false, false, false, true});
+    ASSERT_TRUE(back.trace.has_value());
+    EXPECT_EQ(back.trace->activities[0].flops, 1.5e9);
+    EXPECT_EQ(back.trace->activities[0].bytes, 3136);
+    EXPECT_EQ(back.trace->activities[1].flops, 0.0);
+}
+
 TEST(ResultsStore, RoundTripsEveryPartOfARun) {
     testing::TempDir dir;
     const auto path = dir / "results.db";
@@ -179,6 +200,7 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("DROP TABLE collectives");
         db.exec("DROP TABLE lane_summaries");  // version 4's
         db.exec("DROP TABLE lane_summary_runs");
+        db.exec("ALTER TABLE activities DROP COLUMN flops");  // version 4's
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
@@ -286,6 +308,7 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("DROP TABLE collectives");
         db.exec("DROP TABLE lane_summaries");  // version 4's
         db.exec("DROP TABLE lane_summary_runs");
+        db.exec("ALTER TABLE activities DROP COLUMN flops");  // version 4's
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");

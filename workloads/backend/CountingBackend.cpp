@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "workloads/backend/OpCost.hpp"
+
 namespace trainscope::workloads {
 
 CountingBackend::CountingBackend(std::unique_ptr<Backend> inner)
@@ -25,111 +27,111 @@ void CountingBackend::synchronize() {
 }
 
 void CountingBackend::do_copy_from_host(const void* host, Tensor& destination) {
-    count(BackendOp::copy_from_host);
+    count(BackendOp::copy_from_host, copy_cost(destination, destination));
     inner_->do_copy_from_host(host, destination);
 }
 
 void CountingBackend::do_copy_to_host(const Tensor& source, void* host) {
-    count(BackendOp::copy_to_host);
+    count(BackendOp::copy_to_host, copy_cost(source, source));
     inner_->do_copy_to_host(source, host);
 }
 
 void CountingBackend::do_copy(const Tensor& source, Tensor& destination) {
-    count(BackendOp::copy);
+    count(BackendOp::copy, copy_cost(source, destination));
     inner_->do_copy(source, destination);
 }
 
 void CountingBackend::do_fill(Tensor& tensor, double value) {
-    count(BackendOp::fill);
+    count(BackendOp::fill, fill_cost(tensor));
     inner_->do_fill(tensor, value);
 }
 
 void CountingBackend::do_convert(const Tensor& source, Tensor& destination) {
-    count(BackendOp::convert);
+    count(BackendOp::convert, copy_cost(source, destination));
     inner_->do_convert(source, destination);
 }
 
 void CountingBackend::do_gather_rows(const Tensor& source, const Tensor& indices,
                                      Tensor& destination) {
-    count(BackendOp::gather_rows);
+    count(BackendOp::gather_rows, copy_cost(destination, destination));
     inner_->do_gather_rows(source, indices, destination);
 }
 
 void CountingBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias,
                                         Tensor& y, const Conv2dGeometry& geometry) {
-    count(BackendOp::conv2d_forward);
+    count(BackendOp::conv2d_forward, conv2d_forward_cost(x, w, bias, y));
     inner_->do_conv2d_forward(x, w, bias, y, geometry);
 }
 
 void CountingBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
                                               const Conv2dGeometry& geometry) {
-    count(BackendOp::conv2d_backward_data);
+    count(BackendOp::conv2d_backward_data, conv2d_backward_data_cost(dy, w, dx));
     inner_->do_conv2d_backward_data(dy, w, dx, geometry);
 }
 
 void CountingBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
                                                 Tensor& dbias, const Conv2dGeometry& geometry) {
-    count(BackendOp::conv2d_backward_filter);
+    count(BackendOp::conv2d_backward_filter, conv2d_backward_filter_cost(x, dy, dw, dbias));
     inner_->do_conv2d_backward_filter(x, dy, dw, dbias, geometry);
 }
 
 void CountingBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
                               const Tensor& b, double beta, Tensor& c) {
-    count(BackendOp::gemm);
+    count(BackendOp::gemm, gemm_cost(transpose_a, transpose_b, a, b, beta, c));
     inner_->do_gemm(transpose_a, transpose_b, alpha, a, b, beta, c);
 }
 
 void CountingBackend::do_add_bias(Tensor& y, const Tensor& bias) {
-    count(BackendOp::add_bias);
+    count(BackendOp::add_bias, add_bias_cost(y, bias));
     inner_->do_add_bias(y, bias);
 }
 
 void CountingBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
-    count(BackendOp::bias_backward);
+    count(BackendOp::bias_backward, bias_backward_cost(dy, dbias));
     inner_->do_bias_backward(dy, dbias);
 }
 
 void CountingBackend::do_relu_forward(const Tensor& x, Tensor& y) {
-    count(BackendOp::relu_forward);
+    count(BackendOp::relu_forward, relu_forward_cost(x, y));
     inner_->do_relu_forward(x, y);
 }
 
 void CountingBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
-    count(BackendOp::relu_backward);
+    count(BackendOp::relu_backward, relu_backward_cost(y, dy, dx));
     inner_->do_relu_backward(y, dy, dx);
 }
 
 void CountingBackend::do_max_pool_forward(const Tensor& x, Tensor& y,
                                           const Pool2dGeometry& geometry) {
-    count(BackendOp::max_pool_forward);
+    count(BackendOp::max_pool_forward, max_pool_forward_cost(x, y, geometry));
     inner_->do_max_pool_forward(x, y, geometry);
 }
 
 void CountingBackend::do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
                                            Tensor& dx, const Pool2dGeometry& geometry) {
-    count(BackendOp::max_pool_backward);
+    count(BackendOp::max_pool_backward, max_pool_backward_cost(x, y, dy, dx, geometry));
     inner_->do_max_pool_backward(x, y, dy, dx, geometry);
 }
 
 void CountingBackend::do_avg_pool_forward(const Tensor& x, Tensor& y,
                                           const Pool2dGeometry& geometry) {
-    count(BackendOp::avg_pool_forward);
+    count(BackendOp::avg_pool_forward, avg_pool_forward_cost(x, y, geometry));
     inner_->do_avg_pool_forward(x, y, geometry);
 }
 
 void CountingBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
                                            const Pool2dGeometry& geometry) {
-    count(BackendOp::avg_pool_backward);
+    count(BackendOp::avg_pool_backward, avg_pool_backward_cost(dy, dx, geometry));
     inner_->do_avg_pool_backward(dy, dx, geometry);
 }
 
 void CountingBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
-    count(BackendOp::global_avg_pool_forward);
+    count(BackendOp::global_avg_pool_forward, global_avg_pool_forward_cost(x, y));
     inner_->do_global_avg_pool_forward(x, y);
 }
 
 void CountingBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
-    count(BackendOp::global_avg_pool_backward);
+    count(BackendOp::global_avg_pool_backward, global_avg_pool_backward_cost(dy, dx));
     inner_->do_global_avg_pool_backward(dy, dx);
 }
 
@@ -139,7 +141,8 @@ void CountingBackend::do_batch_norm_forward_training(const Tensor& x, const Tens
                                                      Tensor& saved_mean, Tensor& saved_inv_std,
                                                      const BatchNormSettings& settings,
                                                      bool update_running) {
-    count(BackendOp::batch_norm_forward_training);
+    count(BackendOp::batch_norm_forward_training,
+          batch_norm_forward_training_cost(x, y, gamma, update_running));
     inner_->do_batch_norm_forward_training(x, gamma, beta, y, running_mean, running_var, saved_mean,
                                            saved_inv_std, settings, update_running);
 }
@@ -149,7 +152,7 @@ void CountingBackend::do_batch_norm_forward_inference(const Tensor& x, const Ten
                                                       const Tensor& running_mean,
                                                       const Tensor& running_var, Tensor& y,
                                                       const BatchNormSettings& settings) {
-    count(BackendOp::batch_norm_forward_inference);
+    count(BackendOp::batch_norm_forward_inference, batch_norm_forward_inference_cost(x, y, gamma));
     inner_->do_batch_norm_forward_inference(x, gamma, beta, running_mean, running_var, y, settings);
 }
 
@@ -157,26 +160,27 @@ void CountingBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, 
                                              const Tensor& saved_mean, const Tensor& saved_inv_std,
                                              Tensor& dx, Tensor& dgamma, Tensor& dbeta,
                                              const BatchNormSettings& settings) {
-    count(BackendOp::batch_norm_backward);
+    count(BackendOp::batch_norm_backward, batch_norm_backward_cost(x, dy, dx, gamma));
     inner_->do_batch_norm_backward(x, dy, gamma, saved_mean, saved_inv_std, dx, dgamma, dbeta,
                                    settings);
 }
 
 void CountingBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
-    count(BackendOp::add);
+    count(BackendOp::add, add_cost(a, b, y));
     inner_->do_add(a, b, y);
 }
 
 void CountingBackend::do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
                                                double loss_scale, Tensor& dlogits,
                                                CrossEntropyTotals& totals) {
-    count(BackendOp::softmax_cross_entropy);
+    count(BackendOp::softmax_cross_entropy, softmax_cross_entropy_cost(logits, labels, dlogits));
     inner_->do_softmax_cross_entropy(logits, labels, loss_scale, dlogits, totals);
 }
 
 void CountingBackend::do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
                                                         double loss_scale, Tensor& dlogits) {
-    count(BackendOp::softmax_cross_entropy_deferred);
+    count(BackendOp::softmax_cross_entropy_deferred,
+          softmax_cross_entropy_cost(logits, labels, dlogits));
     inner_->do_softmax_cross_entropy_deferred(logits, labels, loss_scale, dlogits);
 }
 
@@ -208,7 +212,7 @@ void CountingBackend::abandon_step_capture() noexcept {
 void CountingBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                                     const SgdSettings& settings, double grad_factor,
                                     const Tensor& skip_if_overflow) {
-    count(BackendOp::sgd_update);
+    count(BackendOp::sgd_update, sgd_update_cost(parameter, gradient, velocity, settings));
     inner_->do_sgd_update(parameter, gradient, velocity, settings, grad_factor, skip_if_overflow);
 }
 
@@ -216,18 +220,19 @@ void CountingBackend::do_adam_update(Tensor& parameter, const Tensor& gradient,
                                      Tensor& first_moment, Tensor& second_moment,
                                      const AdamSettings& settings, double grad_factor,
                                      const Tensor& skip_if_overflow) {
-    count(BackendOp::adam_update);
+    count(BackendOp::adam_update,
+          adam_update_cost(parameter, gradient, first_moment, second_moment));
     inner_->do_adam_update(parameter, gradient, first_moment, second_moment, settings, grad_factor,
                            skip_if_overflow);
 }
 
 void CountingBackend::do_round_storage(Tensor& tensor, StorageRounding rounding) {
-    count(BackendOp::round_storage);
+    count(BackendOp::round_storage, round_storage_cost(tensor));
     inner_->do_round_storage(tensor, rounding);
 }
 
 void CountingBackend::do_flag_non_finite(const Tensor& tensor, Tensor& overflow) {
-    count(BackendOp::flag_non_finite);
+    count(BackendOp::flag_non_finite, flag_non_finite_cost(tensor));
     inner_->do_flag_non_finite(tensor, overflow);
 }
 

@@ -6,6 +6,7 @@
 
 #include "workloads/backend/Backend.hpp"
 #include "workloads/backend/BackendOp.hpp"
+#include "workloads/backend/OpCost.hpp"
 #include "workloads/backend/StepCounts.hpp"
 #include "workloads/memory/CountingRawAllocator.hpp"
 
@@ -33,6 +34,10 @@ class CountingBackend final : public Backend {
     StepCounts counts() const;
     std::int64_t calls(BackendOp op) const { return calls_[static_cast<std::size_t>(op)]; }
     const std::array<std::int64_t, kBackendOpCount>& calls() const { return calls_; }
+    // FLOPs and minimum bytes of every operation called since construction (OpCost; the
+    // figures each op's NVTX range carries): model FLOPs and a step's achieved FLOP/s
+    // come from here on every backend, traced or not.
+    const OpCost& work() const { return work_; }
 
     std::string name() const override { return inner_->name(); }
     RawAllocator& raw_allocator() override { return raw_; }
@@ -110,10 +115,15 @@ class CountingBackend final : public Backend {
     void do_flag_non_finite(const Tensor& tensor, Tensor& overflow) override;
 
     void count(BackendOp op) { ++calls_[static_cast<std::size_t>(op)]; }
+    void count(BackendOp op, const OpCost& cost) {
+        count(op);
+        work_ += cost;
+    }
 
     std::unique_ptr<Backend> inner_;
     CountingRawAllocator raw_;
     std::array<std::int64_t, kBackendOpCount> calls_{};
+    OpCost work_;
 };
 
 }  // namespace trainscope::workloads

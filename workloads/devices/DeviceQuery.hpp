@@ -15,6 +15,7 @@ struct CudaDeviceInfo {
     std::int64_t memory_bytes = 0;
     int sm_clock_khz = 0;
     int memory_clock_khz = 0;
+    int memory_bus_width_bits = 0;
     std::string pci_bus_id;
 };
 

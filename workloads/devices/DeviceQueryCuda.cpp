@@ -43,6 +43,10 @@ DeviceInventory query_cuda_devices() {
         if (cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, i) == cudaSuccess) {
             info.memory_clock_khz = clock;
         }
+        int bus_width = 0;
+        if (cudaDeviceGetAttribute(&bus_width, cudaDevAttrGlobalMemoryBusWidth, i) == cudaSuccess) {
+            info.memory_bus_width_bits = bus_width;
+        }
         char bus[32] = {};
         if (cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess)
             info.pci_bus_id = bus;

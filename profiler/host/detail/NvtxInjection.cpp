@@ -37,6 +37,7 @@ struct OpenRange {
     std::string message;
     std::uint32_t category = 0;
     std::int64_t start_ns = 0;
+    std::int64_t payload = -1;
 };
 
 std::atomic<bool> g_recording{false};
@@ -95,10 +96,12 @@ std::int64_t payload_of(const nvtxEventAttributes_t* attributes) {
     }
 }
 
-int push(const Domain* domain, std::string message, std::uint32_t category) noexcept {
+int push(const Domain* domain, std::string message, std::uint32_t category,
+         std::int64_t payload = -1) noexcept {
     try {
         const int level = static_cast<int>(t_open.size());
-        t_open.push_back(OpenRange{domain, std::move(message), category, host_clock_now_ns()});
+        t_open.push_back(
+            OpenRange{domain, std::move(message), category, host_clock_now_ns(), payload});
         return level;
     } catch (...) {
         return -1;  // NVTX's error value; an annotation never fails the program
@@ -122,7 +125,7 @@ int pop(const Domain* domain) noexcept {
                 CompletedNvtxRange done{domain != nullptr ? domain->name : std::string(),
                                         std::move(t_open[index].message),
                                         t_open[index].category,
-                                        -1,
+                                        t_open[index].payload,
                                         static_cast<std::int64_t>(getpid()),
                                         current_thread_id(),
                                         t_open[index].start_ns,
@@ -143,7 +146,8 @@ int NVTX_API range_push_a(const char* message) {
     return push(nullptr, message != nullptr ? message : "", 0);
 }
 int NVTX_API range_push_ex(const nvtxEventAttributes_t* attributes) {
-    return push(nullptr, message_of(attributes), attributes != nullptr ? attributes->category : 0);
+    return push(nullptr, message_of(attributes), attributes != nullptr ? attributes->category : 0,
+                payload_of(attributes));
 }
 int NVTX_API range_pop() {
     return pop(nullptr);
@@ -171,7 +175,7 @@ nvtxStringHandle_t NVTX_API domain_register_string_a(nvtxDomainHandle_t, const c
 int NVTX_API domain_range_push_ex(nvtxDomainHandle_t domain,
                                   const nvtxEventAttributes_t* attributes) {
     return push(reinterpret_cast<const Domain*>(domain), message_of(attributes),
-                attributes != nullptr ? attributes->category : 0);
+                attributes != nullptr ? attributes->category : 0, payload_of(attributes));
 }
 int NVTX_API domain_range_pop(nvtxDomainHandle_t domain) {
     return pop(reinterpret_cast<const Domain*>(domain));

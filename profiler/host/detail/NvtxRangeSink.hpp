@@ -12,6 +12,7 @@ struct CompletedNvtxRange {
     std::string message;
     std::uint32_t category = 0;
     // The event's 64-bit integer payload (NVTX_PAYLOAD_TYPE_(UNSIGNED_)INT64); -1 none.
+    // Push/pop and start/end ranges both keep it.
     std::int64_t payload = -1;
     std::int64_t process = 0;
     std::int64_t thread = 0;    // OS thread id (gettid); a start/end range: the starting one

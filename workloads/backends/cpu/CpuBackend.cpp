@@ -118,22 +118,22 @@ bool CpuBackend::uses_onednn(const Tensor& x, std::int64_t input_channels,
 }
 
 void CpuBackend::do_copy_from_host(const void* host, Tensor& destination) {
-    OpRange range("copy_h2d");
+    OpRange range("copy_h2d", copy_cost(destination, destination));
     std::memcpy(destination.raw(), host, destination.bytes());
 }
 
 void CpuBackend::do_copy_to_host(const Tensor& source, void* host) {
-    OpRange range("copy_d2h");
+    OpRange range("copy_d2h", copy_cost(source, source));
     std::memcpy(host, source.raw(), source.bytes());
 }
 
 void CpuBackend::do_copy(const Tensor& source, Tensor& destination) {
-    OpRange range("copy");
+    OpRange range("copy", copy_cost(source, destination));
     std::memcpy(destination.raw(), source.raw(), source.bytes());
 }
 
 void CpuBackend::do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
-    OpRange range("gather_rows");
+    OpRange range("gather_rows", copy_cost(destination, destination));
     const GatherLayout layout = gather_layout(source, indices, destination);
     const auto* from = static_cast<const unsigned char*>(source.raw());
     auto* to = static_cast<unsigned char*>(destination.raw());
@@ -146,7 +146,7 @@ void CpuBackend::do_gather_rows(const Tensor& source, const Tensor& indices, Ten
 }
 
 void CpuBackend::do_fill(Tensor& tensor, double value) {
-    OpRange range("fill");
+    OpRange range("fill", fill_cost(tensor));
     if (tensor.dtype() == DType::i32) {
         std::fill_n(tensor.data<std::int32_t>(), tensor.elements(),
                     static_cast<std::int32_t>(value));
@@ -159,7 +159,7 @@ void CpuBackend::do_fill(Tensor& tensor, double value) {
 }
 
 void CpuBackend::do_convert(const Tensor& source, Tensor& destination) {
-    OpRange range("convert");
+    OpRange range("convert", copy_cost(source, destination));
     with_float_type(source.dtype(), kBackend, "convert", [&](auto from_zero) {
         using From = decltype(from_zero);
         with_float_type(destination.dtype(), kBackend, "convert", [&](auto to_zero) {
@@ -194,7 +194,7 @@ cpu::KernelContext CpuBackend::kernel_context() {
 
 void CpuBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
                                    const Conv2dGeometry& geometry) {
-    OpRange range("conv_fwd");
+    OpRange range("conv_fwd", conv2d_forward_cost(x, w, bias, y));
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(x, w, y, geometry);
     if (uses_onednn(x, dims.c, ConvolutionPass::forward)) {
@@ -211,7 +211,7 @@ void CpuBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tenso
 
 void CpuBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
                                          const Conv2dGeometry& geometry) {
-    OpRange range("conv_bwd_data");
+    OpRange range("conv_bwd_data", conv2d_backward_data_cost(dy, w, dx));
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(dx, w, dy, geometry);
     if (uses_onednn(dy, dims.c, ConvolutionPass::backward_data)) {
@@ -226,7 +226,7 @@ void CpuBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tens
 
 void CpuBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
                                            Tensor& dbias, const Conv2dGeometry& geometry) {
-    OpRange range("conv_bwd_filter");
+    OpRange range("conv_bwd_filter", conv2d_backward_filter_cost(x, dy, dw, dbias));
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(x, dw, dy, geometry);
     if (uses_onednn(x, dims.c, ConvolutionPass::backward_filter)) {
@@ -243,7 +243,7 @@ void CpuBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Te
 
 void CpuBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
                          const Tensor& b, double beta, Tensor& c) {
-    OpRange range("gemm");
+    OpRange range("gemm", gemm_cost(transpose_a, transpose_b, a, b, beta, c));
     cpu::KernelContext context = kernel_context();
     const GemmDims d = gemm_dims(transpose_a, transpose_b, a, b);
     with_float_type(a.dtype(), kBackend, "gemm", [&](auto zero) {
@@ -254,7 +254,7 @@ void CpuBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const
 }
 
 void CpuBackend::do_add_bias(Tensor& y, const Tensor& bias) {
-    OpRange range("add_bias");
+    OpRange range("add_bias", add_bias_cost(y, bias));
     cpu::KernelContext context = kernel_context();
     with_float_type(y.dtype(), kBackend, "add_bias", [&](auto zero) {
         using T = decltype(zero);
@@ -264,7 +264,7 @@ void CpuBackend::do_add_bias(Tensor& y, const Tensor& bias) {
 }
 
 void CpuBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
-    OpRange range("bias_bwd");
+    OpRange range("bias_bwd", bias_backward_cost(dy, dbias));
     cpu::KernelContext context = kernel_context();
     with_float_type(dy.dtype(), kBackend, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
@@ -274,7 +274,7 @@ void CpuBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
 }
 
 void CpuBackend::do_relu_forward(const Tensor& x, Tensor& y) {
-    OpRange range("relu_fwd");
+    OpRange range("relu_fwd", relu_forward_cost(x, y));
     cpu::KernelContext context = kernel_context();
     with_float_type(x.dtype(), kBackend, "relu_forward", [&](auto zero) {
         using T = decltype(zero);
@@ -283,7 +283,7 @@ void CpuBackend::do_relu_forward(const Tensor& x, Tensor& y) {
 }
 
 void CpuBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
-    OpRange range("relu_bwd");
+    OpRange range("relu_bwd", relu_backward_cost(y, dy, dx));
     cpu::KernelContext context = kernel_context();
     with_float_type(y.dtype(), kBackend, "relu_backward", [&](auto zero) {
         using T = decltype(zero);
@@ -292,7 +292,7 @@ void CpuBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx)
 }
 
 void CpuBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
-    OpRange range("max_pool_fwd");
+    OpRange range("max_pool_fwd", max_pool_forward_cost(x, y, geometry));
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, y, geometry);
     with_float_type(x.dtype(), kBackend, "max_pool_forward", [&](auto zero) {
@@ -301,10 +301,11 @@ void CpuBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeo
     });
 }
 
-void CpuBackend::do_max_pool_backward(const Tensor& x, const Tensor& /*y: rescans x*/,
+void CpuBackend::do_max_pool_backward(const Tensor& x,
+                                      const Tensor& y /* rescans x; y counts in the op's bytes */,
                                       const Tensor& dy, Tensor& dx,
                                       const Pool2dGeometry& geometry) {
-    OpRange range("max_pool_bwd");
+    OpRange range("max_pool_bwd", max_pool_backward_cost(x, y, dy, dx, geometry));
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, dy, geometry);
     with_float_type(x.dtype(), kBackend, "max_pool_backward", [&](auto zero) {
@@ -314,7 +315,7 @@ void CpuBackend::do_max_pool_backward(const Tensor& x, const Tensor& /*y: rescan
 }
 
 void CpuBackend::do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
-    OpRange range("avg_pool_fwd");
+    OpRange range("avg_pool_fwd", avg_pool_forward_cost(x, y, geometry));
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(x, y, geometry);
     with_float_type(x.dtype(), kBackend, "avg_pool_forward", [&](auto zero) {
@@ -325,7 +326,7 @@ void CpuBackend::do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeo
 
 void CpuBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
                                       const Pool2dGeometry& geometry) {
-    OpRange range("avg_pool_bwd");
+    OpRange range("avg_pool_bwd", avg_pool_backward_cost(dy, dx, geometry));
     cpu::KernelContext context = kernel_context();
     const cpu::PoolDims dims = pool_dims(dx, dy, geometry);
     with_float_type(dy.dtype(), kBackend, "avg_pool_backward", [&](auto zero) {
@@ -335,7 +336,7 @@ void CpuBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
 }
 
 void CpuBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
-    OpRange range("global_avg_pool_fwd");
+    OpRange range("global_avg_pool_fwd", global_avg_pool_forward_cost(x, y));
     cpu::KernelContext context = kernel_context();
     with_float_type(x.dtype(), kBackend, "global_avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
@@ -345,7 +346,7 @@ void CpuBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
 }
 
 void CpuBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
-    OpRange range("global_avg_pool_bwd");
+    OpRange range("global_avg_pool_bwd", global_avg_pool_backward_cost(dy, dx));
     cpu::KernelContext context = kernel_context();
     with_float_type(dy.dtype(), kBackend, "global_avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
@@ -360,7 +361,8 @@ void CpuBackend::do_batch_norm_forward_training(const Tensor& x, const Tensor& g
                                                 Tensor& saved_inv_std,
                                                 const BatchNormSettings& settings,
                                                 bool update_running) {
-    OpRange range("batch_norm_fwd_train");
+    OpRange range("batch_norm_fwd_train",
+                  batch_norm_forward_training_cost(x, y, gamma, update_running));
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
     with_float_type(x.dtype(), kBackend, "batch_norm_forward_training", [&](auto zero) {
@@ -376,7 +378,7 @@ void CpuBackend::do_batch_norm_forward_inference(const Tensor& x, const Tensor& 
                                                  const Tensor& beta, const Tensor& running_mean,
                                                  const Tensor& running_var, Tensor& y,
                                                  const BatchNormSettings& settings) {
-    OpRange range("batch_norm_fwd_infer");
+    OpRange range("batch_norm_fwd_infer", batch_norm_forward_inference_cost(x, y, gamma));
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
     with_float_type(x.dtype(), kBackend, "batch_norm_forward_inference", [&](auto zero) {
@@ -391,7 +393,7 @@ void CpuBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, const
                                         const Tensor& saved_mean, const Tensor& saved_inv_std,
                                         Tensor& dx, Tensor& dgamma, Tensor& dbeta,
                                         const BatchNormSettings&) {
-    OpRange range("batch_norm_bwd");
+    OpRange range("batch_norm_bwd", batch_norm_backward_cost(x, dy, dx, gamma));
     cpu::KernelContext context = kernel_context();
     const cpu::NormDims dims{x.shape()[0], x.shape()[1], spatial(x)};
     with_float_type(x.dtype(), kBackend, "batch_norm_backward", [&](auto zero) {
@@ -403,7 +405,7 @@ void CpuBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, const
 }
 
 void CpuBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
-    OpRange range("add");
+    OpRange range("add", add_cost(a, b, y));
     cpu::KernelContext context = kernel_context();
     with_float_type(a.dtype(), kBackend, "add", [&](auto zero) {
         using T = decltype(zero);
@@ -414,7 +416,7 @@ void CpuBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
 void CpuBackend::do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
                                           double loss_scale, Tensor& dlogits,
                                           CrossEntropyTotals& totals) {
-    OpRange range("softmax_cross_entropy");
+    OpRange range("softmax_cross_entropy", softmax_cross_entropy_cost(logits, labels, dlogits));
     with_float_type(logits.dtype(), kBackend, "softmax_cross_entropy", [&](auto zero) {
         using T = decltype(zero);
         cpu::softmax_cross_entropy<T>(logits.shape()[0], logits.shape().inner_elements(),
@@ -447,7 +449,7 @@ bool update_skipped(const Tensor& skip_if_overflow) {
 void CpuBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                                const SgdSettings& settings, double grad_factor,
                                const Tensor& skip_if_overflow) {
-    OpRange range("sgd_update");
+    OpRange range("sgd_update", sgd_update_cost(parameter, gradient, velocity, settings));
     if (update_skipped(skip_if_overflow)) {
         return;
     }
@@ -462,7 +464,8 @@ void CpuBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor
 void CpuBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                                 Tensor& second_moment, const AdamSettings& settings,
                                 double grad_factor, const Tensor& skip_if_overflow) {
-    OpRange range("adam_update");
+    OpRange range("adam_update",
+                  adam_update_cost(parameter, gradient, first_moment, second_moment));
     if (update_skipped(skip_if_overflow)) {
         return;
     }
@@ -475,13 +478,13 @@ void CpuBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tenso
 }
 
 void CpuBackend::do_round_storage(Tensor& tensor, StorageRounding rounding) {
-    OpRange range("round_storage");
+    OpRange range("round_storage", round_storage_cost(tensor));
     cpu::KernelContext context = kernel_context();
     cpu::round_storage(context, tensor.elements(), tensor.data<float>(), rounding);
 }
 
 void CpuBackend::do_flag_non_finite(const Tensor& tensor, Tensor& overflow) {
-    OpRange range("flag_non_finite");
+    OpRange range("flag_non_finite", flag_non_finite_cost(tensor));
     cpu::KernelContext context = kernel_context();
     bool finite = true;
     with_float_type(tensor.dtype(), kBackend, "flag_non_finite", [&](auto zero) {

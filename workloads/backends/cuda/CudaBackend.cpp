@@ -151,12 +151,12 @@ DType CudaBackend::storage_dtype(Precision precision) const {
 }
 
 void CudaBackend::do_copy_from_host(const void* host, Tensor& destination) {
-    OpRange range("copy_h2d");
+    OpRange range("copy_h2d", copy_cost(destination, destination));
     h2d_.copy(host, destination.raw(), destination.bytes());
 }
 
 void CudaBackend::do_copy_to_host(const Tensor& source, void* host) {
-    OpRange range("copy_d2h");
+    OpRange range("copy_d2h", copy_cost(source, source));
     TS_CUDA_CHECK(
         cudaMemcpyAsync(host, source.raw(), source.bytes(), cudaMemcpyDeviceToHost, stream()));
     TS_CUDA_CHECK(cudaStreamSynchronize(stream()));
@@ -164,20 +164,20 @@ void CudaBackend::do_copy_to_host(const Tensor& source, void* host) {
 }
 
 void CudaBackend::do_copy(const Tensor& source, Tensor& destination) {
-    OpRange range("copy");
+    OpRange range("copy", copy_cost(source, destination));
     TS_CUDA_CHECK(cudaMemcpyAsync(destination.raw(), source.raw(), source.bytes(),
                                   cudaMemcpyDeviceToDevice, stream()));
 }
 
 void CudaBackend::do_gather_rows(const Tensor& source, const Tensor& indices, Tensor& destination) {
-    OpRange range("gather_rows");
+    OpRange range("gather_rows", copy_cost(destination, destination));
     const GatherLayout layout = gather_layout(source, indices, destination);
     cuda::kernels::gather_rows(stream(), layout.rows, layout.row_bytes,
                                indices.data<std::int32_t>(), source.raw(), destination.raw());
 }
 
 void CudaBackend::do_fill(Tensor& tensor, double value) {
-    OpRange range("fill");
+    OpRange range("fill", fill_cost(tensor));
     if (tensor.dtype() == DType::i32) {
         cuda::kernels::fill<std::int32_t>(stream(), tensor.elements(),
                                           static_cast<std::int32_t>(value),
@@ -192,7 +192,7 @@ void CudaBackend::do_fill(Tensor& tensor, double value) {
 }
 
 void CudaBackend::do_convert(const Tensor& source, Tensor& destination) {
-    OpRange range("convert");
+    OpRange range("convert", copy_cost(source, destination));
     with_storage_type(source, "convert", [&](auto from_zero) {
         using From = decltype(from_zero);
         with_storage_type(destination, "convert", [&](auto to_zero) {
@@ -205,7 +205,7 @@ void CudaBackend::do_convert(const Tensor& source, Tensor& destination) {
 
 void CudaBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
                                     const Conv2dGeometry& geometry) {
-    OpRange range("conv_fwd");
+    OpRange range("conv_fwd", conv2d_forward_cost(x, w, bias, y));
     convolutions_.forward(conv_problem(x, w, y, geometry, math_), x.raw(), w.raw(), y.raw());
     if (!bias.empty()) {
         add_bias(y, bias);
@@ -214,14 +214,14 @@ void CudaBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tens
 
 void CudaBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
                                           const Conv2dGeometry& geometry) {
-    OpRange range("conv_bwd_data");
+    OpRange range("conv_bwd_data", conv2d_backward_data_cost(dy, w, dx));
     convolutions_.backward_data(conv_problem(dx, w, dy, geometry, math_), dy.raw(), w.raw(),
                                 dx.raw());
 }
 
 void CudaBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
                                             Tensor& dbias, const Conv2dGeometry& geometry) {
-    OpRange range("conv_bwd_filter");
+    OpRange range("conv_bwd_filter", conv2d_backward_filter_cost(x, dy, dw, dbias));
     convolutions_.backward_filter(conv_problem(x, dw, dy, geometry, math_), x.raw(), dy.raw(),
                                   dw.raw());
     if (!dbias.empty()) {
@@ -231,7 +231,7 @@ void CudaBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, T
 
 void CudaBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
                           const Tensor& b, double beta, Tensor& c) {
-    OpRange range("gemm");
+    OpRange range("gemm", gemm_cost(transpose_a, transpose_b, a, b, beta, c));
     const GemmDims dims = gemm_dims(transpose_a, transpose_b, a, b);
     cuda::RowMajorGemm shape;
     shape.transpose_a = transpose_a;
@@ -252,7 +252,7 @@ void CudaBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, cons
 }
 
 void CudaBackend::do_add_bias(Tensor& y, const Tensor& bias) {
-    OpRange range("add_bias");
+    OpRange range("add_bias", add_bias_cost(y, bias));
     with_storage_type(y, "add_bias", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::add_bias<T>(stream(), y.shape()[0], y.shape()[1], spatial(y), y.data<T>(),
@@ -261,7 +261,7 @@ void CudaBackend::do_add_bias(Tensor& y, const Tensor& bias) {
 }
 
 void CudaBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
-    OpRange range("bias_bwd");
+    OpRange range("bias_bwd", bias_backward_cost(dy, dbias));
     with_storage_type(dy, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
         const std::int64_t outer = dy.shape()[0];
@@ -275,7 +275,7 @@ void CudaBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
 }
 
 void CudaBackend::do_relu_forward(const Tensor& x, Tensor& y) {
-    OpRange range("relu_fwd");
+    OpRange range("relu_fwd", relu_forward_cost(x, y));
     const cuda::ActivationProblem problem = activation_problem(x, y, "relu_forward");
     cudnn_or_own(
         activation_fallbacks_, "relu_forward", x.dtype(),
@@ -292,7 +292,7 @@ void CudaBackend::do_relu_forward(const Tensor& x, Tensor& y) {
 }
 
 void CudaBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx) {
-    OpRange range("relu_bwd");
+    OpRange range("relu_bwd", relu_backward_cost(y, dy, dx));
     const cuda::ActivationProblem problem = activation_problem(y, dy, "relu_backward");
     cudnn_or_own(
         activation_fallbacks_, "relu_backward", y.dtype(),
@@ -310,7 +310,7 @@ void CudaBackend::do_relu_backward(const Tensor& y, const Tensor& dy, Tensor& dx
 }
 
 void CudaBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
-    OpRange range("max_pool_fwd");
+    OpRange range("max_pool_fwd", max_pool_forward_cost(x, y, geometry));
     const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::max);
     cudnn_or_own(
         pooling_fallbacks_, "max_pool_forward", x.dtype(),
@@ -330,7 +330,7 @@ void CudaBackend::do_max_pool_forward(const Tensor& x, Tensor& y, const Pool2dGe
 
 void CudaBackend::do_max_pool_backward(const Tensor& x, const Tensor& y, const Tensor& dy,
                                        Tensor& dx, const Pool2dGeometry& geometry) {
-    OpRange range("max_pool_bwd");
+    OpRange range("max_pool_bwd", max_pool_backward_cost(x, y, dy, dx, geometry));
     const cuda::PoolProblem problem = pool_problem(x, dy, geometry, cuda::PoolKind::max);
     cudnn_or_own(
         pooling_fallbacks_, "max_pool_backward", x.dtype(),
@@ -349,7 +349,7 @@ void CudaBackend::do_max_pool_backward(const Tensor& x, const Tensor& y, const T
 }
 
 void CudaBackend::do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGeometry& geometry) {
-    OpRange range("avg_pool_fwd");
+    OpRange range("avg_pool_fwd", avg_pool_forward_cost(x, y, geometry));
     const cuda::PoolProblem problem = pool_problem(x, y, geometry, cuda::PoolKind::average);
     cudnn_or_own(
         pooling_fallbacks_, "avg_pool_forward", x.dtype(),
@@ -369,7 +369,7 @@ void CudaBackend::do_avg_pool_forward(const Tensor& x, Tensor& y, const Pool2dGe
 
 void CudaBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
                                        const Pool2dGeometry& geometry) {
-    OpRange range("avg_pool_bwd");
+    OpRange range("avg_pool_bwd", avg_pool_backward_cost(dy, dx, geometry));
     const cuda::PoolProblem problem = pool_problem(dx, dy, geometry, cuda::PoolKind::average);
     cudnn_or_own(
         pooling_fallbacks_, "avg_pool_backward", dy.dtype(),
@@ -390,7 +390,7 @@ void CudaBackend::do_avg_pool_backward(const Tensor& dy, Tensor& dx,
 }
 
 void CudaBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
-    OpRange range("global_avg_pool_fwd");
+    OpRange range("global_avg_pool_fwd", global_avg_pool_forward_cost(x, y));
     with_storage_type(x, "global_avg_pool_forward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::global_avg_pool_forward<T>(stream(), x.shape()[0] * x.shape()[1], spatial(x),
@@ -399,7 +399,7 @@ void CudaBackend::do_global_avg_pool_forward(const Tensor& x, Tensor& y) {
 }
 
 void CudaBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
-    OpRange range("global_avg_pool_bwd");
+    OpRange range("global_avg_pool_bwd", global_avg_pool_backward_cost(dy, dx));
     with_storage_type(dy, "global_avg_pool_backward", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::global_avg_pool_backward<T>(stream(), dx.shape()[0] * dx.shape()[1],
@@ -408,7 +408,7 @@ void CudaBackend::do_global_avg_pool_backward(const Tensor& dy, Tensor& dx) {
 }
 
 void CudaBackend::do_add(const Tensor& a, const Tensor& b, Tensor& y) {
-    OpRange range("add");
+    OpRange range("add", add_cost(a, b, y));
     with_storage_type(a, "add", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::add<T>(stream(), a.elements(), a.data<T>(), b.data<T>(), y.data<T>());
@@ -431,7 +431,7 @@ void CudaBackend::launch_cross_entropy(const Tensor& logits, const Tensor& label
 
 void CudaBackend::do_softmax_cross_entropy_deferred(const Tensor& logits, const Tensor& labels,
                                                     double loss_scale, Tensor& dlogits) {
-    OpRange range("softmax_cross_entropy");
+    OpRange range("softmax_cross_entropy", softmax_cross_entropy_cost(logits, labels, dlogits));
     launch_cross_entropy(logits, labels, loss_scale, dlogits,
                          deferred_loss_.queue(logits.shape()[0], stream()));
 }
@@ -474,7 +474,7 @@ void CudaBackend::abandon_step_capture() noexcept {
 void CudaBackend::do_softmax_cross_entropy(const Tensor& logits, const Tensor& labels,
                                            double loss_scale, Tensor& dlogits,
                                            CrossEntropyTotals& totals) {
-    OpRange range("softmax_cross_entropy");
+    OpRange range("softmax_cross_entropy", softmax_cross_entropy_cost(logits, labels, dlogits));
     const std::int64_t rows = logits.shape()[0];
     auto* rows_out = static_cast<cuda::math::CrossEntropyRow*>(loss_rows_.reserve(
         static_cast<std::size_t>(rows) * sizeof(cuda::math::CrossEntropyRow), stream()));

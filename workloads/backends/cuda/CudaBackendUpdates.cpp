@@ -60,7 +60,7 @@ const float* skip_flag(const Tensor& skip_if_overflow) {
 void CudaBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tensor& velocity,
                                 const SgdSettings& settings, double grad_factor,
                                 const Tensor& skip_if_overflow) {
-    OpRange range("sgd_update");
+    OpRange range("sgd_update", sgd_update_cost(parameter, gradient, velocity, settings));
     with_master_and_gradient(
         parameter, gradient, "sgd_update", [&](auto master_zero, auto gradient_zero) {
             using T = decltype(master_zero);
@@ -75,7 +75,8 @@ void CudaBackend::do_sgd_update(Tensor& parameter, const Tensor& gradient, Tenso
 void CudaBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tensor& first_moment,
                                  Tensor& second_moment, const AdamSettings& settings,
                                  double grad_factor, const Tensor& skip_if_overflow) {
-    OpRange range("adam_update");
+    OpRange range("adam_update",
+                  adam_update_cost(parameter, gradient, first_moment, second_moment));
     const float* skip = skip_flag(skip_if_overflow);
     with_master_and_gradient(
         parameter, gradient, "adam_update", [&](auto master_zero, auto gradient_zero) {
@@ -98,12 +99,12 @@ void CudaBackend::do_adam_update(Tensor& parameter, const Tensor& gradient, Tens
 }
 
 void CudaBackend::do_round_storage(Tensor& tensor, StorageRounding rounding) {
-    OpRange range("round_storage");
+    OpRange range("round_storage", round_storage_cost(tensor));
     cuda::kernels::round_storage(stream(), tensor.elements(), tensor.data<float>(), rounding);
 }
 
 void CudaBackend::do_flag_non_finite(const Tensor& tensor, Tensor& overflow) {
-    OpRange range("flag_non_finite");
+    OpRange range("flag_non_finite", flag_non_finite_cost(tensor));
     with_storage_type(tensor, "flag_non_finite", [&](auto zero) {
         using T = decltype(zero);
         cuda::kernels::flag_non_finite<T>(stream(), tensor.elements(), tensor.data<T>(),

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+#include "reports/store/RunRecord.hpp"
+
+namespace trainscope::harness {
+
+// `trainscope analyze`'s roofline section: the run's model FLOPs, achieved TFLOP/s and
+// MFU against its roofs (with their sources), then the `top` op names by device time
+// with intensity, achieved FLOP/s and bandwidth, and which roof bounds them
+// (reports::op_roofline). Prints nothing for a trace whose ops carry no work.
+void print_roofline(const profiler::Trace& trace, const reports::RunRecord& run, int top);
+
+}  // namespace trainscope::harness

@@ -1,0 +1,90 @@
+#include "reports/roofline/Roofline.hpp"
+
+#include <algorithm>
+
+#include "profiler/analysis/KernelCategory.hpp"
+#include "profiler/analysis/OpWork.hpp"
+#include "reports/metrics/MetricTags.hpp"
+
+namespace trainscope::reports {
+
+namespace {
+
+std::optional<double> find(const std::vector<Metric>& metrics, std::string_view name) {
+    for (const Metric& m : metrics) {
+        if (m.name == name)
+            return m.value;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+double Roofs::attainable_flops_per_s(double intensity) const {
+    return std::min(peak_flops_per_s, intensity * peak_bytes_per_s);
+}
+
+Roofs roofs_of(const std::vector<Metric>& metrics) {
+    Roofs roofs;
+    roofs.peak_flops_per_s = find(metrics, metric_tag::peak_tflops).value_or(0.0) * 1e12;
+    roofs.peak_bytes_per_s = find(metrics, metric_tag::peak_bandwidth_gbps).value_or(0.0) * 1e9;
+    return roofs;
+}
+
+std::vector<Metric> roofline_run_metrics(const std::vector<Metric>& metrics) {
+    const auto images_per_s = find(metrics, metric_tag::images_per_s);
+    const auto forward = find(metrics, metric_tag::model_flops_fwd_per_image);
+    const auto backward = find(metrics, metric_tag::model_flops_bwd_per_image);
+    if (!images_per_s || !forward || !backward)
+        return {};
+    const double achieved = (*forward + *backward) * *images_per_s;
+    std::vector<Metric> derived{{metric_tag::achieved_tflops, achieved * 1e-12}};
+    if (const auto peak = find(metrics, metric_tag::peak_tflops); peak && *peak > 0.0)
+        derived.push_back({metric_tag::mfu_pct, 100.0 * achieved * 1e-12 / *peak});
+    return derived;
+}
+
+std::string_view to_string(Bound bound) {
+    switch (bound) {
+        case Bound::memory:
+            return "memory";
+        case Bound::compute:
+            return "compute";
+        case Bound::unknown:
+            break;
+    }
+    return "unknown";
+}
+
+std::vector<OpRooflineRow> op_roofline(const profiler::Trace& trace, const Roofs& roofs,
+                                       const profiler::TimeWindow& window) {
+    std::vector<OpRooflineRow> rows;
+    for (const profiler::OpWorkTotals& t : profiler::total_op_work_by_name(trace, window)) {
+        OpRooflineRow row;
+        row.name = t.name;
+        row.category = std::string(profiler::to_string(profiler::classify_kernel(t.name)));
+        row.count = t.count;
+        row.flops = t.flops;
+        row.bytes = t.bytes;
+        row.device_ns = t.device_ns;
+        row.intensity = t.bytes > 0.0 ? t.flops / t.bytes : 0.0;
+        if (t.device_ns > 0) {
+            const double seconds = static_cast<double>(t.device_ns) * 1e-9;
+            row.achieved_flops_per_s = t.flops / seconds;
+            row.achieved_bytes_per_s = t.bytes / seconds;
+        }
+        if (roofs.known() && t.bytes > 0.0) {
+            row.bound = row.intensity < roofs.ridge_intensity() ? Bound::memory : Bound::compute;
+            // Against the roof that limits it: FLOP/s under the compute roof, bandwidth
+            // under the memory roof (an op without FLOPs is a copy: bandwidth only).
+            row.roof_pct =
+                row.bound == Bound::compute || t.flops > 0.0
+                    ? 100.0 * row.achieved_flops_per_s / roofs.attainable_flops_per_s(row.intensity)
+                    : 100.0 * row.achieved_bytes_per_s / roofs.peak_bytes_per_s;
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+}  // namespace trainscope::reports
