@@ -26,11 +26,14 @@ namespace {
 
 const std::filesystem::path kTraces = std::filesystem::path(TRAINSCOPE_SHARED_DIR) / "traces";
 
-// What differs between two imports of the same file: when and by which build.
+// What differs between two imports of the same file: when and by which build; and what a
+// later schema added that the recorded importer could not write.
 bool volatile_column(const std::string& table, const std::string& column) {
     if (table == "matrices")
         return column == "created_utc" || column == "git_revision" ||
                column == "trainscope_version";
+    if (table == "activities")  // added by schema 4 for the engine's ops; imports write 0
+        return column == "flops";
     return table == "runs" && (column == "started_utc" || column == "finished_utc");
 }
 

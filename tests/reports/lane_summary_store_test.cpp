@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "SampleRun.hpp"
+#include "SchemaVersionThree.hpp"
 #include "TempDir.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -77,9 +78,7 @@ TEST(LaneSummaryStore, AVersionThreeFileHasNoneUntilAWriterUpgradesIt) {
     {
         ResultsDatabase db(path, OpenMode::CreateOrOpen);
         id = RunWriter(db).write(dense_run());
-        db.exec("DROP TABLE lane_summaries");
-        db.exec("DROP TABLE lane_summary_runs");
-        db.exec("UPDATE schema_version SET version = 3");
+        testing::drop_version_four(db);
     }
     {
         ResultsDatabase db(path, OpenMode::ReadOnly);

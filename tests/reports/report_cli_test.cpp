@@ -41,9 +41,8 @@ TEST_F(ReportCli, WritesEveryCsvAndTheHtmlSummary) {
     const auto r = report("--csv " + testing::shell_quote(out.string()) + " --html " +
                           testing::shell_quote((dir_ / "report.html").string()));
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    for (const char* name :
-         {"runs.csv", "kernels.csv", "steps.csv", "nvtx.csv", "ops.csv", "matrix.csv",
-          "memory.csv"}) {
+    for (const char* name : {"runs.csv", "kernels.csv", "steps.csv", "nvtx.csv", "ops.csv",
+                             "matrix.csv", "memory.csv"}) {
         EXPECT_TRUE(std::filesystem::exists(out / name)) << name;
         EXPECT_FALSE(std::filesystem::exists(out / (std::string(name) + ".tmp"))) << name;
     }

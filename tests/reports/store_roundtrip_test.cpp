@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "SampleRun.hpp"
+#include "SchemaVersionThree.hpp"
 #include "TempDir.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
@@ -198,15 +199,11 @@ TEST(ResultsStoreVersions, AVersionOneFileIsReadAndUpgradedByAWriter) {
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
-        db.exec("DROP TABLE lane_summaries");  // version 4's
-        db.exec("DROP TABLE lane_summary_runs");
-        db.exec("ALTER TABLE activities DROP COLUMN flops");  // version 4's
+        testing::drop_version_four(db);
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
         db.exec("ALTER TABLE runs DROP COLUMN framework");
-        db.exec("DROP TABLE memory_peak_classes");  // version 4's
-        db.exec("DROP TABLE memory_peaks");
         db.exec("UPDATE schema_version SET version = 1");
     }
     {
@@ -306,15 +303,11 @@ TEST(ResultsStoreVersions, AVersionTwoFileReadsAsOneRankAndIsUpgradedByAWriter) 
         db.exec("ALTER TABLE lanes DROP COLUMN rank");
         db.exec("ALTER TABLE trace_info DROP COLUMN world_size");
         db.exec("DROP TABLE collectives");
-        db.exec("DROP TABLE lane_summaries");  // version 4's
-        db.exec("DROP TABLE lane_summary_runs");
-        db.exec("ALTER TABLE activities DROP COLUMN flops");  // version 4's
+        testing::drop_version_four(db);
         db.exec("ALTER TABLE runs DROP COLUMN ranks");
         db.exec("ALTER TABLE runs DROP COLUMN bucket_mb");
         db.exec("ALTER TABLE runs DROP COLUMN overlap");
         db.exec("ALTER TABLE runs DROP COLUMN framework");
-        db.exec("DROP TABLE memory_peak_classes");  // version 4's
-        db.exec("DROP TABLE memory_peaks");
         db.exec("UPDATE schema_version SET version = 2");
     }
     {
@@ -421,9 +414,7 @@ TEST(ResultsStore, RoundTripsTheMemoryPeakByTensorClass) {
         run.memory_peak = peak;
         with_peak = writer.write(run);
         without = writer.write(testing::sample_run());
-        db.exec("DROP TABLE memory_peak_classes");
-        db.exec("DROP TABLE memory_peaks");
-        db.exec("UPDATE schema_version SET version = 3");
+        testing::drop_version_four(db);
     }
     {
         ResultsDatabase db(path, OpenMode::ReadOnly);
