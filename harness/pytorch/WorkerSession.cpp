@@ -85,12 +85,19 @@ std::string WorkerSteering::answer(bool go) {
     return pending_.empty() ? "go" : std::exchange(pending_, std::string());
 }
 
+namespace {
+// JSON has no NaN: the worker writes a non-finite value as null.
+double number_or_nan(const nlohmann::json& v) {
+    return v.is_number() ? v.get<double>() : std::nan("");
+}
+}  // namespace
+
 workloads::StepRecord worker_step(const nlohmann::json& s) {
     workloads::StepRecord step;
     step.index = s.at("index").get<std::int64_t>();
     step.epoch = s.at("epoch").get<int>();
     step.duration_ns = s.at("duration_ns").get<std::int64_t>();
-    step.loss = s.at("loss").is_number() ? s.at("loss").get<double>() : std::nan("");
+    step.loss = number_or_nan(s.at("loss"));
     step.loss_scale = s.at("loss_scale").get<double>();
     step.skipped = s.at("skipped").get<bool>();
     step.warmup = s.at("warmup").get<bool>();
@@ -100,8 +107,8 @@ workloads::StepRecord worker_step(const nlohmann::json& s) {
 
 workloads::EvalRecord worker_eval(const nlohmann::json& e) {
     return {e.at("epoch").get<int>(), e.at("after_step").get<std::int64_t>(),
-            e.at("train_time_ns").get<std::int64_t>(), e.at("test_accuracy").get<double>(),
-            e.at("test_loss").get<double>()};
+            e.at("train_time_ns").get<std::int64_t>(), number_or_nan(e.at("test_accuracy")),
+            number_or_nan(e.at("test_loss"))};
 }
 
 int run_worker_session(const std::vector<std::string>& argv,

@@ -78,6 +78,20 @@ class Shuffler:
         return order
 
 
+def json_text(value):
+    """JSON of `value` with non-finite floats as null: JSON has no NaN, and the harness
+    reads null as NaN (a diverged loss, an evaluation after divergence)."""
+    def finite(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        if isinstance(v, dict):
+            return {k: finite(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [finite(x) for x in v]
+        return v
+    return json.dumps(finite(value), allow_nan=False)
+
+
 def read_idx(path):
     """An IDX file (gzip or plain), as trainscope's IdxFile reads it: (dims, bytes)."""
     opener = gzip.open if path.endswith(".gz") else open
@@ -241,7 +255,7 @@ class Steering:
     def report(self, kind, record):
         if self.channel is None:
             return "go"
-        self.channel.write(json.dumps({kind: record}) + "\n")
+        self.channel.write(json_text({kind: record}) + "\n")
         self.channel.flush()
         if kind != "step":
             return "go"
@@ -500,7 +514,7 @@ def main(argv):
     result = train(job)
     temp = argv[2] + ".tmp"
     with open(temp, "w") as f:
-        json.dump(result, f)
+        f.write(json_text(result))
     os.replace(temp, argv[2])
     return 0
 

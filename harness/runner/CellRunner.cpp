@@ -129,7 +129,10 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         record.metrics = compute_run_metrics(config, result);
         record.metrics.insert(record.metrics.end(), roofline.metrics.begin(),
                               roofline.metrics.end());
-        for (reports::Metric& m : reports::roofline_run_metrics(record.metrics))
+        // Each rank of a CUDA cell has a GPU of its own; ranks on the CPU share its cores.
+        const int devices =
+            workloads::is_backend(config.backend, workloads::BackendKind::cuda) ? config.ranks : 1;
+        for (reports::Metric& m : reports::roofline_run_metrics(record.metrics, devices))
             record.metrics.push_back(std::move(m));
         for (const auto& [key, value] : roofline.environment)
             record.environment[key] = value;

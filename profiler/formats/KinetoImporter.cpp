@@ -1,6 +1,8 @@
 #include "profiler/formats/KinetoImporter.hpp"
 
 #include <algorithm>
+#include <new>
+#include <stdexcept>
 #include <system_error>
 
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
@@ -26,8 +28,14 @@ Trace import_kineto_trace(const std::filesystem::path& file) {
     // once: 0.3 GB more at the peak of a 1 GB trace.
     std::error_code ec;
     const std::uintmax_t stored = std::filesystem::file_size(file, ec);
-    if (!ec)
-        builder.reserve_activities(std::min(stored / kMinEventBytes, kMaxReservedActivities));
+    if (!ec) {
+        try {
+            builder.reserve_activities(std::min(stored / kMinEventBytes, kMaxReservedActivities));
+        } catch (const std::bad_alloc&) {
+            // Address space is capped (ulimit -v, strict overcommit): grow as needed instead.
+        } catch (const std::length_error&) {
+        }
+    }
     detail::KinetoJsonCallbacks callbacks;
     callbacks.on_event = [&](const detail::KinetoRawObject& e) { builder.add_event(e); };
     callbacks.on_device = [&](const detail::KinetoRawObject& d) { builder.add_device(d); };

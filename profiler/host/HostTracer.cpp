@@ -105,7 +105,7 @@ Trace HostTracer::stop() {
             // The op's FLOPs and minimum bytes (OpWorkPayload); kernels launched inside
             // the range inherit them through the NVTX projection.
             const OpWork work = decode_op_work(static_cast<std::uint64_t>(r.payload));
-            a.flops = work.flops;
+            a.flops = static_cast<float>(work.flops);  // a float32 in the payload
             a.bytes = static_cast<std::int64_t>(work.bytes);
         }
         trace.activities.push_back(a);

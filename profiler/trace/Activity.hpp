@@ -33,10 +33,14 @@ struct Activity {
     std::uint32_t graph_id = 0;            // CUDA graph the kernel was launched from; 0 = none
     std::int32_t device = -1;
     // An op's floating-point operations (multiply-add = 2), from its NVTX payload; 0 for
-    // everything else and for ops without a payload.
-    double flops = 0.0;
+    // everything else and for ops without a payload. float as the payload carries it, and
+    // so that it fits the padding the fields above leave.
+    float flops = 0.0F;
 
     [[nodiscard]] std::int64_t duration_ns() const { return end_ns - start_ns; }
 };
+// The budget of the timeline and the importers (docs/architecture.md): a field more is a
+// decision, not an accident.
+static_assert(sizeof(Activity) == 88, "Activity grew: update its budget in the docs");
 
 }  // namespace trainscope::profiler

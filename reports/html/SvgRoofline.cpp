@@ -46,8 +46,12 @@ std::string render_svg_roofline(const std::string& title, const std::vector<OpRo
         y_high = std::max(y_high, roofs.peak_flops_per_s);
         y_low = std::min(y_low, roofs.attainable_flops_per_s(x_low));
     }
-    const auto [x_lo, x_hi] = decades(x_low, x_high);
-    const auto [y_lo, y_hi] = decades(y_low, y_high);
+    // Plain variables, not structured bindings: the lambdas below capture them, which
+    // clang-14 (CI's sanitizer compiler) does not allow for bindings.
+    const auto x_decades = decades(x_low, x_high);
+    const auto y_decades = decades(y_low, y_high);
+    const auto x_lo = x_decades.first, x_hi = x_decades.second;
+    const auto y_lo = y_decades.first, y_hi = y_decades.second;
 
     constexpr double kWidth = 860, kHeight = 460, kLeft = 90, kRight = 200, kTop = 40, kBottom = 60;
     const double plot_w = kWidth - kLeft - kRight;

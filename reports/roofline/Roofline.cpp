@@ -31,7 +31,7 @@ Roofs roofs_of(const std::vector<Metric>& metrics) {
     return roofs;
 }
 
-std::vector<Metric> roofline_run_metrics(const std::vector<Metric>& metrics) {
+std::vector<Metric> roofline_run_metrics(const std::vector<Metric>& metrics, int devices) {
     const auto images_per_s = find(metrics, metric_tag::images_per_s);
     const auto forward = find(metrics, metric_tag::model_flops_fwd_per_image);
     const auto backward = find(metrics, metric_tag::model_flops_bwd_per_image);
@@ -40,7 +40,8 @@ std::vector<Metric> roofline_run_metrics(const std::vector<Metric>& metrics) {
     const double achieved = (*forward + *backward) * *images_per_s;
     std::vector<Metric> derived{{metric_tag::achieved_tflops, achieved * 1e-12}};
     if (const auto peak = find(metrics, metric_tag::peak_tflops); peak && *peak > 0.0)
-        derived.push_back({metric_tag::mfu_pct, 100.0 * achieved * 1e-12 / *peak});
+        derived.push_back(
+            {metric_tag::mfu_pct, 100.0 * achieved * 1e-12 / (*peak * std::max(devices, 1))});
     return derived;
 }
 

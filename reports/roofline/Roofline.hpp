@@ -28,8 +28,10 @@ Roofs roofs_of(const std::vector<Metric>& metrics);
 
 // The run-level figures from metrics the run recorded (images_per_s, model FLOPs per
 // image, peak_tflops): achieved_tflops and mfu_pct. Empty when a figure is missing. MFU is
-// model FLOPs × images/s over the peak of the run's precision.
-std::vector<Metric> roofline_run_metrics(const std::vector<Metric>& metrics);
+// model FLOPs × images/s over the peak of the run's precision times `devices`: images/s
+// is the whole job's, peak_tflops one device's (the roof each op runs under), so a cell
+// on two GPUs has twice the peak. Ranks sharing one CPU share its peak (devices 1).
+std::vector<Metric> roofline_run_metrics(const std::vector<Metric>& metrics, int devices = 1);
 
 enum class Bound { unknown, memory, compute };
 std::string_view to_string(Bound bound);

@@ -323,7 +323,7 @@ Activity activity_from_row(const Statement& act) {
     a.shared_memory_bytes = as_i32(16);
     a.graph_id = static_cast<std::uint32_t>(act.column_int64(17));
     a.device = as_i32(18);
-    a.flops = act.column_double(19);  // 0 from a file older than version 4
+    a.flops = static_cast<float>(act.column_double(19));  // 0 from a file older than version 4
     return a;
 }
 

@@ -33,6 +33,17 @@ TEST(Roofline, MfuIsModelFlopsTimesThroughputOverThePeak) {
     EXPECT_TRUE(roofline_run_metrics({metrics.front()}).empty());
 }
 
+// A job's images/s against the peak of every device it ran on: two GPUs, twice the roof.
+TEST(Roofline, MfuOfATwoDeviceJobIsOverBothDevicesPeaks) {
+    const std::vector<Metric> metrics{{metric_tag::images_per_s, 2000.0},
+                                      {metric_tag::model_flops_fwd_per_image, 1e6},
+                                      {metric_tag::model_flops_bwd_per_image, 2e6},
+                                      {metric_tag::peak_tflops, 0.01}};
+    const auto derived = roofline_run_metrics(metrics, 2);
+    EXPECT_DOUBLE_EQ(value_of(derived, metric_tag::achieved_tflops).value(), 6e9 * 1e-12);
+    EXPECT_DOUBLE_EQ(value_of(derived, metric_tag::mfu_pct).value(), 30.0);
+}
+
 profiler::Trace host_op_trace() {
     profiler::Trace trace;
     profiler::LaneRegistry lanes(trace);

@@ -31,7 +31,9 @@ struct ArchitectureRow {
 
 // V100 15.7 TF fp32 / 125 TF fp16 TC (80 SMs, 1530 MHz); T4 8.1 / 65 (40, 1590);
 // A100 19.5 fp32, 9.7 fp64, 19.5 fp64 TC, 156 tf32, 312 fp16/bf16 (108, 1410);
-// A10 31.2 fp32, 62.5 tf32, 125 fp16 (72, 1695); L40 90.5 fp32, 181 fp16 (142, 2490);
+// A10 31.2 fp32, 62.5 tf32, 125 fp16 (72, 1695); L40 90.5 fp32, 181 fp16 (142, 2490)
+// (the sm_89 row's 1024 fp16 per SM-clock is the L40S's 362 TF, twice the L40's: the
+// larger of one architecture's parts, so the roof stays above either);
 // H100 SXM 67 fp32, 34 fp64, 67 fp64 TC, 495 tf32, 990 fp16/bf16 (132, 1830);
 // B200 80 fp32, 40 fp64 TC, 1100 tf32, 2250 fp16/bf16 (148, ~1900).
 constexpr ArchitectureRow kArchitectures[] = {

@@ -287,8 +287,12 @@ class KinetoStreamReader {
             od::json_type type;
             if (auto e = value.type().get(type))
                 fail_batch(doc, begin, e);
-            if (type != od::json_type::object)
-                continue;  // nothing but objects are events
+            if (type != od::json_type::object) {
+                // Nothing but objects are events, but a malformed value is still refused.
+                if (auto e = validate_value(value); e.failed())
+                    fail_batch(doc, begin, e.code);
+                continue;
+            }
             od::object object;
             if (auto e = value.get_object().get(object))
                 fail_batch(doc, begin, e);

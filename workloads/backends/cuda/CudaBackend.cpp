@@ -205,7 +205,9 @@ void CudaBackend::do_convert(const Tensor& source, Tensor& destination) {
 
 void CudaBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
                                     const Conv2dGeometry& geometry) {
-    OpRange range("conv_fwd", conv2d_forward_cost(x, w, bias, y));
+    // The bias add opens its own op range below and carries its own cost; counting it here
+    // too would count its kernel's work twice (the projection counts nested ranges' kernels).
+    OpRange range("conv_fwd", conv2d_forward_cost(x, w, Tensor{}, y));
     convolutions_.forward(conv_problem(x, w, y, geometry, math_), x.raw(), w.raw(), y.raw());
     if (!bias.empty()) {
         add_bias(y, bias);
@@ -221,7 +223,8 @@ void CudaBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Ten
 
 void CudaBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
                                             Tensor& dbias, const Conv2dGeometry& geometry) {
-    OpRange range("conv_bwd_filter", conv2d_backward_filter_cost(x, dy, dw, dbias));
+    // bias_backward below is an op range of its own, with its own cost (as in conv_fwd).
+    OpRange range("conv_bwd_filter", conv2d_backward_filter_cost(x, dy, dw, Tensor{}));
     convolutions_.backward_filter(conv_problem(x, dw, dy, geometry, math_), x.raw(), dy.raw(),
                                   dw.raw());
     if (!dbias.empty()) {
