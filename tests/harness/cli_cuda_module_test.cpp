@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,9 +24,10 @@ const std::string kTraces = std::string(TRAINSCOPE_SHARED_DIR) + "/traces";
 // The libraries the loader initialised while `arguments` ran (the program, and any child
 // it started: LD_DEBUG is inherited).
 std::vector<std::string> loaded_libraries(const std::string& arguments, int& exit_code,
-                                          std::string& output) {
+                                          std::string& output,
+                                          const std::string& environment = "") {
     const std::string command =
-        "LD_DEBUG=libs " + std::string(TRAINSCOPE_CLI) + " " + arguments + " 2>&1";
+        environment + " LD_DEBUG=libs " + std::string(TRAINSCOPE_CLI) + " " + arguments + " 2>&1";
     output.clear();
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) {
@@ -135,6 +137,44 @@ TEST(CliCudaModule, CudaCellWithoutADriverIsRefusedAsBeforeWithoutLoadingCuda) {
         << output;
     EXPECT_EQ(joined(cuda_libraries_in(libraries)), "");
 }
+
+#if defined(TRAINSCOPE_FAKE_DRIVER_DIR)
+// A libcuda.so.1 that does nothing (fake_libcuda.cpp) passes the driver probe: the module
+// is then loaded, and the runtime in it finds no usable driver.
+const std::string kFakeDriver = std::string("LD_LIBRARY_PATH=") + TRAINSCOPE_FAKE_DRIVER_DIR;
+
+TEST(CliCudaModule, WithADriverTheModuleIsLoadedAndAnswers) {
+    int exit_code = -1;
+    std::string output;
+    const std::vector<std::string> libraries =
+        loaded_libraries("list devices", exit_code, output, kFakeDriver);
+    EXPECT_EQ(exit_code, 0) << output;
+    const std::string cuda = joined(cuda_libraries_in(libraries));
+    EXPECT_NE(cuda.find("libtrainscope_cuda.so"), std::string::npos) << cuda;
+    EXPECT_NE(cuda.find("libcublasLt"), std::string::npos) << cuda;
+    EXPECT_NE(output.find("cuda  none: no NVIDIA driver is installed (libcuda not found)"),
+              std::string::npos)
+        << output;
+}
+
+TEST(CliCudaModule, AModuleThatCannotBeLoadedIsNamedWithTheLoadersWords) {
+    testing::TempDir dir;
+    const std::string missing = (dir / "no-such-folder" / "libtrainscope_cuda.so").string();
+    int exit_code = -1;
+    std::string output;
+    loaded_libraries("run --backend cuda --steps 1 --out " + (dir / "r.db").string(), exit_code,
+                     output, kFakeDriver + " TRAINSCOPE_CUDA_MODULE=" + missing);
+    EXPECT_EQ(exit_code, 2) << output;
+    EXPECT_NE(output.find("the CUDA module cannot be loaded: dlopen call `dlopen(\"" + missing),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("cannot open shared object file: No such file or directory"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("use --backend cpu"), std::string::npos) << output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "r.db"));
+}
+#endif
 
 }  // namespace
 }  // namespace trainscope
