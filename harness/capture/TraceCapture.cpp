@@ -5,7 +5,8 @@
 #include "profiler/host/HostTracer.hpp"
 #endif
 #if defined(TRAINSCOPE_HAS_CUPTI)
-#include "profiler/cupti/CuptiTracer.hpp"
+#include "profiler/cupti/CuptiModuleApi.hpp"
+#include "workloads/devices/CudaModule.hpp"
 #endif
 
 namespace trainscope::harness {
@@ -19,9 +20,10 @@ TraceCapture::TraceCapture(profiler::TraceLevel level, bool cuda) : level_(level
 #endif
 #if defined(TRAINSCOPE_HAS_CUPTI)
     if (cuda) {
-        profiler::CuptiTracerOptions options;
-        options.level = level_;
-        cupti_ = std::make_unique<profiler::CuptiTracer>(options);
+        // CUPTI is the CUDA module's, loaded here if the cell has not made its backend yet.
+        cupti_ =
+            workloads::cuda_module_api<profiler::CuptiModuleApi>(profiler::kCuptiModuleApiSymbol)
+                .start_tracer(level_);
     }
 #endif
 }

@@ -10,7 +10,7 @@
 
 namespace trainscope::profiler {
 class HostTracer;
-class CuptiTracer;
+class DeviceTracer;
 }  // namespace trainscope::profiler
 
 namespace trainscope::harness {
@@ -35,8 +35,8 @@ class TraceCapture {
 #if defined(TRAINSCOPE_HAS_HOST_TRACER)
     std::unique_ptr<profiler::HostTracer> host_;
 #endif
-#if defined(TRAINSCOPE_HAS_CUPTI)  // a CPU-only build has no CUPTI tracer to own
-    std::unique_ptr<profiler::CuptiTracer> cupti_;
+#if defined(TRAINSCOPE_HAS_CUPTI)                    // a CPU-only build has no CUPTI tracer to own
+    std::unique_ptr<profiler::DeviceTracer> cupti_;  // the CUDA module's CUPTI tracer
 #endif
 };
 

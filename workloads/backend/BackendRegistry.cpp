@@ -5,7 +5,7 @@
 
 #include "workloads/backends/cpu/CpuBackend.hpp"
 #if defined(TRAINSCOPE_HAS_CUDA)
-#include "workloads/backends/cuda/CudaBackendFactory.hpp"
+#include "workloads/backends/cuda/CudaModuleApi.hpp"
 #endif
 #include "workloads/training/ConfigError.hpp"
 
@@ -18,9 +18,11 @@ struct Registry {
             return std::make_unique<CpuBackend>(options.threads);
         };
 #if defined(TRAINSCOPE_HAS_CUDA)
-        // Registered here rather than from a static initializer in the CUDA files: the
-        // registry is always linked, a static library's unreferenced objects are not.
-        factories["cuda"] = make_cuda_backend;
+        // The CUDA backend is the CUDA module's: loaded with dlopen when the first one is
+        // made, so a CPU-only run never maps the CUDA libraries.
+        factories["cuda"] = [](const BackendOptions& options) -> std::unique_ptr<Backend> {
+            return cuda_workloads_api().make_backend(options);
+        };
 #endif
     }
     std::mutex mutex;

@@ -30,6 +30,12 @@ struct DeviceInventory {
     std::string status;
 };
 
+// Without a driver (no libcuda.so.1) this answers at once, without loading the CUDA
+// module; otherwise the module asks the runtime (query_cuda_runtime_devices). A module that
+// cannot be loaded is a status line too.
 DeviceInventory query_cuda_devices();
+
+// The runtime's answer; in the CUDA module only (DeviceQueryCuda.cpp).
+DeviceInventory query_cuda_runtime_devices();
 
 }  // namespace trainscope::workloads

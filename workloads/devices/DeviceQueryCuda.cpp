@@ -8,7 +8,7 @@ namespace trainscope::workloads {
 
 // Queries through the runtime API; every failure becomes a status line rather than an
 // exception, because "no GPU here" is an ordinary answer on a development machine.
-DeviceInventory query_cuda_devices() {
+DeviceInventory query_cuda_runtime_devices() {
     DeviceInventory inventory;
     inventory.cuda_built = true;
     cudaRuntimeGetVersion(&inventory.runtime_version);

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #if defined(TRAINSCOPE_HAS_CUDA)
-#include "workloads/distributed/NcclCommunicator.hpp"
+#include "workloads/backends/cuda/CudaModuleApi.hpp"
 #endif
 
 namespace trainscope::workloads {
@@ -15,7 +15,8 @@ std::unique_ptr<Communicator> make_gradient_communicator(std::unique_ptr<MpiComm
         return mpi;
     }
 #if defined(TRAINSCOPE_HAS_CUDA)
-    return std::make_unique<NcclCommunicator>(std::move(mpi), stream);
+    // The backend that queues on a stream is the CUDA module's, so the module is loaded.
+    return cuda_workloads_api().make_nccl_communicator(std::move(mpi), stream);
 #else
     throw std::logic_error("backend " + backend.name() +
                            " queues on a stream, but this build has no NCCL");

@@ -300,3 +300,12 @@ extern "C" {
 NvtxInitializeInjectionNvtxFunc_t InitializeInjectionNvtx2_fnptr =
     &trainscope::profiler::detail::initialize_injection;
 }
+
+// NVTX keeps a hidden instance in each shared object, and the weak pointer above is hidden
+// with it: the CUDA module's instance (its CUDA backend's op ranges) cannot see this
+// definition. The module defines its own pointer to a forwarder that finds this function
+// in the program with dlsym (NvtxModuleInjection.cpp; the program is linked with
+// ENABLE_EXPORTS), so every instance reports to the one host tracer.
+extern "C" int NVTX_API trainscope_nvtx_initialize_injection(NvtxGetExportTableFunc_t table) {
+    return trainscope::profiler::detail::initialize_injection(table);
+}
