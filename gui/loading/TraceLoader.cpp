@@ -70,6 +70,8 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     // Stored with the trace when it was written (older files: made by build). Read first:
     // with the lanes and names they paint the whole run before its activities are read.
     auto summaries = reports::load_lane_summaries(db, run_id);
+    if (stop != nullptr && stop->load())
+        return nullptr;
     if (preview && summaries && !summaries->empty()) {
         if (auto outline = reports::load_trace_outline(db, run_id)) {
             auto early = std::make_shared<LoadedTrace>();

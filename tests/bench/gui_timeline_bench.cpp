@@ -5,6 +5,7 @@
 // before the activities are read (outline_frame_ms, from opening). One figure per line ("name
 // value"), for tests/bench scripts to collect:
 //   gui_timeline_bench results.db [--run ID] [--repeats N] [--search TEXT] [--size WxH]
+//                      [--outline-png FILE]
 //   gui_timeline_bench results.db [--run ID] --copy-to NEW.db
 // --copy-to stores the run anew in NEW.db (created) as this build stores traces, with its
 // level-of-detail summaries: a file imported by an older build has none. --no-lod paints
@@ -73,13 +74,15 @@ struct Options {
     QString search = QStringLiteral("sgemm");
     QSize size{1920, 1080};
     std::string copy_to;
+    QString outline_png;  // --outline-png: the outline's frame, as painted
     bool no_lod = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gui_timeline_bench: %s\nusage: gui_timeline_bench results.db [--run ID] "
-                 "[--repeats N] [--search TEXT] [--size WxH] [--no-lod] [--copy-to NEW.db]\n",
+                 "[--repeats N] [--search TEXT] [--size WxH] [--no-lod] [--outline-png FILE] "
+                 "[--copy-to NEW.db]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -102,6 +105,8 @@ Options parse(int argc, char** argv) {
                 o.no_lod = true;
             else if (arg == "--copy-to")
                 o.copy_to = value();
+            else if (arg == "--outline-png")
+                o.outline_png = QString::fromStdString(value());
             else if (arg == "--search")
                 o.search = QString::fromStdString(value());
             else if (arg == "--size") {
@@ -218,6 +223,9 @@ int main(int argc, char** argv) {
                     std::printf("outline_paint_ms %.2f\n", t.wall_ms);
                     std::printf("outline_items %zu\n", early_list.size());
                     std::printf("rss_at_outline_mb %.1f\n", rss_mb());
+                    if (!o.outline_png.isEmpty() && !early.save(o.outline_png))
+                        std::fprintf(stderr, "gui_timeline_bench: cannot write %s\n",
+                                     o.outline_png.toStdString().c_str());
                     std::fflush(stdout);
                 });
         }
