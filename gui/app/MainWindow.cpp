@@ -186,6 +186,7 @@ void MainWindow::buildStatusBar() {
     connect(cancel_, &QToolButton::clicked, &loader_, &TraceLoader::cancel);
     connect(&loader_, &TraceLoader::progress, progress_, &QProgressBar::setValue);
     connect(&loader_, &TraceLoader::ready, this, &MainWindow::traceReady);
+    connect(&loader_, &TraceLoader::preview, this, &MainWindow::traceOutline);
     connect(&loader_, &TraceLoader::failed, this, &MainWindow::loadFailed);
     connect(&loader_, &TraceLoader::noTrace, this, &MainWindow::traceMissing);
     connect(&loader_, &TraceLoader::cancelled, this, [this] {
@@ -390,7 +391,29 @@ void MainWindow::selectionChanged(const std::vector<std::int64_t>& ids) {
 
 void MainWindow::traceReady(const LoadedTracePtr& trace) {
     hideProgress();
+    // The outline was on screen: where the user zoomed meanwhile stays in view (the same
+    // absolute times, should the full trace be rebased by another amount).
+    const auto& shown = timeline_->data();
+    const bool keep_view = trace && shown && shown->partial() && outline_run_ == trace->run_id;
+    const TimeAxisMapping view = timeline_->state().mapping;
+    const double shift =
+        keep_view ? static_cast<double>(shown->rebasedBy() - trace->timeline->rebasedBy()) : 0.0;
     setTrace(trace);
+    if (keep_view)
+        timeline_->setMapping(
+            TimeAxisMapping(view.startNs() + shift, view.nsPerPixel(), view.width()));
+}
+
+void MainWindow::traceOutline(const LoadedTracePtr& outline) {
+    if (!outline || outline->run_id != requested_run_)
+        return;
+    setTrace(nullptr);
+    outline_run_ = outline->run_id;
+    timeline_->setData(outline->timeline);
+    timeline_->collapseDeepLanes(kCollapseLanesDeeperThan);
+    statusBar()->showMessage(
+        tr("Run %1: the timeline shows its stored summaries while its events load…")
+            .arg(outline->run_id));
 }
 
 void MainWindow::loadFailed(const QString& message) {
@@ -409,6 +432,7 @@ void MainWindow::traceMissing(qint64 run_id) {
 
 void MainWindow::setTrace(const LoadedTracePtr& trace) {
     trace_ = trace;
+    outline_run_ = -1;
     timeline_->setData(trace ? trace->timeline : nullptr);
     timeline_->collapseDeepLanes(kCollapseLanesDeeperThan);
     utilization_->setData(trace ? trace->timeline : nullptr);

@@ -85,6 +85,9 @@ class MainWindow : public QMainWindow {
     void exportPng();
     void selectionChanged(const std::vector<std::int64_t>& ids);
     void traceReady(const trainscope::gui::LoadedTracePtr& trace);
+    // The requested run's outline while its events load: the timeline paints its
+    // summaries, the other views wait for traceReady.
+    void traceOutline(const trainscope::gui::LoadedTracePtr& outline);
     void loadFailed(const QString& message);
     void traceMissing(qint64 run_id);
 
@@ -133,6 +136,7 @@ class MainWindow : public QMainWindow {
     void loadExtraKernelStats(const std::vector<std::int64_t>& ids);
     void showKernelStats();
     std::int64_t requested_run_ = -1;
+    std::int64_t outline_run_ = -1;  // the run whose outline the timeline shows, if any
     std::vector<std::int64_t> traced_runs_;
     bool dark_ = true;
     bool remember_recent_ = true;

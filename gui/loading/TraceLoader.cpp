@@ -8,6 +8,7 @@
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
+#include "reports/store/TraceOutline.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace trainscope::gui {
@@ -61,10 +62,27 @@ void TraceLoader::joinFinishedJobs() {
 
 LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t run_id,
                                     const std::atomic<bool>* stop,
-                                    const std::function<void(int)>& progress) {
+                                    const std::function<void(int)>& progress,
+                                    const std::function<void(LoadedTracePtr)>& preview) {
     if (progress)
         progress(2);
     reports::ResultsDatabase db(database_path.toStdString(), reports::OpenMode::ReadOnly);
+    // Stored with the trace when it was written (older files: made by build). Read first:
+    // with the lanes and names they paint the whole run before its activities are read.
+    auto summaries = reports::load_lane_summaries(db, run_id);
+    if (stop != nullptr && stop->load())
+        return nullptr;
+    if (preview && summaries && !summaries->empty()) {
+        if (auto outline = reports::load_trace_outline(db, run_id)) {
+            auto early = std::make_shared<LoadedTrace>();
+            early->path = database_path;
+            early->run_id = run_id;
+            early->timeline = TimelineData::buildOutline(std::move(*outline), *summaries);
+            if (stop != nullptr && stop->load())
+                return nullptr;
+            preview(early);
+        }
+    }
     std::optional<profiler::Trace> trace;
     try {
         reports::TraceLoadControl control;
@@ -88,8 +106,6 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     auto out = std::make_shared<LoadedTrace>();
     out->path = database_path;
     out->run_id = run_id;
-    // Stored with the trace when it was written (older files: made by build).
-    auto summaries = reports::load_lane_summaries(db, run_id);
     out->timeline = TimelineData::build(
         std::move(*trace), stop,
         [&](int p) {
@@ -130,10 +146,16 @@ void TraceLoader::start(const QString& database_path, std::int64_t run_id) {
         std::optional<QString> error;
         try {
             error = fileErrorOf([&] {
-                result = loadNow(database_path, run_id, stop.get(), [this, stop](int p) {
-                    if (!stop->load())
-                        emit progress(p);
-                });
+                result = loadNow(
+                    database_path, run_id, stop.get(),
+                    [this, stop](int p) {
+                        if (!stop->load())
+                            emit progress(p);
+                    },
+                    [this, stop](LoadedTracePtr outline) {
+                        if (!stop->load())
+                            emit preview(std::move(outline));
+                    });
             });
         } catch (const NoTraceError& e) {
             if (!stop->load())

@@ -61,13 +61,18 @@ class TraceLoader : public QObject {
 
     // The same work on the calling thread. Throws reports::StoreError (no such run, a
     // damaged trace), reports::SqliteError (an unreadable file) and NoTraceError (a run
-    // without a trace); returns nullptr when stopped.
+    // without a trace); returns nullptr when stopped. `preview`, when given, receives the
+    // trace's outline before the activities are read (a run stored with summaries only):
+    // a LoadedTrace whose timeline is TimelineData::buildOutline's, nothing else filled.
     static LoadedTracePtr loadNow(const QString& database_path, std::int64_t run_id,
                                   const std::atomic<bool>* stop = nullptr,
-                                  const std::function<void(int)>& progress = {});
+                                  const std::function<void(int)>& progress = {},
+                                  const std::function<void(LoadedTracePtr)>& preview = {});
 
   signals:
     void progress(int percent);
+    // The first frame's data while the events load (loadNow's preview); ready follows.
+    void preview(trainscope::gui::LoadedTracePtr outline);
     void ready(trainscope::gui::LoadedTracePtr trace);
     // The file could not give the trace (its message names the file), or, marked as
     // such, an internal error of the GUI.

@@ -15,6 +15,14 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
     // Times to the trace's own precision, from the chosen origin.
     const std::int64_t origin = TimelineRenderer::originNs(data, state);
     const std::int64_t res = data.resolutionNs();
+    if (item.kind == DrawKind::Pending) {  // the row's events are still being read
+        return QObject::tr(
+                   "<b>%1 events</b><br>from %2, spanning %3<br>"
+                   "<i>Loading their details…</i>")
+            .arg(item.count)
+            .arg(formatTimeExact(item.begin - origin, res),
+                 formatTimeExact(item.end - item.begin, res));
+    }
     if (item.kind == DrawKind::Fold) {
         return QObject::tr(
                    "<b>%1 events folded</b> (each narrower than %2 px)<br>from %3, spanning %4<br>"

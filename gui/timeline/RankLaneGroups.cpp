@@ -98,12 +98,7 @@ std::shared_ptr<const TimelineRow> RankLaneGroups::summary(std::size_t group) {
     std::stable_sort(
         row->events.begin(), row->events.end(),
         [](const TimelineEvent& a, const TimelineEvent& b) { return a.start < b.start; });
-    row->max_end.resize(row->events.size());
-    std::int64_t m = std::numeric_limits<std::int64_t>::min();
-    for (std::size_t i = 0; i < row->events.size(); ++i) {
-        m = std::max(m, row->events[i].end);
-        row->max_end[i] = m;
-    }
+    row->indexEnds();
     summaries_[group] = row;
     return row;
 }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "gui/timeline/KernelName.hpp"
@@ -20,14 +22,38 @@ using profiler::LaneKind;
 
 std::pair<std::size_t, std::size_t> TimelineRow::window(double t0, double t1) const {
     // First event whose running max end lies after t0: everything before ended earlier.
-    const auto first =
-        std::upper_bound(max_end.begin(), max_end.end(), t0,
-                         [](double t, std::int64_t e) { return t < static_cast<double>(e); });
-    const auto f = static_cast<std::size_t>(first - max_end.begin());
+    std::size_t f = 0;
+    if (max_end.empty()) {  // ends never decrease: they are their own running maximum
+        f = static_cast<std::size_t>(std::upper_bound(events.begin(), events.end(), t0,
+                                                      [](double t, const TimelineEvent& e) {
+                                                          return t < static_cast<double>(e.end);
+                                                      }) -
+                                     events.begin());
+    } else {
+        f = static_cast<std::size_t>(
+            std::upper_bound(max_end.begin(), max_end.end(), t0,
+                             [](double t, std::int64_t e) { return t < static_cast<double>(e); }) -
+            max_end.begin());
+    }
     const auto last = std::lower_bound(
         events.begin() + static_cast<std::ptrdiff_t>(f), events.end(), t1,
         [](const TimelineEvent& e, double t) { return static_cast<double>(e.start) < t; });
     return {f, static_cast<std::size_t>(last - events.begin())};
+}
+
+void TimelineRow::indexEnds() {
+    max_end.clear();
+    const bool monotone = std::is_sorted(
+        events.begin(), events.end(),
+        [](const TimelineEvent& a, const TimelineEvent& b) { return a.end < b.end; });
+    if (monotone)
+        return;
+    max_end.resize(events.size());
+    std::int64_t m = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        m = std::max(m, events[i].end);
+        max_end[i] = m;
+    }
 }
 
 std::size_t TimelineRow::firstStartingAt(std::int64_t t) const {
@@ -53,20 +79,35 @@ std::int64_t LodLevel::bucketBegin(const LodBucket& b) const {
     return origin_ns + index * width_ns;
 }
 
+std::optional<std::uint32_t> TimelineData::findLaunch(const std::vector<std::uint32_t>& index,
+                                                      std::int32_t rank,
+                                                      std::uint64_t correlation) const {
+    if (correlation == 0)
+        return std::nullopt;
+    const auto key = std::make_pair(rank, correlation);
+    const auto it =
+        std::lower_bound(index.begin(), index.end(), key, [this](std::uint32_t i, const auto& k) {
+            return std::make_pair(rankOf(i), activity(i).correlation) < k;
+        });
+    if (it == index.end() || std::make_pair(rankOf(*it), activity(*it).correlation) != key)
+        return std::nullopt;
+    return *it;
+}
+
 std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::int32_t rank,
                                                       std::uint64_t correlation) const {
-    const auto it = gpu_by_correlation_.find({rank, correlation});
-    if (correlation == 0 || it == gpu_by_correlation_.end())
-        return std::nullopt;
-    return it->second;
+    return findLaunch(gpu_by_correlation_, rank, correlation);
 }
 
 std::optional<std::uint32_t> TimelineData::apiCallFor(std::int32_t rank,
                                                       std::uint64_t correlation) const {
-    const auto it = api_by_correlation_.find({rank, correlation});
-    if (correlation == 0 || it == api_by_correlation_.end())
-        return std::nullopt;
-    return it->second;
+    return findLaunch(api_by_correlation_, rank, correlation);
+}
+
+int TimelineData::rowOf(std::uint32_t index) const {
+    const Activity& a = trace_.activities[index];
+    const std::size_t first = lane_first_row_[a.lane];
+    return static_cast<int>(first + profiler::summary_row_depth(trace_.lanes[a.lane], a));
 }
 
 namespace {
@@ -87,8 +128,6 @@ std::int64_t timestamp_resolution(const std::vector<Activity>& activities, std::
     }
     return 1;
 }
-
-using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
 
 // Display order, rank by rank in a distributed job's trace (RankLaneGroups puts a header
 // above each): the devices first (the centrepiece: a deep Python stack must not push the
@@ -115,6 +154,11 @@ std::shared_ptr<const TimelineData> TimelineData::build(
         if (progress)
             progress(p);
     };
+    if (trace.strings.size() > TimelineEvent::kMaxNames) {
+        throw std::length_error("the trace holds " + std::to_string(trace.strings.size()) +
+                                " distinct names; the timeline shows at most " +
+                                std::to_string(TimelineEvent::kMaxNames));
+    }
     auto data = std::make_shared<TimelineData>();
     trace.sort();
     report(40);
@@ -169,9 +213,13 @@ void TimelineData::classifyActivities() {
             ++kernel_count_;
     }
     category_of_ = memo;
+    labelNames();
+}
+
+void TimelineData::labelNames() {
     // Kernel names as painted: shortened by their category.
     labels_ = names_;
-    for (const auto& [key, category] : memo) {
+    for (const auto& [key, category] : category_of_) {
         if (key.first == static_cast<int>(profiler::ActivityKind::Kernel))
             labels_[key.second] = display_name(names_[key.second], category);
     }
@@ -216,115 +264,134 @@ void TimelineData::rebaseAbsoluteTimes() {
     resolution_ns_ = timestamp_resolution(trace_.activities, begin);
 }
 
+bool TimelineData::isDeviceLane(const Lane& lane) const {
+    return lane.kind == LaneKind::GpuStream || lane.device >= 0 ||
+           op_threads_.count({lane.process, lane.stream_or_thread}) > 0;
+}
+
+std::vector<profiler::LaneId> TimelineData::laneOrder() const {
+    const auto& lanes = trace_.lanes;
+    std::vector<profiler::LaneId> order(lanes.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = static_cast<profiler::LaneId>(i);
+    std::stable_sort(order.begin(), order.end(), [&](profiler::LaneId a, profiler::LaneId b) {
+        return lane_order_key(lanes[a], isDeviceLane(lanes[a])) <
+               lane_order_key(lanes[b], isDeviceLane(lanes[b]));
+    });
+    return order;
+}
+
+std::size_t TimelineData::addRows(profiler::LaneId lane_id, std::size_t count) {
+    const Lane& lane = trace_.lanes[lane_id];
+    const std::size_t row0 = rows_.size();
+    lane_first_row_[lane_id] = row0;
+    const QString label =
+        QString::fromStdString(lane.name.empty() ? profiler::lane_display_name(lane) : lane.name);
+    for (std::size_t depth = 0; depth < count; ++depth) {
+        TimelineRow row;
+        row.lane = lane_id;
+        row.lane_kind = lane.kind;
+        row.device = lane.device;
+        row.device_lane = isDeviceLane(lane);
+        row.depth = static_cast<int>(depth);
+        row.first_of_lane = depth == 0;
+        row.label = label;
+        rows_.push_back(std::move(row));
+    }
+    return row0;
+}
+
+void TimelineData::placeRows() {
+    int y = 0;
+    for (TimelineRow& row : rows_) {
+        if (row.first_of_lane)
+            y += kLaneGap;
+        row.top = y;
+        y += kRowHeight;
+    }
+    content_height_ = y + kLaneGap;
+}
+
 bool TimelineData::layOutRows(const std::atomic<bool>* stop) {
     const profiler::Trace& t = trace_;
     const auto n = t.activities.size();
-    row_of_activity_.assign(n, -1);
     lane_first_row_.assign(t.lanes.size(), std::numeric_limits<std::size_t>::max());
     // Each lane's slice of the sorted activities.
     std::vector<std::size_t> lane_begin(t.lanes.size() + 1, n);
     for (std::size_t i = n; i-- > 0;)
         lane_begin[t.activities[i].lane] = i;
-    std::set<ThreadKey> op_threads;  // a CPU-backend trace's compute threads
     if (host_op_trace_) {
         for (const Activity& a : t.activities) {
             if (a.kind == profiler::ActivityKind::HostOp)
-                op_threads.insert({t.lanes[a.lane].process, t.lanes[a.lane].stream_or_thread});
+                op_threads_.insert({t.lanes[a.lane].process, t.lanes[a.lane].stream_or_thread});
         }
     }
-    auto device_lane = [&](const Lane& lane) {
-        return lane.kind == LaneKind::GpuStream || lane.device >= 0 ||
-               op_threads.count({lane.process, lane.stream_or_thread}) > 0;
-    };
-    std::vector<profiler::LaneId> order(t.lanes.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = static_cast<profiler::LaneId>(i);
-    std::stable_sort(order.begin(), order.end(), [&](profiler::LaneId a, profiler::LaneId b) {
-        return lane_order_key(t.lanes[a], device_lane(t.lanes[a])) <
-               lane_order_key(t.lanes[b], device_lane(t.lanes[b]));
-    });
-
-    int y = 0;
-    for (const profiler::LaneId lane_id : order) {
+    for (const profiler::LaneId lane_id : laneOrder()) {
         const std::size_t first = lane_begin[lane_id];
         std::size_t last = first;
         while (last < n && t.activities[last].lane == lane_id)
             ++last;
         if (first == last)
             continue;
-        const std::size_t row0 = rows_.size();
-        lane_first_row_[lane_id] = row0;
-        addLaneRows(lane_id, device_lane(t.lanes[lane_id]), first, last);
-        for (std::size_t r = row0; r < rows_.size(); ++r) {
-            if (r == row0)
-                y += kLaneGap;
-            rows_[r].top = y;
-            y += kRowHeight;
-        }
+        addLaneRows(lane_id, first, last);
         if (stopped(stop))
             return false;
     }
-    content_height_ = y + kLaneGap;
+    placeRows();
     return true;
 }
 
-void TimelineData::addLaneRows(profiler::LaneId lane_id, bool device_lane, std::size_t first,
-                               std::size_t last) {
+void TimelineData::addLaneRows(profiler::LaneId lane_id, std::size_t first, std::size_t last) {
     const Lane& lane = trace_.lanes[lane_id];
-    const std::size_t row0 = rows_.size();
     // The trace's own nesting (profiler::assign_nesting_depths, stored with the trace) is
     // the row: a partial overlap is a sibling there, and so here. Streams do not nest. The
     // rows are the level-of-detail summaries' rows (profiler::summary_row_depth).
+    // Counted first so that every row's events are allocated once, without growth slack
+    // (a third more memory on average).
+    std::vector<std::size_t> per_depth;
+    for (std::size_t i = first; i < last; ++i) {
+        const std::size_t depth = profiler::summary_row_depth(lane, trace_.activities[i]);
+        if (per_depth.size() <= depth)
+            per_depth.resize(depth + 1, 0);
+        ++per_depth[depth];
+    }
+    const std::size_t row0 = addRows(lane_id, per_depth.size());
+    for (std::size_t d = 0; d < per_depth.size(); ++d)
+        rows_[row0 + d].events.reserve(per_depth[d]);
     for (std::size_t i = first; i < last; ++i) {
         const Activity& a = trace_.activities[i];
         // A deeper stack than kMaxDepth shares the last row, which max_end copes with.
-        const std::size_t depth = profiler::summary_row_depth(lane, a);
-        while (rows_.size() <= row0 + depth) {
-            TimelineRow row;
-            row.lane = lane_id;
-            row.lane_kind = lane.kind;
-            row.device = lane.device;
-            row.device_lane = device_lane;
-            row.depth = static_cast<int>(rows_.size() - row0);
-            row.first_of_lane = row.depth == 0;
-            row.label = QString::fromStdString(lane.name.empty() ? profiler::lane_display_name(lane)
-                                                                 : lane.name);
-            rows_.push_back(std::move(row));
-        }
-        TimelineRow& row = rows_[row0 + depth];
-        row.events.push_back(TimelineEvent{a.start_ns, a.end_ns, static_cast<std::uint32_t>(i),
-                                           a.name, categories_[i]});
-        row_of_activity_[i] = static_cast<std::int32_t>(row0 + depth);
+        TimelineRow& row = rows_[row0 + profiler::summary_row_depth(lane, a)];
+        row.events.push_back(TimelineEvent::make(
+            a.start_ns, a.end_ns, static_cast<std::uint32_t>(i), a.name, categories_[i]));
     }
-    for (std::size_t r = row0; r < rows_.size(); ++r) {
-        TimelineRow& row = rows_[r];
-        row.max_end.resize(row.events.size());
-        std::int64_t m = std::numeric_limits<std::int64_t>::min();
-        for (std::size_t i = 0; i < row.events.size(); ++i) {
-            m = std::max(m, row.events[i].end);
-            row.max_end[i] = m;
-        }
-    }
+    for (std::size_t r = row0; r < rows_.size(); ++r)
+        rows_[r].indexEnds();
 }
 
 void TimelineData::indexGpuWork() {
     const profiler::Trace& t = trace_;
-    gpu_by_correlation_.reserve(kernel_count_);
-    api_by_correlation_.reserve(kernel_count_);
     for (std::size_t i = 0; i < t.activities.size(); ++i) {
         const Activity& a = t.activities[i];
         const auto idx = static_cast<std::uint32_t>(i);
         if (is_gpu_work(categories_[i])) {
             gpu_by_start_.push_back(idx);
             if (a.correlation != 0)
-                gpu_by_correlation_.emplace(LaunchKey{t.lanes[a.lane].rank, a.correlation}, idx);
+                gpu_by_correlation_.push_back(idx);
         } else if (a.correlation != 0 && categories_[i] == Category::RuntimeApi) {
-            api_by_correlation_.emplace(LaunchKey{t.lanes[a.lane].rank, a.correlation}, idx);
+            api_by_correlation_.push_back(idx);
         }
     }
     std::sort(gpu_by_start_.begin(), gpu_by_start_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return t.activities[a].start_ns < t.activities[b].start_ns;
     });
+    // Stable: among equal keys the lowest index answers, as the first launch did before.
+    const auto by_key = [this](std::uint32_t a, std::uint32_t b) {
+        return std::make_pair(rankOf(a), activity(a).correlation) <
+               std::make_pair(rankOf(b), activity(b).correlation);
+    };
+    std::stable_sort(gpu_by_correlation_.begin(), gpu_by_correlation_.end(), by_key);
+    std::stable_sort(api_by_correlation_.begin(), api_by_correlation_.end(), by_key);
 }
 
 void TimelineData::measureBusy() {

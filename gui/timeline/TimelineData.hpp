@@ -7,7 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <unordered_map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -20,14 +20,33 @@
 
 namespace trainscope::gui {
 
-// A compact copy of one activity for painting: 32 bytes, time-sorted per row.
+// A compact copy of one activity for painting: 24 bytes, time-sorted per row. The name
+// and the category share a word (a trace with more than kMaxNames distinct names is
+// refused by TimelineData::build); the rest of the record stays in the trace.
 struct TimelineEvent {
+    static constexpr std::uint32_t kNameBits = 28;
+    static constexpr std::uint32_t kMaxNames = std::uint32_t{1} << kNameBits;
+
     std::int64_t start = 0;
     std::int64_t end = 0;
-    std::uint32_t activity = 0;  // index into Trace::activities
-    std::uint32_t name = 0;      // StringId
-    Category category = Category::OtherKernel;
+    std::uint32_t activity = 0;          // index into Trace::activities
+    std::uint32_t name : kNameBits = 0;  // StringId
+    std::uint32_t category_bits : 32 - kNameBits = 0;
+
+    static TimelineEvent make(std::int64_t from, std::int64_t to, std::uint32_t index,
+                              std::uint32_t name_id, Category cat) {
+        TimelineEvent out;
+        out.start = from;
+        out.end = to;
+        out.activity = index;
+        out.name = name_id;
+        out.category_bits = static_cast<std::uint32_t>(cat);
+        return out;
+    }
+    [[nodiscard]] Category category() const { return static_cast<Category>(category_bits); }
 };
+static_assert(sizeof(TimelineEvent) == 24, "TimelineEvent grew: the timeline's memory budget");
+static_assert(static_cast<std::uint32_t>(Category::Overhead) < 16, "categories fill 4 bits");
 
 // A level-of-detail bucket of a row (profiler::SummaryBucket on the timeline's clock): the
 // activities starting in [begin, begin + width), their extent, how many, the row's busy
@@ -56,7 +75,9 @@ struct LodLevel {
 
 // One painted row: a lane at one nesting depth. Events never start before the previous
 // one; max_end[i] is the largest end among events 0..i, so the first event that can be
-// visible from time t is found by one lower_bound even if a row holds overlaps.
+// visible from time t is found by one lower_bound even if a row holds overlaps. A row
+// whose ends never decrease (a stream, a well-nested stack: nearly every row) keeps no
+// max_end, its events' own ends are searched: 8 bytes per event saved.
 struct TimelineRow {
     QString label;  // lane name, shown on the lane's first row
     profiler::LaneKind lane_kind = profiler::LaneKind::GpuStream;
@@ -69,9 +90,15 @@ struct TimelineRow {
     bool first_of_lane = true;
     int top = 0;  // y of the row's top edge in content coordinates (below the ruler)
     std::vector<TimelineEvent> events;
-    std::vector<std::int64_t> max_end;
+    std::vector<std::int64_t> max_end;  // empty when the events' ends never decrease
     // Level-of-detail summaries, finest first; only the levels dense enough to be worth it.
     std::vector<LodLevel> lod;
+    // False in a trace's outline (TimelineData::buildOutline): the events are still being
+    // read, the row paints from its summaries only (TimelineRenderer::appendRow).
+    bool events_loaded = true;
+
+    // Fills max_end after the events changed (left empty when it would be their ends).
+    void indexEnds();
 
     // [first, last) indexes of events that may intersect [t0, t1).
     [[nodiscard]] std::pair<std::size_t, std::size_t> window(double t0, double t1) const;
@@ -106,6 +133,31 @@ class TimelineData {
         profiler::Trace trace, const std::atomic<bool>* stop = nullptr,
         const Progress& progress = {},
         std::optional<std::vector<profiler::RowSummaryLevel>> summaries = std::nullopt);
+    // A trace's outline for the first frame while its events load: `outline` holds the
+    // lanes, names and clocks but no activities (reports::load_trace_outline); the rows are
+    // those the summaries name, painted from them only (events_loaded false), every lane
+    // at least its first row. The views treat it as a trace without activities.
+    static std::shared_ptr<const TimelineData> buildOutline(
+        profiler::Trace outline, const std::vector<profiler::RowSummaryLevel>& summaries);
+    // True for buildOutline's data: the events are still loading.
+    [[nodiscard]] bool partial() const { return partial_; }
+    // Subtracted from the trace's absolute times to give the timeline's (0 unless the
+    // trace carried absolute clock values): an outline and its full trace may differ.
+    [[nodiscard]] std::int64_t rebasedBy() const { return rebased_by_; }
+
+    // Where the memory goes, in bytes (the benchmark reports it per activity).
+    struct MemoryUse {
+        std::size_t activities = 0;  // the trace's records (profiler::Activity)
+        std::size_t events = 0;      // the rows' TimelineEvents and their max_end
+        std::size_t summaries = 0;   // level-of-detail buckets
+        std::size_t names = 0;       // the trace's strings and their QString copies
+        std::size_t indexes = 0;     // categories, GPU work by start, correlation indexes
+        std::size_t busy = 0;        // per-device busy timelines, compute-thread busy time
+        [[nodiscard]] std::size_t total() const {
+            return activities + events + summaries + names + indexes + busy;
+        }
+    };
+    [[nodiscard]] MemoryUse memoryUse() const;
 
     [[nodiscard]] const profiler::Trace& trace() const { return trace_; }
     [[nodiscard]] const std::vector<TimelineRow>& rows() const { return rows_; }
@@ -120,7 +172,8 @@ class TimelineData {
         return trace_.activities[index];
     }
     [[nodiscard]] Category category(std::uint32_t index) const { return categories_[index]; }
-    [[nodiscard]] int rowOf(std::uint32_t activity) const { return row_of_activity_[activity]; }
+    // The row an activity is painted on (its lane's first row plus its summary depth).
+    [[nodiscard]] int rowOf(std::uint32_t activity) const;
     // The GPU work launched by an API call and the call that launched a GPU activity. A
     // correlation id counts per process, so a job's ranks reuse them: the rank is part of
     // the key (rankOf the activity whose partner is wanted).
@@ -154,13 +207,20 @@ class TimelineData {
     // The passes of build(), in order.
     void internNames();
     void classifyActivities();   // categories, kernel count, painted labels
+    void labelNames();           // labels_ from names_ and category_of_
     void rebaseAbsoluteTimes();  // begin/end, resolution; absolute clocks made relative
     bool layOutRows(const std::atomic<bool>* stop);  // false when stopped
-    void addLaneRows(profiler::LaneId lane, bool device_lane, std::size_t first, std::size_t last);
+    void addLaneRows(profiler::LaneId lane, std::size_t first, std::size_t last);
     void indexGpuWork();  // correlation maps, GPU work by start
     void measureBusy();   // per-device busy time, compute-thread busy time
     void attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels);
     [[nodiscard]] Category categoryOf(profiler::ActivityKind kind, profiler::StringId name) const;
+    // The display order of the lanes (lane_order_key).
+    [[nodiscard]] std::vector<profiler::LaneId> laneOrder() const;
+    [[nodiscard]] bool isDeviceLane(const profiler::Lane& lane) const;
+    // Appends `count` rows of a lane (depth 0..count-1) and returns the first's index.
+    std::size_t addRows(profiler::LaneId lane, std::size_t count);
+    void placeRows();  // tops and content height from the rows in order
 
     profiler::Trace trace_;
     std::vector<TimelineRow> rows_;
@@ -170,20 +230,15 @@ class TimelineData {
     std::map<std::pair<int, profiler::StringId>, Category> category_of_;  // by (kind, name)
     std::vector<std::size_t> lane_first_row_;  // by LaneId; SIZE_MAX for a lane without rows
     std::int64_t rebased_by_ = 0;              // subtracted from every time of the trace
-    std::vector<std::int32_t> row_of_activity_;
-    struct LaunchKey {
-        std::int32_t rank = 0;
-        std::uint64_t correlation = 0;
-        bool operator==(const LaunchKey&) const = default;
-    };
-    struct LaunchKeyHash {
-        std::size_t operator()(const LaunchKey& k) const noexcept {
-            return std::hash<std::uint64_t>{}(k.correlation * 0x9E3779B97F4A7C15ULL ^
-                                              static_cast<std::uint32_t>(k.rank));
-        }
-    };
-    std::unordered_map<LaunchKey, std::uint32_t, LaunchKeyHash> gpu_by_correlation_;
-    std::unordered_map<LaunchKey, std::uint32_t, LaunchKeyHash> api_by_correlation_;
+    std::set<std::pair<std::int64_t, std::int64_t>> op_threads_;  // (process, thread)
+    // Activity indexes sorted by (rank, correlation), the lowest index first among equals:
+    // 4 bytes per launch where a hash map took about 40.
+    std::vector<std::uint32_t> gpu_by_correlation_;
+    std::vector<std::uint32_t> api_by_correlation_;
+    [[nodiscard]] std::optional<std::uint32_t> findLaunch(const std::vector<std::uint32_t>& index,
+                                                          std::int32_t rank,
+                                                          std::uint64_t correlation) const;
+    bool partial_ = false;
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
     profiler::ComputeThreadBusy compute_busy_;

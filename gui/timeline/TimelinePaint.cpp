@@ -1,6 +1,7 @@
 // TimelineRenderer::paint and its passes: lanes, grid, items, labels, selection, flow
 // arrow, range, ruler, legend. The geometry they read (draw list, row layout, ruler
 // ticks) is in TimelineRenderer.cpp.
+#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPainterPath>
@@ -157,14 +158,13 @@ void paint_items(PaintContext& c, std::size_t item_begin, std::size_t item_end) 
     for (std::size_t i = item_begin; i < item_end; ++i) {
         const DrawItem& item = c.list[i];
         const TimelineRow& row = rows[static_cast<std::size_t>(item.row)];
-        const TimelineEvent& e = row.events[item.first];
         const int top = R::rowScreenTop(c.data, c.s, static_cast<std::size_t>(item.row)) + 1;
         const int xa = kXOff + static_cast<int>(std::floor(std::max(item.x, -2.0f)));
         const int xb =
             kXOff +
             static_cast<int>(std::ceil(std::min(item.x + item.w, static_cast<float>(c.dw) + 2.0f)));
         const QRect rect(xa, top, std::max(xb - xa, 1), kRowH - 2);
-        if (item.kind == DrawKind::Fold) {
+        if (item.kind != DrawKind::Event) {  // a fold, or a block whose events are loading
             R::paintFold(c.p, rect, R::itemColor(c.data, item));
             if (rect.width() >= 40) {
                 c.p.setPen(c.theme.text);
@@ -172,7 +172,7 @@ void paint_items(PaintContext& c, std::size_t item_begin, std::size_t item_end) 
             }
             continue;
         }
-        paint_event_item(c, e, rect);
+        paint_event_item(c, row.events[item.first], rect);
     }
 }
 
@@ -400,6 +400,19 @@ void paint_legend(PaintContext& c) {
     p.drawText(QPoint(x + 22, y + 16), QStringLiteral("folded (< 3 px each)"));
 }
 
+// An outline's frame (TimelineData::buildOutline) says that it shows summaries only.
+void paint_loading_note(PaintContext& c) {
+    const QString text = QCoreApplication::translate(
+        "TimelineRenderer", "Loading events… painted from the stored summaries");
+    const int w = c.fm.horizontalAdvance(text) + 12;
+    const QRect rect(c.w - w - 4, 4, w, R::kRulerHeight - 10);
+    c.p.setFont(c.small);
+    c.p.fillRect(rect, c.theme.ruler);
+    c.p.setPen(c.theme.text);
+    c.p.drawRect(rect.adjusted(0, 0, -1, -1));
+    c.p.drawText(rect, Qt::AlignCenter, text);
+}
+
 }  // namespace
 
 void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const TimelineViewState& s,
@@ -434,6 +447,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineData& data, const Timeli
     if (s.range)
         paint_range_duration(c);
     paint_legend(c);
+    if (data.partial())
+        paint_loading_note(c);
 }
 
 }  // namespace trainscope::gui

@@ -13,15 +13,15 @@
 namespace trainscope::gui {
 
 QColor TimelineRenderer::eventColor(const TimelineData& data, const TimelineEvent& e) {
-    if (e.category == Category::Nvtx)
+    if (e.category() == Category::Nvtx)
         return nvtx_color(data.name(e.name));
-    if (e.category == Category::HostOp)
+    if (e.category() == Category::HostOp)
         return host_op_color(data.name(e.name));  // host ops and Python frames
-    return category_color(e.category);
+    return category_color(e.category());
 }
 
 QColor TimelineRenderer::itemColor(const TimelineData& data, const DrawItem& item) {
-    return eventColor(data, TimelineEvent{item.begin, item.end, 0, item.name, item.category});
+    return eventColor(data, TimelineEvent::make(item.begin, item.end, 0, item.name, item.category));
 }
 
 void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
@@ -29,6 +29,12 @@ void TimelineRenderer::appendRow(const TimelineRow& row, int row_index,
     // A bucket no wider than a pixel: what one pixel column can show is a bucket's summary.
     if (const LodLevel* level = row.lodFor(mapping.nsPerPixel())) {
         appendBuckets(row, *level, row_index, mapping, out);
+        return;
+    }
+    // Events still loading: the finest summary there is, never events it does not have.
+    if (!row.events_loaded) {
+        if (!row.lod.empty())
+            appendBuckets(row, row.lod.front(), row_index, mapping, out);
         return;
     }
     const auto [first, last] = row.window(mapping.startNs(), mapping.endNs());
@@ -58,19 +64,26 @@ void TimelineRenderer::appendBuckets(const TimelineRow& row, const LodLevel& lev
     std::int64_t end = 0;
     std::uint32_t count = 0;
     const LodBucket* dominant = nullptr;
+    const bool pending = !row.events_loaded;
     auto flush = [&] {
         if (!open)
             return;
         open = false;
-        const std::size_t first = row.firstStartingAt(begin);
         const double x0 = mapping.mapTimeToX(static_cast<double>(begin));
         const double x1 = mapping.mapTimeToX(static_cast<double>(end));
+        if (pending) {
+            out.push_back(DrawItem{row_index, static_cast<float>(x0),
+                                   static_cast<float>(std::max(x1 - x0, 1.0)), DrawKind::Pending, 0,
+                                   count, begin, end, dominant->category, dominant->name});
+            return;
+        }
+        const std::size_t first = row.firstStartingAt(begin);
         if (count == 1) {  // one event alone: itself, as the events' path paints it
             const TimelineEvent& e = row.events[first];
             out.push_back(DrawItem{row_index, static_cast<float>(x0),
                                    static_cast<float>(std::max(x1 - x0, 1.0)), DrawKind::Event,
-                                   static_cast<std::uint32_t>(first), 1, e.start, e.end, e.category,
-                                   e.name});
+                                   static_cast<std::uint32_t>(first), 1, e.start, e.end,
+                                   e.category(), e.name});
             return;
         }
         out.push_back(DrawItem{row_index, static_cast<float>(x0),
@@ -85,6 +98,15 @@ void TimelineRenderer::appendBuckets(const TimelineRow& row, const LodLevel& lev
         if (static_cast<double>(bucket.longest_ns) >= min_ns) {
             // A wide event starts here: it must be drawn as itself, never folded.
             flush();
+            if (pending) {  // ... once it is loaded; until then the bucket, on its own
+                open = true;
+                begin = bucket.first_start;
+                end = bucket.last_end;
+                count = bucket.count;
+                dominant = &bucket;
+                flush();
+                continue;
+            }
             const std::int64_t b0 = level.bucketBegin(bucket);
             appendEvents(row, row_index, mapping, row.firstStartingAt(b0),
                          row.firstStartingAt(b0 + level.width_ns), out);
@@ -131,7 +153,7 @@ void TimelineRenderer::appendEvents(const TimelineRow& row, int row_index,
         if (x1 - x0 >= kMinPx) {
             out.push_back(DrawItem{row_index, static_cast<float>(x0), static_cast<float>(x1 - x0),
                                    DrawKind::Event, static_cast<std::uint32_t>(i), 1, e.start,
-                                   e.end, e.category, e.name});
+                                   e.end, e.category(), e.name});
             ++i;
             continue;
         }
@@ -172,7 +194,7 @@ void TimelineRenderer::appendEvents(const TimelineRow& row, int row_index,
         out.push_back(
             DrawItem{row_index, static_cast<float>(x0), static_cast<float>(std::max(fx1 - x0, 1.0)),
                      count > 1 ? DrawKind::Fold : DrawKind::Event, static_cast<std::uint32_t>(i),
-                     count, e.start, rend, e.category, e.name});
+                     count, e.start, rend, e.category(), e.name});
         i = j + 1;
     }
 }

@@ -60,10 +60,12 @@ struct RulerTick {
     QRect label_rect;  // widget coordinates; empty without a label
 };
 
-enum class DrawKind : std::uint8_t { Event, Fold };
+// Pending: a block painted from the summaries of a row whose events are still loading
+// (TimelineData::buildOutline): its count is exact, but it has no event to show.
+enum class DrawKind : std::uint8_t { Event, Fold, Pending };
 
 // One entry of the draw list: a visible event, or a run of sub-pixel events folded
-// into one block (count > 1).
+// into one block (count > 1), or a Pending block (first means nothing then).
 struct DrawItem {
     int row = 0;
     float x = 0;  // data-area pixels
@@ -135,7 +137,8 @@ class TimelineRenderer {
                              std::size_t first, std::size_t last, std::vector<DrawItem>& out);
     // Runs of buckets whose events are all narrower than kMinPx fold into one item (the
     // count exact: the events starting in them; the colour the busiest bucket's longest
-    // event's); a bucket holding a wider event is painted from its events.
+    // event's); a bucket holding a wider event is painted from its events. In a row whose
+    // events are not loaded yet, both become Pending items with the same counts.
     static void appendBuckets(const TimelineRow& row, const LodLevel& level, int row_index,
                               const TimeAxisMapping& mapping, std::vector<DrawItem>& out);
     // The draw list of all rows inside the viewport.

@@ -487,7 +487,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     const TimelineRow& row = data_->rows()[static_cast<std::size_t>(item->row)];
-    if (item->kind == DrawKind::Fold) {
+    if (item->kind != DrawKind::Event) {  // a fold, or a block whose events are loading
         const auto span = static_cast<double>(item->end - item->begin);
         setMappingInternal(TimeAxisMapping::fit(static_cast<double>(item->begin) - span * 0.05,
                                                 static_cast<double>(item->end) + span * 0.05,

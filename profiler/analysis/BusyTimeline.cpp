@@ -33,6 +33,10 @@ BusyTimeline::BusyTimeline(std::vector<std::vector<Interval>> workers) {
         level_.push_back(level);
         before_.push_back(total);
     }
+    // Kept for the life of a view (the GUI's utilization plot): no growth slack.
+    times_.shrink_to_fit();
+    level_.shrink_to_fit();
+    before_.shrink_to_fit();
 }
 
 double BusyTimeline::busy_before(double t_ns) const {

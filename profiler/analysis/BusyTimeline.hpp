@@ -23,6 +23,11 @@ class BusyTimeline {
     [[nodiscard]] double busy_ns(double t0_ns, double t1_ns) const;
     // busy_ns / (worker_count × window), in [0, 1]; 0 for no workers or an empty window.
     [[nodiscard]] double busy_share(double t0_ns, double t1_ns) const;
+    // The bytes its step function holds (the GUI's memory accounting).
+    [[nodiscard]] std::size_t memory_bytes() const {
+        return times_.capacity() * sizeof(std::int64_t) + level_.capacity() * sizeof(int) +
+               before_.capacity() * sizeof(std::int64_t);
+    }
 
   private:
     [[nodiscard]] double busy_before(double t_ns) const;

@@ -25,6 +25,8 @@ class ComputeThreadBusy {
         return timeline_.busy_share(t0_ns, t1_ns);
     }
 
+    [[nodiscard]] std::size_t memory_bytes() const { return timeline_.memory_bytes(); }
+
   private:
     BusyTimeline timeline_;
 };

@@ -7,6 +7,7 @@
 #include "profiler/analysis/LaneSummary.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/SqliteError.hpp"
+#include "reports/store/TraceOutline.hpp"
 
 namespace trainscope::reports {
 
@@ -239,33 +240,6 @@ std::optional<StoredActivities> read_trace_info(const ResultsDatabase& db, std::
     return stored;
 }
 
-void read_strings(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
-    auto str = db.prepare("SELECT id, value FROM strings WHERE run_id = ?1 ORDER BY id");
-    str.bind(1, run_id);
-    while (str.step()) {
-        const auto id = trace.strings.intern(str.column_text(1));
-        if (static_cast<std::int64_t>(id) != str.column_int64(0)) {
-            throw StoreError("trace strings of run " + std::to_string(run_id) + " in '" +
-                             db.path().string() + "' are not a dense table; the file is damaged");
-        }
-    }
-}
-
-void read_lanes(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
-    auto lane = db.prepare(db.schema_version() >= 3
-                               ? "SELECT kind, device, stream_or_thread, process, name, rank "
-                                 "FROM lanes WHERE run_id = ?1 ORDER BY lane"
-                               : "SELECT kind, device, stream_or_thread, process, name, 0 FROM "
-                                 "lanes WHERE run_id = ?1 ORDER BY lane");
-    lane.bind(1, run_id);
-    while (lane.step()) {
-        trace.lanes.push_back(Lane{static_cast<LaneKind>(lane.column_int64(0)),
-                                   static_cast<std::int32_t>(lane.column_int64(1)),
-                                   lane.column_int64(2), lane.column_int64(3), lane.column_text(4),
-                                   static_cast<std::int32_t>(lane.column_int64(5))});
-    }
-}
-
 void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
     if (db.schema_version() < 3)
         return;
@@ -294,13 +268,6 @@ void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& tra
         }
         trace.collectives.push_back(c);
     }
-}
-
-void read_metadata(const ResultsDatabase& db, std::int64_t run_id, Trace& trace) {
-    auto meta = db.prepare("SELECT key, value FROM trace_metadata WHERE run_id = ?1");
-    meta.bind(1, run_id);
-    while (meta.step())
-        trace.metadata[meta.column_text(0)] = meta.column_text(1);
 }
 
 Activity activity_from_row(const Statement& act) {
@@ -409,9 +376,9 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
         const auto stored = read_trace_info(db, run_id, trace);
         if (!stored)
             return std::nullopt;
-        read_strings(db, run_id, trace);
-        read_lanes(db, run_id, trace);
-        read_metadata(db, run_id, trace);
+        detail::read_strings(db, run_id, trace);
+        detail::read_lanes(db, run_id, trace);
+        detail::read_metadata(db, run_id, trace);
         throw_if_stopped(control);
         read_activities(db, run_id, *stored, trace, control);
         read_collectives(db, run_id, trace);

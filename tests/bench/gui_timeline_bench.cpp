@@ -1,8 +1,11 @@
 // Opens a run of a results database as trainscope-gui does and measures the timeline
 // offscreen: time to the first frame, repaint times at several zoom levels (the median of
-// --repeats paints each), a name search, and memory. One figure per line ("name value"),
-// for tests/bench scripts to collect:
+// --repeats paints each), a name search, and memory (resident, peak, and the timeline's
+// own accounting per activity); with stored summaries also the outline's frame, painted
+// before the activities are read (outline_frame_ms, from opening). One figure per line ("name
+// value"), for tests/bench scripts to collect:
 //   gui_timeline_bench results.db [--run ID] [--repeats N] [--search TEXT] [--size WxH]
+//                      [--outline-png FILE]
 //   gui_timeline_bench results.db [--run ID] --copy-to NEW.db
 // --copy-to stores the run anew in NEW.db (created) as this build stores traces, with its
 // level-of-detail summaries: a file imported by an older build has none. --no-lod paints
@@ -71,13 +74,15 @@ struct Options {
     QString search = QStringLiteral("sgemm");
     QSize size{1920, 1080};
     std::string copy_to;
+    QString outline_png;  // --outline-png: the outline's frame, as painted
     bool no_lod = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gui_timeline_bench: %s\nusage: gui_timeline_bench results.db [--run ID] "
-                 "[--repeats N] [--search TEXT] [--size WxH] [--no-lod] [--copy-to NEW.db]\n",
+                 "[--repeats N] [--search TEXT] [--size WxH] [--no-lod] [--outline-png FILE] "
+                 "[--copy-to NEW.db]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -100,6 +105,8 @@ Options parse(int argc, char** argv) {
                 o.no_lod = true;
             else if (arg == "--copy-to")
                 o.copy_to = value();
+            else if (arg == "--outline-png")
+                o.outline_png = QString::fromStdString(value());
             else if (arg == "--search")
                 o.search = QString::fromStdString(value());
             else if (arg == "--size") {
@@ -188,7 +195,8 @@ int main(int argc, char** argv) {
             std::printf("write_ms %.1f\n", ms_since(t0));
             return 0;
         }
-        std::printf("rss_before_load_mb %.1f\n", rss_mb());
+        const double rss_before = rss_mb();
+        std::printf("rss_before_load_mb %.1f\n", rss_before);
         const auto t_open = Clock::now();
         const double c_open = thread_cpu_ms();
         gui::LoadedTracePtr loaded;
@@ -203,7 +211,23 @@ int main(int argc, char** argv) {
                                                        std::vector<profiler::RowSummaryLevel>{});
             loaded = plain;
         } else {
-            loaded = gui::TraceLoader::loadNow(o.database, run);
+            // The outline's frame as trainscope-gui paints it while the events load.
+            QImage early(o.size, QImage::Format_ARGB32_Premultiplied);
+            std::vector<gui::DrawItem> early_list;
+            loaded = gui::TraceLoader::loadNow(
+                o.database, run, nullptr, {}, [&](const gui::LoadedTracePtr& outline) {
+                    const gui::TimelineData& od = *outline->timeline;
+                    const PaintTime t = paint_ms(od, view_at(od, o.size, 1.0), early, early_list);
+                    std::printf("outline_frame_ms %.1f\n", ms_since(t_open));
+                    std::printf("outline_frame_cpu_ms %.1f\n", thread_cpu_ms() - c_open);
+                    std::printf("outline_paint_ms %.2f\n", t.wall_ms);
+                    std::printf("outline_items %zu\n", early_list.size());
+                    std::printf("rss_at_outline_mb %.1f\n", rss_mb());
+                    if (!o.outline_png.isEmpty() && !early.save(o.outline_png))
+                        std::fprintf(stderr, "gui_timeline_bench: cannot write %s\n",
+                                     o.outline_png.toStdString().c_str());
+                    std::fflush(stdout);
+                });
         }
         const double load_ms = ms_since(t_open);
         const double load_cpu_ms = thread_cpu_ms() - c_open;
@@ -217,6 +241,18 @@ int main(int argc, char** argv) {
         std::printf("first_frame_ms %.1f\n", ms_since(t_open));
         std::printf("first_paint_ms %.2f\n", first_paint);
         std::printf("rss_after_load_mb %.1f\n", rss_mb());
+        std::printf("peak_rss_after_load_mb %.1f\n", peak_rss_mb());
+        const auto n = static_cast<double>(std::max<std::size_t>(d.trace().activities.size(), 1));
+        const gui::TimelineData::MemoryUse use = d.memoryUse();
+        std::printf("bytes_per_activity_rss %.1f\n", (rss_mb() - rss_before) * 1048576.0 / n);
+        std::printf("bytes_per_activity_held %.1f\n", static_cast<double>(use.total()) / n);
+        std::printf("bytes_per_activity_activities %.1f\n",
+                    static_cast<double>(use.activities) / n);
+        std::printf("bytes_per_activity_events %.1f\n", static_cast<double>(use.events) / n);
+        std::printf("bytes_per_activity_summaries %.1f\n", static_cast<double>(use.summaries) / n);
+        std::printf("bytes_per_activity_names %.1f\n", static_cast<double>(use.names) / n);
+        std::printf("bytes_per_activity_indexes %.1f\n", static_cast<double>(use.indexes) / n);
+        std::printf("bytes_per_activity_busy %.1f\n", static_cast<double>(use.busy) / n);
         std::size_t lod_rows = 0;
         for (const auto& row : d.rows())
             lod_rows += row.lod.empty() ? 0 : 1;

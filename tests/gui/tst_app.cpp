@@ -238,7 +238,9 @@ class TestApp : public QObject {
         QVERIFY(window.openDatabase(db_));
         QVERIFY(!window.timeline()->data());
         window.runsView()->selectRun(main_run_);
+        // The outline (painted from the summaries) comes first; then the trace itself.
         QTRY_VERIFY_WITH_TIMEOUT(window.timeline()->data() != nullptr, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.timeline()->data()->partial(), 30000);
         QCOMPARE(window.timeline()->data()->kernelCount(), std::size_t(20000));
         QVERIFY(window.kernelModel()->rowCount() > 5);
         QVERIFY(errors.isEmpty());

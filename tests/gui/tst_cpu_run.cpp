@@ -66,7 +66,7 @@ class TestCpuRun : public QObject {
         QVERIFY(row->device_lane);
         std::set<Category> categories;
         for (const TimelineEvent& e : row->events)
-            categories.insert(e.category);
+            categories.insert(e.category());
         for (Category c : {Category::Conv, Category::Gemm, Category::Elementwise,
                            Category::Reduction, Category::Optimizer, Category::Memcpy})
             QVERIFY2(categories.count(c) == 1, category_name(c).data());
