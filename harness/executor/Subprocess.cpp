@@ -17,36 +17,30 @@ extern char** environ;
 
 namespace trainscope::harness {
 
+void OwnedFd::reset() noexcept {
+    if (fd_ >= 0)
+        close(fd_);
+    fd_ = -1;
+}
+
 namespace {
 
 struct Pipe {
-    int read = -1;
-    int write = -1;
+    OwnedFd read;
+    OwnedFd write;
     Pipe() {
         int fds[2];
         if (pipe2(fds, O_CLOEXEC) != 0)
             throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
-        read = fds[0];
-        write = fds[1];
-    }
-    ~Pipe() {
-        if (read >= 0)
-            close(read);
-        if (write >= 0)
-            close(write);
-    }
-    Pipe(const Pipe&) = delete;
-    Pipe& operator=(const Pipe&) = delete;
-    void close_write() {
-        close(write);
-        write = -1;
+        read = OwnedFd(fds[0]);
+        write = OwnedFd(fds[1]);
     }
 };
 
 // Reads both pipes to their ends; polling both keeps a child that fills one from
 // blocking while we wait on the other.
 void drain(Pipe& out, Pipe& err, std::string& out_text, std::string& err_text) {
-    std::array<pollfd, 2> fds{pollfd{out.read, POLLIN, 0}, pollfd{err.read, POLLIN, 0}};
+    std::array<pollfd, 2> fds{pollfd{out.read.get(), POLLIN, 0}, pollfd{err.read.get(), POLLIN, 0}};
     std::array<std::string*, 2> texts{&out_text, &err_text};
     int open_count = 2;
     std::array<char, 4096> buffer{};
@@ -77,8 +71,8 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
     Pipe err;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out.write.get(), STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err.write.get(), STDERR_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     std::vector<char*> args;
     for (const auto& a : argv)
@@ -90,8 +84,8 @@ ProcessOutput run_process(const std::vector<std::string>& argv) {
     if (rc != 0) {
         throw std::runtime_error("cannot start " + argv.front() + ": " + std::strerror(rc));
     }
-    out.close_write();
-    err.close_write();
+    out.write.reset();
+    err.write.reset();
     ProcessOutput result;
     drain(out, err, result.out, result.err);
     result.exit_code = wait_for_exit(pid);
@@ -113,8 +107,8 @@ PipedProcess spawn_piped(const std::vector<std::string>& argv,
     Pipe out;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, in.read.get(), STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out.write.get(), STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_file.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0600);
     std::vector<char*> args;
@@ -128,8 +122,8 @@ PipedProcess spawn_piped(const std::vector<std::string>& argv,
         throw std::runtime_error("cannot start " + argv.front() + ": " + std::strerror(rc));
     PipedProcess process;
     process.pid = pid;
-    process.to_child = std::exchange(in.write, -1);
-    process.from_child = std::exchange(out.read, -1);
+    process.to_child = std::move(in.write);
+    process.from_child = std::move(out.read);
     return process;
 }
 

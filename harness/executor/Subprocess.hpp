@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace trainscope::harness {
@@ -17,13 +18,40 @@ struct ProcessOutput {
 // std::runtime_error when it cannot be started at all.
 ProcessOutput run_process(const std::vector<std::string>& argv);
 
+// A file descriptor that closes itself: moved, never copied, so exactly one owner closes
+// it, on every path out (an exception included).
+class OwnedFd {
+  public:
+    OwnedFd() = default;
+    explicit OwnedFd(int fd) noexcept : fd_(fd) {}
+    ~OwnedFd() { reset(); }
+    OwnedFd(OwnedFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    OwnedFd& operator=(OwnedFd&& other) noexcept {
+        if (this != &other) {
+            reset();
+            fd_ = std::exchange(other.fd_, -1);
+        }
+        return *this;
+    }
+    OwnedFd(const OwnedFd&) = delete;
+    OwnedFd& operator=(const OwnedFd&) = delete;
+
+    [[nodiscard]] int get() const noexcept { return fd_; }
+    // Closes it now: a child reading the other end of a pipe sees the end of its input.
+    void reset() noexcept;
+
+  private:
+    int fd_ = -1;
+};
+
 // A started program that talks over pipes: `to_child` is its stdin, `from_child` its
-// stdout; its stderr goes to `stderr_file`. The caller owns both descriptors and reaps
-// `pid` (wait_for_exit). Throws std::runtime_error when it cannot be started.
+// stdout; its stderr goes to `stderr_file`. Both descriptors close with the
+// PipedProcess; the caller reaps `pid` (wait_for_exit). Throws std::runtime_error when it
+// cannot be started.
 struct PipedProcess {
     int pid = -1;
-    int to_child = -1;
-    int from_child = -1;
+    OwnedFd to_child;
+    OwnedFd from_child;
 };
 PipedProcess spawn_piped(const std::vector<std::string>& argv,
                          const std::filesystem::path& stderr_file);

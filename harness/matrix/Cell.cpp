@@ -15,6 +15,38 @@ const std::string& Cell::at(const std::string& axis) const {
     return it->second;
 }
 
+namespace {
+
+// A value may hold the key's separators (a dataset folder "/data/a;b=c"): ';', '=' and
+// the escape itself are written after a backslash. Every other character stays as it
+// is, so a key without them reads as every key written before the escape was.
+std::string escaped(const std::string& value) {
+    std::string out;
+    out.reserve(value.size());
+    for (const char c : value) {
+        if (c == ';' || c == '=' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// The text from `at` to the next unescaped ';' (or '=' too, for an axis name), unescaped;
+// `at` is left on the separator. A backslash before any other character (in a key from
+// before the escape) is kept as it is.
+std::string next_part(const std::string& key, std::size_t& at, bool name) {
+    std::string part;
+    for (; at < key.size() && key[at] != ';' && !(name && key[at] == '='); ++at) {
+        const bool escape = key[at] == '\\' && at + 1 < key.size() &&
+                            (key[at + 1] == ';' || key[at + 1] == '=' || key[at + 1] == '\\');
+        at += escape ? 1 : 0;
+        part += key[at];
+    }
+    return part;
+}
+
+}  // namespace
+
 std::string Cell::key() const {
     std::string key;
     for (const auto& axis : axis_catalog()) {
@@ -23,23 +55,19 @@ std::string Cell::key() const {
             continue;
         if (!key.empty())
             key += ';';
-        key += axis.name + "=" + it->second;
+        key += axis.name + "=" + escaped(it->second);
     }
     return key;
 }
 
 Cell Cell::from_key(const std::string& key) {
     Cell cell;
-    std::size_t start = 0;
-    while (start < key.size()) {
-        auto end = key.find(';', start);
-        if (end == std::string::npos)
-            end = key.size();
-        const std::string pair = key.substr(start, end - start);
-        const auto eq = pair.find('=');
-        if (eq != std::string::npos)
-            cell.values[pair.substr(0, eq)] = pair.substr(eq + 1);
-        start = end + 1;
+    for (std::size_t at = 0; at < key.size(); ++at) {  // ++at: past the ';'
+        const std::string name = next_part(key, at, true);
+        if (at < key.size() && key[at] == '=') {  // a pair without '=' is skipped
+            ++at;
+            cell.values[name] = next_part(key, at, false);
+        }
     }
     return cell;
 }

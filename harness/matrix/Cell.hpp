@@ -14,7 +14,9 @@ struct Cell {
     std::string skip_reason;
 
     [[nodiscard]] const std::string& at(const std::string& axis) const;
-    // Canonical text of the axis values in catalog order: "model=seed-cnn;precision=fp32;..."
+    // Canonical text of the axis values in catalog order: "model=seed-cnn;precision=fp32;...".
+    // A ';', '=' or '\\' in a value is written after a backslash; values without them
+    // give the keys stored before the escape existed (resume matches them).
     [[nodiscard]] std::string key() const;
     // The inverse of key(), for cells read back from a results database (runs.cell_key).
     // Values are the text key() wrote; no axis is validated or defaulted.

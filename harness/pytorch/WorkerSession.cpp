@@ -15,13 +15,10 @@ namespace trainscope::harness {
 
 namespace {
 
-// Reads the worker's lines; closes the descriptor at the end.
+// Reads the worker's lines from a descriptor its owner keeps open while it reads.
 class LineReader {
   public:
     explicit LineReader(int fd) : fd_(fd) {}
-    ~LineReader() { close(fd_); }
-    LineReader(const LineReader&) = delete;
-    LineReader& operator=(const LineReader&) = delete;
 
     // False at the end of the stream.
     bool next(std::string& line) {
@@ -115,9 +112,16 @@ int run_worker_session(const std::vector<std::string>& argv,
                        const std::filesystem::path& stderr_file,
                        workloads::TrainingObserver& observer, WorkerSteering& steering) {
     const IgnoreSigpipe no_sigpipe;
-    const PipedProcess worker = spawn_piped(argv, stderr_file);
+    PipedProcess worker = spawn_piped(argv, stderr_file);
+    // Both pipes close before the wait: the worker reads the end of its input and stops,
+    // and one still writing gets EPIPE instead of blocking on a pipe nobody reads.
+    const auto finish = [&worker] {
+        worker.to_child.reset();
+        worker.from_child.reset();
+        return wait_for_exit(worker.pid);
+    };
     try {
-        LineReader reports(worker.from_child);
+        LineReader reports(worker.from_child.get());
         std::string line;
         bool answering = true;
         while (reports.next(line)) {
@@ -133,15 +137,13 @@ int run_worker_session(const std::vector<std::string>& argv,
             }
             const bool go = observer.on_step(worker_step(report.at("step")));
             if (answering)
-                answering = write_line(worker.to_child, steering.answer(go));
+                answering = write_line(worker.to_child.get(), steering.answer(go));
         }
     } catch (...) {
-        close(worker.to_child);  // the worker reads the end of its input and stops
-        wait_for_exit(worker.pid);
+        finish();
         throw;
     }
-    close(worker.to_child);
-    return wait_for_exit(worker.pid);
+    return finish();
 }
 
 }  // namespace trainscope::harness

@@ -13,7 +13,9 @@
 
 namespace trainscope::reports {
 
-// Which tables to build. Kernels, nvtx and breakdowns need the runs' traces.
+// Which tables to build. Kernels, nvtx and breakdowns need the runs' traces. Set fields
+// by name (from the defaults, or from nothing()), never by position: a field added later
+// then changes no caller's choice.
 struct ReportSelection {
     bool runs = true;
     bool kernels = true;
@@ -22,8 +24,15 @@ struct ReportSelection {
     bool matrix = true;
     bool breakdowns = false;  // kernel time by category per traced run (the HTML report)
     bool ops = true;          // ops.csv: the roofline per op name (OpsCsv)
-    // Last, so that positional initializers of the fields above keep their meaning.
-    bool memory = true;  // from the runs' memory peaks (loaded with their metrics)
+    bool memory = true;       // from the runs' memory peaks (loaded with their metrics)
+
+    // No table selected: for a caller that wants one or two by name.
+    [[nodiscard]] static ReportSelection nothing() {
+        ReportSelection none;
+        none.runs = none.kernels = none.steps = none.nvtx = none.matrix = false;
+        none.breakdowns = none.ops = none.memory = false;
+        return none;
+    }
 };
 
 // Every export table of `trainscope report`, built in memory before anything is written.

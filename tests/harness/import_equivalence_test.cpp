@@ -26,6 +26,18 @@ namespace {
 
 const std::filesystem::path kTraces = std::filesystem::path(TRAINSCOPE_SHARED_DIR) / "traces";
 
+// Every test here imports the shared traces: without them (a checkout with no ../shared
+// beside it) they skip, saying where they looked, instead of failing.
+class NeedsSharedTraces : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (!std::filesystem::is_directory(kTraces))
+            GTEST_SKIP() << "the shared traces are not at " << kTraces.string()
+                         << " (check out ../shared beside the source tree, or configure with "
+                            "-DTRAINSCOPE_SHARED_DIR=<folder holding traces/>)";
+    }
+};
+
 // What differs between two imports of the same file: when and by which build; and what a
 // later schema added that the recorded importer could not write.
 bool volatile_column(const std::string& table, const std::string& column) {
@@ -164,7 +176,8 @@ std::string recorded_tables_of(const std::string& digest, const std::string& rec
     return out;
 }
 
-class ImportEquivalence : public ::testing::TestWithParam<Fixture> {};
+class ImportEquivalence : public NeedsSharedTraces,
+                          public ::testing::WithParamInterface<Fixture> {};
 
 TEST_P(ImportEquivalence, DatabaseIsTheOneTheWholeFileImporterWrote) {
     TempDir dir;
@@ -178,8 +191,12 @@ TEST_P(ImportEquivalence, DatabaseIsTheOneTheWholeFileImporterWrote) {
 INSTANTIATE_TEST_SUITE_P(SharedTraces, ImportEquivalence, ::testing::ValuesIn(kFixtures),
                          [](const auto& fixture) { return std::string(fixture.param.label); });
 
+using ImportEquivalenceJob = NeedsSharedTraces;
+using ImportEquivalenceGenerated = NeedsSharedTraces;
+using ImportEquivalenceDigests = NeedsSharedTraces;
+
 // The ranks of a job are read on all cores; one worker must give the same database.
-TEST(ImportEquivalenceJob, ParallelRanksWriteWhatOneWorkerWrites) {
+TEST_F(ImportEquivalenceJob, ParallelRanksWriteWhatOneWorkerWrites) {
     TempDir dir;
     const Fixture job{"job", "multirank/param_dlrm_kineto", ""};
     const std::string all = import_and_digest(std::string(TRAINSCOPE_CLI) + " import", job, dir);
@@ -194,10 +211,10 @@ TEST(ImportEquivalenceJob, ParallelRanksWriteWhatOneWorkerWrites) {
 // generator of the huge-trace benchmark) imports to that many copies of the source's
 // counts and totals (../shared/traces/README.md: 8772 kernels, 591532 us, 12 memcpys of
 // 115,607,040 bytes, 312 memsets; 44665 activities once imported).
-TEST(ImportEquivalenceGenerated, CountsAndTotalsAreTheSourcesTimesItsCopies) {
+TEST_F(ImportEquivalenceGenerated, CountsAndTotalsAreTheSourcesTimesItsCopies) {
     TempDir dir;
     const auto trace = dir / "generated.json";
-    const std::string generate = std::string("/usr/bin/python3 ") +
+    const std::string generate = std::string(TRAINSCOPE_TEST_PYTHON) + " " +
                                  (kTraces / "make_huge_kineto_trace.py").string() + " " +
                                  (kTraces / "kineto/v100_resnet50_training.json.gz").string() +
                                  " 40 " + trace.string() + " > " + (dir / "gen.log").string();
@@ -240,7 +257,7 @@ TEST(ImportEquivalenceGenerated, CountsAndTotalsAreTheSourcesTimesItsCopies) {
     EXPECT_EQ(by_kind[kMemset][0], copies * 312);
 }
 
-TEST(ImportEquivalenceDigests, DISABLED_PrintDigests) {
+TEST_F(ImportEquivalenceDigests, DISABLED_PrintDigests) {
     const char* cli = std::getenv("TRAINSCOPE_DIGEST_CLI");
     TempDir dir;
     for (const Fixture& f : kFixtures) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/cli/UsageError.hpp"
+#include "harness/matrix/AxisCatalog.hpp"
 #include "harness/matrix/Cell.hpp"
 #include "workloads/training/TrainingConfig.hpp"
 
@@ -46,6 +47,35 @@ TEST(MatrixExpansion, AKeyReadsBackIntoTheSameCell) {
         EXPECT_EQ(back.key(), cell.key());
     }
     EXPECT_TRUE(Cell::from_key("").values.empty());
+}
+
+// A dataset folder may hold the key's separators; the key escapes them, and a key of
+// plain values is the text stored before the escape existed, so an old database's cells
+// still match (resume) and read back (status).
+TEST(MatrixExpansion, AKeyKeepsSeparatorsInsideValuesAndPlainKeysAsTheyWere) {
+    Cell cell = expand_matrix({{"batch", {"32"}}})[0];
+    cell.values["dataset"] = "/data/a;b=c\\d";
+    const std::string key = cell.key();
+    EXPECT_NE(key.find("dataset=/data/a\\;b\\=c\\\\d"), std::string::npos) << key;
+    EXPECT_EQ(Cell::from_key(key).values, cell.values);
+    EXPECT_EQ(Cell::from_key(key).key(), key);
+
+    // key() as it was before the escape: values as they are, in catalog order.
+    const auto unescaped_key = [](const Cell& c) {
+        std::string text;
+        for (const auto& axis : axis_catalog()) {
+            if (const auto it = c.values.find(axis.name); it != c.values.end())
+                text += (text.empty() ? "" : ";") + axis.name + "=" + it->second;
+        }
+        return text;
+    };
+    for (const Cell& plain : expand_matrix(
+             {{"model", {"resnet", "seed-cnn"}}, {"dataset", {"/data/idx-files", "synthetic"}}}))
+        EXPECT_EQ(plain.key(), unescaped_key(plain));
+    // As stored before: an unescaped '=' inside a value, a pair without '=' skipped.
+    const Cell old = Cell::from_key("model=resnet;dataset=/d=1;junk;batch=8");
+    EXPECT_EQ(old.values, (std::map<std::string, std::string>{
+                              {"model", "resnet"}, {"dataset", "/d=1"}, {"batch", "8"}}));
 }
 
 TEST(MatrixExpansion, ErrorsNameAxisValueAndValidOnes) {

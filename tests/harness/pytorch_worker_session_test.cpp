@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -90,6 +91,26 @@ TEST(PyTorchWorkerSession, AWorkerThatWritesSomethingElseIsAnErrorNamingTheLine)
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("hello from torch"), std::string::npos) << e.what();
     }
+}
+
+// After a bad line the session stops reading: the worker's stdout must close before the
+// wait, or a worker with more to say (here 1 MB, far past a pipe's buffer) blocks in its
+// write and the wait never ends. Closed, it dies of the broken pipe at once; the alarm
+// ends it after 20 s otherwise, so that the test fails instead of hanging.
+TEST(PyTorchWorkerSession, AWorkerStillWritingAfterABadLineIsNotWaitedOnForever) {
+    testing::TempDir dir;
+    const auto script = dir / "flood.py";
+    std::ofstream(script) << "import signal, sys\nsignal.alarm(20)\n"
+                             "print('not a report', flush=True)\n"
+                             "sys.stdout.write('x' * 1000000)\nsys.stdout.flush()\n";
+    WorkerSteering steering;
+    StopAtFourth observer(steering);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_THROW(run_worker_session({TRAINSCOPE_TEST_PYTHON, script.string()}, dir / "stderr.txt",
+                                    observer, steering),
+                 std::runtime_error);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(15))
+        << "the session waited on a worker blocked writing to a pipe nobody read";
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ class ReportHtml : public ::testing::Test {
         input_.title = "results <&> \"db\".db";
         input_.matrices = list_matrices(db);
         input_.runs = load_runs(db, {}, parts);
-        ReportSelection selection{false, false, false, false, false, true};
+        ReportSelection selection = ReportSelection::nothing();
+        selection.breakdowns = true;
         input_.kernels = build_report_tables(db, input_.runs, selection, {}).breakdowns;
         report_ = dir_ / "report.html";
         write_html_report(input_, report_);
@@ -70,7 +71,8 @@ TEST_F(ReportHtml, IsOneSelfContainedFileWithEscapedText) {
 TEST_F(ReportHtml, DrawsEachTracedRunsOpsUnderBothRoofs) {
     EXPECT_EQ(html_.find("<h2>Roofline</h2>"), std::string::npos) << "no rooflines given";
     const ResultsDatabase db(dir_ / "results.db", OpenMode::ReadOnly);
-    ReportSelection selection{false, false, false, false, false, true, false};
+    ReportSelection selection = ReportSelection::nothing();
+    selection.breakdowns = true;  // the rooflines come with the breakdowns
     HtmlReportInput input = input_;
     input.rooflines = build_report_tables(db, input.runs, selection, {}).rooflines;
     ASSERT_FALSE(input.rooflines.empty());

@@ -147,6 +147,18 @@ TEST_F(ReportExports, MemoryRowsSumToThePeakOfEachRun) {
     }
 }
 
+// A caller names the tables it wants; nothing() plus one name builds that table alone.
+TEST_F(ReportExports, ASelectionBuildsExactlyTheTablesItNames) {
+    ReportSelection memory_only = ReportSelection::nothing();
+    memory_only.memory = true;
+    const ReportTables t = build_report_tables(*db_, runs_, memory_only, {});
+    EXPECT_FALSE(t.memory.empty());
+    for (const CsvTable* other : {&t.runs, &t.kernels, &t.steps, &t.nvtx, &t.ops, &t.matrix})
+        EXPECT_TRUE(other->empty());
+    EXPECT_TRUE(t.breakdowns.empty());
+    EXPECT_TRUE(t.rooflines.empty());
+}
+
 TEST_F(ReportExports, StepsAndNvtxCarryTheirUnits) {
     const ReportTables t = tables();
     write_csv_table(t.steps, dir_ / "steps.csv");
