@@ -25,6 +25,13 @@ RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t orig
     }
 }
 
+RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
+                             const std::vector<bool>& keep)
+    : RowSummarizer(lane, depth, origin_ns, std::numeric_limits<std::int64_t>::max()) {
+    for (std::size_t i = 0; i < levels_.size(); ++i)
+        levels_[i].dropped = i >= keep.size() || !keep[i];
+}
+
 void RowSummarizer::add(const Activity& a) {
     ++activities_;
     const std::int64_t duration = a.end_ns - a.start_ns;
@@ -128,13 +135,18 @@ void RowSummarizer::add_busy(std::int64_t begin_ns, std::int64_t end_ns) {
     }
 }
 
-void RowSummarizer::finish(std::vector<RowSummaryLevel>& out) && {
+void RowSummarizer::close_all() {
     if (has_union_)
         add_busy(union_begin_, union_end_);
+    has_union_ = false;
     for (std::size_t i = 0; i < levels_.size(); ++i) {
         if (levels_[i].has_open)
             close(i);
     }
+}
+
+void RowSummarizer::finish(std::vector<RowSummaryLevel>& out) && {
+    close_all();
     for (Level& l : levels_) {
         if (l.buckets * kMinActivitiesPerBucket <= activities_)
             out.push_back(std::move(l.kept));
@@ -143,15 +155,21 @@ void RowSummarizer::finish(std::vector<RowSummaryLevel>& out) && {
     }
 }
 
-LaneSummaryStream::LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns,
-                                     std::vector<std::int64_t> lane_activities,
-                                     std::function<void(std::vector<RowSummaryLevel>&&)> sink)
-    : lanes_(lanes),
-      origin_ns_(origin_ns),
-      lane_activities_(std::move(lane_activities)),
-      sink_(std::move(sink)) {}
+std::vector<bool> RowSummarizer::levels_to_keep() && {
+    close_all();
+    std::vector<bool> keep(levels_.size(), false);
+    for (std::size_t i = 0; i < levels_.size(); ++i) {
+        keep[i] = levels_[i].buckets * kMinActivitiesPerBucket <= activities_;
+        if (levels_[i].buckets <= 1)
+            break;
+    }
+    return keep;
+}
 
-void LaneSummaryStream::add(const Activity& a) {
+LaneSummaryStream::LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns)
+    : lanes_(lanes), origin_ns_(origin_ns) {}
+
+void LaneSummaryStream::enter(const Activity& a) {
     if (in_lane_ && a.lane != lane_)
         end_lane();
     lane_ = a.lane;
@@ -159,20 +177,45 @@ void LaneSummaryStream::add(const Activity& a) {
     const std::uint16_t depth = summary_row_depth(lanes_[a.lane], a);
     auto& row = rows_[depth];
     if (!row) {
-        const std::int64_t bound = a.lane < lane_activities_.size()
-                                       ? lane_activities_[a.lane]
-                                       : std::numeric_limits<std::int64_t>::max();
-        row.emplace(a.lane, depth, origin_ns_, bound);
+        if (planning_)
+            row.emplace(a.lane, depth, origin_ns_, 0);  // counts, holds nothing
+        else
+            row.emplace(a.lane, depth, origin_ns_, plan_[{a.lane, depth}]);
     }
     row->add(a);
 }
 
+void LaneSummaryStream::plan(const Activity& a) {
+    enter(a);
+}
+
+LaneSummaryStream::Plan LaneSummaryStream::take_plan() {
+    if (in_lane_)
+        end_lane();
+    return std::move(plan_);
+}
+
+void LaneSummaryStream::set_plan(Plan plan,
+                                 std::function<void(std::vector<RowSummaryLevel>&&)> sink) {
+    plan_ = std::move(plan);
+    sink_ = std::move(sink);
+    planning_ = false;
+}
+
+void LaneSummaryStream::add(const Activity& a) {
+    enter(a);
+}
+
 void LaneSummaryStream::end_lane() {
     std::vector<RowSummaryLevel> levels;
-    for (auto& row : rows_) {
+    for (std::size_t depth = 0; depth < rows_.size(); ++depth) {
+        auto& row = rows_[depth];
         if (!row)
             continue;
-        std::move(*row).finish(levels);
+        if (planning_)
+            plan_[{lane_, static_cast<std::uint16_t>(depth)}] = std::move(*row).levels_to_keep();
+        else
+            std::move(*row).finish(levels);
         row.reset();
     }
     in_lane_ = false;

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <vector>
@@ -23,10 +24,17 @@ class RowSummarizer {
     // than that over kMinActivitiesPerBucket is dropped as soon as it has them).
     RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
                   std::int64_t max_activities);
+    // Builds only the levels `keep` names (`keep[level]`), as a counting pass over the
+    // same row found them to be kept (levels_to_keep): memory is then only what is kept.
+    RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
+                  const std::vector<bool>& keep);
 
     void add(const Activity& a);
     // Appends the kept levels, finest first.
     void finish(std::vector<RowSummaryLevel>& out) &&;
+    // After a pass with max_activities 0 (counting only, nothing held): which levels
+    // finish would keep.
+    [[nodiscard]] std::vector<bool> levels_to_keep() &&;
 
   private:
     struct Level {
@@ -39,6 +47,7 @@ class RowSummarizer {
         std::size_t busy_from = 0;  // first kept bucket the union may still reach
     };
     void close(std::size_t level);
+    void close_all();
     void add_busy(std::int64_t begin_ns, std::int64_t end_ns);
 
     std::vector<Level> levels_;
@@ -53,21 +62,30 @@ class RowSummarizer {
 // The summaries of a trace whose activities pass once in Trace::sort's order with their
 // depths set (a streamed import): a lane's rows are summarised while its activities pass
 // and handed to `sink` when the lane ends, finest level first, rows by depth.
+// Two passes over the same activities: the first (planning) counts each row's buckets and
+// holds nothing, the second builds only the levels the first found kept, so a lane's
+// memory is its kept summaries alone.
 class LaneSummaryStream {
   public:
-    // `lane_activities[l]`: how many activities lane l holds (bounds what a row keeps).
-    LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns,
-                      std::vector<std::int64_t> lane_activities,
-                      std::function<void(std::vector<RowSummaryLevel>&&)> sink);
+    using Plan = std::map<std::pair<LaneId, std::uint16_t>, std::vector<bool>>;  // row: keep
+
+    LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns);
+    // The first pass; then take_plan.
+    void plan(const Activity& a);
+    [[nodiscard]] Plan take_plan();
+    // The second pass, after set_plan: `sink` gets each lane's levels when it ends.
+    void set_plan(Plan plan, std::function<void(std::vector<RowSummaryLevel>&&)> sink);
     void add(const Activity& a);
     void finish();
 
   private:
     void end_lane();
+    void enter(const Activity& a);
 
     std::span<const Lane> lanes_;
     std::int64_t origin_ns_;
-    std::vector<std::int64_t> lane_activities_;
+    bool planning_ = true;
+    Plan plan_;
     std::function<void(std::vector<RowSummaryLevel>&&)> sink_;
     LaneId lane_ = 0;
     bool in_lane_ = false;

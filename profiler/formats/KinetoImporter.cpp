@@ -36,16 +36,16 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
         try {
             batch = pipe.take_empty();
             detail::KinetoJsonCallbacks callbacks;
-            callbacks.on_event = [&](const detail::KinetoRawObject& e) {
+            callbacks.on_event = [&](detail::KinetoRawObject& e) {
                 if (batch == nullptr)
                     throw BuilderStopped{};
-                batch->append(e);
+                batch->take(e);
                 if (batch->size == detail::KinetoEventPipe::kEventsPerBatch) {
                     pipe.send(batch);
                     batch = pipe.take_empty();
                 }
             };
-            callbacks.on_device = [&](const detail::KinetoRawObject& d) {
+            callbacks.on_device = [&](detail::KinetoRawObject& d) {
                 outside.push_back({true, {}, {}, {}});
                 detail::copy_into(outside.back().object, d);
             };

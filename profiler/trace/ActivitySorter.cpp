@@ -74,7 +74,8 @@ constexpr std::size_t kReadBlock = 2048;  // activities read from a run at a tim
 }  // namespace
 
 struct SortedActivities::Run {
-    std::int64_t next = 0;  // position in the file, in activities
+    std::int64_t begin = 0;  // position in the file, in activities
+    std::int64_t next = 0;
     std::int64_t end = 0;
     std::vector<Activity> block;
     std::size_t at = 0;
@@ -101,6 +102,24 @@ void SortedActivities::refill(Run& run) {
 SortedActivities::SortedActivities(SortedActivities&&) noexcept = default;
 SortedActivities& SortedActivities::operator=(SortedActivities&&) noexcept = default;
 SortedActivities::~SortedActivities() = default;
+
+// Each run's first block; then the runs as a heap.
+void SortedActivities::start_runs() {
+    heap_.clear();
+    for (std::uint32_t r = 0; r < runs_.size(); ++r) {
+        runs_[r].next = runs_[r].begin;
+        refill(runs_[r]);
+        heap_.push_back(r);
+    }
+    std::make_heap(heap_.begin(), heap_.end(),
+                   [this](std::uint32_t x, std::uint32_t y) { return run_after(x, y); });
+}
+
+void SortedActivities::rewind() {
+    memory_at_ = 0;
+    if (file_)
+        start_runs();
+}
 
 bool SortedActivities::next(Activity& out) {
     if (!file_) {
@@ -166,7 +185,8 @@ void ActivitySorter::spill() {
     }
     const std::vector<SortKey> keys = sorted_keys(buffer_);
     SortedActivities::Run run;
-    run.next = out_.runs_.empty() ? 0 : out_.runs_.back().end;
+    run.begin = out_.runs_.empty() ? 0 : out_.runs_.back().end;
+    run.next = run.begin;
     run.end = run.next + static_cast<std::int64_t>(keys.size());
     std::vector<Activity> block;
     block.reserve(kReadBlock);
@@ -200,14 +220,8 @@ SortedActivities ActivitySorter::finish() && {
     errno = 0;
     if (std::fflush(out_.file_.get()) != 0)
         throw_io("writing sorted activities to a temporary file (is $TMPDIR full?)");
-    // Each run's first block; then the runs as a heap.
-    for (std::uint32_t r = 0; r < out_.runs_.size(); ++r) {
-        out_.refill(out_.runs_[r]);
-        out_.heap_.push_back(r);
-    }
     SortedActivities out = std::move(out_);
-    const auto after = [&out](std::uint32_t x, std::uint32_t y) { return out.run_after(x, y); };
-    std::make_heap(out.heap_.begin(), out.heap_.end(), after);
+    out.start_runs();
     return out;
 }
 

@@ -21,12 +21,15 @@ class SortedActivities {
 
     // The next activity into `out`; false after the last.
     bool next(Activity& out);
+    // Back to the first activity, to read them all again.
+    void rewind();
 
   private:
     friend class ActivitySorter;
     struct Run;
     bool next_from_runs(Activity& out);
     void refill(Run& run);
+    void start_runs();
     [[nodiscard]] bool run_after(std::uint32_t x, std::uint32_t y) const;
 
     std::vector<Activity> memory_;  // the one run, when everything fitted in memory

@@ -2,11 +2,12 @@
 
 namespace trainscope::profiler {
 
-void stream_activities(StreamedTrace& trace, const std::function<void(const Activity&)>& visit) {
+namespace {
+
+void pass(StreamedTrace& trace, const std::function<void(const Activity&)>& visit, bool joins) {
     NestingStack stack;
     LaneId lane = 0;
     bool first = true;
-    const bool joins = static_cast<bool>(trace.on_activity);
     Activity a;
     while (trace.activities.next(a)) {
         a.start_ns -= trace.shift_ns;
@@ -30,8 +31,19 @@ void stream_activities(StreamedTrace& trace, const std::function<void(const Acti
         }
         visit(a);
     }
+}
+
+}  // namespace
+
+void stream_activities(StreamedTrace& trace, const std::function<void(const Activity&)>& visit) {
+    pass(trace, visit, static_cast<bool>(trace.on_activity));
     if (trace.on_end)
         trace.on_end(trace.header);
+}
+
+void preview_activities(StreamedTrace& trace, const std::function<void(const Activity&)>& visit) {
+    pass(trace, visit, false);
+    trace.activities.rewind();
 }
 
 Trace materialize(StreamedTrace&& trace) {

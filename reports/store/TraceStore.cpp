@@ -422,11 +422,14 @@ void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
                           const std::function<void(const Activity&)>& also) {
     ActivityRows rows(db, run_id);
     LaneSummaryWriter summary_rows(db, run_id);
-    profiler::LaneSummaryStream summaries(
-        trace.header.lanes, trace.first_start_ns, trace.lane_activities,
-        [&summary_rows](std::vector<profiler::RowSummaryLevel>&& levels) {
-            summary_rows.write(levels);
-        });
+    // The summaries' levels are known once every activity was seen: a first pass counts
+    // them (holding nothing), the second builds only what is kept.
+    profiler::LaneSummaryStream summaries(trace.header.lanes, trace.first_start_ns);
+    profiler::preview_activities(trace, [&summaries](const Activity& a) { summaries.plan(a); });
+    summaries.set_plan(summaries.take_plan(),
+                       [&summary_rows](std::vector<profiler::RowSummaryLevel>&& levels) {
+                           summary_rows.write(levels);
+                       });
     profiler::stream_activities(trace, [&](const Activity& a) {
         rows.add(a);
         summaries.add(a);

@@ -1,5 +1,7 @@
 #include "profiler/formats/detail/KinetoEventPipe.hpp"
 
+#include <utility>
+
 namespace trainscope::profiler::detail {
 
 void copy_into(KinetoRawObject& to, const KinetoRawObject& from) {
@@ -12,10 +14,10 @@ void copy_into(KinetoRawObject& to, const KinetoRawObject& from) {
     }
 }
 
-void KinetoEventPipe::Batch::append(const KinetoRawObject& event) {
+void KinetoEventPipe::Batch::take(KinetoRawObject& event) {
     if (size == events.size())
         events.emplace_back();
-    copy_into(events[size++], event);
+    std::swap(events[size++], event);
 }
 
 KinetoEventPipe::KinetoEventPipe() {

@@ -20,12 +20,14 @@ void copy_into(KinetoRawObject& to, const KinetoRawObject& from);
 class KinetoEventPipe {
   public:
     static constexpr std::size_t kBatches = 4;
-    static constexpr std::size_t kEventsPerBatch = 2048;
+    static constexpr std::size_t kEventsPerBatch = 512;
 
     struct Batch {
         std::vector<KinetoRawObject> events;  // refilled in place: strings keep capacity
         std::size_t size = 0;
-        void append(const KinetoRawObject& event);
+        // Takes the event's content, leaving it an object emptied earlier (its strings
+        // keep their capacity for the reader's next event).
+        void take(KinetoRawObject& event);
     };
 
     KinetoEventPipe();

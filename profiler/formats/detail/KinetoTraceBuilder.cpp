@@ -340,9 +340,6 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& object, const Event
 void KinetoTraceBuilder::keep(const Activity& a) {
     min_start_ns_ = std::min(min_start_ns_, a.start_ns);
     max_end_ns_ = std::max(max_end_ns_, a.end_ns);
-    if (a.lane >= lane_activities_.size())
-        lane_activities_.resize(a.lane + 1, 0);
-    ++lane_activities_[a.lane];
     if (a.kind == ActivityKind::Kernel) {
         has_gpu_work_ = true;
         collectives_->note_kernel(a, trace_.strings);
@@ -430,8 +427,6 @@ StreamedTrace KinetoTraceBuilder::finish() && {
 
     StreamedTrace out;
     out.activity_count = activities_.size();
-    lane_activities_.resize(trace_.lanes.size(), 0);
-    out.lane_activities = std::move(lane_activities_);
     out.shift_ns = origin;
     out.first_start_ns = any ? min_start_ns_ - origin : 0;
     out.has_gpu_work = has_gpu_work_;

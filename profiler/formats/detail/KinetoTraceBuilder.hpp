@@ -53,7 +53,6 @@ class KinetoTraceBuilder {
     ActivitySorter activities_;
     std::int64_t min_start_ns_ = std::numeric_limits<std::int64_t>::max();
     std::int64_t max_end_ns_ = std::numeric_limits<std::int64_t>::min();
-    std::vector<std::int64_t> lane_activities_;
     bool has_gpu_work_ = false;
     std::unique_ptr<KinetoCollectiveJoin> collectives_ = std::make_unique<KinetoCollectiveJoin>();
     std::int64_t skipped_events_ = 0;
