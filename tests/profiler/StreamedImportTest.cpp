@@ -67,11 +67,11 @@ void expect_streamed_equals_whole(const std::string& relative, std::size_t run) 
     EXPECT_EQ(streamed.activity_count, static_cast<std::int64_t>(whole.activities.size()));
     // The summaries as the store makes them while the activities pass.
     std::vector<RowSummaryLevel> levels;
-    LaneSummaryStream summaries(streamed.header.lanes, streamed.first_start_ns,
-                                streamed.lane_activities,
-                                [&levels](std::vector<RowSummaryLevel>&& lane) {
-                                    levels.insert(levels.end(), lane.begin(), lane.end());
-                                });
+    LaneSummaryStream summaries(streamed.header.lanes, streamed.first_start_ns);
+    preview_activities(streamed, [&summaries](const Activity& a) { summaries.plan(a); });
+    summaries.set_plan(summaries.take_plan(), [&levels](std::vector<RowSummaryLevel>&& lane) {
+        levels.insert(levels.end(), lane.begin(), lane.end());
+    });
     std::vector<Activity> passed;
     stream_activities(streamed, [&](const Activity& a) {
         passed.push_back(a);
