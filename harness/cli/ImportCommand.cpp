@@ -61,16 +61,43 @@ std::string detect_format(const std::filesystem::path& file) {
                     file.string()));
 }
 
-profiler::Trace import_trace(const std::filesystem::path& file, const std::string& format) {
-    return format == "nsys" ? profiler::import_nsys_sqlite(file)
-                            : profiler::import_kineto_trace(file);
+// One file as read: a Kineto trace streamed (its activities sorted on disk, written as they
+// pass), an Nsight Systems export whole.
+struct ImportedFile {
+    std::filesystem::path file;
+    std::shared_ptr<profiler::StreamedTrace> streamed;
+    std::optional<profiler::Trace> whole;
+
+    [[nodiscard]] const profiler::Trace& header() const {
+        return streamed ? streamed->header : *whole;
+    }
+    // A job's assembly needs every rank's trace whole.
+    profiler::Trace take_whole() {
+        if (streamed) {
+            profiler::Trace trace = profiler::materialize(std::move(*streamed));
+            streamed.reset();
+            return trace;
+        }
+        return std::move(*whole);
+    }
+};
+
+ImportedFile import_trace(const std::filesystem::path& file, const std::string& format) {
+    ImportedFile out{file, nullptr, std::nullopt};
+    if (format == "nsys") {
+        out.whole = profiler::import_nsys_sqlite(file);
+    } else {
+        out.streamed =
+            std::make_shared<profiler::StreamedTrace>(profiler::stream_kineto_trace(file));
+    }
+    return out;
 }
 
-reports::RunRecord run_of(profiler::Trace trace, const std::string& format, const std::string& name,
-                          const std::vector<std::filesystem::path>& from) {
+reports::RunRecord run_of(const std::string& format, const std::string& name,
+                          const std::vector<std::filesystem::path>& from,
+                          const profiler::Trace& header) {
     reports::RunRecord run;
     run.source = format;
-    run.trace = std::move(trace);
     run.cell_key = "import=" + name;
     run.axes.model = name;
     run.axes.backend = "cuda";
@@ -79,10 +106,31 @@ reports::RunRecord run_of(profiler::Trace trace, const std::string& format, cons
     for (const auto& file : from)
         sources += (sources.empty() ? "" : "\n") + std::filesystem::absolute(file).string();
     run.environment["imported_from"] = sources;
-    for (const auto& [key, value] : run.trace->metadata)
+    for (const auto& [key, value] : header.metadata)
         run.environment["trace." + key] = value;
-    run.metrics = reports::compute_trace_metrics(*run.trace);
     return run;
+}
+
+reports::RunRecord run_of(profiler::Trace trace, const std::string& format, const std::string& name,
+                          const std::vector<std::filesystem::path>& from) {
+    reports::RunRecord run = run_of(format, name, from, trace);
+    run.metrics = reports::compute_trace_metrics(trace);
+    run.trace = std::move(trace);
+    return run;
+}
+
+reports::RunRecord run_of(ImportedFile imported, const std::string& format) {
+    const std::string name = imported.file.filename().string();
+    if (!imported.streamed)
+        return run_of(imported.take_whole(), format, name, {imported.file});
+    reports::RunRecord run = run_of(format, name, {imported.file}, imported.header());
+    run.streamed_trace = std::move(imported.streamed);  // its metrics come as it is written
+    return run;
+}
+
+std::int64_t activity_count(const reports::RunRecord& run) {
+    return run.streamed_trace ? run.streamed_trace->activity_count
+                              : static_cast<std::int64_t>(run.trace->activities.size());
 }
 
 bool is_trace_file_name(const std::filesystem::path& file) {
@@ -131,16 +179,16 @@ std::vector<std::filesystem::path> expand(const std::vector<std::string>& names,
 
 // A job's files are independent: parse them on every core (each worker takes the next
 // file), keeping the order given. The first file's error (in that order) is reported.
-std::vector<profiler::RankTraceFile> import_all(const std::vector<std::filesystem::path>& files,
-                                                const std::vector<std::string>& formats,
-                                                unsigned max_workers) {
-    std::vector<profiler::RankTraceFile> traces(files.size());
+std::vector<ImportedFile> import_all(const std::vector<std::filesystem::path>& files,
+                                     const std::vector<std::string>& formats,
+                                     unsigned max_workers) {
+    std::vector<ImportedFile> traces(files.size());
     std::vector<std::exception_ptr> errors(files.size());
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
         for (std::size_t i = next++; i < files.size(); i = next++) {
             try {
-                traces[i] = {files[i], import_trace(files[i], formats[i])};
+                traces[i] = import_trace(files[i], formats[i]);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
@@ -166,9 +214,9 @@ std::vector<profiler::RankTraceFile> import_all(const std::vector<std::filesyste
     return traces;
 }
 
-bool all_name_their_rank(const std::vector<profiler::RankTraceFile>& traces) {
+bool all_name_their_rank(const std::vector<ImportedFile>& traces) {
     const bool info = std::all_of(traces.begin(), traces.end(), [](const auto& t) {
-        return t.trace.metadata.count("distributed.rank") != 0;
+        return t.header().metadata.count("distributed.rank") != 0;
     });
     const bool names = std::all_of(traces.begin(), traces.end(), [](const auto& t) {
         return profiler::rank_from_file_name(t.file) >= 0;
@@ -197,7 +245,7 @@ int execute(const ImportOptions& options) {
     std::vector<std::string> formats;
     for (const auto& file : files)
         formats.push_back(options.format == "auto" ? detect_format(file) : options.format);
-    std::vector<profiler::RankTraceFile> traces = import_all(files, formats, options.threads);
+    std::vector<ImportedFile> traces = import_all(files, formats, options.threads);
     // The ranks of one job become one run: asked for, a folder, or files that say so.
     const bool as_job =
         options.job || had_folder || (traces.size() > 1 && all_name_their_rank(traces));
@@ -210,17 +258,20 @@ int execute(const ImportOptions& options) {
                 : files.front().filename().string();
         profiler::JobAssemblyOptions job_options;
         job_options.allow_partial = options.allow_partial;
+        // Assembly aligns and merges the ranks' traces whole: a job is held in memory.
+        std::vector<profiler::RankTraceFile> ranks;
+        for (ImportedFile& t : traces)
+            ranks.push_back({t.file, t.take_whole()});
+        traces.clear();
         try {
-            job = profiler::assemble_job(std::move(traces), job_options);
+            job = profiler::assemble_job(std::move(ranks), job_options);
         } catch (const profiler::JobAssemblyError& e) {
             throw UsageError(e.what());
         }
         runs.push_back(run_of(std::move(job->trace), formats.front(), name, files));
     } else {
-        for (std::size_t i = 0; i < traces.size(); ++i) {
-            runs.push_back(run_of(std::move(traces[i].trace), formats[i],
-                                  traces[i].file.filename().string(), {traces[i].file}));
-        }
+        for (std::size_t i = 0; i < traces.size(); ++i)
+            runs.push_back(run_of(std::move(traces[i]), formats[i]));
     }
     std::error_code ec;
     const bool existed = std::filesystem::exists(options.out, ec);
@@ -242,8 +293,9 @@ int execute(const ImportOptions& options) {
                         options.out, existed ? " and the database is as it was" : ""));
     }
     for (const auto& run : runs) {
-        std::printf("run %lld: %s (%s, %zu activities)\n", static_cast<long long>(run.id),
-                    run.axes.model.c_str(), run.source.c_str(), run.trace->activities.size());
+        std::printf("run %lld: %s (%s, %lld activities)\n", static_cast<long long>(run.id),
+                    run.axes.model.c_str(), run.source.c_str(),
+                    static_cast<long long>(activity_count(run)));
     }
     if (job)
         print_job(*job);

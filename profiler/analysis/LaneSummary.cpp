@@ -4,7 +4,7 @@
 #include <limits>
 #include <tuple>
 
-#include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/analysis/RowSummarizer.hpp"
 
 namespace trainscope::profiler {
 
@@ -19,112 +19,6 @@ std::int64_t RowSummaryLevel::index_of(std::int64_t t_ns) const {
     const std::int64_t d = t_ns - origin_ns;
     return d >= 0 ? d / width_ns : -((-d + width_ns - 1) / width_ns);
 }
-
-namespace {
-
-// The union of a row's activities with running sums: covered time before any t in one
-// binary search, so a bucket's busy time costs two.
-class Coverage {
-  public:
-    explicit Coverage(std::vector<Interval> merged) : merged_(std::move(merged)) {
-        before_.reserve(merged_.size());
-        std::int64_t total = 0;
-        for (const Interval& iv : merged_) {
-            before_.push_back(total);
-            total += iv.length_ns();
-        }
-    }
-    [[nodiscard]] std::int64_t busy(std::int64_t t0, std::int64_t t1) const {
-        return covered_before(t1) - covered_before(t0);
-    }
-
-  private:
-    [[nodiscard]] std::int64_t covered_before(std::int64_t t) const {
-        const auto it =
-            std::upper_bound(merged_.begin(), merged_.end(), t,
-                             [](std::int64_t v, const Interval& iv) { return v < iv.begin_ns; });
-        if (it == merged_.begin())
-            return 0;
-        const auto i = static_cast<std::size_t>(it - merged_.begin()) - 1;
-        return before_[i] + std::min(t, merged_[i].end_ns) - merged_[i].begin_ns;
-    }
-    std::vector<Interval> merged_;
-    std::vector<std::int64_t> before_;
-};
-
-// Buckets of every level of one row, finest first; each level is the previous one's
-// buckets taken four at a time (the busy time is measured afresh: an empty child bucket
-// can still be covered by an activity that started earlier).
-void summarize_row(const Trace& trace, const std::vector<std::uint32_t>& order, std::size_t first,
-                   std::size_t last, LaneId lane, std::uint16_t depth, std::int64_t origin,
-                   std::vector<RowSummaryLevel>& out) {
-    std::vector<Interval> intervals;
-    intervals.reserve(last - first);
-    for (std::size_t i = first; i < last; ++i) {
-        const Activity& a = trace.activities[order[i]];
-        intervals.push_back({a.start_ns, a.end_ns});
-    }
-    const Coverage coverage(merge_intervals(std::move(intervals)));
-    const auto row_count = static_cast<std::int64_t>(last - first);
-
-    RowSummaryLevel level;
-    level.lane = lane;
-    level.depth = depth;
-    level.origin_ns = origin;
-    for (std::size_t i = first; i < last; ++i) {
-        const Activity& a = trace.activities[order[i]];
-        const std::int64_t duration = a.end_ns - a.start_ns;
-        if (level.buckets.empty() ||
-            level.index_of(a.start_ns) != level.index_of(level.buckets.back().first_start)) {
-            level.buckets.push_back({a.start_ns, a.end_ns, 0, duration, 0, a.name, a.kind});
-        }
-        SummaryBucket& b = level.buckets.back();
-        ++b.count;
-        b.last_end = std::max(b.last_end, a.end_ns);
-        if (duration > b.longest_ns) {
-            b.longest_ns = duration;
-            b.name = a.name;
-            b.kind = a.kind;
-        }
-    }
-    for (;;) {
-        const auto buckets = static_cast<std::int64_t>(level.buckets.size());
-        if (buckets * kMinActivitiesPerBucket <= row_count) {
-            RowSummaryLevel kept = level;
-            for (SummaryBucket& b : kept.buckets) {
-                const std::int64_t b0 = kept.bucket_begin(b);
-                b.busy_ns = coverage.busy(b0, b0 + kept.width_ns);
-            }
-            out.push_back(std::move(kept));
-        }
-        if (buckets <= 1 || level.width_ns > std::numeric_limits<std::int64_t>::max() / 8)
-            break;
-        RowSummaryLevel up;
-        up.lane = lane;
-        up.depth = depth;
-        up.level = level.level + 1;
-        up.width_ns = level.width_ns * 4;
-        up.origin_ns = origin;
-        for (const SummaryBucket& child : level.buckets) {
-            if (up.buckets.empty() ||
-                up.index_of(child.first_start) != up.index_of(up.buckets.back().first_start)) {
-                up.buckets.push_back(child);
-                continue;
-            }
-            SummaryBucket& b = up.buckets.back();
-            b.count += child.count;
-            b.last_end = std::max(b.last_end, child.last_end);
-            if (child.longest_ns > b.longest_ns) {  // ties: the earlier one stays
-                b.longest_ns = child.longest_ns;
-                b.name = child.name;
-                b.kind = child.kind;
-            }
-        }
-        level = std::move(up);
-    }
-}
-
-}  // namespace
 
 std::vector<RowSummaryLevel> summarize_rows(const Trace& trace) {
     std::vector<RowSummaryLevel> out;
@@ -169,8 +63,12 @@ std::vector<RowSummaryLevel> summarize_rows(const Trace& trace) {
         const auto e = order.begin() + static_cast<std::ptrdiff_t>(last);
         if (!std::is_sorted(b, e, before))
             std::sort(b, e, before);
-        summarize_row(trace, order, first, last, static_cast<LaneId>(slot / kSlots),
-                      static_cast<std::uint16_t>(slot % kSlots), origin, out);
+        RowSummarizer row(static_cast<LaneId>(slot / kSlots),
+                          static_cast<std::uint16_t>(slot % kSlots), origin,
+                          static_cast<std::int64_t>(last - first));
+        for (std::size_t i = first; i < last; ++i)
+            row.add(acts[order[i]]);
+        std::move(row).finish(out);
     }
     return out;
 }

@@ -1,10 +1,11 @@
 #include "profiler/formats/KinetoImporter.hpp"
 
-#include <algorithm>
-#include <new>
-#include <stdexcept>
-#include <system_error>
+#include <exception>
+#include <string>
+#include <thread>
+#include <variant>
 
+#include "profiler/formats/detail/KinetoEventPipe.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
 #include "profiler/formats/detail/KinetoTraceBuilder.hpp"
 
@@ -12,38 +13,95 @@ namespace trainscope::profiler {
 
 namespace {
 
-// The smallest event that becomes an activity, {"ph":"X","cat":"kernel","ts":1}, is
-// about this long; a file can hold no more activities than its bytes over this.
-constexpr std::uintmax_t kMinEventBytes = 48;
-// Reserved address space stops here (1.4 GB of activities); beyond, the vector grows.
-constexpr std::uintmax_t kMaxReservedActivities = std::uintmax_t{16} << 20;
+// Thrown inside the reading thread when the builder stopped taking events.
+struct BuilderStopped {};
+
+// What the reader delivers after the events (device properties, top-level scalars), in
+// the order it read them.
+struct Outside {
+    bool device = false;
+    detail::KinetoRawObject object;  // a device
+    std::string key;                 // a scalar
+    detail::KinetoField value;
+};
+
+// Reads the file on a thread of its own and builds on the caller's: the builder sees
+// exactly the calls the reader would make on one thread, in the same order.
+void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceBuilder& builder) {
+    detail::KinetoEventPipe pipe;
+    std::exception_ptr reader_error;
+    std::vector<Outside> outside;
+    std::thread reader([&] {
+        detail::KinetoEventPipe::Batch* batch = nullptr;
+        try {
+            batch = pipe.take_empty();
+            detail::KinetoJsonCallbacks callbacks;
+            callbacks.on_event = [&](detail::KinetoRawObject& e) {
+                if (batch == nullptr)
+                    throw BuilderStopped{};
+                batch->take(e);
+                if (batch->size == detail::KinetoEventPipe::kEventsPerBatch) {
+                    pipe.send(batch);
+                    batch = pipe.take_empty();
+                }
+            };
+            callbacks.on_device = [&](detail::KinetoRawObject& d) {
+                outside.push_back({true, {}, {}, {}});
+                detail::copy_into(outside.back().object, d);
+            };
+            callbacks.on_top_level_scalar = [&](std::string_view key,
+                                                const detail::KinetoField& v) {
+                outside.push_back({false, {}, std::string(key), v});
+            };
+            detail::read_kineto_json(file, callbacks);
+        } catch (const BuilderStopped&) {
+        } catch (...) {
+            reader_error = std::current_exception();
+        }
+        // The events read before a fault are built first, as on one thread: an event
+        // the builder refuses earlier in the file is the error to report.
+        if (batch != nullptr && batch->size > 0)
+            pipe.send(batch);
+        pipe.close();
+    });
+    // However the builder leaves (an event it refuses), the reader is stopped and joined.
+    struct JoinReader {
+        detail::KinetoEventPipe& pipe;
+        std::thread& reader;
+        ~JoinReader() {
+            pipe.stop();
+            if (reader.joinable())
+                reader.join();
+        }
+    } join{pipe, reader};
+    while (detail::KinetoEventPipe::Batch* batch = pipe.receive()) {
+        for (std::size_t i = 0; i < batch->size; ++i)
+            builder.add_event(batch->events[i]);
+        pipe.give_back(batch);
+    }
+    pipe.stop();
+    if (reader.joinable())
+        reader.join();
+    if (reader_error)
+        std::rethrow_exception(reader_error);
+    for (const Outside& o : outside) {
+        if (o.device)
+            builder.add_device(o.object);
+        else
+            builder.add_top_level(o.key, o.value);
+    }
+}
 
 }  // namespace
 
-Trace import_kineto_trace(const std::filesystem::path& file) {
-    detail::KinetoTraceBuilder builder(file);
-    // Address space for every activity the file could hold costs no memory until used
-    // (an allocation this large is mapped, and untouched pages are not resident), and it
-    // spares the vector's doublings, the last of which held the old and the new array at
-    // once: 0.3 GB more at the peak of a 1 GB trace.
-    std::error_code ec;
-    const std::uintmax_t stored = std::filesystem::file_size(file, ec);
-    if (!ec) {
-        try {
-            builder.reserve_activities(std::min(stored / kMinEventBytes, kMaxReservedActivities));
-        } catch (const std::bad_alloc&) {
-            // Address space is capped (ulimit -v, strict overcommit): grow as needed instead.
-        } catch (const std::length_error&) {
-        }
-    }
-    detail::KinetoJsonCallbacks callbacks;
-    callbacks.on_event = [&](const detail::KinetoRawObject& e) { builder.add_event(e); };
-    callbacks.on_device = [&](const detail::KinetoRawObject& d) { builder.add_device(d); };
-    callbacks.on_top_level_scalar = [&](std::string_view key, const detail::KinetoField& v) {
-        builder.add_top_level(key, v);
-    };
-    detail::read_kineto_json(file, callbacks);
+StreamedTrace stream_kineto_trace(const std::filesystem::path& file, std::size_t run_capacity) {
+    detail::KinetoTraceBuilder builder(file, run_capacity);
+    read_beside_builder(file, builder);
     return std::move(builder).finish();
+}
+
+Trace import_kineto_trace(const std::filesystem::path& file) {
+    return materialize(stream_kineto_trace(file));
 }
 
 }  // namespace trainscope::profiler

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -19,5 +20,13 @@ namespace trainscope::profiler {
 // source_clock_offset_ns = baseTimeNanoseconds. The "Trace" span is the capture window.
 // Throws TraceFormatError naming the file on any unreadable input.
 Trace import_kineto_trace(const std::filesystem::path& file);
+
+// The same trace without holding its activities: they are sorted on disk in runs (a
+// temporary file, when they do not fit one run) and pass once through
+// stream_activities, which nests them and joins the collectives. Memory stays near the
+// parser's batch and one run of activities whatever the file size.
+// `run_capacity`: activities sorted in memory at a time (tests make it small).
+StreamedTrace stream_kineto_trace(const std::filesystem::path& file,
+                                  std::size_t run_capacity = ActivitySorter::kDefaultRunCapacity);
 
 }  // namespace trainscope::profiler

@@ -1,17 +1,17 @@
 #include "profiler/trace/TraceNesting.hpp"
 
-#include <vector>
+#include "profiler/trace/NestingStack.hpp"
 
 namespace trainscope::profiler {
 
 void assign_nesting_depths(Trace& trace) {
     trace.sort();
-    std::vector<std::int64_t> open_ends;  // end times of the enclosing intervals
+    NestingStack stack;
     LaneId current_lane = 0;
     bool first = true;
     for (Activity& a : trace.activities) {
         if (first || a.lane != current_lane) {
-            open_ends.clear();
+            stack.clear();
             current_lane = a.lane;
             first = false;
         }
@@ -19,12 +19,9 @@ void assign_nesting_depths(Trace& trace) {
             a.depth = 0;
             continue;
         }
-        while (!open_ends.empty() &&
-               (a.start_ns >= open_ends.back() || a.end_ns > open_ends.back())) {
-            open_ends.pop_back();
-        }
-        a.depth = static_cast<std::uint16_t>(open_ends.size());
-        open_ends.push_back(a.end_ns);
+        stack.close_before(a);
+        a.depth = stack.depth();
+        stack.push(a);
     }
 }
 

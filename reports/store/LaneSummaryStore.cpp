@@ -48,8 +48,11 @@ std::vector<std::byte> pack(const std::vector<SummaryBucket>& buckets) {
 
 }  // namespace
 
-void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,
-                          const std::vector<RowSummaryLevel>& levels) {
+LaneSummaryWriter::LaneSummaryWriter(const ResultsDatabase& db, std::int64_t run_id)
+    : run_id_(run_id),
+      insert_(db.prepare("INSERT INTO lane_summaries (run_id, lane, depth, level, width_ns, "
+                         "origin_ns, bucket_count, buckets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                         "?8)")) {
     db.prepare(
           "INSERT INTO lane_summary_runs (run_id, base_width_ns, level_factor, min_per_bucket) "
           "VALUES (?1, ?2, 4, ?3)")
@@ -57,12 +60,12 @@ void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,
         .bind(2, profiler::kSummaryBaseWidthNs)
         .bind(3, profiler::kMinActivitiesPerBucket)
         .run();
-    auto row = db.prepare(
-        "INSERT INTO lane_summaries (run_id, lane, depth, level, width_ns, origin_ns, "
-        "bucket_count, buckets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+}
+
+void LaneSummaryWriter::write(const std::vector<RowSummaryLevel>& levels) {
     for (const RowSummaryLevel& l : levels) {
         const auto bytes = pack(l.buckets);
-        row.bind(1, run_id)
+        insert_.bind(1, run_id_)
             .bind(2, static_cast<std::int64_t>(l.lane))
             .bind(3, static_cast<int>(l.depth))
             .bind(4, l.level)
@@ -72,6 +75,11 @@ void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,
             .bind_blob(8, bytes)
             .run();
     }
+}
+
+void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,
+                          const std::vector<RowSummaryLevel>& levels) {
+    LaneSummaryWriter(db, run_id).write(levels);
 }
 
 std::optional<std::vector<RowSummaryLevel>> load_lane_summaries(const ResultsDatabase& db,

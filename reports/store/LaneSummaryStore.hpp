@@ -13,6 +13,18 @@ namespace trainscope::reports {
 // longest_ns (int64), count, name (uint32), kind (uint8), little-endian, packed.
 inline constexpr std::size_t kLaneSummaryRecordBytes = 8 * 4 + 4 * 2 + 1;
 
+// Writes a run's level-of-detail summaries as they are made (a streamed trace, lane by
+// lane): the run's row when made, then any number of levels.
+class LaneSummaryWriter {
+  public:
+    LaneSummaryWriter(const ResultsDatabase& db, std::int64_t run_id);
+    void write(const std::vector<profiler::RowSummaryLevel>& levels);
+
+  private:
+    std::int64_t run_id_;
+    Statement insert_;
+};
+
 // Writes a run's level-of-detail summaries (profiler::summarize_rows); write_trace calls it
 // inside the run's transaction.
 void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,

@@ -2,12 +2,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/memory/MemoryPeak.hpp"
 
@@ -100,6 +102,10 @@ struct RunRecord {
     std::vector<StepRow> steps;
     std::vector<EvalRow> evaluations;
     std::optional<profiler::Trace> trace;
+    // Instead of `trace`, a trace whose activities are written as they pass (a huge
+    // import): the writer consumes it and adds the trace's metrics (compute_trace_metrics)
+    // to `metrics` as it stores them.
+    std::shared_ptr<profiler::StreamedTrace> streamed_trace;
     // Tensor memory at the run's peak by class (schema 4; read with the metrics).
     std::optional<MemoryPeak> memory_peak;
 

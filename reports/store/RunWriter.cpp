@@ -8,6 +8,7 @@
 
 #include "reports/metrics/MetricCatalog.hpp"
 #include "reports/store/TraceStore.hpp"
+#include "reports/trace/TraceMetrics.hpp"
 
 namespace trainscope::reports {
 
@@ -164,9 +165,25 @@ std::int64_t RunWriter::insert_run(const RunRecord& run) {
     for (const auto& [key, value] : run.environment) {
         env.bind(1, run_id).bind(2, key).bind(3, value).run();
     }
+    // A streamed trace is written first: its metrics are known once it has passed.
+    std::vector<Metric> trace_metrics;
+    if (run.streamed_trace) {
+        profiler::StreamedTrace& trace = *run.streamed_trace;
+        TraceMetricsAccumulator metrics(trace.header.strings, trace.header.lanes,
+                                        !trace.has_gpu_work);
+        write_streamed_trace(db_, run_id, trace,
+                             [&metrics](const profiler::Activity& a) { metrics.add(a); });
+        trace_metrics = metrics.finish(trace.header.dropped_records);
+    }
     auto metric =
         db_.prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)");
-    for (const auto& m : run.metrics) {
+    std::vector<const Metric*> all;
+    for (const auto& m : run.metrics)
+        all.push_back(&m);
+    for (const auto& m : trace_metrics)
+        all.push_back(&m);
+    for (const Metric* each : all) {
+        const Metric& m = *each;
         // A diverged run's loss is NaN: stored as NULL, never as a number.
         metric.bind(1, run_id).bind(2, m.name).bind(4, metric_unit(m.name, m.unit));
         if (std::isnan(m.value))

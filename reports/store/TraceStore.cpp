@@ -5,6 +5,7 @@
 #include <string>
 
 #include "profiler/analysis/LaneSummary.hpp"
+#include "profiler/analysis/RowSummarizer.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceOutline.hpp"
@@ -63,15 +64,20 @@ struct RowidRange {
     std::int64_t last = 0;
 };
 
-RowidRange write_activities(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
-    auto act = db.prepare(
-        "INSERT INTO activities (run_id, kind, lane, start_ns, end_ns, name_id, correlation, "
-        "bytes, copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, "
-        "shared_mem_bytes, graph_id, device, flops) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-        "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
-    RowidRange rows;
-    for (const Activity& a : trace.activities) {
-        act.bind(1, run_id)
+// The activities table's insert, one activity at a time, keeping the rowid range.
+class ActivityRows {
+  public:
+    ActivityRows(const ResultsDatabase& db, std::int64_t run_id)
+        : db_(db),
+          run_id_(run_id),
+          insert_(db.prepare(
+              "INSERT INTO activities (run_id, kind, lane, start_ns, end_ns, name_id, "
+              "correlation, bytes, copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, "
+              "block_z, registers, shared_mem_bytes, graph_id, device, flops) VALUES (?1, ?2, "
+              "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+              "?20, ?21)")) {}
+    void add(const Activity& a) {
+        insert_.bind(1, run_id_)
             .bind(2, static_cast<int>(a.kind))
             .bind(3, static_cast<std::int64_t>(a.lane))
             .bind(4, a.start_ns)
@@ -92,13 +98,22 @@ RowidRange write_activities(const ResultsDatabase& db, std::int64_t run_id, cons
             .bind(19, static_cast<std::int64_t>(a.graph_id))
             .bind(20, a.device)
             .bind(21, a.flops);
-        act.run();
-        rows.last = db.last_insert_rowid();
-        if (rows.first == 0)
-            rows.first = rows.last;
+        insert_.run();
+        rows_.last = db_.last_insert_rowid();
+        if (rows_.first == 0)
+            rows_.first = rows_.last;
+        ++count_;
     }
-    return rows;
-}
+    [[nodiscard]] RowidRange rows() const { return rows_; }
+    [[nodiscard]] std::int64_t count() const { return count_; }
+
+  private:
+    const ResultsDatabase& db_;
+    std::int64_t run_id_;
+    Statement insert_;
+    RowidRange rows_;
+    std::int64_t count_ = 0;
+};
 
 void write_collectives(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto coll = db.prepare(
@@ -147,7 +162,7 @@ void write_counters(const ResultsDatabase& db, std::int64_t run_id, const Trace&
 }
 
 void write_trace_info(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace,
-                      RowidRange rows) {
+                      RowidRange rows, std::int64_t activity_count) {
     auto info = db.prepare(
         "INSERT INTO trace_info (run_id, base_ns, capture_begin_ns, capture_end_ns, "
         "dropped_records, first_activity, last_activity, activity_count, source_clock_offset_ns, "
@@ -159,7 +174,7 @@ void write_trace_info(const ResultsDatabase& db, std::int64_t run_id, const Trac
         .bind(5, trace.dropped_records)
         .bind(6, rows.first)
         .bind(7, rows.last)
-        .bind(8, static_cast<std::int64_t>(trace.activities.size()))
+        .bind(8, activity_count)
         .bind(9, trace.source_clock_offset_ns)
         .bind(10, trace.world_size)
         .run();
@@ -358,13 +373,45 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
     write_strings(db, run_id, trace);
     write_lanes(db, run_id, trace);
     write_metadata(db, run_id, trace);
-    const RowidRange rows = write_activities(db, run_id, trace);
+    ActivityRows rows(db, run_id);
+    for (const Activity& a : trace.activities)
+        rows.add(a);
     write_collectives(db, run_id, trace);
     write_counters(db, run_id, trace);
-    write_trace_info(db, run_id, trace, rows);
+    write_trace_info(db, run_id, trace, rows.rows(), rows.count());
     // Made here, where every stored trace passes (imports and traced runs), so that a
     // timeline opens a huge run from them.
     write_lane_summaries(db, run_id, profiler::summarize_rows(trace));
+}
+
+void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
+                          profiler::StreamedTrace& trace,
+                          const std::function<void(const Activity&)>& also) {
+    ActivityRows rows(db, run_id);
+    LaneSummaryWriter summary_rows(db, run_id);
+    // The summaries' levels are known once every activity was seen: a first pass counts
+    // them (holding nothing), the second builds only what is kept.
+    profiler::LaneSummaryStream summaries(trace.header.lanes, trace.first_start_ns);
+    profiler::preview_activities(trace, [&summaries](const Activity& a) { summaries.plan(a); });
+    summaries.set_plan(summaries.take_plan(),
+                       [&summary_rows](std::vector<profiler::RowSummaryLevel>&& levels) {
+                           summary_rows.write(levels);
+                       });
+    profiler::stream_activities(trace, [&](const Activity& a) {
+        rows.add(a);
+        summaries.add(a);
+        if (also)
+            also(a);
+    });
+    summaries.finish();
+    // The header is complete once the activities have passed (the collectives).
+    const Trace& header = trace.header;
+    write_strings(db, run_id, header);
+    write_lanes(db, run_id, header);
+    write_metadata(db, run_id, header);
+    write_collectives(db, run_id, header);
+    write_counters(db, run_id, header);
+    write_trace_info(db, run_id, header, rows.rows(), rows.count());
 }
 
 std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,

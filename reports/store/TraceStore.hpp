@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 
@@ -15,6 +16,14 @@ namespace trainscope::reports {
 // Writes a run's trace tables (strings, lanes, activities, counters). Call inside the
 // run's transaction.
 void write_trace(const ResultsDatabase& db, std::int64_t run_id, const profiler::Trace& trace);
+
+// Writes the same tables for a trace whose activities pass once (profiler::StreamedTrace,
+// a huge import): each activity is written, nested and summarised as it passes, and
+// handed to `also` (the run's metrics); the rest follows once they have passed. Consumes
+// the trace's activities. Call inside the run's transaction.
+void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
+                          profiler::StreamedTrace& trace,
+                          const std::function<void(const profiler::Activity&)>& also = {});
 
 // How a caller (the GUI's loader) stops a long trace load and follows it. `stop` is read
 // between chunks of rows and, through the connection's progress handler, inside a long

@@ -44,8 +44,6 @@ std::string dtype_from_kernel_name(std::string_view name) {
     return {};
 }
 
-using HostKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // process, thread, start
-
 }  // namespace
 
 std::int64_t dtype_size_bytes(std::string_view dtype) {
@@ -101,25 +99,67 @@ std::optional<CollectiveKind> collective_kind_from_name(std::string_view name) {
     return std::nullopt;
 }
 
-void add_kineto_collectives(Trace& trace, const std::vector<RecordParamComms>& records) {
-    std::unordered_map<std::uint64_t, std::size_t> launch_of;
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const Activity& a = trace.activities[i];
-        if (a.correlation != 0 &&
-            (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi)) {
-            launch_of.emplace(a.correlation, i);
+bool KinetoCollectiveJoin::is_communication(StringId name, const StringTable& strings) {
+    if (name >= communication_.size())
+        communication_.resize(std::max<std::size_t>(name + 1, communication_.size() * 2), -1);
+    auto& verdict = communication_[name];
+    if (verdict < 0)
+        verdict = classify_kernel(strings.at(name)) == KernelCategory::Communication ? 1 : 0;
+    return verdict == 1;
+}
+
+void KinetoCollectiveJoin::note_kernel(const Activity& kernel, const StringTable& strings) {
+    if (kernel.correlation != 0 && is_communication(kernel.name, strings))
+        launched_by_.insert(kernel.correlation);
+}
+
+void KinetoCollectiveJoin::add_record(RecordParamComms record) {
+    records_.push_back(std::move(record));
+}
+
+void KinetoCollectiveJoin::shift_records(std::int64_t origin_ns) {
+    for (RecordParamComms& r : records_) {
+        r.start_ns -= origin_ns;
+        r.end_ns -= origin_ns;
+    }
+    for (std::size_t i = 0; i < records_.size(); ++i) {
+        const RecordParamComms& r = records_[i];
+        record_at_.emplace(HostKey{r.process, r.thread, r.start_ns}, i);
+    }
+}
+
+void KinetoCollectiveJoin::see(const Activity& a, std::span<const NestingStack::Open> ancestors,
+                               const Trace& trace) {
+    if (a.kind == ActivityKind::Kernel) {
+        if (is_communication(a.name, trace.strings))
+            kernels_.push_back(a);
+        return;
+    }
+    if (a.correlation == 0 ||
+        (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) ||
+        launched_by_.count(a.correlation) == 0 || launches_.count(a.correlation) != 0) {
+        return;
+    }
+    // The ops that hold the launch on its thread: nearest ancestors first.
+    const Lane& lane = trace.lanes.at(a.lane);
+    LaunchContext context;
+    for (auto it = ancestors.rbegin(); it != ancestors.rend(); ++it) {
+        const std::string_view op = trace.strings.at(it->name);
+        if (op == "record_param_comms" && !context.record) {
+            const auto r =
+                record_at_.find(HostKey{lane.process, lane.stream_or_thread, it->start_ns});
+            if (r != record_at_.end())
+                context.record = r->second;
+        } else if (!context.op_kind && (op.rfind("c10d::", 0) == 0 || op.rfind("nccl:", 0) == 0)) {
+            context.op_kind = collective_kind_from_name(op.substr(op.find(':') + 1));
         }
     }
-    std::map<HostKey, const RecordParamComms*> record_at;
-    for (const RecordParamComms& r : records)
-        record_at.emplace(HostKey{r.process, r.thread, r.start_ns}, &r);
+    launches_.emplace(a.correlation, context);
+}
 
-    for (const Activity& kernel : trace.activities) {
-        if (kernel.kind != ActivityKind::Kernel)
-            continue;
+void KinetoCollectiveJoin::finish(Trace& trace) {
+    for (const Activity& kernel : kernels_) {
         const std::string_view name = trace.strings.at(kernel.name);
-        if (classify_kernel(name) != KernelCategory::Communication)
-            continue;
         CollectiveCall call;
         call.start_ns = kernel.start_ns;
         call.end_ns = kernel.end_ns;
@@ -127,31 +167,12 @@ void add_kineto_collectives(Trace& trace, const std::vector<RecordParamComms>& r
         std::optional<CollectiveKind> kind = collective_kind_from_name(name);
         std::string dtype = dtype_from_kernel_name(name);
         std::string group;
-
-        // The ops that hold the launch on its thread: nearest ancestors first.
         const RecordParamComms* record = nullptr;
         std::optional<CollectiveKind> op_kind;
-        if (const auto found = launch_of.find(kernel.correlation); found != launch_of.end()) {
-            const Activity& launch = trace.activities[found->second];
-            const Lane& lane = trace.lanes.at(launch.lane);
-            int want = static_cast<int>(launch.depth) - 1;
-            for (std::size_t i = found->second; i-- > 0 && want >= 0;) {
-                const Activity& a = trace.activities[i];
-                if (a.lane != launch.lane)
-                    break;
-                if (static_cast<int>(a.depth) != want || a.end_ns < launch.start_ns)
-                    continue;
-                --want;
-                const std::string_view op = trace.strings.at(a.name);
-                if (op == "record_param_comms" && record == nullptr) {
-                    const auto r =
-                        record_at.find(HostKey{lane.process, lane.stream_or_thread, a.start_ns});
-                    if (r != record_at.end())
-                        record = r->second;
-                } else if (!op_kind && (op.rfind("c10d::", 0) == 0 || op.rfind("nccl:", 0) == 0)) {
-                    op_kind = collective_kind_from_name(op.substr(op.find(':') + 1));
-                }
-            }
+        if (const auto found = launches_.find(kernel.correlation); found != launches_.end()) {
+            if (found->second.record)
+                record = &records_[*found->second.record];
+            op_kind = found->second.op_kind;
         }
         if (op_kind)
             kind = op_kind;

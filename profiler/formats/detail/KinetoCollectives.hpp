@@ -1,9 +1,16 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
 #include <string>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
+#include "profiler/trace/NestingStack.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler::detail {
@@ -26,15 +33,43 @@ struct RecordParamComms {
     std::int64_t sequence = -1;
 };
 
-// Adds to trace.collectives one CollectiveCall per communication kernel (NCCL's
-// ncclKernel_* and ncclDevKernel_*, RCCL's), over the kernel's span on its stream lane.
-// Each is joined to its launch (runtime call, by correlation) and through it to the
-// record_param_comms op and the c10d op on the launching thread that hold the launch:
-// kind, element counts, dtype, group and sequence come from there when written, else
-// from the kernel's name (ncclKernel_AllReduce_RING_LL_Sum_float). Bytes are the larger
-// element count times the dtype's size (the nccl-tests "size"). The trace's activities
-// must be sorted (Trace::sort) and nested (assign_nesting_depths).
-void add_kineto_collectives(Trace& trace, const std::vector<RecordParamComms>& records);
+// Adds to a trace one CollectiveCall per communication kernel (NCCL's ncclKernel_* and
+// ncclDevKernel_*, RCCL's), over the kernel's span on its stream lane, in the order the
+// kernels pass. Each is joined to its launch (runtime call, by correlation) and through
+// it to the record_param_comms op and the c10d op on the launching thread that hold the
+// launch: kind, element counts, dtype, group and sequence come from there when written,
+// else from the kernel's name (ncclKernel_AllReduce_RING_LL_Sum_float). Bytes are the
+// larger element count times the dtype's size (the nccl-tests "size"). Made for a trace
+// whose activities pass once: what it keeps is the communication kernels' correlations,
+// the records, and what each such launch's enclosing ops said.
+class KinetoCollectiveJoin {
+  public:
+    // While the file is read: every kernel, and every record_param_comms op.
+    void note_kernel(const Activity& kernel, const StringTable& strings);
+    void add_record(RecordParamComms record);
+    // After reading, before the activities pass: the records onto the trace's t = 0.
+    void shift_records(std::int64_t origin_ns);
+    // Each activity in Trace::sort's order, with the intervals enclosing it on its lane
+    // (NestingStack::open before it is pushed).
+    void see(const Activity& a, std::span<const NestingStack::Open> ancestors, const Trace& trace);
+    // After the last activity: the calls into trace.collectives.
+    void finish(Trace& trace);
+
+  private:
+    using HostKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // process, thread, start
+    struct LaunchContext {
+        std::optional<std::size_t> record;  // into records_
+        std::optional<CollectiveKind> op_kind;
+    };
+    bool is_communication(StringId name, const StringTable& strings);
+
+    std::vector<std::int8_t> communication_;         // by name: -1 not asked yet, 0 no, 1 yes
+    std::unordered_set<std::uint64_t> launched_by_;  // correlations of communication kernels
+    std::vector<RecordParamComms> records_;
+    std::map<HostKey, std::size_t> record_at_;
+    std::unordered_map<std::uint64_t, LaunchContext> launches_;  // the first launch of each
+    std::vector<Activity> kernels_;                              // communication kernels
+};
 
 // The size in bytes of one element of a dtype as PyTorch ("Float", "BFloat16") or NCCL
 // kernel names ("float", "f32", "int8_t", "bf16") spell it; 0 when unknown.

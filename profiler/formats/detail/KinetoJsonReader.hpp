@@ -36,8 +36,10 @@ class KinetoRawObject {
 };
 
 struct KinetoJsonCallbacks {
-    std::function<void(const KinetoRawObject&)> on_event;   // traceEvents[i]
-    std::function<void(const KinetoRawObject&)> on_device;  // deviceProperties[i]
+    // The object is the reader's scratch, refilled for the next one: a callback may take
+    // its content (swap it for an emptied object) instead of copying it.
+    std::function<void(KinetoRawObject&)> on_event;   // traceEvents[i]
+    std::function<void(KinetoRawObject&)> on_device;  // deviceProperties[i]
     // Scalars of the root object ("schemaVersion") and of its objects, keyed
     // "distributedInfo.rank".
     std::function<void(std::string_view, const KinetoField&)> on_top_level_scalar;

@@ -7,7 +7,6 @@
 
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/MicrosecondText.hpp"
-#include "profiler/trace/TraceNesting.hpp"
 
 namespace trainscope::profiler::detail {
 
@@ -102,7 +101,90 @@ RecordParamComms comms_record(const KinetoRawObject& event, std::int64_t pid, st
 
 }  // namespace
 
-KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file) : file_(std::move(file)) {}
+// The fields the builder reads, found in one pass over an event (the first of each key,
+// as KinetoRawObject::find gives it) rather than by one search per key: a kernel event
+// has two dozen fields and a dozen of them are asked for.
+struct KinetoTraceBuilder::EventKeys {
+    enum Key : std::uint8_t {
+        Ph,
+        Cat,
+        Name,
+        Ts,
+        Dur,
+        Pid,
+        Tid,
+        Correlation,
+        Device,
+        Stream,
+        Bytes,
+        Grid0,
+        Block0 = Grid0 + 3,
+        Registers = Block0 + 3,
+        SharedMemory,
+        GraphId,
+        Count,
+    };
+    std::array<const KinetoField*, Count> at{};
+
+    explicit EventKeys(const KinetoRawObject& event) {
+        for (std::size_t i = 0; i < event.size(); ++i) {
+            const KinetoField& f = event[i];
+            const int k = key_of(f.key);
+            if (k >= 0 && at[static_cast<std::size_t>(k)] == nullptr)
+                at[static_cast<std::size_t>(k)] = &f;
+        }
+    }
+    [[nodiscard]] std::string_view text(Key k) const {
+        return at[k] != nullptr ? std::string_view(at[k]->text) : std::string_view();
+    }
+    [[nodiscard]] std::optional<std::int64_t> integer(Key k) const {
+        return at[k] != nullptr ? trailing_integer(at[k]->text) : std::nullopt;
+    }
+
+  private:
+    static int key_of(std::string_view k) {
+        const auto indexed = [&k](std::string_view stem, int first) {
+            // "args.grid[1]": the stem, one digit 0-2, "]".
+            if (k.size() != stem.size() + 2 || k.compare(0, stem.size(), stem) != 0 ||
+                k.back() != ']') {
+                return -1;
+            }
+            const char digit = k[stem.size()];
+            return digit >= '0' && digit <= '2' ? first + (digit - '0') : -1;
+        };
+        switch (k.size()) {
+            case 2:
+                return k == "ph" ? Ph : k == "ts" ? Ts : -1;
+            case 3:
+                return k == "cat"   ? Cat
+                       : k == "dur" ? Dur
+                       : k == "pid" ? Pid
+                       : k == "tid" ? Tid
+                                    : -1;
+            case 4:
+                return k == "name" ? Name : -1;
+            case 10:
+                return k == "args.bytes" ? Bytes : -1;
+            case 11:
+                return k == "args.device" ? Device : k == "args.stream" ? Stream : -1;
+            case 12:
+                return indexed("args.grid[", Grid0);
+            case 13:
+                return k == "args.graph id" ? GraphId : indexed("args.block[", Block0);
+            case 16:
+                return k == "args.correlation" ? Correlation : -1;
+            case 18:
+                return k == "args.shared memory" ? SharedMemory : -1;
+            case 25:
+                return k == "args.registers per thread" ? Registers : -1;
+            default:
+                return -1;
+        }
+    }
+};
+
+KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file, std::size_t run_capacity)
+    : file_(std::move(file)), activities_(run_capacity) {}
 
 KinetoTraceBuilder::Category KinetoTraceBuilder::classify(std::string_view category) {
     const std::string c = lowercase(category);
@@ -132,39 +214,31 @@ KinetoTraceBuilder::Category KinetoTraceBuilder::classify(std::string_view categ
     return Category::Other;
 }
 
-std::int64_t KinetoTraceBuilder::required_ns(const KinetoRawObject& event,
+std::int64_t KinetoTraceBuilder::required_ns(const EventKeys& event, const KinetoField* f,
                                              std::string_view key) const {
-    const KinetoField* f = event.find(key);
     if (f == nullptr || f->is_string) {
-        throw TraceFormatError(file_, "event \"" + std::string(event.text("name")) +
+        throw TraceFormatError(file_, "event \"" + std::string(event.text(EventKeys::Name)) +
                                           "\" has no numeric \"" + std::string(key) + "\"");
     }
     auto ns = microseconds_text_to_ns(f->text);
     if (!ns) {
-        throw TraceFormatError(file_, "event \"" + std::string(event.text("name")) + "\": \"" +
-                                          std::string(key) + "\" = " + f->text +
+        throw TraceFormatError(file_, "event \"" + std::string(event.text(EventKeys::Name)) +
+                                          "\": \"" + std::string(key) + "\" = " + f->text +
                                           " µs is not a number that fits in int64 nanoseconds");
     }
     return *ns;
 }
 
-std::optional<std::int64_t> KinetoTraceBuilder::optional_int(const KinetoRawObject& event,
-                                                             std::string_view key) const {
-    const KinetoField* f = event.find(key);
-    if (f == nullptr)
-        return std::nullopt;
-    return trailing_integer(f->text);
-}
-
-void KinetoTraceBuilder::add_event(const KinetoRawObject& event) {
-    const std::string_view phase = event.text("ph");
+void KinetoTraceBuilder::add_event(const KinetoRawObject& object) {
+    const EventKeys event(object);
+    const std::string_view phase = event.text(EventKeys::Ph);
     if (phase == "M") {
-        add_metadata_event(event);
+        add_metadata_event(object);
         return;
     }
     if (phase != "X")
         return;  // flows (s/f), instants and counters carry nothing we keep
-    const std::string_view category = event.text("cat");
+    const std::string_view category = event.text(EventKeys::Cat);
     if (!category.empty() && std::isupper(static_cast<unsigned char>(category.front()))) {
         saw_capitalised_category_ = true;
     }
@@ -173,17 +247,20 @@ void KinetoTraceBuilder::add_event(const KinetoRawObject& event) {
         ++skipped_events_;
         return;
     }
-    add_interval(event, c);
+    add_interval(object, event, c);
 }
 
-void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category category) {
-    const std::int64_t start_ns = required_ns(event, "ts");
-    const std::int64_t duration_ns = event.find("dur") ? required_ns(event, "dur") : 0;
-    if (has_fraction(event.text("ts")))
+void KinetoTraceBuilder::add_interval(const KinetoRawObject& object, const EventKeys& event,
+                                      Category category) {
+    using K = EventKeys;
+    const std::int64_t start_ns = required_ns(event, event.at[K::Ts], "ts");
+    const std::int64_t duration_ns =
+        event.at[K::Dur] != nullptr ? required_ns(event, event.at[K::Dur], "dur") : 0;
+    if (has_fraction(event.text(K::Ts)))
         saw_fractional_time_ = true;
     std::int64_t end_ns = 0;
     if (__builtin_add_overflow(start_ns, duration_ns, &end_ns)) {
-        throw TraceFormatError(file_, "event \"" + std::string(event.text("name")) +
+        throw TraceFormatError(file_, "event \"" + std::string(event.text(K::Name)) +
                                           "\": ts + dur overflows int64 nanoseconds");
     }
     if (category == Category::CaptureWindow) {
@@ -195,10 +272,10 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
     Activity a;
     a.start_ns = start_ns;
     a.end_ns = end_ns;
-    a.name = trace_.strings.intern(event.text("name"));
-    a.correlation = static_cast<std::uint64_t>(optional_int(event, "args.correlation").value_or(0));
-    const std::int64_t pid = optional_int(event, "pid").value_or(0);
-    const std::int64_t tid = optional_int(event, "tid").value_or(0);
+    a.name = trace_.strings.intern(event.text(K::Name));
+    a.correlation = static_cast<std::uint64_t>(event.integer(K::Correlation).value_or(0));
+    const std::int64_t pid = event.integer(K::Pid).value_or(0);
+    const std::int64_t tid = event.integer(K::Tid).value_or(0);
 
     switch (category) {
         case Category::Kernel:
@@ -209,28 +286,23 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
                      : category == Category::Memcpy ? ActivityKind::Memcpy
                      : category == Category::Memset ? ActivityKind::Memset
                                                     : ActivityKind::Synchronization;
-            a.device = static_cast<std::int32_t>(optional_int(event, "args.device").value_or(pid));
-            const std::int64_t stream = optional_int(event, "args.stream").value_or(tid);
+            a.device = static_cast<std::int32_t>(event.integer(K::Device).value_or(pid));
+            const std::int64_t stream = event.integer(K::Stream).value_or(tid);
             a.lane = lanes_.gpu_stream(a.device, stream);
-            a.bytes = optional_int(event, "args.bytes").value_or(0);
+            a.bytes = event.integer(K::Bytes).value_or(0);
             if (category == Category::Memcpy)
-                a.copy_kind = copy_kind_from_name(event.text("name"));
-            static constexpr std::array<std::string_view, 3> kGridKeys{
-                "args.grid[0]", "args.grid[1]", "args.grid[2]"};
-            static constexpr std::array<std::string_view, 3> kBlockKeys{
-                "args.block[0]", "args.block[1]", "args.block[2]"};
+                a.copy_kind = copy_kind_from_name(event.text(K::Name));
             for (std::size_t i = 0; i < 3; ++i) {
-                a.grid[i] =
-                    static_cast<std::int32_t>(optional_int(event, kGridKeys[i]).value_or(0));
-                a.block[i] =
-                    static_cast<std::int32_t>(optional_int(event, kBlockKeys[i]).value_or(0));
+                a.grid[i] = static_cast<std::int32_t>(
+                    event.integer(static_cast<K::Key>(K::Grid0 + i)).value_or(0));
+                a.block[i] = static_cast<std::int32_t>(
+                    event.integer(static_cast<K::Key>(K::Block0 + i)).value_or(0));
             }
-            a.registers_per_thread = static_cast<std::int32_t>(
-                optional_int(event, "args.registers per thread").value_or(0));
+            a.registers_per_thread =
+                static_cast<std::int32_t>(event.integer(K::Registers).value_or(0));
             a.shared_memory_bytes =
-                static_cast<std::int32_t>(optional_int(event, "args.shared memory").value_or(0));
-            a.graph_id =
-                static_cast<std::uint32_t>(optional_int(event, "args.graph id").value_or(0));
+                static_cast<std::int32_t>(event.integer(K::SharedMemory).value_or(0));
+            a.graph_id = static_cast<std::uint32_t>(event.integer(K::GraphId).value_or(0));
             break;
         }
         case Category::Runtime:
@@ -242,8 +314,8 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
                      : category == Category::HostOp ? ActivityKind::HostOp
                                                     : ActivityKind::Overhead;
             a.lane = lanes_.host_thread(pid, tid);
-            if (category == Category::HostOp && event.text("name") == "record_param_comms")
-                comms_records_.push_back(comms_record(event, pid, tid, start_ns, end_ns));
+            if (category == Category::HostOp && event.text(K::Name) == "record_param_comms")
+                collectives_->add_record(comms_record(object, pid, tid, start_ns, end_ns));
             break;
         case Category::Annotation:
             a.kind = ActivityKind::NvtxRange;
@@ -253,8 +325,8 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
             // Kineto's projection of an annotation onto a GPU stream: an NVTX-like range
             // on an annotation lane that belongs to the device.
             a.kind = ActivityKind::NvtxRange;
-            a.device = static_cast<std::int32_t>(optional_int(event, "args.device").value_or(pid));
-            const std::int64_t stream = optional_int(event, "args.stream").value_or(tid);
+            a.device = static_cast<std::int32_t>(event.integer(K::Device).value_or(pid));
+            const std::int64_t stream = event.integer(K::Stream).value_or(tid);
             a.lane = lanes_.device_annotations(a.device, stream);
             break;
         }
@@ -262,14 +334,30 @@ void KinetoTraceBuilder::add_interval(const KinetoRawObject& event, Category cat
         case Category::Other:
             return;
     }
-    trace_.activities.push_back(a);
+    keep(a);
+}
+
+void KinetoTraceBuilder::keep(const Activity& a) {
+    min_start_ns_ = std::min(min_start_ns_, a.start_ns);
+    max_end_ns_ = std::max(max_end_ns_, a.end_ns);
+    if (a.kind == ActivityKind::Kernel) {
+        has_gpu_work_ = true;
+        collectives_->note_kernel(a, trace_.strings);
+    } else if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset) {
+        has_gpu_work_ = true;
+    }
+    activities_.add(a);
 }
 
 void KinetoTraceBuilder::add_metadata_event(const KinetoRawObject& event) {
     const std::string_view what = event.text("name");
     const std::string_view value = event.text("args.name");
-    const std::int64_t pid = optional_int(event, "pid").value_or(0);
-    const std::int64_t tid = optional_int(event, "tid").value_or(0);
+    const auto int_or_zero = [&event](std::string_view key) {
+        const KinetoField* f = event.find(key);
+        return f != nullptr ? trailing_integer(f->text).value_or(0) : 0;
+    };
+    const std::int64_t pid = int_or_zero("pid");
+    const std::int64_t tid = int_or_zero("tid");
     if (what == "process_name") {
         lanes_.set_process_name(pid, std::string(value));
     } else if (what == "thread_name") {
@@ -311,30 +399,20 @@ void KinetoTraceBuilder::add_top_level(std::string_view key, const KinetoField& 
     }
 }
 
-Trace KinetoTraceBuilder::finish() && {
+StreamedTrace KinetoTraceBuilder::finish() && {
     // t = 0 is the earliest event (or capture start); everything moves by that origin.
-    std::int64_t origin = std::numeric_limits<std::int64_t>::max();
-    for (const Activity& a : trace_.activities)
-        origin = std::min(origin, a.start_ns);
+    const bool any = activities_.size() > 0;
+    std::int64_t origin = any ? min_start_ns_ : std::numeric_limits<std::int64_t>::max();
     if (capture_begin_ns_)
         origin = std::min(origin, *capture_begin_ns_);
     if (origin == std::numeric_limits<std::int64_t>::max())
         origin = 0;
-    for (Activity& a : trace_.activities) {
-        a.start_ns -= origin;
-        a.end_ns -= origin;
-    }
-    for (RecordParamComms& r : comms_records_) {
-        r.start_ns -= origin;
-        r.end_ns -= origin;
-    }
+    collectives_->shift_records(origin);
     if (__builtin_add_overflow(origin, trace_.source_clock_offset_ns, &trace_.base_ns)) {
         throw TraceFormatError(file_,
                                "timestamps plus baseTimeNanoseconds overflow int64 nanoseconds");
     }
-    std::int64_t last_end = 0;
-    for (const Activity& a : trace_.activities)
-        last_end = std::max(last_end, a.end_ns);
+    const std::int64_t last_end = any ? std::max<std::int64_t>(0, max_end_ns_ - origin) : 0;
     trace_.capture_begin_ns = capture_begin_ns_ ? *capture_begin_ns_ - origin : 0;
     trace_.capture_end_ns = capture_end_ns_ ? *capture_end_ns_ - origin : last_end;
 
@@ -346,9 +424,19 @@ Trace KinetoTraceBuilder::finish() && {
     trace_.metadata["kineto.category_style"] =
         saw_capitalised_category_ ? "capitalised (PyTorch 1.x)" : "lowercase (PyTorch 2.x)";
     trace_.metadata["kineto.skipped_events"] = std::to_string(skipped_events_);
-    assign_nesting_depths(trace_);
-    add_kineto_collectives(trace_, comms_records_);
-    return std::move(trace_);
+
+    StreamedTrace out;
+    out.activity_count = activities_.size();
+    out.shift_ns = origin;
+    out.first_start_ns = any ? min_start_ns_ - origin : 0;
+    out.has_gpu_work = has_gpu_work_;
+    out.activities = std::move(activities_).finish();
+    out.header = std::move(trace_);
+    std::shared_ptr<KinetoCollectiveJoin> join = std::move(collectives_);
+    out.on_activity = [join](const Activity& a, std::span<const NestingStack::Open> ancestors,
+                             const Trace& trace) { join->see(a, ancestors, trace); };
+    out.on_end = [join](Trace& trace) { join->finish(trace); };
+    return out;
 }
 
 }  // namespace trainscope::profiler::detail

@@ -2,12 +2,15 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "profiler/formats/detail/KinetoCollectives.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
+#include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler::detail {
@@ -15,37 +18,43 @@ namespace trainscope::profiler::detail {
 // Turns Kineto events, one at a time, into the trace model. Both eras are accepted:
 // PyTorch 2.x categories (kernel, gpu_memcpy, cuda_runtime, cpu_op, user_annotation, ...)
 // and PyTorch 1.9 ones (Kernel, Memcpy, Runtime, Operator, ...), compared
-// case-insensitively. Times stay on the file's clock until finish() moves t=0 to the
-// first event.
+// case-insensitively. Times stay on the file's clock; finish() says the shift that
+// moves t = 0 to the first event, applied as the sorted activities pass.
 class KinetoTraceBuilder {
   public:
-    explicit KinetoTraceBuilder(std::filesystem::path file);
+    KinetoTraceBuilder(std::filesystem::path file, std::size_t run_capacity);
     KinetoTraceBuilder(const KinetoTraceBuilder&) = delete;  // lanes_ refers to trace_
     KinetoTraceBuilder& operator=(const KinetoTraceBuilder&) = delete;
 
-    void reserve_activities(std::size_t count) { trace_.activities.reserve(count); }
     void add_event(const KinetoRawObject& event);
     void add_device(const KinetoRawObject& device);
     void add_top_level(std::string_view key, const KinetoField& value);
 
-    Trace finish() &&;
+    // The trace with its activities sorted on disk, passed once by stream_activities
+    // (which nests them and joins the collectives).
+    StreamedTrace finish() &&;
 
   private:
     enum class Category;
     static Category classify(std::string_view category);
 
-    void add_interval(const KinetoRawObject& event, Category category);
+    struct EventKeys;
+    void add_interval(const KinetoRawObject& object, const EventKeys& event, Category category);
     void add_metadata_event(const KinetoRawObject& event);
-    std::int64_t required_ns(const KinetoRawObject& event, std::string_view key) const;
-    std::optional<std::int64_t> optional_int(const KinetoRawObject& event,
-                                             std::string_view key) const;
+    void keep(const Activity& a);
+    std::int64_t required_ns(const EventKeys& event, const KinetoField* field,
+                             std::string_view key) const;
 
     std::filesystem::path file_;
     Trace trace_;
     LaneRegistry lanes_{trace_};
     std::optional<std::int64_t> capture_begin_ns_;
     std::optional<std::int64_t> capture_end_ns_;
-    std::vector<RecordParamComms> comms_records_;
+    ActivitySorter activities_;
+    std::int64_t min_start_ns_ = std::numeric_limits<std::int64_t>::max();
+    std::int64_t max_end_ns_ = std::numeric_limits<std::int64_t>::min();
+    bool has_gpu_work_ = false;
+    std::unique_ptr<KinetoCollectiveJoin> collectives_ = std::make_unique<KinetoCollectiveJoin>();
     std::int64_t skipped_events_ = 0;
     bool saw_fractional_time_ = false;
     bool saw_capitalised_category_ = false;

@@ -1,0 +1,231 @@
+#include "profiler/analysis/RowSummarizer.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace trainscope::profiler {
+
+RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
+                             std::int64_t max_activities)
+    : max_activities_(max_activities) {
+    // Each level's buckets are four of the finer level's; the pyramid ends at the first
+    // level wider than an eighth of int64's range (or, at finish, at one bucket).
+    std::int64_t width = kSummaryBaseWidthNs;
+    for (int level = 0;; ++level) {
+        Level l;
+        l.kept.lane = lane;
+        l.kept.depth = depth;
+        l.kept.level = level;
+        l.kept.width_ns = width;
+        l.kept.origin_ns = origin_ns;
+        levels_.push_back(std::move(l));
+        if (width > std::numeric_limits<std::int64_t>::max() / 8)
+            break;
+        width *= 4;
+    }
+}
+
+RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
+                             const std::vector<bool>& keep)
+    : RowSummarizer(lane, depth, origin_ns, std::numeric_limits<std::int64_t>::max()) {
+    for (std::size_t i = 0; i < levels_.size(); ++i)
+        levels_[i].dropped = i >= keep.size() || !keep[i];
+}
+
+void RowSummarizer::add(const Activity& a) {
+    ++activities_;
+    const std::int64_t duration = a.end_ns - a.start_ns;
+    // Levels whose bucket changes with this activity: a prefix, since a coarser bucket
+    // holds whole finer ones.
+    std::size_t changed = 0;
+    for (; changed < levels_.size(); ++changed) {
+        const Level& l = levels_[changed];
+        if (l.has_open && l.kept.index_of(a.start_ns) == l.open_index)
+            break;
+    }
+    for (std::size_t i = 0; i < changed; ++i) {
+        if (levels_[i].has_open)
+            close(i);
+    }
+    for (std::size_t i = 0; i < changed; ++i) {
+        Level& l = levels_[i];
+        l.open_index = l.kept.index_of(a.start_ns);
+        l.has_open = true;
+        ++l.buckets;
+        // A coarser bucket gathers its finer ones as they close; the finest starts from
+        // its first activity.
+        l.open = i == 0 ? SummaryBucket{a.start_ns, a.end_ns, 0, duration, 0, a.name, a.kind}
+                        : SummaryBucket{a.start_ns,
+                                        std::numeric_limits<std::int64_t>::min(),
+                                        0,
+                                        std::numeric_limits<std::int64_t>::min(),
+                                        0,
+                                        kNoString,
+                                        ActivityKind::Kernel};
+    }
+    SummaryBucket& b = levels_[0].open;
+    ++b.count;
+    b.last_end = std::max(b.last_end, a.end_ns);
+    if (duration > b.longest_ns) {
+        b.longest_ns = duration;
+        b.name = a.name;
+        b.kind = a.kind;
+    }
+    // The union, as merge_intervals makes it: empty intervals left out, touching ones
+    // joined. A finished part is added to the buckets now that all of them exist.
+    if (a.end_ns <= a.start_ns)
+        return;
+    if (has_union_ && a.start_ns <= union_end_) {
+        union_end_ = std::max(union_end_, a.end_ns);
+        return;
+    }
+    if (has_union_)
+        add_busy(union_begin_, union_end_);
+    union_begin_ = a.start_ns;
+    union_end_ = a.end_ns;
+    has_union_ = true;
+}
+
+void RowSummarizer::close(std::size_t level) {
+    Level& l = levels_[level];
+    const SummaryBucket& child = l.open;
+    if (level + 1 < levels_.size()) {
+        SummaryBucket& up = levels_[level + 1].open;
+        up.count += child.count;
+        up.last_end = std::max(up.last_end, child.last_end);
+        if (child.longest_ns > up.longest_ns) {  // ties: the earlier one stays
+            up.longest_ns = child.longest_ns;
+            up.name = child.name;
+            up.kind = child.kind;
+        }
+    }
+    l.has_open = false;
+    if (l.dropped)
+        return;
+    l.kept.buckets.push_back(child);
+    if (static_cast<std::int64_t>(l.kept.buckets.size()) * kMinActivitiesPerBucket >
+        max_activities_) {
+        l.dropped = true;
+        l.kept.buckets = {};
+    }
+}
+
+void RowSummarizer::add_busy(std::int64_t begin_ns, std::int64_t end_ns) {
+    const auto overlap = [begin_ns, end_ns](std::int64_t b0, std::int64_t b1) {
+        return std::max<std::int64_t>(0, std::min(end_ns, b1) - std::max(begin_ns, b0));
+    };
+    for (Level& l : levels_) {
+        if (l.dropped)
+            continue;
+        const std::int64_t width = l.kept.width_ns;
+        auto& kept = l.kept.buckets;
+        while (l.busy_from < kept.size() &&
+               l.kept.bucket_begin(kept[l.busy_from]) + width <= begin_ns)
+            ++l.busy_from;
+        for (std::size_t j = l.busy_from; j < kept.size(); ++j) {
+            const std::int64_t b0 = l.kept.bucket_begin(kept[j]);
+            if (b0 >= end_ns)
+                break;
+            kept[j].busy_ns += overlap(b0, b0 + width);
+        }
+        if (l.has_open) {
+            const std::int64_t b0 = l.kept.origin_ns + l.open_index * width;
+            l.open.busy_ns += overlap(b0, b0 + width);
+        }
+    }
+}
+
+void RowSummarizer::close_all() {
+    if (has_union_)
+        add_busy(union_begin_, union_end_);
+    has_union_ = false;
+    for (std::size_t i = 0; i < levels_.size(); ++i) {
+        if (levels_[i].has_open)
+            close(i);
+    }
+}
+
+void RowSummarizer::finish(std::vector<RowSummaryLevel>& out) && {
+    close_all();
+    for (Level& l : levels_) {
+        if (l.buckets * kMinActivitiesPerBucket <= activities_)
+            out.push_back(std::move(l.kept));
+        if (l.buckets <= 1)
+            break;
+    }
+}
+
+std::vector<bool> RowSummarizer::levels_to_keep() && {
+    close_all();
+    std::vector<bool> keep(levels_.size(), false);
+    for (std::size_t i = 0; i < levels_.size(); ++i) {
+        keep[i] = levels_[i].buckets * kMinActivitiesPerBucket <= activities_;
+        if (levels_[i].buckets <= 1)
+            break;
+    }
+    return keep;
+}
+
+LaneSummaryStream::LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns)
+    : lanes_(lanes), origin_ns_(origin_ns) {}
+
+void LaneSummaryStream::enter(const Activity& a) {
+    if (in_lane_ && a.lane != lane_)
+        end_lane();
+    lane_ = a.lane;
+    in_lane_ = true;
+    const std::uint16_t depth = summary_row_depth(lanes_[a.lane], a);
+    auto& row = rows_[depth];
+    if (!row) {
+        if (planning_)
+            row.emplace(a.lane, depth, origin_ns_, 0);  // counts, holds nothing
+        else
+            row.emplace(a.lane, depth, origin_ns_, plan_[{a.lane, depth}]);
+    }
+    row->add(a);
+}
+
+void LaneSummaryStream::plan(const Activity& a) {
+    enter(a);
+}
+
+LaneSummaryStream::Plan LaneSummaryStream::take_plan() {
+    if (in_lane_)
+        end_lane();
+    return std::move(plan_);
+}
+
+void LaneSummaryStream::set_plan(Plan plan,
+                                 std::function<void(std::vector<RowSummaryLevel>&&)> sink) {
+    plan_ = std::move(plan);
+    sink_ = std::move(sink);
+    planning_ = false;
+}
+
+void LaneSummaryStream::add(const Activity& a) {
+    enter(a);
+}
+
+void LaneSummaryStream::end_lane() {
+    std::vector<RowSummaryLevel> levels;
+    for (std::size_t depth = 0; depth < rows_.size(); ++depth) {
+        auto& row = rows_[depth];
+        if (!row)
+            continue;
+        if (planning_)
+            plan_[{lane_, static_cast<std::uint16_t>(depth)}] = std::move(*row).levels_to_keep();
+        else
+            std::move(*row).finish(levels);
+        row.reset();
+    }
+    in_lane_ = false;
+    if (!levels.empty())
+        sink_(std::move(levels));
+}
+
+void LaneSummaryStream::finish() {
+    if (in_lane_)
+        end_lane();
+}
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,228 @@
+#include "profiler/trace/ActivitySorter.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+#include <system_error>
+
+namespace trainscope::profiler {
+
+namespace {
+
+// Trace::sort's order with the place of adding as the last key: the stable sort.
+struct SortKey {
+    LaneId lane;
+    std::uint32_t index;
+    std::int64_t start_ns;
+    std::int64_t end_ns;
+};
+
+bool key_before(const SortKey& a, const SortKey& b) {
+    if (a.lane != b.lane)
+        return a.lane < b.lane;
+    if (a.start_ns != b.start_ns)
+        return a.start_ns < b.start_ns;
+    if (a.end_ns != b.end_ns)
+        return a.end_ns > b.end_ns;
+    return a.index < b.index;
+}
+
+bool activity_before(const Activity& a, const Activity& b) {
+    if (a.lane != b.lane)
+        return a.lane < b.lane;
+    if (a.start_ns != b.start_ns)
+        return a.start_ns < b.start_ns;
+    return a.end_ns > b.end_ns;
+}
+
+// Sorting 24-byte keys and moving each 88-byte activity once is several times faster
+// than std::stable_sort of the activities themselves.
+std::vector<SortKey> sorted_keys(const std::vector<Activity>& run) {
+    std::vector<SortKey> keys(run.size());
+    for (std::size_t i = 0; i < run.size(); ++i)
+        keys[i] = {run[i].lane, static_cast<std::uint32_t>(i), run[i].start_ns, run[i].end_ns};
+    if (!std::is_sorted(keys.begin(), keys.end(), key_before))
+        std::sort(keys.begin(), keys.end(), key_before);
+    return keys;
+}
+
+[[noreturn]] void throw_io(const char* what) {
+    throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(), what);
+}
+
+// A file in $TMPDIR (else /tmp) that no name leads to: the system removes it when it is
+// closed, however the process ends.
+std::FILE* unnamed_temporary_file() {
+    const char* dir = std::getenv("TMPDIR");
+    std::string path =
+        std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/trainscope-sort-XXXXXX";
+    const int fd = ::mkstemp(path.data());
+    if (fd < 0)
+        return nullptr;
+    ::unlink(path.c_str());
+    std::FILE* file = ::fdopen(fd, "w+b");
+    if (file == nullptr)
+        ::close(fd);
+    return file;
+}
+
+constexpr std::size_t kReadBlock = 2048;  // activities read from a run at a time (176 KiB)
+
+}  // namespace
+
+struct SortedActivities::Run {
+    std::int64_t begin = 0;  // position in the file, in activities
+    std::int64_t next = 0;
+    std::int64_t end = 0;
+    std::vector<Activity> block;
+    std::size_t at = 0;
+};
+
+SortedActivities::SortedActivities() = default;
+
+void SortedActivities::refill(Run& run) {
+    const auto count = static_cast<std::size_t>(
+        std::min<std::int64_t>(run.end - run.next, static_cast<std::int64_t>(kReadBlock)));
+    run.block.resize(count);
+    run.at = 0;
+    if (count == 0)
+        return;
+    const auto bytes = count * sizeof(Activity);
+    const auto offset = static_cast<off_t>(run.next) * static_cast<off_t>(sizeof(Activity));
+    errno = 0;
+    if (::pread(fileno(file_.get()), run.block.data(), bytes, offset) !=
+        static_cast<ssize_t>(bytes)) {
+        throw_io("reading the sorted activities back from the temporary file");
+    }
+    run.next += static_cast<std::int64_t>(count);
+}
+SortedActivities::SortedActivities(SortedActivities&&) noexcept = default;
+SortedActivities& SortedActivities::operator=(SortedActivities&&) noexcept = default;
+SortedActivities::~SortedActivities() = default;
+
+// Each run's first block; then the runs as a heap.
+void SortedActivities::start_runs() {
+    heap_.clear();
+    for (std::uint32_t r = 0; r < runs_.size(); ++r) {
+        runs_[r].next = runs_[r].begin;
+        refill(runs_[r]);
+        heap_.push_back(r);
+    }
+    std::make_heap(heap_.begin(), heap_.end(),
+                   [this](std::uint32_t x, std::uint32_t y) { return run_after(x, y); });
+}
+
+void SortedActivities::rewind() {
+    memory_at_ = 0;
+    if (file_)
+        start_runs();
+}
+
+bool SortedActivities::next(Activity& out) {
+    if (!file_) {
+        if (memory_at_ == memory_.size())
+            return false;
+        out = memory_[memory_at_++];
+        return true;
+    }
+    return next_from_runs(out);
+}
+
+// A min-heap of runs: a run is before another when its next activity is, or on a tie
+// when it was written first (its activities were added first).
+bool SortedActivities::run_after(std::uint32_t x, std::uint32_t y) const {
+    const Activity& a = runs_[x].block[runs_[x].at];
+    const Activity& b = runs_[y].block[runs_[y].at];
+    if (activity_before(a, b))
+        return false;
+    if (activity_before(b, a))
+        return true;
+    return x > y;
+}
+
+bool SortedActivities::next_from_runs(Activity& out) {
+    if (heap_.empty())
+        return false;
+    const auto after = [this](std::uint32_t x, std::uint32_t y) { return run_after(x, y); };
+    std::pop_heap(heap_.begin(), heap_.end(), after);
+    const std::uint32_t r = heap_.back();
+    Run& run = runs_[r];
+    out = run.block[run.at++];
+    if (run.at == run.block.size())
+        refill(run);
+    if (run.block.empty()) {
+        heap_.pop_back();
+    } else {
+        std::push_heap(heap_.begin(), heap_.end(), after);
+    }
+    return true;
+}
+
+ActivitySorter::ActivitySorter(std::size_t run_capacity)
+    : run_capacity_(std::max<std::size_t>(run_capacity, 1)) {}
+ActivitySorter::ActivitySorter(ActivitySorter&&) noexcept = default;
+ActivitySorter& ActivitySorter::operator=(ActivitySorter&&) noexcept = default;
+ActivitySorter::~ActivitySorter() = default;
+
+void ActivitySorter::add(const Activity& activity) {
+    if (buffer_.size() == run_capacity_)
+        spill();
+    if (buffer_.capacity() == 0)
+        buffer_.reserve(run_capacity_);  // pages are committed only as they fill
+    buffer_.push_back(activity);
+    ++added_;
+}
+
+void ActivitySorter::spill() {
+    if (!out_.file_) {
+        errno = 0;
+        out_.file_.reset(unnamed_temporary_file());
+        if (!out_.file_)
+            throw_io("creating a temporary file in $TMPDIR (or /tmp) for sorting the activities");
+    }
+    const std::vector<SortKey> keys = sorted_keys(buffer_);
+    SortedActivities::Run run;
+    run.begin = out_.runs_.empty() ? 0 : out_.runs_.back().end;
+    run.next = run.begin;
+    run.end = run.next + static_cast<std::int64_t>(keys.size());
+    std::vector<Activity> block;
+    block.reserve(kReadBlock);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        block.push_back(buffer_[keys[i].index]);
+        if (block.size() == kReadBlock || i + 1 == keys.size()) {
+            errno = 0;
+            if (std::fwrite(block.data(), sizeof(Activity), block.size(), out_.file_.get()) !=
+                block.size()) {
+                throw_io("writing sorted activities to a temporary file (is $TMPDIR full?)");
+            }
+            block.clear();
+        }
+    }
+    out_.runs_.push_back(std::move(run));
+    buffer_.clear();
+}
+
+SortedActivities ActivitySorter::finish() && {
+    if (!out_.file_) {
+        const std::vector<SortKey> keys = sorted_keys(buffer_);
+        out_.memory_.reserve(keys.size());
+        for (const SortKey& k : keys)
+            out_.memory_.push_back(buffer_[k.index]);
+        buffer_ = {};
+        return std::move(out_);
+    }
+    if (!buffer_.empty())
+        spill();
+    buffer_ = {};
+    errno = 0;
+    if (std::fflush(out_.file_.get()) != 0)
+        throw_io("writing sorted activities to a temporary file (is $TMPDIR full?)");
+    SortedActivities out = std::move(out_);
+    out.start_runs();
+    return out;
+}
+
+}  // namespace trainscope::profiler

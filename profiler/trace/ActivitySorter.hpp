@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "profiler/trace/Activity.hpp"
+
+namespace trainscope::profiler {
+
+// Activities in the order Trace::sort gives (lane, start, the longer first, then as
+// added), read once. Made by ActivitySorter.
+class SortedActivities {
+  public:
+    SortedActivities();  // none
+    SortedActivities(SortedActivities&&) noexcept;
+    SortedActivities& operator=(SortedActivities&&) noexcept;
+    ~SortedActivities();
+
+    // The next activity into `out`; false after the last.
+    bool next(Activity& out);
+    // Back to the first activity, to read them all again.
+    void rewind();
+
+  private:
+    friend class ActivitySorter;
+    struct Run;
+    bool next_from_runs(Activity& out);
+    void refill(Run& run);
+    void start_runs();
+    [[nodiscard]] bool run_after(std::uint32_t x, std::uint32_t y) const;
+
+    std::vector<Activity> memory_;  // the one run, when everything fitted in memory
+    std::size_t memory_at_ = 0;
+    struct FileCloser {
+        void operator()(std::FILE* f) const noexcept { std::fclose(f); }
+    };
+    std::unique_ptr<std::FILE, FileCloser> file_;  // the sorted runs, one after another
+    std::vector<Run> runs_;
+    std::vector<std::uint32_t> heap_;  // runs by their next activity, the first on top
+};
+
+// Sorts activities as Trace::sort does in bounded memory: runs of `run_capacity`
+// activities are sorted in memory and, when there is more than one, written one after
+// another to an unnamed temporary file ($TMPDIR, else /tmp; gone when closed) and merged
+// while read. Memory: the run buffer while adding, a small buffer per run while reading.
+class ActivitySorter {
+  public:
+    // 256 Ki activities: a 22 MiB buffer, and a 1 GB Kineto file in six runs.
+    static constexpr std::size_t kDefaultRunCapacity = std::size_t{1} << 18;
+
+    explicit ActivitySorter(std::size_t run_capacity = kDefaultRunCapacity);
+    ActivitySorter(ActivitySorter&&) noexcept;
+    ActivitySorter& operator=(ActivitySorter&&) noexcept;
+    ~ActivitySorter();
+
+    void add(const Activity& activity);
+    [[nodiscard]] std::int64_t size() const { return added_; }
+    // Ends adding. Throws std::system_error when the temporary file cannot be written.
+    SortedActivities finish() &&;
+
+  private:
+    void spill();
+
+    std::size_t run_capacity_;
+    std::vector<Activity> buffer_;
+    std::int64_t added_ = 0;
+    SortedActivities out_;
+};
+
+}  // namespace trainscope::profiler

@@ -1,0 +1,128 @@
+// The streamed Kineto import (activities sorted on disk in runs, nested and joined as they
+// pass once) against the same file held whole, with runs small enough that every shared
+// trace spills to several: the trace, its collectives and its level-of-detail summaries
+// must be exactly the whole one's.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <tuple>
+
+#include "TraceFixtures.hpp"
+#include "profiler/analysis/LaneSummary.hpp"
+#include "profiler/analysis/RowSummarizer.hpp"
+#include "profiler/formats/KinetoImporter.hpp"
+#include "profiler/trace/ActivitySorter.hpp"
+#include "profiler/trace/TraceNesting.hpp"
+
+namespace trainscope::profiler {
+namespace {
+
+auto fields(const Activity& a) {
+    return std::make_tuple(a.start_ns, a.end_ns, a.correlation, a.bytes, a.lane, a.name, a.kind,
+                           a.copy_kind, a.depth, a.grid, a.block, a.registers_per_thread,
+                           a.shared_memory_bytes, a.graph_id, a.device, a.flops);
+}
+
+auto fields(const CollectiveCall& c) {
+    return std::make_tuple(c.rank, c.kind, c.lane, c.start_ns, c.end_ns, c.sequence, c.elements,
+                           c.bytes, c.group_size, c.group, c.dtype);
+}
+
+TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {
+    std::mt19937 rng(7);
+    Trace trace;
+    for (int i = 0; i < 5000; ++i) {
+        Activity a;
+        a.lane = static_cast<LaneId>(rng() % 4);
+        a.start_ns =
+            static_cast<std::int64_t>(rng() % 50);  // many ties: the order added breaks them
+        a.end_ns = a.start_ns + static_cast<std::int64_t>(rng() % 5);
+        a.correlation = static_cast<std::uint64_t>(i);
+        trace.activities.push_back(a);
+    }
+    for (const std::size_t run : {std::size_t{7}, std::size_t{1000}, std::size_t{100000}}) {
+        SCOPED_TRACE(run);
+        ActivitySorter sorter(run);
+        for (const Activity& a : trace.activities)
+            sorter.add(a);
+        EXPECT_EQ(sorter.size(), 5000);
+        SortedActivities sorted = std::move(sorter).finish();
+        Trace expected = trace;
+        expected.sort();
+        Activity a;
+        std::size_t i = 0;
+        while (sorted.next(a)) {
+            ASSERT_LT(i, expected.activities.size());
+            ASSERT_EQ(a.correlation, expected.activities[i].correlation) << "at " << i;
+            ++i;
+        }
+        EXPECT_EQ(i, expected.activities.size());
+    }
+}
+
+void expect_streamed_equals_whole(const std::string& relative, std::size_t run) {
+    const auto file = testing::shared_trace_path(relative);
+    const Trace whole = import_kineto_trace(file);  // the default run holds every fixture
+    StreamedTrace streamed = stream_kineto_trace(file, run);
+    EXPECT_EQ(streamed.activity_count, static_cast<std::int64_t>(whole.activities.size()));
+    // The summaries as the store makes them while the activities pass.
+    std::vector<RowSummaryLevel> levels;
+    LaneSummaryStream summaries(streamed.header.lanes, streamed.first_start_ns);
+    preview_activities(streamed, [&summaries](const Activity& a) { summaries.plan(a); });
+    summaries.set_plan(summaries.take_plan(), [&levels](std::vector<RowSummaryLevel>&& lane) {
+        levels.insert(levels.end(), lane.begin(), lane.end());
+    });
+    std::vector<Activity> passed;
+    stream_activities(streamed, [&](const Activity& a) {
+        passed.push_back(a);
+        summaries.add(a);
+    });
+    summaries.finish();
+    const Trace& header = streamed.header;
+    ASSERT_EQ(passed.size(), whole.activities.size());
+    for (std::size_t i = 0; i < passed.size(); ++i)
+        ASSERT_EQ(fields(passed[i]), fields(whole.activities[i])) << "activity " << i;
+    ASSERT_EQ(header.collectives.size(), whole.collectives.size());
+    for (std::size_t i = 0; i < header.collectives.size(); ++i)
+        EXPECT_EQ(fields(header.collectives[i]), fields(whole.collectives[i]))
+            << "collective " << i;
+    ASSERT_EQ(header.strings.size(), whole.strings.size());
+    for (std::size_t i = 0; i < header.strings.size(); ++i)
+        EXPECT_EQ(header.strings.at(static_cast<StringId>(i)),
+                  whole.strings.at(static_cast<StringId>(i)));
+    EXPECT_EQ(header.lanes.size(), whole.lanes.size());
+    EXPECT_EQ(header.metadata, whole.metadata);
+    EXPECT_EQ(std::make_tuple(header.base_ns, header.capture_begin_ns, header.capture_end_ns),
+              std::make_tuple(whole.base_ns, whole.capture_begin_ns, whole.capture_end_ns));
+
+    const auto expected = summarize_rows(whole);
+    ASSERT_EQ(levels.size(), expected.size());
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        EXPECT_EQ(std::make_tuple(levels[i].lane, levels[i].depth, levels[i].level,
+                                  levels[i].width_ns, levels[i].origin_ns),
+                  std::make_tuple(expected[i].lane, expected[i].depth, expected[i].level,
+                                  expected[i].width_ns, expected[i].origin_ns));
+        EXPECT_TRUE(levels[i].buckets == expected[i].buckets) << "level " << i;
+    }
+}
+
+TEST(StreamedKinetoImport, EqualsTheWholeImportWithRunsOnDisk) {
+    for (const char* relative :
+         {"kineto/v100_resnet50_training.json.gz", "kineto/h100_bert_small_inference.json.gz",
+          "kineto/a100_two_streams_add.json.gz"}) {
+        SCOPED_TRACE(relative);
+        expect_streamed_equals_whole(relative, 997);
+    }
+}
+
+// The multi-rank fixtures carry record_param_comms ops and NCCL kernels: the collectives
+// joined while the activities pass are the ones the whole trace gave.
+TEST(StreamedKinetoImport, JoinsCollectivesAsTheActivitiesPass) {
+    const char* rank0 =
+        "multirank/param_dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz";
+    ASSERT_FALSE(import_kineto_trace(testing::shared_trace_path(rank0)).collectives.empty());
+    expect_streamed_equals_whole(rank0, 101);
+}
+
+}  // namespace
+}  // namespace trainscope::profiler
