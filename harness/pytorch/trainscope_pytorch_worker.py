@@ -6,6 +6,7 @@ user named by --python:
 
     python3 trainscope_pytorch_worker.py JOB.json RESULT.json
     python3 trainscope_pytorch_worker.py --probe        # prints what this torch can do
+    python3 trainscope_pytorch_worker.py --first-batch JOB.json OUT   # test: batch 0's data
     python3 trainscope_pytorch_worker.py --parameters '[{"model": "resnet", "model_params":
         {"depth": "8"}, "input_shape": "1x28x28", "classes": 10}]'   # the models' sizes
 
@@ -121,22 +122,129 @@ def load_split(torch, folder, prefix):
     return images, torch.frombuffer(bytearray(labels), dtype=torch.uint8).to(torch.int64)
 
 
-def synthetic_split(torch, count, shape, classes, seed):
-    generator = torch.Generator().manual_seed(seed)
-    images = torch.randint(0, 256, (count, *shape), generator=generator, dtype=torch.uint8)
-    labels = torch.randint(0, classes, (count,), generator=generator)
-    return images, labels
+def splitmix64(x):
+    """SyntheticImageSource's counter-based generator (SplitMix64's finaliser)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
 
 
-def load_data(torch, job):
+SYNTHETIC_NOISE_OFFSETS = 4093  # SyntheticImageSource's kNoiseOffsets
+
+
+def byte_sequence(state, count):
+    """`count` bytes, each the top byte of the next state of state = splitmix64(state)."""
+    out = bytearray(count)
+    for i in range(count):
+        state = splitmix64(state)
+        out[i] = state >> 56
+    return out
+
+
+class SyntheticImages:
+    """trainscope's synthetic images (workloads/datasets/SyntheticImageSource), byte for
+    byte, made on demand as trainscope makes them: indexing with a tensor of sample indices
+    gives those images (uint8, N x C x H x W), computed when a batch is staged, so the
+    cost lies in the step's data time on both sides and no dataset is held in memory.
+    Image i is its class's prototype averaged with the window of the noise at its offset."""
+
+    def __init__(self, prototypes, noise, labels, offsets, sample_shape):
+        self.prototypes, self.noise = prototypes, noise
+        self.labels, self.offsets = labels, offsets
+        self.sample_shape = tuple(sample_shape)
+
+    @property
+    def shape(self):
+        return (self.labels.shape[0], *self.sample_shape)
+
+    @property
+    def device(self):
+        return self.labels.device
+
+    def __getitem__(self, index):
+        pixels = self.prototypes.shape[1]
+        a = self.prototypes[self.labels[index]]
+        b = self.noise.unfold(0, pixels, 1)[self.offsets[index]]  # window k: noise[k:k+pixels]
+        # (a + b) / 2 rounded down, as the C++ integer division, without leaving uint8.
+        return ((a >> 1) + (b >> 1) + (a & b & 1)).reshape(-1, *self.sample_shape)
+
+    def to(self, device):
+        """placement=resident: the whole set made once, on the device, as trainscope uploads
+        its converted dataset; batches are then gathered there."""
+        parts = [t.to(device) for t in (self.prototypes, self.noise, self.labels, self.offsets)]
+        on_device = SyntheticImages(*parts, self.sample_shape)
+        return on_device[parts[2].new_tensor(range(self.shape[0]))]
+
+
+def synthetic_split(torch, count, shape, classes, seed, stream):
+    """trainscope's synthetic images and labels: each class has a prototype drawn from the
+    seed; image i uses a window of the stream's noise at an offset hashed from i, and its
+    label is a hash of i. Learnable, as trainscope's are; stream 0 is the training set, 1
+    the test set (other noise, the same prototypes)."""
+    pixels = math.prod(shape)
+    seed &= MASK64
+    sample_seed = splitmix64(seed ^ splitmix64(stream + 1))
+    prototypes = torch.frombuffer(byte_sequence(splitmix64(seed ^ 0x5EED), pixels * classes),
+                                  dtype=torch.uint8).reshape(classes, pixels)
+    noise = torch.frombuffer(byte_sequence(splitmix64(sample_seed ^ 0x401E),
+                                           pixels + SYNTHETIC_NOISE_OFFSETS), dtype=torch.uint8)
+    labels = torch.tensor([splitmix64(sample_seed ^ i) % classes for i in range(count)],
+                          dtype=torch.int64)
+    offsets = torch.tensor(
+        [splitmix64((sample_seed + 0x1234567 * (i + 1)) & MASK64) % SYNTHETIC_NOISE_OFFSETS
+         for i in range(count)], dtype=torch.int64)
+    return SyntheticImages(prototypes, noise, labels, offsets, shape), labels
+
+
+def load_data(torch, job, test_set=True):
     if job["dataset"] == "synthetic":
         shape = [int(v) for v in job["input_shape"].split("x")]
-        # Any shape; the samples are PyTorch's own draw (docs/pytorch.md, "Data").
-        train = synthetic_split(torch, job["synthetic_train"], shape, job["classes"], job["seed"])
-        test = synthetic_split(torch, job["synthetic_test"], shape, job["classes"], job["seed"] + 1)
+        # Any shape; the same images and labels as trainscope's (docs/pytorch.md, "Data").
+        train = synthetic_split(torch, job["synthetic_train"], shape, job["classes"], job["seed"], 0)
+        test = synthetic_split(torch, job["synthetic_test"], shape, job["classes"], job["seed"],
+                               1) if test_set else None
         return train, test
     folder = job["dataset_dir"]
-    return load_split(torch, folder, "train"), load_split(torch, folder, "t10k")
+    return load_split(torch, folder, "train"), \
+        (load_split(torch, folder, "t10k") if test_set else None)
+
+
+def master_dtype(torch, precision):
+    """The dtype trainscope keeps tensors in: fp64 for fp64, fp32 for every other precision
+    (fp16 and bf16 are autocast's)."""
+    return torch.float64 if precision == "fp64" else torch.float32
+
+
+def pixel_scale(torch, master):
+    """BatchLoader's table: byte v becomes v / 255 computed in double, then rounded to the
+    master dtype. Not torch's division by 255: on CUDA (placement=resident gathers there) it
+    multiplies by the reciprocal, which differs in the last bit for 126 of the 256 bytes."""
+    return torch.tensor([v / 255.0 for v in range(256)], dtype=torch.float64).to(master)
+
+
+def scaled(scale, pixels):
+    """Byte pixels in [0, 1] by the table of pixel_scale, on the table's device."""
+    return scale[pixels.long()]
+
+
+def first_batch(job_path, out_path):
+    """Test mode: the first training batch as trainscope's loader makes it (the first epoch's
+    shuffled order, pixels scaled to the master dtype): the images' values (little-endian,
+    float32, or float64 for fp64), then the labels (int32)."""
+    import torch
+    with open(job_path) as f:
+        job = json.load(f)
+    (images, labels), _ = load_data(torch, job, test_set=False)
+    order = Shuffler(images.shape[0], job["seed"]).next_epoch()[:job["batch"]]
+    index = torch.tensor(order, dtype=torch.int64)
+    master = master_dtype(torch, job["precision"])
+    x = scaled(pixel_scale(torch, master), images[index])
+    code = "d" if master == torch.float64 else "f"
+    with open(out_path, "wb") as f:
+        f.write(struct.pack(f"<{x.numel()}{code}", *x.flatten().tolist()))
+        f.write(struct.pack(f"<{len(order)}i", *labels[index].tolist()))
+    return 0
 
 
 def build_model(torch, nn, job, in_shape, classes):
@@ -286,7 +394,7 @@ def train(job):
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
     # trainscope picks cuDNN algorithms by heuristic by default (cudnn_algo=heuristic).
     torch.backends.cudnn.benchmark = False
-    master = torch.float64 if precision == "fp64" else torch.float32
+    master = master_dtype(torch, precision)
     autocast_dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
     torch.manual_seed(job["seed"])
 
@@ -313,10 +421,11 @@ def train(job):
     if resident:
         train_x, train_y = train_x.to(device), train_y.to(device)
         test_x, test_y = test_x.to(device), test_y.to(device)
+    scale = pixel_scale(torch, master).to(train_x.device)
 
     def stage(images, labels, index):
         """The batch as trainscope stages it: gathered, scaled to [0, 1] in the master dtype."""
-        x = images[index].to(master) / 255.0
+        x = scaled(scale, images[index])
         y = labels[index]
         if pinned and not resident:
             x, y = x.pin_memory(), y.pin_memory()
@@ -496,6 +605,8 @@ def train(job):
 def main(argv):
     if len(argv) == 2 and argv[1] == "--probe":
         return probe()
+    if len(argv) == 4 and argv[1] == "--first-batch":
+        return first_batch(argv[2], argv[3])
     if len(argv) == 3 and argv[1] == "--parameters":
         # '[{"model": ..., "model_params": {...}, "input_shape": "CxHxW", "classes": N}, ...]':
         # one count per line, in order (one interpreter start for many models).

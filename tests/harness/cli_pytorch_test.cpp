@@ -179,5 +179,49 @@ TEST(PyTorchCells, WithoutTorchThePyTorchCellsAreSkippedWithTheAdviceAndTheRestR
     }
 }
 
+// "The same data" on synthetic data: the worker trains on trainscope's learnable images
+// (labels a function of the image), not on random labels, so a few hundred steps of
+// either framework reach well above chance (1 in 4).
+TEST(PyTorchCells, BothFrameworksLearnTheSyntheticDataWellAboveChance) {
+    if (!have_torch())
+        GTEST_SKIP() << "PyTorch not found by " << python_with_torch();
+    testing::TempDir dir;
+    const auto db_path = dir / "r.db";
+    const auto r = run_trainscope(
+        "run --framework trainscope,pytorch --model seed-cnn --backend cpu --dataset synthetic "
+        "--input 1x12x12 --classes 4 --batch 32 --steps 300 --warmup 2 --threads 1 -q --python " +
+        python_with_torch() + " --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto runs = runs_of(db_path);
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& run : runs) {
+        SCOPED_TRACE(run.axes.framework);
+        ASSERT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+        const auto* accuracy = run.find_metric("test_accuracy");
+        ASSERT_NE(accuracy, nullptr);
+        EXPECT_GE(accuracy->value, 0.9) << "chance is 0.25";
+    }
+}
+
+// What --dry-run lists is the order cells run in: each case's two frameworks side by
+// side, the one going first alternating from case to case.
+TEST(PyTorchCells, ADryRunListsEachCasesFrameworksSideBySideInAlternatingOrder) {
+    testing::TempDir dir;
+    const auto r = run_trainscope("run --framework trainscope,pytorch --batch 16,32,64 --python " +
+                                  (dir / "no-python").string() + kQuick + " --dry-run");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::vector<std::string> expected{
+        "   1  framework=trainscope batch=16\n",      "   2  framework=pytorch batch=16  [skipped",
+        "   3  framework=pytorch batch=32  [skipped", "   4  framework=trainscope batch=32\n",
+        "   5  framework=trainscope batch=64\n",      "   6  framework=pytorch batch=64  [skipped"};
+    std::size_t at = 0;
+    for (const std::string& line : expected) {
+        const std::size_t found = r.output.find(line, at);
+        ASSERT_NE(found, std::string::npos) << "no '" << line << "' after offset " << at << " in:\n"
+                                            << r.output;
+        at = found + line.size();
+    }
+}
+
 }  // namespace
 }  // namespace trainscope
