@@ -8,6 +8,8 @@
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
 #include "harness/pytorch/PyTorchProbe.hpp"
+#include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/analysis/TraceDiff.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -33,6 +35,36 @@ bool have_torch() {
 std::vector<reports::RunRecord> runs_of(const std::filesystem::path& db_path) {
     reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
     return reports::load_runs(db, {}, reports::RunParts{true, true, true, true, false});
+}
+
+// torch.profiler nests ops (aten::conv2d > aten::convolution > aten::_convolution >
+// aten::mkldnn_convolution, aten::linear > aten::addmm): trainscope diff's rows add up,
+// in self time, to the time the outermost ops cover on each thread, counted once, while
+// their totals count nested time again.
+void expect_self_times_add_up_to_the_outermost_ops(const profiler::Trace& trace) {
+    std::map<profiler::LaneId, std::vector<profiler::Interval>> by_lane;
+    for (const auto& a : trace.activities) {
+        if (a.kind == profiler::ActivityKind::HostOp)
+            by_lane[a.lane].push_back({a.start_ns, a.end_ns});
+    }
+    std::int64_t covered = 0;
+    for (auto& [lane, intervals] : by_lane)
+        covered += profiler::total_length_ns(profiler::merge_intervals(std::move(intervals)));
+    const profiler::TraceDiff diff = profiler::diff_traces(trace, trace);
+    std::int64_t self = 0;
+    std::int64_t total = 0;
+    for (const auto& row : diff.rows) {
+        self += row.a.self_ns;
+        total += row.a.total_ns;
+    }
+    EXPECT_GT(covered, 0);
+    EXPECT_EQ(self, covered);
+    EXPECT_GT(total, covered) << "the trace nests ops: totals count their time twice";
+    for (const auto& row : diff.rows) {
+        if (row.name == "aten::conv2d") {
+            EXPECT_LT(row.a.self_ns, row.a.total_ns) << "aten::convolution runs inside";
+        }
+    }
 }
 
 TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOps) {
@@ -79,6 +111,7 @@ TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOp
         EXPECT_EQ(ranges[phase], 6) << phase;
     EXPECT_GE(ops["aten::conv2d"], 6) << "one convolution per training forward at least";
     EXPECT_GE(ops["aten::max_pool2d"], 6);
+    expect_self_times_add_up_to_the_outermost_ops(*trace);
 
     // A traced PyTorch cell measures what torch.profiler costs it, as the engine's cells
     // measure their tracers: the interval always, by the same probe.
