@@ -64,7 +64,9 @@ CompareView::CompareView(RunsTableModel* runs, QWidget* parent)
     trace_diff_view_->setObjectName(QStringLiteral("kernelsDiff"));
     trace_diff_view_->setToolTip(
         tr("Kernels diff, the rows of `trainscope diff --per-step`: kernels and operators by "
-           "name, kernel names without template arguments and parameters"));
+           "name, kernel names without template arguments and parameters. Self time leaves "
+           "out the ops nested inside (aten::addmm inside aten::linear); the change and the "
+           "order are of self time, which adds up across rows"));
     trace_diff_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     trace_diff_view_->horizontalHeader()->setSectionResizeMode(TraceDiffModel::Name,
                                                                QHeaderView::Stretch);
@@ -316,8 +318,9 @@ void CompareView::showDiff(const profiler::TraceDiff& result) {
     for (const auto& row : diff.rows) {
         if (row.subject != profiler::DiffSubject::Kernel)
             continue;
-        ta += row.a.time_ns;
-        tb += row.b.time_ns;
+        // Self times: an op nested in another is counted in its own row only.
+        ta += row.a.self_time_ns;
+        tb += row.b.self_time_ns;
     }
     // A CPU-backend run's device work is its ops.
     const QString work = host_ops_[0] && host_ops_[1] ? tr("CPU op time")

@@ -1,6 +1,7 @@
 #include "gui/compare/TraceDiffModel.hpp"
 
 #include <QBrush>
+#include <iterator>
 
 #include "gui/app/Theme.hpp"
 #include "gui/common/ExportRole.hpp"
@@ -73,6 +74,10 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
             return QVariant::fromValue<qint64>(r.a.count);
         case CountB:
             return QVariant::fromValue<qint64>(r.b.count);
+        case SelfA:
+            return duration(r.a.self_time_ns);
+        case SelfB:
+            return duration(r.b.self_time_ns);
         case TotalA:
             return duration(r.a.time_ns);
         case TotalB:
@@ -108,16 +113,22 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
 QVariant TraceDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* kNames[] = {"kind",    "name",    "category", "status", "count A", "count B",
-                                   "total A", "total B", "mean A",   "mean B", "B − A",   "change"};
+    static const char* kNames[] = {"kind",    "name",   "category", "status",  "count A",
+                                   "count B", "self A", "self B",   "total A", "total B",
+                                   "mean A",  "mean B", "B − A",    "change"};
+    static_assert(std::size(kNames) == ColumnCount);
     QString name = tr(kNames[section]);
-    if (diff_.per_step && section == TotalA)
+    if (diff_.per_step && section == SelfA)
+        name = tr("self A per step");
+    else if (diff_.per_step && section == SelfB)
+        name = tr("self B per step");
+    else if (diff_.per_step && section == TotalA)
         name = tr("A per step");
     else if (diff_.per_step && section == TotalB)
         name = tr("B per step");
     else if (diff_.per_step && section == Change)
         name = tr("B − A per step");
-    if (role == kCsvValueRole && section >= TotalA)
+    if (role == kCsvValueRole && section >= SelfA)
         return name + (section == Relative ? QStringLiteral(" (%)") : QStringLiteral(" (ns)"));
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);

@@ -8,10 +8,10 @@
 namespace trainscope::gui {
 
 // The rows of profiler::diff_traces for two runs, as `trainscope diff` prints them:
-// kernels and operators by name (kernel names normalised), count, total (per step when
-// the diff is: the headers say so) and mean time of A and B, the change and the relative
-// change. The rows come in the function's order (the absolute change, largest first);
-// every column sorts by its value.
+// kernels and operators by name (kernel names normalised), count, self time (without the
+// ops nested inside), total (per step when the diff is: the headers say so) and mean time
+// of A and B, the change of self time and the relative change. The rows come in the
+// function's order (the absolute change, largest first); every column sorts by its value.
 class TraceDiffModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -22,6 +22,8 @@ class TraceDiffModel : public QAbstractTableModel {
         Status,
         CountA,
         CountB,
+        SelfA,
+        SelfB,
         TotalA,
         TotalB,
         MeanA,

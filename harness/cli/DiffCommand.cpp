@@ -81,35 +81,42 @@ std::string time_header(const profiler::TraceDiff& diff, const char* side) {
     return diff.per_step ? fmt::format("{} per step (us)", side)
                          : fmt::format("total {} (us)", side);
 }
+// "self A (us)" or "self A per step (us)": the time without the ops nested inside.
+std::string self_header(const profiler::TraceDiff& diff, const char* side) {
+    return diff.per_step ? fmt::format("self {} per step (us)", side)
+                         : fmt::format("self {} (us)", side);
+}
 std::string change_header(const profiler::TraceDiff& diff) {
     return diff.per_step ? "change per step (us)" : "change (us)";
 }
 
 reports::CsvTable name_table(const profiler::TraceDiff& diff, int top) {
     reports::CsvTable t;
-    t.push_back({"kind", "name", "category", "status", "count A", "count B", time_header(diff, "A"),
-                 time_header(diff, "B"), "mean A (us)", "mean B (us)", change_header(diff),
-                 "change (%)"});
+    t.push_back({"kind", "name", "category", "status", "count A", "count B", self_header(diff, "A"),
+                 self_header(diff, "B"), time_header(diff, "A"), time_header(diff, "B"),
+                 "mean A (us)", "mean B (us)", change_header(diff), "change (%)"});
     for (const auto& r : diff.rows) {
         if (top > 0 && t.size() > static_cast<std::size_t>(top))
             break;
-        t.push_back({std::string(to_string(r.subject)), r.name,
-                     std::string(profiler::to_string(r.category)),
-                     std::string(to_string(r.presence())), r.a.count, r.b.count,
-                     microseconds(r.a.time_ns), microseconds(r.b.time_ns),
-                     microseconds(r.a.mean_ns()), microseconds(r.b.mean_ns()),
-                     microseconds(r.change_ns()), percent(r.relative())});
+        t.push_back(
+            {std::string(to_string(r.subject)), r.name,
+             std::string(profiler::to_string(r.category)), std::string(to_string(r.presence())),
+             r.a.count, r.b.count, microseconds(r.a.self_time_ns), microseconds(r.b.self_time_ns),
+             microseconds(r.a.time_ns), microseconds(r.b.time_ns), microseconds(r.a.mean_ns()),
+             microseconds(r.b.mean_ns()), microseconds(r.change_ns()), percent(r.relative())});
     }
     return t;
 }
 
 reports::CsvTable category_table(const profiler::TraceDiff& diff) {
     reports::CsvTable t;
-    t.push_back({"kind", "category", "count A", "count B", time_header(diff, "A"),
-                 time_header(diff, "B"), change_header(diff), "change (%)"});
+    t.push_back({"kind", "category", "count A", "count B", self_header(diff, "A"),
+                 self_header(diff, "B"), time_header(diff, "A"), time_header(diff, "B"),
+                 change_header(diff), "change (%)"});
     for (const auto& c : diff.categories) {
         t.push_back({std::string(to_string(c.subject)),
                      std::string(profiler::to_string(c.category)), c.a.count, c.b.count,
+                     microseconds(c.a.self_time_ns), microseconds(c.b.self_time_ns),
                      microseconds(c.a.time_ns), microseconds(c.b.time_ns),
                      microseconds(c.change_ns()), percent(c.relative())});
     }
@@ -151,8 +158,9 @@ void print_heading(const Side& a, const Side& b, const DiffOptions& options,
         for (const auto& r : diff.rows) {
             if (r.subject != subject)
                 continue;
-            ta += r.a.time_ns;
-            tb += r.b.time_ns;
+            // Self times: a nested op's time is in its own row, not again in its parent's.
+            ta += r.a.self_time_ns;
+            tb += r.b.self_time_ns;
             ++names;
         }
         if (names == 0)
@@ -225,9 +233,10 @@ CommandAction add_diff_command(CLI::App& app) {
     auto options = std::make_shared<DiffOptions>();
     CLI::App* cmd = app.add_subcommand(
         "diff",
-        "Kernel by kernel and operator by operator, run B against run A: count, total and mean "
-        "time in each, the change, new and missing names; sorted by the absolute change of "
-        "total time, or by category (--by category).");
+        "Kernel by kernel and operator by operator, run B against run A: count, self time "
+        "(without the ops nested inside), total and mean time in each, the change of self "
+        "time, new and missing names; sorted by the absolute change of self time, or by "
+        "category (--by category).");
     cmd->add_option("database", options->database, "results database of run A (and of B)")
         ->required();
     cmd->add_option("A", options->run_a, "run id of A (the baseline)")->required();

@@ -1,12 +1,23 @@
 #include "harness/matrix/Cell.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "harness/cli/UsageError.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 
 namespace trainscope::harness {
+
+namespace {
+
+// Varies fastest in the expansion: the cells a comparison across frameworks pairs run
+// one after the other.
+constexpr std::string_view kInnermostAxis = "framework";
+
+}  // namespace
 
 const std::string& Cell::at(const std::string& axis) const {
     const auto it = values.find(axis);
@@ -91,23 +102,52 @@ std::vector<Cell> expand_matrix(const AxisValues& axes) {
             }
         }
     }
-    std::vector<Cell> cells{Cell{}};
-    for (const auto& axis : axis_catalog()) {
+    const auto values_of = [&](const AxisInfo& axis) {
         const auto it = axes.find(axis.name);
-        const std::vector<std::string> values =
-            it != axes.end() ? it->second : std::vector<std::string>{axis.default_value};
+        return it != axes.end() ? it->second : std::vector<std::string>{axis.default_value};
+    };
+    std::vector<Cell> cells{Cell{}};
+    const auto add_axis = [&cells](const std::string& name,
+                                   const std::vector<std::string>& values) {
         std::vector<Cell> next;
         next.reserve(cells.size() * values.size());
         for (const auto& cell : cells) {
             for (const auto& v : values) {
                 Cell c = cell;
-                c.values[axis.name] = v;
+                c.values[name] = v;
                 next.push_back(std::move(c));
             }
         }
         cells = std::move(next);
+    };
+    for (const auto& axis : axis_catalog()) {
+        if (axis.name != kInnermostAxis)
+            add_axis(axis.name, values_of(axis));
     }
+    add_axis(std::string(kInnermostAxis), values_of(*find_axis(kInnermostAxis)));
     return cells;
+}
+
+void alternate_framework_order(std::vector<Cell>& cells) {
+    const auto same_case = [](const Cell& a, const Cell& b) {
+        auto x = a.values;
+        auto y = b.values;
+        x.erase(std::string(kInnermostAxis));
+        y.erase(std::string(kInnermostAxis));
+        return x == y;
+    };
+    std::size_t case_number = 0;
+    for (auto first = cells.begin(); first != cells.end();) {
+        auto last = std::next(first);
+        while (last != cells.end() && same_case(*first, *last))
+            ++last;
+        const auto size = static_cast<std::size_t>(last - first);
+        if (size > 1) {
+            std::rotate(first, first + static_cast<std::ptrdiff_t>(case_number % size), last);
+            ++case_number;
+        }
+        first = last;
+    }
 }
 
 std::vector<Cell> deduplicate(std::vector<Cell> cells) {

@@ -26,9 +26,19 @@ struct Cell {
 // Axis name -> the values it takes; axes not named take their default.
 using AxisValues = std::map<std::string, std::vector<std::string>>;
 
-// The cartesian product of the axes, in catalog order with the last axis varying
-// fastest. Validates every value (UsageError naming axis, value and the valid ones).
+// The cartesian product of the axes. Validates every value (UsageError naming axis, value
+// and the valid ones). Order: the axes in catalog order with the last varying fastest,
+// except `framework`, which varies fastest of all: a case's trainscope and PyTorch cells
+// are neighbours, so both sides of a comparison run under the same load, not minutes
+// apart. Cell::key keeps the catalog order whatever the expansion's.
 std::vector<Cell> expand_matrix(const AxisValues& axes);
+
+// Alternates which framework goes first from one case (a run of neighbouring cells that
+// differ only in framework) to the next: the k-th such case of two or more cells has its
+// frameworks rotated by k (trainscope, pytorch; then pytorch, trainscope; ...), so a
+// drift of load along the matrix favours neither side. Applied to the final cells
+// (after excludes and duplicates), so the alternation is exact among the cells that run.
+void alternate_framework_order(std::vector<Cell>& cells);
 
 // Drops cells whose values became identical after normalisation (a resnet-only depth
 // on seed-cnn is "n/a"), keeping the first.

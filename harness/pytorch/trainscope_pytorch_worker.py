@@ -6,6 +6,7 @@ user named by --python:
 
     python3 trainscope_pytorch_worker.py JOB.json RESULT.json
     python3 trainscope_pytorch_worker.py --probe        # prints what this torch can do
+    python3 trainscope_pytorch_worker.py --first-batch JOB.json OUT   # test: batch 0's data
     python3 trainscope_pytorch_worker.py --parameters '[{"model": "resnet", "model_params":
         {"depth": "8"}, "input_shape": "1x28x28", "classes": 10}]'   # the models' sizes
 
@@ -14,69 +15,20 @@ same precision, optimizer, learning rate, batch, warm-up and length as trainscop
 engine would, and writes the raw per-step times, losses, evaluations, parameter count and
 peak memory as JSON. It computes no statistic: the harness does, with its own code. At a
 trace level other than off it profiles with torch.profiler and writes Kineto's JSON,
-which the harness imports. Uses only torch and the standard library.
+which the harness imports. Uses only torch, the standard library and
+trainscope_pytorch_data.py (the data: IDX files, synthetic images, shuffling, scaling),
+which lies beside it.
 """
 import ctypes
-import gzip
 import json
 import math
 import os
-import struct
 import sys
 import time
 from contextlib import nullcontext
 
-MASK64 = (1 << 64) - 1
-
-
-class Mt19937_64:
-    """std::mt19937_64, so the shuffled order is trainscope's BatchLoader's, index for index."""
-
-    def __init__(self, seed):
-        self.mt = [0] * 312
-        self.mt[0] = seed & MASK64
-        for i in range(1, 312):
-            prev = self.mt[i - 1]
-            self.mt[i] = (6364136223846793005 * (prev ^ (prev >> 62)) + i) & MASK64
-        self.index = 312
-
-    def _twist(self):
-        mt = self.mt
-        for i in range(312):
-            x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % 312] & 0x7FFFFFFF)
-            xa = x >> 1
-            if x & 1:
-                xa ^= 0xB5026F5AA96619E9
-            mt[i] = mt[(i + 156) % 312] ^ xa
-        self.index = 0
-
-    def __call__(self):
-        if self.index >= 312:
-            self._twist()
-        y = self.mt[self.index]
-        self.index += 1
-        y ^= (y >> 29) & 0x5555555555555555
-        y ^= (y << 17) & 0x71D67FFFEDA60000
-        y ^= (y << 37) & 0xFFF7EEE000000000
-        y ^= y >> 43
-        return y & MASK64
-
-
-class Shuffler:
-    """BatchLoader's rule: Fisher-Yates with engine() % i, seeded seed ^ 0xda7a5e7, redrawn
-    every epoch from the previous order."""
-
-    def __init__(self, count, seed):
-        self.engine = Mt19937_64(seed ^ 0xDA7A5E7)
-        self.order = list(range(count))
-
-    def next_epoch(self):
-        order, engine = self.order, self.engine
-        for i in range(len(order), 1, -1):
-            j = engine() % i
-            order[i - 1], order[j] = order[j], order[i - 1]
-        return order
-
+from trainscope_pytorch_data import (Shuffler, first_batch, load_data, master_dtype,
+                                     pixel_scale, scaled)
 
 def json_text(value):
     """JSON of `value` with non-finite floats as null: JSON has no NaN, and the harness
@@ -90,53 +42,6 @@ def json_text(value):
             return [finite(x) for x in v]
         return v
     return json.dumps(finite(value), allow_nan=False)
-
-
-def read_idx(path):
-    """An IDX file (gzip or plain), as trainscope's IdxFile reads it: (dims, bytes)."""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
-        data = f.read()
-    if data[0] != 0 or data[1] != 0 or data[2] != 8:
-        raise ValueError(f"{path}: not an unsigned-byte IDX file")
-    rank = data[3]
-    dims = struct.unpack(">" + "I" * rank, data[4:4 + 4 * rank])
-    return dims, data[4 + 4 * rank:]
-
-
-def find_idx(folder, stem):
-    for name in (stem, stem + ".gz"):
-        path = os.path.join(folder, name)
-        if os.path.exists(path):
-            return path
-    raise FileNotFoundError(f"{folder}: no {stem}[.gz]")
-
-
-def load_split(torch, folder, prefix):
-    dims, pixels = read_idx(find_idx(folder, f"{prefix}-images-idx3-ubyte"))
-    _, labels = read_idx(find_idx(folder, f"{prefix}-labels-idx1-ubyte"))
-    images = torch.frombuffer(bytearray(pixels), dtype=torch.uint8)
-    # N x H x W is one channel; N x C x H x W as stored (IdxImageSource's rule).
-    images = images.reshape(dims[0], *(dims[1:] if len(dims) == 4 else (1, *dims[1:])))
-    return images, torch.frombuffer(bytearray(labels), dtype=torch.uint8).to(torch.int64)
-
-
-def synthetic_split(torch, count, shape, classes, seed):
-    generator = torch.Generator().manual_seed(seed)
-    images = torch.randint(0, 256, (count, *shape), generator=generator, dtype=torch.uint8)
-    labels = torch.randint(0, classes, (count,), generator=generator)
-    return images, labels
-
-
-def load_data(torch, job):
-    if job["dataset"] == "synthetic":
-        shape = [int(v) for v in job["input_shape"].split("x")]
-        # Any shape; the samples are PyTorch's own draw (docs/pytorch.md, "Data").
-        train = synthetic_split(torch, job["synthetic_train"], shape, job["classes"], job["seed"])
-        test = synthetic_split(torch, job["synthetic_test"], shape, job["classes"], job["seed"] + 1)
-        return train, test
-    folder = job["dataset_dir"]
-    return load_split(torch, folder, "train"), load_split(torch, folder, "t10k")
 
 
 def build_model(torch, nn, job, in_shape, classes):
@@ -286,7 +191,7 @@ def train(job):
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
     # trainscope picks cuDNN algorithms by heuristic by default (cudnn_algo=heuristic).
     torch.backends.cudnn.benchmark = False
-    master = torch.float64 if precision == "fp64" else torch.float32
+    master = master_dtype(torch, precision)
     autocast_dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
     torch.manual_seed(job["seed"])
 
@@ -313,10 +218,11 @@ def train(job):
     if resident:
         train_x, train_y = train_x.to(device), train_y.to(device)
         test_x, test_y = test_x.to(device), test_y.to(device)
+    scale = pixel_scale(torch, master).to(train_x.device)
 
     def stage(images, labels, index):
         """The batch as trainscope stages it: gathered, scaled to [0, 1] in the master dtype."""
-        x = images[index].to(master) / 255.0
+        x = scaled(scale, images[index])
         y = labels[index]
         if pinned and not resident:
             x, y = x.pin_memory(), y.pin_memory()
@@ -496,6 +402,8 @@ def train(job):
 def main(argv):
     if len(argv) == 2 and argv[1] == "--probe":
         return probe()
+    if len(argv) == 4 and argv[1] == "--first-batch":
+        return first_batch(argv[2], argv[3])
     if len(argv) == 3 and argv[1] == "--parameters":
         # '[{"model": ..., "model_params": {...}, "input_shape": "CxHxW", "classes": N}, ...]':
         # one count per line, in order (one interpreter start for many models).

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <nlohmann/json.hpp>
 
@@ -147,6 +148,7 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
     }
     apply_pytorch_applicability(cells, length.python);
     plan.cells = deduplicate(std::move(cells));
+    alternate_framework_order(plan.cells);
     plan.varying_axes = varying_axes(plan.cells);
 
     nlohmann::json definition;
@@ -175,13 +177,22 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
     return plan;
 }
 
+std::optional<std::string> matrix_identity(const std::string& definition_json) {
+    const auto j = nlohmann::json::parse(definition_json, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return std::nullopt;
+    // The set of cells, not their order: a matrix started by a version that ran its cells
+    // in another order (framework outermost, before alternate_framework_order) resumes.
+    auto cells = j.value("cells", nlohmann::json());
+    if (cells.is_array())
+        std::sort(cells.begin(), cells.end());
+    return cells.dump() + j.value("settings", nlohmann::json()).dump();
+}
+
 bool same_matrix(const std::string& a, const std::string& b) {
-    const auto ja = nlohmann::json::parse(a, nullptr, false);
-    const auto jb = nlohmann::json::parse(b, nullptr, false);
-    if (ja.is_discarded() || jb.is_discarded() || !ja.is_object() || !jb.is_object())
-        return false;
-    return ja.value("cells", nlohmann::json()) == jb.value("cells", nlohmann::json()) &&
-           ja.value("settings", nlohmann::json()) == jb.value("settings", nlohmann::json());
+    const auto ia = matrix_identity(a);
+    const auto ib = matrix_identity(b);
+    return ia && ib && *ia == *ib;
 }
 
 }  // namespace trainscope::harness

@@ -41,6 +41,11 @@ MatrixPlan make_matrix_plan(const MatrixDefinition& file, const AxisValues& cli_
                             const RunSettingOverrides& cli_settings,
                             const std::string& command_line, bool for_dry_run = false);
 
+// What makes two stored matrix definitions the same matrix (for --resume and the
+// results file's lock): the set of cell keys, in any order, and the settings; none for
+// text that is not a definition.
+std::optional<std::string> matrix_identity(const std::string& definition_json);
+
 // True when two stored matrix definitions describe the same cells and settings.
 bool same_matrix(const std::string& definition_json_a, const std::string& definition_json_b);
 

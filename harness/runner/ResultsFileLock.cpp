@@ -7,10 +7,10 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <nlohmann/json.hpp>
 #include <system_error>
 
 #include "harness/cli/UsageError.hpp"
+#include "harness/runner/MatrixPlan.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 
@@ -23,12 +23,9 @@ namespace {
 constexpr off_t kLockBase = off_t{1} << 62;
 
 // Stable across runs and builds (std::hash is not): FNV-1a over what makes two matrices
-// the same for --resume (same_matrix: the cells and the settings).
+// the same for --resume (matrix_identity: the cells and the settings).
 std::uint64_t matrix_key(const std::string& definition_json) {
-    const auto j = nlohmann::json::parse(definition_json, nullptr, false);
-    const std::string identity = j.is_object() ? j.value("cells", nlohmann::json()).dump() +
-                                                     j.value("settings", nlohmann::json()).dump()
-                                               : definition_json;
+    const std::string identity = matrix_identity(definition_json).value_or(definition_json);
     std::uint64_t hash = 14695981039346656037ULL;
     for (const unsigned char c : identity) {
         hash ^= c;

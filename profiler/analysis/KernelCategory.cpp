@@ -67,6 +67,27 @@ constexpr std::array<NamedOp, 9> kBackendOps{{
     {"copy_d2h", KernelCategory::MemcpyMemset},
 }};
 
+// PyTorch's operators whose names no pattern places (a PyTorch CPU trace's device work;
+// a GPU trace's operator rows), by exact name after "aten::": the matrix products (addmm
+// is Linear's forward, mm its backward; trainscope's counterpart is its gemm op) and
+// ReLU's forward (clamp_min in torch 1.13) and backward. There is no name-for-name
+// mapping to trainscope's ops (aten::convolution_backward is conv_bwd_data,
+// conv_bwd_filter and bias_bwd at once; addmm is gemm and add_bias; Adam is a chain of
+// generic elementwise aten ops, trainscope's adam_update one op), so the categories are
+// where the two frameworks compare.
+constexpr std::array<NamedOp, 10> kAtenOps{{
+    {"addmm", KernelCategory::Gemm},
+    {"mm", KernelCategory::Gemm},
+    {"bmm", KernelCategory::Gemm},
+    {"baddbmm", KernelCategory::Gemm},
+    {"addbmm", KernelCategory::Gemm},
+    {"addmv", KernelCategory::Gemm},
+    {"mv", KernelCategory::Gemm},
+    {"linear", KernelCategory::Gemm},
+    {"clamp_min", KernelCategory::Elementwise},
+    {"threshold_backward", KernelCategory::Elementwise},
+}};
+
 constexpr std::array<std::string_view, 16> kTensorCore{
     "hmma",  "wgmma",  "gmma",  "xmma",   "tensorop", "wmma", "s1688", "s16816",
     "h1688", "h16816", "i8816", "i16832", "h884",     "s884", "_tf32", "tf32_"};
@@ -78,6 +99,13 @@ KernelCategory classify_kernel(std::string_view kernel_name) {
     for (const NamedOp& op : kBackendOps) {
         if (name == op.name)
             return op.category;
+    }
+    if (constexpr std::string_view aten = "aten::"; name.rfind(aten, 0) == 0) {
+        const std::string_view op_name = std::string_view(name).substr(aten.size());
+        for (const NamedOp& op : kAtenOps) {
+            if (op_name == op.name)
+                return op.category;
+        }
     }
     if (name.rfind("memcpy", 0) == 0 || name.rfind("memset", 0) == 0 ||
         contains_any(name, kMemcpyMemset)) {

@@ -28,7 +28,8 @@ inline constexpr int kKernelCategoryCount = 9;
 // communication ("nccl", "rccl"), optimizer, normalization, convolution, gemm, reduction,
 // elementwise; memcpy/memset names ("Memcpy HtoD", "Memset (Device)") give MemcpyMemset. A few of
 // trainscope's backend op names (the CPU backend's device work: add_bias, convert, copy_h2d, ...)
-// are looked up by exact name first.
+// and of PyTorch's operators (aten::addmm, aten::mm: gemm; aten::clamp_min,
+// aten::threshold_backward: ReLU, elementwise) are looked up by exact name first.
 KernelCategory classify_kernel(std::string_view kernel_name);
 
 std::string_view to_string(KernelCategory category);

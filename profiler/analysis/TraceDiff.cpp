@@ -9,6 +9,7 @@
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/LaunchIndex.hpp"
+#include "profiler/analysis/OpSelfTime.hpp"
 #include "profiler/analysis/ShortKernelName.hpp"
 
 namespace trainscope::profiler {
@@ -19,15 +20,17 @@ constexpr std::uint32_t kUnset = 0xffffffffU;
 constexpr std::uint32_t kSkip = 0xfffffffeU;
 
 std::optional<double> relative_change(const DiffSide& a, const DiffSide& b) {
-    if (a.total_ns == 0)
+    if (a.self_ns == 0)
         return std::nullopt;
-    return (b.time_ns - a.time_ns) / a.time_ns;
+    return (b.self_time_ns - a.self_time_ns) / a.self_time_ns;
 }
 
 void add_to(DiffSide& sum, const DiffSide& part) {
     sum.count += part.count;
     sum.total_ns += part.total_ns;
     sum.time_ns += part.time_ns;
+    sum.self_ns += part.self_ns;
+    sum.self_time_ns += part.self_time_ns;
 }
 
 // The [begin, end) ranges of the selected steps of each rank, sorted by begin (a
@@ -94,7 +97,12 @@ class DiffBuilder {
         // Row of each interned name per subject, decided once per name.
         std::vector<std::uint32_t> kernel_row(trace.strings.size(), kUnset);
         std::vector<std::uint32_t> operator_row(trace.strings.size(), kUnset);
-        for (const Activity& a : trace.activities) {
+        // Only host ops nest; without them in the diff every self time is a duration.
+        const std::vector<std::int64_t> self = options_.operators || host_ops
+                                                   ? op_self_times(trace, ops_of(trace))
+                                                   : std::vector<std::int64_t>{};
+        for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+            const Activity& a = trace.activities[i];
             const bool kernel = options_.kernels && is_device_work(a.kind, host_ops);
             // In a CPU-backend trace the ops are the device's work: listed once, as kernels.
             const bool op = options_.operators && !host_ops && a.kind == ActivityKind::HostOp;
@@ -113,6 +121,7 @@ class DiffBuilder {
             DiffSide& side = side_a ? rows_[row].a : rows_[row].b;
             ++side.count;
             side.total_ns += a.duration_ns();
+            side.self_ns += self.empty() ? a.duration_ns() : self[i];
         }
         return steps.per_rank;
     }
@@ -129,10 +138,29 @@ class DiffBuilder {
         return a.start_ns;
     }
 
+    // The host ops that are operators: the parents and children of self time.
+    static std::vector<bool> ops_of(const Trace& trace) {
+        std::vector<signed char> by_name(trace.strings.size(), -1);  // -1: not decided yet
+        std::vector<bool> ops(trace.activities.size(), false);
+        for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+            const Activity& a = trace.activities[i];
+            if (a.kind != ActivityKind::HostOp || a.name >= trace.strings.size())
+                continue;
+            signed char& op = by_name[a.name];
+            if (op < 0)
+                op = is_operator_name(trace.strings.at(a.name)) ? 1 : 0;
+            ops[i] = op == 1;
+        }
+        return ops;
+    }
+
+    static bool is_operator_name(const std::string& name) {
+        return !is_training_step_name(name) && !is_python_frame(name);
+    }
+
     std::uint32_t row_of(DiffSubject subject, ActivityKind kind, const std::string& recorded,
                          bool side_a) {
-        if (subject == DiffSubject::Operator &&
-            (is_training_step_name(recorded) || is_python_frame(recorded)))
+        if (kind == ActivityKind::HostOp && !is_operator_name(recorded))
             return kSkip;
         std::string name = options_.exact_names || kind != ActivityKind::Kernel
                                ? recorded
@@ -217,11 +245,13 @@ TraceDiff diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& op
     diff.rows = builder.take_rows();
     // A range that selects no step of a side leaves it nothing to divide by: totals.
     diff.per_step = used.per_step && diff.steps_a > 0 && diff.steps_b > 0;
+    const double divisor_a = diff.per_step ? static_cast<double>(diff.steps_a) : 1.0;
+    const double divisor_b = diff.per_step ? static_cast<double>(diff.steps_b) : 1.0;
     for (TraceDiffRow& row : diff.rows) {
-        row.a.time_ns = static_cast<double>(row.a.total_ns) /
-                        (diff.per_step ? static_cast<double>(diff.steps_a) : 1.0);
-        row.b.time_ns = static_cast<double>(row.b.total_ns) /
-                        (diff.per_step ? static_cast<double>(diff.steps_b) : 1.0);
+        row.a.time_ns = static_cast<double>(row.a.total_ns) / divisor_a;
+        row.b.time_ns = static_cast<double>(row.b.total_ns) / divisor_b;
+        row.a.self_time_ns = static_cast<double>(row.a.self_ns) / divisor_a;
+        row.b.self_time_ns = static_cast<double>(row.b.self_ns) / divisor_b;
     }
     std::sort(diff.rows.begin(), diff.rows.end(), [](const TraceDiffRow& x, const TraceDiffRow& y) {
         if (larger_change_first(x, y) || larger_change_first(y, x))

@@ -53,10 +53,19 @@ struct TraceDiffOptions {
     bool per_step = false;
 };
 
+// One name's work on one side. Two times, as PyTorch's profiler table gives them: total
+// (summed durations; an op's nested ops count in it too) and self (the time it is the
+// innermost op on its lane, op_self_times: less the ops nested in it). Nested ops
+// (aten::linear holding aten::addmm) are rows of their own, so only self times add up
+// across rows without counting the same time twice: the changes, the order, the
+// categories and the totals over rows use self time. A kernel, copy or set nests
+// nothing: its self time is its total.
 struct DiffSide {
     std::int64_t count = 0;
     std::int64_t total_ns = 0;  // summed durations (nested operators count in their parents too)
     double time_ns = 0;         // total_ns, or total_ns per step (TraceDiff::per_step)
+    std::int64_t self_ns = 0;   // summed self times
+    double self_time_ns = 0;    // self_ns, or self_ns per step
     // None when the name did not run on this side: a mean of 0 would read as a kernel
     // that took no time.
     [[nodiscard]] std::optional<double> mean_ns() const {
@@ -74,9 +83,9 @@ struct TraceDiffRow {
     DiffSide b;
     std::int64_t variants = 0;  // distinct recorded names folded into this row, both sides
 
-    // B − A of time_ns (per step when TraceDiff::per_step).
-    [[nodiscard]] double change_ns() const { return b.time_ns - a.time_ns; }
-    // change / A's time; none when A has none.
+    // B − A of self_time_ns (per step when TraceDiff::per_step).
+    [[nodiscard]] double change_ns() const { return b.self_time_ns - a.self_time_ns; }
+    // change / A's self time; none when A has none.
     [[nodiscard]] std::optional<double> relative() const;
     [[nodiscard]] DiffPresence presence() const;
 };
@@ -86,14 +95,14 @@ struct CategoryDiffRow {
     KernelCategory category = KernelCategory::Other;
     DiffSide a;
     DiffSide b;
-    [[nodiscard]] double change_ns() const { return b.time_ns - a.time_ns; }
+    [[nodiscard]] double change_ns() const { return b.self_time_ns - a.self_time_ns; }
     [[nodiscard]] std::optional<double> relative() const;
 };
 
 struct TraceDiff {
-    // By the absolute change of total time, largest first; ties by subject, then name.
+    // By the absolute change of self time, largest first; ties by subject, then name.
     std::vector<TraceDiffRow> rows;
-    // The same per category (rows summed), ordered the same way.
+    // The same per category (rows summed: self times add up), ordered the same way.
     std::vector<CategoryDiffRow> categories;
     // Training steps of each trace inside the selection (all of them without `steps`),
     // per rank: the per-step divisor. A multi-rank trace's step N is step N of every rank.
@@ -108,8 +117,10 @@ struct TraceDiff {
 
 // Kernel by kernel and operator by operator, B against A. Training-step ranges
 // (is_training_step_name) are steps and Kineto's python_function frames ("nn.Module: X",
-// "file.py(12): f", "<frozen os>(8): f", "<built-in ...>") wrap operators: both are left out of the
-// operators.
+// "file.py(12): f", "<frozen os>(8): f", "<built-in ...>") wrap operators: host ops of
+// those names are left out, of the operators and of a CPU trace's ops alike, and are
+// nobody's parent for self time. An op's self time leaves out all the ops nested in it,
+// selected or not (a window or a step range selects an op by its start).
 TraceDiff diff_traces(const Trace& a, const Trace& b, const TraceDiffOptions& options = {});
 
 // "FROM:TO", "FROM:", ":TO" or "N" (inclusive step numbers); nullopt when malformed.

@@ -317,6 +317,8 @@ class TestCompare : public QObject {
             QCOMPARE(cell(TraceDiffModel::CountB).toLongLong(), row.b.count);
             QCOMPARE(cell(TraceDiffModel::TotalA).toDouble(), row.a.time_ns);
             QCOMPARE(cell(TraceDiffModel::TotalB).toDouble(), row.b.time_ns);
+            QCOMPARE(cell(TraceDiffModel::SelfA).toDouble(), row.a.self_time_ns);
+            QCOMPARE(cell(TraceDiffModel::SelfB).toDouble(), row.b.self_time_ns);
             QCOMPARE(cell(TraceDiffModel::Change).toDouble(), row.change_ns());
         }
 
@@ -346,6 +348,8 @@ class TestCompare : public QObject {
                 return row[QLatin1String(key)].toDouble() * 1000;
             };
             QVERIFY(std::abs(ns("B per step (us)") - cell(TraceDiffModel::TotalB).toDouble()) <=
+                    0.5 + 1e-6);
+            QVERIFY(std::abs(ns("self B per step (us)") - cell(TraceDiffModel::SelfB).toDouble()) <=
                     0.5 + 1e-6);
             QVERIFY(std::abs(ns("change per step (us)") -
                              cell(TraceDiffModel::Change).toDouble()) <= 0.5 + 1e-6);

@@ -122,12 +122,12 @@ class TestCompareModels : public QObject {
         profiler::TraceDiffRow gemm;
         gemm.name = "gemm";
         gemm.category = profiler::KernelCategory::Gemm;
-        gemm.a = {2, 1000, 1000.0};
-        gemm.b = {2, 1500, 1500.0};
+        gemm.a = {2, 1000, 1000.0, 1000, 1000.0};  // a kernel: self time = total
+        gemm.b = {2, 1500, 1500.0, 1500, 1500.0};
         profiler::TraceDiffRow conv;
         conv.name = "conv";
         conv.category = profiler::KernelCategory::Convolution;
-        conv.b = {1, 300, 300.0};
+        conv.b = {1, 300, 300.0, 300, 300.0};
         d.rows = {gemm, conv};
         diff.setDiff(d);
         QCOMPARE(diff.rowCount(), 2);
@@ -135,7 +135,8 @@ class TestCompareModels : public QObject {
         const QStringList csv = toCsv(diff).split(QStringLiteral("\r\n"));
         QVERIFY2(csv.at(0).contains(QLatin1String("total A (ns),total B (ns)")),
                  qPrintable(csv.at(0)));
-        QVERIFY2(csv.contains(QStringLiteral("kernel,gemm,gemm,both,2,2,1000,1500,500,750,500,50")),
+        QVERIFY2(csv.contains(QStringLiteral(
+                     "kernel,gemm,gemm,both,2,2,1000,1500,1000,1500,500,750,500,50")),
                  qPrintable(csv.join(QLatin1Char('|'))));
         for (int r = 0; r < 2; ++r) {
             if (diff.index(r, TraceDiffModel::Name).data().toString() == QLatin1String("gemm")) {
@@ -158,12 +159,29 @@ class TestCompareModels : public QObject {
         // Ran in A for 0 ns: in both, so no "new" in the change column.
         profiler::TraceDiffRow idle;
         idle.name = "idle";
-        idle.a = {1, 0, 0.0};
-        idle.b = {1, 10, 10.0};
+        idle.a = {1, 0, 0.0, 0, 0.0};
+        idle.b = {1, 10, 10.0, 10, 10.0};
         d.rows = {idle};
         diff.setDiff(d);
         QCOMPARE(diff.index(0, TraceDiffModel::Status).data().toString(), QStringLiteral("both"));
         QCOMPARE(diff.index(0, TraceDiffModel::Relative).data().toString(), QString());
+        // An op with ops nested inside: self and total apart, the change of self time.
+        profiler::TraceDiffRow linear;
+        linear.subject = profiler::DiffSubject::Operator;
+        linear.name = "aten::linear";
+        linear.a = {1, 1000, 1000.0, 200, 200.0};
+        linear.b = {1, 1100, 1100.0, 300, 300.0};
+        d.rows = {linear};
+        diff.setDiff(d);
+        const auto sorted = [&](int column) {
+            return diff.index(0, column).data(TraceDiffModel::SortRole).toDouble();
+        };
+        QCOMPARE(sorted(TraceDiffModel::SelfA), 200.0);
+        QCOMPARE(sorted(TraceDiffModel::TotalA), 1000.0);
+        QCOMPARE(sorted(TraceDiffModel::SelfB), 300.0);
+        QCOMPARE(sorted(TraceDiffModel::Change), 100.0);
+        QCOMPARE(diff.index(0, TraceDiffModel::Relative).data().toString(),
+                 QStringLiteral("+50.0 %"));
     }
 };
 

@@ -8,6 +8,8 @@
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
 #include "harness/pytorch/PyTorchProbe.hpp"
+#include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/analysis/TraceDiff.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -33,6 +35,36 @@ bool have_torch() {
 std::vector<reports::RunRecord> runs_of(const std::filesystem::path& db_path) {
     reports::ResultsDatabase db(db_path, reports::OpenMode::ReadOnly);
     return reports::load_runs(db, {}, reports::RunParts{true, true, true, true, false});
+}
+
+// torch.profiler nests ops (aten::conv2d > aten::convolution > aten::_convolution >
+// aten::mkldnn_convolution, aten::linear > aten::addmm): trainscope diff's rows add up,
+// in self time, to the time the outermost ops cover on each thread, counted once, while
+// their totals count nested time again.
+void expect_self_times_add_up_to_the_outermost_ops(const profiler::Trace& trace) {
+    std::map<profiler::LaneId, std::vector<profiler::Interval>> by_lane;
+    for (const auto& a : trace.activities) {
+        if (a.kind == profiler::ActivityKind::HostOp)
+            by_lane[a.lane].push_back({a.start_ns, a.end_ns});
+    }
+    std::int64_t covered = 0;
+    for (auto& [lane, intervals] : by_lane)
+        covered += profiler::total_length_ns(profiler::merge_intervals(std::move(intervals)));
+    const profiler::TraceDiff diff = profiler::diff_traces(trace, trace);
+    std::int64_t self = 0;
+    std::int64_t total = 0;
+    for (const auto& row : diff.rows) {
+        self += row.a.self_ns;
+        total += row.a.total_ns;
+    }
+    EXPECT_GT(covered, 0);
+    EXPECT_EQ(self, covered);
+    EXPECT_GT(total, covered) << "the trace nests ops: totals count their time twice";
+    for (const auto& row : diff.rows) {
+        if (row.name == "aten::conv2d") {
+            EXPECT_LT(row.a.self_ns, row.a.total_ns) << "aten::convolution runs inside";
+        }
+    }
 }
 
 TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOps) {
@@ -79,6 +111,7 @@ TEST(PyTorchCells, BothFrameworksOnTheCpuAreRecordedAndThePyTorchTraceHoldsItsOp
         EXPECT_EQ(ranges[phase], 6) << phase;
     EXPECT_GE(ops["aten::conv2d"], 6) << "one convolution per training forward at least";
     EXPECT_GE(ops["aten::max_pool2d"], 6);
+    expect_self_times_add_up_to_the_outermost_ops(*trace);
 
     // A traced PyTorch cell measures what torch.profiler costs it, as the engine's cells
     // measure their tracers: the interval always, by the same probe.
@@ -176,6 +209,50 @@ TEST(PyTorchCells, WithoutTorchThePyTorchCellsAreSkippedWithTheAdviceAndTheRestR
         } else {
             EXPECT_EQ(run.status, reports::RunStatus::Ok) << run.error;
         }
+    }
+}
+
+// "The same data" on synthetic data: the worker trains on trainscope's learnable images
+// (labels a function of the image), not on random labels, so a few hundred steps of
+// either framework reach well above chance (1 in 4).
+TEST(PyTorchCells, BothFrameworksLearnTheSyntheticDataWellAboveChance) {
+    if (!have_torch())
+        GTEST_SKIP() << "PyTorch not found by " << python_with_torch();
+    testing::TempDir dir;
+    const auto db_path = dir / "r.db";
+    const auto r = run_trainscope(
+        "run --framework trainscope,pytorch --model seed-cnn --backend cpu --dataset synthetic "
+        "--input 1x12x12 --classes 4 --batch 32 --steps 300 --warmup 2 --threads 1 -q --python " +
+        python_with_torch() + " --out " + db_path.string());
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto runs = runs_of(db_path);
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& run : runs) {
+        SCOPED_TRACE(run.axes.framework);
+        ASSERT_EQ(run.status, reports::RunStatus::Ok) << run.error;
+        const auto* accuracy = run.find_metric("test_accuracy");
+        ASSERT_NE(accuracy, nullptr);
+        EXPECT_GE(accuracy->value, 0.9) << "chance is 0.25";
+    }
+}
+
+// What --dry-run lists is the order cells run in: each case's two frameworks side by
+// side, the one going first alternating from case to case.
+TEST(PyTorchCells, ADryRunListsEachCasesFrameworksSideBySideInAlternatingOrder) {
+    testing::TempDir dir;
+    const auto r = run_trainscope("run --framework trainscope,pytorch --batch 16,32,64 --python " +
+                                  (dir / "no-python").string() + kQuick + " --dry-run");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::vector<std::string> expected{
+        "   1  framework=trainscope batch=16\n",      "   2  framework=pytorch batch=16  [skipped",
+        "   3  framework=pytorch batch=32  [skipped", "   4  framework=trainscope batch=32\n",
+        "   5  framework=trainscope batch=64\n",      "   6  framework=pytorch batch=64  [skipped"};
+    std::size_t at = 0;
+    for (const std::string& line : expected) {
+        const std::size_t found = r.output.find(line, at);
+        ASSERT_NE(found, std::string::npos) << "no '" << line << "' after offset " << at << " in:\n"
+                                            << r.output;
+        at = found + line.size();
     }
 }
 

@@ -3,6 +3,7 @@
 #include "harness/cli/UsageError.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
 #include "harness/matrix/Cell.hpp"
+#include "harness/runner/MatrixPlan.hpp"
 #include "workloads/training/TrainingConfig.hpp"
 
 namespace trainscope::harness {
@@ -96,6 +97,73 @@ TEST(MatrixExpansion, DeduplicateDropsCellsThatBecameEqual) {
     for (auto& c : cells)
         c.values["depth"] = "n/a";
     EXPECT_EQ(deduplicate(cells).size(), 1u);
+}
+
+// (batch, framework) of each cell, in order.
+std::vector<std::pair<std::string, std::string>> batch_and_framework(
+    const std::vector<Cell>& cells) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const Cell& cell : cells)
+        out.emplace_back(cell.at("batch"), cell.at("framework"));
+    return out;
+}
+
+using Order = std::vector<std::pair<std::string, std::string>>;
+
+// A comparison across frameworks pairs cells that differ only in framework: they run one
+// after the other, not a whole matrix apart, and which goes first alternates.
+TEST(MatrixExpansion, FrameworkVariesFastestAndAlternatesWhichGoesFirst) {
+    std::vector<Cell> cells =
+        expand_matrix({{"framework", {"trainscope", "pytorch"}}, {"batch", {"16", "32", "64"}}});
+    EXPECT_EQ(batch_and_framework(cells), (Order{{"16", "trainscope"},
+                                                 {"16", "pytorch"},
+                                                 {"32", "trainscope"},
+                                                 {"32", "pytorch"},
+                                                 {"64", "trainscope"},
+                                                 {"64", "pytorch"}}));
+    alternate_framework_order(cells);
+    EXPECT_EQ(batch_and_framework(cells), (Order{{"16", "trainscope"},
+                                                 {"16", "pytorch"},
+                                                 {"32", "pytorch"},
+                                                 {"32", "trainscope"},
+                                                 {"64", "trainscope"},
+                                                 {"64", "pytorch"}}));
+    // The keys stay in catalog order (framework first): existing databases' cells match.
+    EXPECT_EQ(cells[0].key().rfind("framework=trainscope;model=seed-cnn;depth=20;", 0), 0u)
+        << cells[0].key();
+    EXPECT_EQ(cells[3].key(),
+              expand_matrix({{"framework", {"trainscope"}}, {"batch", {"32"}}})[0].key());
+    // The columns of a summary keep the catalog's order too.
+    EXPECT_EQ(varying_axes(cells), (std::vector<std::string>{"framework", "batch"}));
+}
+
+// A case with one cell left (an exclude rule, a duplicate dropped) does not count: the
+// cases that compare alternate among themselves.
+TEST(MatrixExpansion, AlternationCountsOnlyCasesWithBothFrameworks) {
+    std::vector<Cell> cells =
+        expand_matrix({{"framework", {"trainscope", "pytorch"}}, {"batch", {"16", "32", "64"}}});
+    cells.erase(cells.begin() + 3);  // batch 32 under pytorch
+    alternate_framework_order(cells);
+    EXPECT_EQ(batch_and_framework(cells), (Order{{"16", "trainscope"},
+                                                 {"16", "pytorch"},
+                                                 {"32", "trainscope"},
+                                                 {"64", "pytorch"},
+                                                 {"64", "trainscope"}}));
+    std::vector<Cell> one_framework = expand_matrix({{"batch", {"16", "32"}}});
+    const auto before = batch_and_framework(one_framework);
+    alternate_framework_order(one_framework);
+    EXPECT_EQ(batch_and_framework(one_framework), before);
+}
+
+// --resume finds a matrix whose cells an earlier version ran in another order.
+TEST(MatrixExpansion, TheSameCellsInAnotherOrderAreTheSameMatrix) {
+    const std::string a = R"({"cells": ["x", "y"], "settings": {"steps": 5}})";
+    const std::string b = R"({"cells": ["y", "x"], "settings": {"steps": 5}})";
+    EXPECT_TRUE(same_matrix(a, b));
+    EXPECT_EQ(matrix_identity(a), matrix_identity(b));
+    EXPECT_FALSE(same_matrix(a, R"({"cells": ["x"], "settings": {"steps": 5}})"));
+    EXPECT_FALSE(same_matrix(a, R"({"cells": ["x", "y"], "settings": {"steps": 6}})"));
+    EXPECT_FALSE(same_matrix("not json", "not json"));
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 
+#include "../workloads/workloads_test_support.hpp"
+#include "TempDir.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "harness/executor/Subprocess.hpp"
 #include "harness/matrix/Cell.hpp"
@@ -12,6 +18,7 @@
 #include "harness/pytorch/PyTorchApplicability.hpp"
 #include "harness/pytorch/PyTorchProbe.hpp"
 #include "harness/runner/CellConfig.hpp"
+#include "workloads/datasets/BatchLoader.hpp"
 #include "workloads/models/ModelCatalog.hpp"
 #include "workloads/training/ConfigError.hpp"
 
@@ -124,6 +131,64 @@ TEST(PyTorchWorker, ParameterCountsMatchTrainscopesForEveryModel) {
         ASSERT_TRUE(lines >> count) << "no count for " << specs[i].dump() << " in:\n" << out.out;
         EXPECT_EQ(count, expected[i]) << specs[i].dump();
     }
+}
+
+// "The same data": on synthetic data the worker makes trainscope's images and labels (the
+// same generator, seed and rule) and shuffles them alike, so the first training batch is
+// the engine's own, bit for bit, pixels scaled to fp32 as its loader scales them.
+TEST(PyTorchWorker, TheFirstSyntheticBatchIsTrainscopesBitForBit) {
+    const std::string python = TRAINSCOPE_TEST_PYTHON;
+    workloads::TrainingConfig config;
+    config.dataset = "synthetic";
+    config.input_shape = "3x7x5";
+    config.classes = 6;
+    config.batch = 24;
+    config.seed = 0xfeedfacecafeULL;  // past 32 bits: the worker's arithmetic is 64-bit
+    const nlohmann::json job{{"dataset", "synthetic"},
+                             {"dataset_dir", ""},
+                             {"input_shape", config.input_shape},
+                             {"classes", config.classes},
+                             {"synthetic_train", workloads::kSyntheticTrainImages},
+                             {"synthetic_test", workloads::kSyntheticTestImages},
+                             {"seed", config.seed},
+                             {"batch", config.batch},
+                             {"precision", "fp32"}};
+    testing::TempDir dir;
+    std::ofstream(dir / "job.json") << job.dump();
+    const ProcessOutput out =
+        run_process({python, pytorch_worker_script().string(), "--first-batch",
+                     (dir / "job.json").string(), (dir / "batch.bin").string()});
+    if (out.exit_code != 0 && out.err.find("No module named 'torch'") != std::string::npos)
+        GTEST_SKIP() << "PyTorch not found by " << python << " (apt-get install python3-torch)";
+    ASSERT_EQ(out.exit_code, 0) << out.err;
+    std::ifstream file(dir / "batch.bin", std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(file), {}};
+
+    const workloads::TrainingData data = workloads::load_training_data(config);
+    workloads::BatchLoader loader(*data.train, config.batch, true, config.seed);
+    loader.start_epoch();
+    workloads::testing::CpuHarness h(workloads::Precision::fp32);
+    const workloads::Batch batch = loader.load(h.context, 0);
+    std::vector<float> images(static_cast<std::size_t>(batch.images.elements()));
+    std::vector<std::int32_t> labels(static_cast<std::size_t>(batch.labels.elements()));
+    h.backend.copy_to_host(batch.images, images.data());
+    h.backend.copy_to_host(batch.labels, labels.data());
+    const std::size_t image_bytes = images.size() * sizeof(float);
+    ASSERT_EQ(bytes.size(), image_bytes + labels.size() * sizeof(std::int32_t));
+    std::vector<float> torch_images(images.size());
+    std::vector<std::int32_t> torch_labels(labels.size());
+    std::memcpy(torch_images.data(), bytes.data(), image_bytes);
+    std::memcpy(torch_labels.data(), bytes.data() + image_bytes,
+                labels.size() * sizeof(std::int32_t));
+    EXPECT_EQ(torch_labels, labels);
+    EXPECT_EQ(std::memcmp(torch_images.data(), images.data(), image_bytes), 0);
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < images.size(); ++i)
+        differing += torch_images[i] != images[i];
+    EXPECT_EQ(differing, 0u) << "of " << images.size() << " pixels";
+    // Not a degenerate batch: several classes, pixels of many values.
+    EXPECT_GT(std::set<std::int32_t>(labels.begin(), labels.end()).size(), 2u);
+    EXPECT_GT(std::set<float>(images.begin(), images.end()).size(), 50u);
 }
 
 }  // namespace

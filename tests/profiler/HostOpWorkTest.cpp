@@ -25,6 +25,15 @@ TEST(HostOpWork, BackendOpNamesHaveTheirCategories) {
     EXPECT_EQ(classify_kernel("max_pool_bwd"), KernelCategory::Reduction);
     EXPECT_EQ(classify_kernel("bias_bwd"), KernelCategory::Reduction);
     EXPECT_EQ(classify_kernel("flag_non_finite"), KernelCategory::Reduction);
+    // PyTorch's operators of the same work, where a PyTorch CPU trace is compared with one
+    // of trainscope's: Linear's products are GEMMs, ReLU is elementwise.
+    EXPECT_EQ(classify_kernel("aten::addmm"), KernelCategory::Gemm);
+    EXPECT_EQ(classify_kernel("aten::mm"), KernelCategory::Gemm);
+    EXPECT_EQ(classify_kernel("aten::clamp_min"), KernelCategory::Elementwise);
+    EXPECT_EQ(classify_kernel("aten::threshold_backward"), KernelCategory::Elementwise);
+    EXPECT_EQ(classify_kernel("aten::mkldnn_convolution"), KernelCategory::Convolution);
+    EXPECT_EQ(classify_kernel("aten::max_pool2d_with_indices"), KernelCategory::Reduction);
+    EXPECT_EQ(classify_kernel("mm"), KernelCategory::Other) << "only PyTorch's aten::mm";
     EXPECT_EQ(classify_kernel("batch_norm_bwd"), KernelCategory::Normalization);
     EXPECT_EQ(classify_kernel("adam_update"), KernelCategory::Optimizer);
     EXPECT_EQ(classify_kernel("copy_h2d"), KernelCategory::MemcpyMemset);

@@ -1,8 +1,13 @@
 // trainscope diff's analysis on hand-made traces: new and missing names, the shared
-// name normalisation, the sort order, step ranges and categories.
+// name normalisation, the sort order, step ranges, categories and self time.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "HandBuiltTrace.hpp"
+#include "profiler/analysis/OpSelfTime.hpp"
 #include "profiler/analysis/ShortKernelName.hpp"
 #include "profiler/analysis/TraceDiff.hpp"
 
@@ -293,6 +298,101 @@ TEST(TraceDiff, StepsOfAMultiRankTraceAreNumberedAndCheckedPerRank) {
     EXPECT_EQ(gemm->a.count, 4);
     EXPECT_DOUBLE_EQ(gemm->a.time_ns, 20.0);  // 40 ns over both ranks' 2 steps
     EXPECT_DOUBLE_EQ(gemm->b.time_ns, 10.0);
+}
+
+// A PyTorch CPU trace's ops as torch.profiler nests them, recorded children first (the
+// order does not matter), inside a Python frame that is not an op: linear holds t and
+// addmm; conv2d holds convolution, which holds _convolution, which holds the mkldnn kernel
+// that does the work, lasting `conv_ns`.
+HandBuiltTrace nested_cpu_ops(std::int64_t conv_ns) {
+    HandBuiltTrace t;
+    t.host_op(1, "aten::addmm", 10, 90, 2);
+    t.host_op(1, "aten::t", 5, 10, 2);
+    t.host_op(1, "aten::linear", 0, 100, 1);
+    t.host_op(1, "nn.Module: Linear_0", -5, 105);
+    const std::int64_t end = 215 + conv_ns;
+    t.host_op(1, "aten::conv2d", 200, end + 15);
+    t.host_op(1, "aten::convolution", 205, end + 10, 1);
+    t.host_op(1, "aten::_convolution", 210, end + 5, 2);
+    t.host_op(1, "aten::mkldnn_convolution", 215, end, 3);
+    return t;
+}
+
+// Nested ops are rows of their own: their self times add up to the time the outermost
+// ops cover, once, where the totals count the convolution four times; the changes and
+// the order follow self time, so the op whose own work changed comes first, not its
+// wrappers.
+TEST(TraceDiff, SelfTimeCountsNestedOpsOnceAndOrdersTheRows) {
+    auto a = nested_cpu_ops(170);
+    auto b = nested_cpu_ops(70);
+    const TraceDiff d = diff_traces(a.trace(), b.trace());
+    std::int64_t self = 0;
+    std::int64_t total = 0;
+    for (const TraceDiffRow& row : d.rows) {
+        EXPECT_EQ(row.subject, DiffSubject::Kernel) << "a CPU trace's ops are its device work";
+        self += row.a.self_ns;
+        total += row.a.total_ns;
+    }
+    EXPECT_EQ(self, 100 + 200) << "linear and conv2d, the outermost ops";
+    EXPECT_EQ(total, 100 + 5 + 80 + 200 + 190 + 180 + 170);
+    EXPECT_EQ(row_named(d, "nn.Module: Linear_0"), nullptr) << "a Python frame is no op";
+    const TraceDiffRow* linear = row_named(d, "aten::linear");
+    ASSERT_NE(linear, nullptr);
+    EXPECT_EQ(linear->a.total_ns, 100);
+    EXPECT_EQ(linear->a.self_ns, 15);
+    EXPECT_DOUBLE_EQ(linear->a.self_time_ns, 15.0);
+    const TraceDiffRow* conv2d = row_named(d, "aten::conv2d");
+    ASSERT_NE(conv2d, nullptr);
+    EXPECT_EQ(conv2d->a.self_ns, 10);
+    EXPECT_EQ(conv2d->change_ns(), 0.0) << "its total fell by 100 ns, its own time did not";
+    EXPECT_EQ(conv2d->b.total_ns - conv2d->a.total_ns, -100);
+    EXPECT_EQ(d.rows[0].name, "aten::mkldnn_convolution");
+    EXPECT_EQ(d.rows[0].change_ns(), -100.0);
+    std::int64_t category_self = 0;
+    for (const CategoryDiffRow& c : d.categories)
+        category_self += c.a.self_ns;
+    EXPECT_EQ(category_self, 300);
+
+    // In a GPU trace the host ops are the operators: the same self times.
+    a.kernel(0, 7, "volta_sgemm_128x64_nn", 20, 80);
+    const TraceDiff gpu = diff_traces(a.trace(), b.trace());
+    const TraceDiffRow* op = row_named(gpu, "aten::linear", DiffSubject::Operator);
+    ASSERT_NE(op, nullptr);
+    EXPECT_EQ(op->a.self_ns, 15);
+    EXPECT_EQ(row_named(gpu, "volta_sgemm_128x64_nn")->a.self_ns, 60) << "a kernel's own time";
+}
+
+// torch 1.13 writes whole microseconds: a nested op may end 1 us after its parent. That
+// microsecond is the child's, so self times still cover each instant once; a zero-length
+// op and ops on another lane change nothing.
+TEST(OpSelfTime, AnOpOverhangingItsParentKeepsItsOwnTimeAndEachInstantCountsOnce) {
+    HandBuiltTrace t;
+    t.host_op(1, "aten::to", 0, 100);
+    t.host_op(1, "aten::_to_copy", 10, 101, 1);  // 1 past its parent's end
+    t.host_op(1, "aten::empty", 50, 50, 2);
+    t.host_op(1, "aten::relu", 101, 120);
+    t.host_op(2, "aten::add", 0, 30);
+    const Trace& trace = t.trace();
+    const std::vector<std::int64_t> self =
+        op_self_times(trace, std::vector<bool>(trace.activities.size(), true));
+    std::map<std::string, std::int64_t> by_name;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i)
+        by_name[trace.strings.at(trace.activities[i].name)] = self[i];
+    EXPECT_EQ(by_name["aten::to"], 10);
+    EXPECT_EQ(by_name["aten::_to_copy"], 91);
+    EXPECT_EQ(by_name["aten::empty"], 0);
+    EXPECT_EQ(by_name["aten::relu"], 19);
+    EXPECT_EQ(by_name["aten::add"], 30);
+    // Not an op: its whole duration.
+    std::vector<bool> all_but_first(trace.activities.size(), true);
+    for (std::size_t i = 0; i < trace.activities.size(); ++i)
+        all_but_first[i] = trace.strings.at(trace.activities[i].name) != "aten::to";
+    const auto without_to = op_self_times(trace, all_but_first);
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        if (trace.strings.at(trace.activities[i].name) == "aten::to") {
+            EXPECT_EQ(without_to[i], 100);
+        }
+    }
 }
 
 }  // namespace
