@@ -147,6 +147,8 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator(), ledger_);
     }
     counts_->watch(*tensors_);
+    // The backend's own op memory (convolution workspaces) counts as the workspace class.
+    backend_->set_workspace_ledger(&ledger_);
     backend_->set_math_mode(policy_.math);
     // The backend decides where activations live: f16/bf16 on a backend that stores mixed
     // precision natively, else the master dtype with round_storage emulating them.
