@@ -7,25 +7,15 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <utility>
 
 #include "gui/app/Theme.hpp"
 #include "gui/timeline/KernelCategory.hpp"
+#include "reports/roofline/RooflineExtent.hpp"
 
 namespace trainscope::gui {
 
 namespace {
-
-bool on_chart(const reports::OpRooflineRow& op) {
-    return op.flops > 0.0 && op.bytes > 0.0 && op.achieved_flops_per_s > 0.0;
-}
-
-std::pair<int, int> decades(double low, double high) {
-    const int lo = static_cast<int>(std::floor(std::log10(low)));
-    const int hi = static_cast<int>(std::ceil(std::log10(high)));
-    return {lo, std::max(hi, lo + 1)};
-}
 
 QString decade_label(int d) {
     return QStringLiteral("1e%1").arg(d);
@@ -36,25 +26,11 @@ QString decade_label(int d) {
 RooflineAxes::RooflineAxes(const std::vector<reports::OpRooflineRow>& ops,
                            const reports::Roofs& roofs, QRectF plot)
     : plot_(plot) {
-    double x_low = 1e300, x_high = 0.0, y_low = 1e300, y_high = 0.0;
-    for (const auto& op : ops) {
-        if (!on_chart(op))
-            continue;
-        x_low = std::min(x_low, op.intensity);
-        x_high = std::max(x_high, op.intensity);
-        y_low = std::min(y_low, op.achieved_flops_per_s);
-        y_high = std::max(y_high, op.achieved_flops_per_s);
-    }
-    if (roofs.known()) {
-        x_low = std::min(x_low, roofs.ridge_intensity() / 10.0);
-        x_high = std::max(x_high, roofs.ridge_intensity() * 10.0);
-        y_high = std::max(y_high, roofs.peak_flops_per_s);
-        y_low = std::min(y_low, roofs.attainable_flops_per_s(x_low));
-    }
-    if (x_high <= 0.0 || y_high <= 0.0)
-        return;  // nothing to place: one decade each
-    std::tie(x_lo_, x_hi_) = decades(x_low, x_high);
-    std::tie(y_lo_, y_hi_) = decades(y_low, y_high);
+    const reports::RooflineExtent extent = reports::roofline_extent(ops, roofs);
+    x_lo_ = extent.x_lo;
+    x_hi_ = extent.x_hi;
+    y_lo_ = extent.y_lo;
+    y_hi_ = extent.y_hi;
 }
 
 QPointF RooflineAxes::map(double intensity, double flops_per_s) const {
@@ -73,7 +49,7 @@ void RooflineView::setData(std::vector<reports::OpRooflineRow> ops, reports::Roo
     roofs_ = roofs;
     total_ns_ = 0.0;
     for (const auto& op : ops_)
-        total_ns_ += on_chart(op) ? static_cast<double>(op.device_ns) : 0.0;
+        total_ns_ += reports::on_roofline_chart(op) ? static_cast<double>(op.device_ns) : 0.0;
     update();
 }
 
@@ -85,7 +61,7 @@ RooflineAxes RooflineView::axes() const {
 
 bool RooflineView::placed(int i) const {
     return i >= 0 && static_cast<std::size_t>(i) < ops_.size() &&
-           on_chart(ops_[static_cast<std::size_t>(i)]);
+           reports::on_roofline_chart(ops_[static_cast<std::size_t>(i)]);
 }
 
 double RooflineView::radiusOf(int i) const {

@@ -183,9 +183,14 @@ std::shared_ptr<const TimelineData> TimelineData::build(
         data->rebased_by_ = 0;
     }
     data->attachSummaries(*summaries);
-    data->memory_ = reports::memory_stack(data->trace_);
+    data->memory_ = reports::memory_stacks(data->trace_);
     report(100);
     return data;
+}
+
+const reports::MemoryStack& TimelineData::memoryStack() const {
+    static const reports::MemoryStack kNone;
+    return memory_.empty() ? kNone : memory_.front();
 }
 
 void TimelineData::internNames() {

@@ -196,8 +196,10 @@ class TimelineData {
         return compute_busy_;
     }
     // A traced run's bytes in use per tensor class ("memory/<class>" counters) stacked
-    // on one time axis; empty when the trace has none.
-    [[nodiscard]] const reports::MemoryStack& memoryStack() const { return memory_; }
+    // on one time axis, one stack per rank (rank order); empty when the trace has none.
+    [[nodiscard]] const std::vector<reports::MemoryStack>& memoryStacks() const { return memory_; }
+    // The first rank's stack (a one-process run's); empty when the trace has none.
+    [[nodiscard]] const reports::MemoryStack& memoryStack() const;
     [[nodiscard]] std::size_t kernelCount() const { return kernel_count_; }
     // The finest step of the trace's timestamps: 1 ns, or 1000 ns for a Kineto file
     // with integer microseconds. Times are shown to this precision, no finer.
@@ -242,7 +244,7 @@ class TimelineData {
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
     profiler::ComputeThreadBusy compute_busy_;
-    reports::MemoryStack memory_;
+    std::vector<reports::MemoryStack> memory_;
     bool host_op_trace_ = false;
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 1;

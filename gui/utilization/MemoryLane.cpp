@@ -52,13 +52,14 @@ std::ptrdiff_t MemoryLane::bucketState(const reports::MemoryStack& stack, double
 }
 
 void MemoryLane::paint(QPainter& p, const Theme& theme, const reports::MemoryStack& stack,
-                       const TimeAxisMapping& m, const QRect& area, const QRect& label) {
+                       const TimeAxisMapping& m, const QRect& area, const QRect& label,
+                       const QString& title) {
     const double max = stack.peak_total > 0 ? stack.peak_total * 1.1 : 1.0;
     // Legend: one swatch per class, as many as fit beside the title.
     const QFontMetrics fm = p.fontMetrics();
     p.setPen(theme.text);
     p.drawText(QRect(label.left() + 10, label.top(), label.width() - 20, fm.height()),
-               Qt::AlignLeft | Qt::AlignTop, QObject::tr("memory by tensor class"));
+               Qt::AlignLeft | Qt::AlignTop, title);
     int y = label.top() + fm.height() + 1;
     for (auto c = stack.classes.rbegin(); c != stack.classes.rend(); ++c) {
         if (y + fm.height() > label.bottom())

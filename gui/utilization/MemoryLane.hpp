@@ -25,10 +25,11 @@ class MemoryLane {
     // The index into stack.t_ns whose state the bucket [t0, t1) shows; -1 before the
     // first sample.
     static std::ptrdiff_t bucketState(const reports::MemoryStack& stack, double t0, double t1);
-    // Paints the lane into `area` (the data area) and its legend into `label` (the label
-    // column's part of the lane).
+    // Paints the lane into `area` (the data area) and its title and legend into `label`
+    // (the label column's part of the lane).
     static void paint(QPainter& p, const Theme& theme, const reports::MemoryStack& stack,
-                      const TimeAxisMapping& m, const QRect& area, const QRect& label);
+                      const TimeAxisMapping& m, const QRect& area, const QRect& label,
+                      const QString& title);
 };
 
 }  // namespace trainscope::gui

@@ -29,7 +29,7 @@ int UtilizationView::trackCount() const {
     if (!data_)
         return 0;
     const int compute = data_->computeThreadBusy().thread_count() > 0 ? 1 : 0;
-    const int memory = data_->memoryStack().empty() ? 0 : 1;
+    const auto memory = static_cast<int>(data_->memoryStacks().size());
     const auto counters = std::count_if(
         data_->trace().counters.begin(), data_->trace().counters.end(),
         [](const profiler::CounterSeries& s) { return !reports::is_memory_series(s); });
@@ -261,16 +261,21 @@ void paint_track(QPainter& p, const Theme& theme, const Track& t, int index, int
     p.setClipping(false);
 }
 
-// The memory lane in the place of track `index`, under the utilization tracks.
+// A memory lane in the place of track `index`, under the utilization tracks; in a
+// multi-rank run one per rank, each titled with its rank.
 void paint_memory_lane(QPainter& p, const Theme& theme, const reports::MemoryStack& stack,
-                       const TimeAxisMapping& m, int index, int track_h, QSize size) {
+                       bool name_rank, const TimeAxisMapping& m, int index, int track_h,
+                       QSize size) {
     const int x_off = TimelineRenderer::kLabelWidth;
     const int top = index * track_h + 2;
     p.fillRect(QRect(0, top, x_off, track_h), theme.label_background);
     p.setPen(theme.separator);
     p.drawLine(0, top, size.width(), top);
+    const QString title = name_rank
+                              ? QObject::tr("rank %1 · memory by tensor class").arg(stack.rank)
+                              : QObject::tr("memory by tensor class");
     MemoryLane::paint(p, theme, stack, m, QRect(x_off, top + 8, m.width(), track_h - 14),
-                      QRect(0, top + 4, x_off, track_h - 8));
+                      QRect(0, top + 4, x_off, track_h - 8), title);
 }
 
 // The time axis below the tracks, on the timeline's clock (relative to the trace begin).
@@ -305,16 +310,18 @@ void UtilizationView::paint(QPainter& p, const TimelineData& timeline, const Tim
     const int x_off = TimelineRenderer::kLabelWidth;
     p.fillRect(QRect(QPoint(0, 0), size), theme.background);
     const std::vector<Track> tracks = collect_tracks(timeline, m, theme);
-    const bool memory = !timeline.memoryStack().empty();
-    const int lanes = static_cast<int>(tracks.size()) + (memory ? 1 : 0);
+    const std::vector<reports::MemoryStack>& memory = timeline.memoryStacks();
+    const int lanes = static_cast<int>(tracks.size() + memory.size());
     const int track_h = trackHeight(size.height(), lanes);
     QFont small = p.font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
     p.setFont(small);
     for (std::size_t i = 0; i < tracks.size(); ++i)
         paint_track(p, theme, tracks[i], static_cast<int>(i), track_h, m.width(), size);
-    if (memory)
-        paint_memory_lane(p, theme, timeline.memoryStack(), m, lanes - 1, track_h, size);
+    for (std::size_t i = 0; i < memory.size(); ++i) {
+        paint_memory_lane(p, theme, memory[i], memory.size() > 1, m,
+                          static_cast<int>(tracks.size() + i), track_h, size);
+    }
     const int axis_y = lanes * track_h + 2;
     paint_time_axis(p, theme, timeline, m, axis_y, size);
     p.setPen(theme.separator);

@@ -63,7 +63,7 @@ class CellCapture {
 
     // Who records the engine's memory by tensor class (TrainingObserver::memory_listener);
     // nullptr at level off.
-    workloads::MemoryListener* memory_listener() { return memory_ ? &*memory_ : nullptr; }
+    MemoryTimeline* memory_timeline() { return memory_ ? &*memory_ : nullptr; }
 
   private:
     HostLoadMonitor host_load_;  // first, so its window covers the whole capture

@@ -7,6 +7,8 @@ MeasuredStepClock::MeasuredStepClock(workloads::TrainingObserver* next, Clock cl
 
 bool MeasuredStepClock::on_step(const workloads::StepRecord& step) {
     const std::int64_t end_ns = clock_();
+    if (memory_ != nullptr)
+        memory_->step_ended();
     if (!step.warmup && next_start_ns_) {
         if (open_) {
             intervals_.back().end_ns = end_ns;
@@ -23,6 +25,8 @@ bool MeasuredStepClock::on_step(const workloads::StepRecord& step) {
 
 void MeasuredStepClock::on_eval(const workloads::EvalRecord& eval) {
     open_ = false;
+    if (memory_ != nullptr)
+        memory_->step_ended();
     if (next_ != nullptr)
         next_->on_eval(eval);
     next_start_ns_ = clock_();

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "harness/capture/MemoryTimeline.hpp"
 #include "harness/capture/TelemetryWindow.hpp"
 #include "workloads/training/TrainingResult.hpp"
 
@@ -26,9 +27,10 @@ class MeasuredStepClock : public workloads::TrainingObserver {
 
     bool on_step(const workloads::StepRecord& step) override;
     void on_eval(const workloads::EvalRecord& eval) override;
-    workloads::MemoryListener* memory_listener() override { return memory_listener_; }
-    // The cell's memory recorder, handed to the engine with the step observer.
-    void set_memory_listener(workloads::MemoryListener* listener) { memory_listener_ = listener; }
+    workloads::MemoryListener* memory_listener() override { return memory_; }
+    // The cell's memory recorder, handed to the engine with the step observer and told
+    // where each step and evaluation ends.
+    void set_memory_timeline(MemoryTimeline* timeline) { memory_ = timeline; }
 
     // Intervals on the clock's time base, in order; steps inside them.
     [[nodiscard]] const std::vector<TimeInterval>& intervals() const { return intervals_; }
@@ -41,7 +43,7 @@ class MeasuredStepClock : public workloads::TrainingObserver {
     bool open_ = false;                          // the last interval can still grow
     std::vector<TimeInterval> intervals_;
     std::int64_t measured_steps_ = 0;
-    workloads::MemoryListener* memory_listener_ = nullptr;
+    MemoryTimeline* memory_ = nullptr;
 };
 
 }  // namespace trainscope::harness

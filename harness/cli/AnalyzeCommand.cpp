@@ -208,9 +208,15 @@ void print_engine_step_anatomy(const reports::RunRecord& run) {
 void print_memory_peak(const reports::RunRecord& run) {
     if (!run.memory_peak)
         return;
-    std::printf("Memory by tensor class:\n");
+    std::printf("Memory by tensor class%s:\n",
+                run.other_rank_memory_peaks.empty() ? "" : " (rank 0)");
     for (const std::string& line : reports::memory_peak_lines(*run.memory_peak))
         std::printf("  %s\n", line.c_str());
+    for (const reports::MemoryPeak& peak : run.other_rank_memory_peaks) {
+        std::printf("Memory by tensor class (rank %d):\n", peak.rank);
+        for (const std::string& line : reports::memory_peak_lines(peak))
+            std::printf("  %s\n", line.c_str());
+    }
     std::printf("\n");
 }
 

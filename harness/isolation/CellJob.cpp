@@ -37,6 +37,7 @@ void write_cell_job(const CellJob& job, const std::filesystem::path& file) {
                      {"index", job.index},
                      {"count", job.count},
                      {"label", job.label}};
+    j["host_bandwidth_bytes_per_s"] = job.host_bandwidth_bytes_per_s;
     std::ofstream out(file);
     out << j.dump();
     if (!out)
@@ -84,6 +85,7 @@ CellJob read_cell_job(const std::filesystem::path& file) {
     job.index = p.at("index").get<int>();
     job.count = p.at("count").get<int>();
     job.label = p.at("label").get<std::string>();
+    job.host_bandwidth_bytes_per_s = j.value("host_bandwidth_bytes_per_s", 0.0);
     return job;
 }
 

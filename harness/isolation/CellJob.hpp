@@ -19,6 +19,9 @@ struct CellJob {
     int index = 1;
     int count = 1;
     std::string label;
+    // A multi-rank CPU cell's memory bandwidth, measured once by the cell's parent before
+    // the ranks start (host_bandwidth_for_ranks); 0: the child measures its own.
+    double host_bandwidth_bytes_per_s = 0.0;
 };
 
 void write_cell_job(const CellJob& job, const std::filesystem::path& file);

@@ -18,6 +18,7 @@
 #include "harness/isolation/RankLaunch.hpp"
 #include "harness/isolation/RankOutput.hpp"
 #include "harness/isolation/ScratchDir.hpp"
+#include "harness/runner/RooflineFacts.hpp"
 #include "profiler/trace/TraceMerge.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
@@ -86,8 +87,9 @@ int cell_ranks(const Cell& cell) {
     return it == cell.values.end() ? 1 : std::stoi(it->second);
 }
 
-// Rank r > 0's run joins rank 0's: its trace's lanes (already of rank r) merge into the
-// one run, and its communication figures become per-rank metrics.
+// Rank r > 0's run joins rank 0's: its trace's lanes and series (already of rank r) merge
+// into the one run, its memory peak is kept as rank r's, and its communication figures
+// become per-rank metrics.
 void merge_other_ranks(reports::RunRecord& record, const std::filesystem::path& folder, int ranks) {
     for (int rank = 1; rank < ranks; ++rank) {
         const auto file = rank_file(folder, rank, kResultFile);
@@ -99,6 +101,13 @@ void merge_other_ranks(reports::RunRecord& record, const std::filesystem::path& 
             continue;
         if (record.trace && runs.front().trace)
             profiler::merge_trace_into(*record.trace, *runs.front().trace);
+        if (std::optional<reports::MemoryPeak>& peak = runs.front().memory_peak) {
+            // Its moment moves onto the merged trace's clock, as its trace did.
+            if (peak->t_ns && record.trace && runs.front().trace)
+                *peak->t_ns += runs.front().trace->base_ns - record.trace->base_ns;
+            peak->rank = rank;
+            record.other_rank_memory_peaks.push_back(std::move(*peak));
+        }
         for (const char* name : {"communication_share", "exposed_communication_share",
                                  "images_per_s", "step_ms_median"}) {
             if (const reports::Metric* metric = runs.front().find_metric(name)) {
@@ -166,7 +175,10 @@ ChildOutcome run_cell_in_child(const CellJob& job, std::chrono::seconds timeout,
     const int ranks = cell_ranks(job.cell);
     const CellFolder scratch(rank_start, ranks);
     const auto job_file = scratch.path() / "job.json";
-    write_cell_job(job, job_file);
+    CellJob ranks_job = job;
+    if (ranks_job.host_bandwidth_bytes_per_s <= 0.0)
+        ranks_job.host_bandwidth_bytes_per_s = host_bandwidth_for_ranks(job.cell);
+    write_cell_job(ranks_job, job_file);
     std::vector<std::string> command{self_executable().string(), "__cell", job_file.string(),
                                      scratch.path().string()};
     std::optional<RankOutput> rank_output;
@@ -295,7 +307,8 @@ int run_child_cell(const std::filesystem::path& job_file, const std::filesystem:
                                   job.count, job.label,
                                   job.stopping.fixed_length ? job.length.steps : 0,
                                   std::atoi(job.cell.values.at("batch").c_str()));
-        CellRunOptions options{job.length, job.stopping, job.fault, &progress};
+        CellRunOptions options{job.length, job.stopping, job.fault, &progress,
+                               job.host_bandwidth_bytes_per_s};
         if (job.fault.rank >= 0 && job.fault.rank != rank)
             options.fault = FaultInjection{};
         reports::RunRecord record;

@@ -59,6 +59,8 @@ std::optional<int> launched_rank() {
 void mark_trace_rank(profiler::Trace& trace, int rank, int world_size) {
     for (profiler::Lane& lane : trace.lanes)
         lane.rank = rank;
+    for (profiler::CounterSeries& series : trace.counters)
+        series.rank = rank;
     // The host tracer records collectives without knowing the rank or the world.
     for (profiler::CollectiveCall& c : trace.collectives) {
         c.rank = rank;

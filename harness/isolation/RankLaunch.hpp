@@ -44,9 +44,10 @@ std::filesystem::path rank_file(const std::filesystem::path& folder, int rank,
 // This process's rank when an MPI launcher started it for a multi-rank cell.
 std::optional<int> launched_rank();
 
-// A rank's trace, recorded by tracers that know one process: every lane becomes rank
-// `rank`'s and the trace one of `world_size` ranks, so that the merged run keeps them
-// apart (lanes grouped by rank); its collectives become rank `rank`'s too.
+// A rank's trace, recorded by tracers that know one process: every lane and counter series
+// becomes rank `rank`'s and the trace one of `world_size` ranks, so that the merged run
+// keeps them apart (lanes grouped by rank, a memory stack per rank); its collectives
+// become rank `rank`'s too.
 void mark_trace_rank(profiler::Trace& trace, int rank, int world_size);
 
 }  // namespace trainscope::harness

@@ -114,11 +114,12 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         profiler::parse_trace_level(cell.at("trace_level")).value_or(profiler::TraceLevel::Off);
     try {
         // Before the capture: its counting pass and triad stay out of the trace.
-        const RooflineFacts roofline = measure_roofline_facts(config);
+        const RooflineFacts roofline =
+            measure_roofline_facts(config, options.host_bandwidth_bytes_per_s);
         CellCapture capture(level, workloads::parse_backend_kind(config.backend),
                             capture_device(config));
         MeasuredStepClock step_clock(&controller, profiler::host_clock_now_ns);
-        step_clock.set_memory_listener(capture.memory_listener());
+        step_clock.set_memory_timeline(capture.memory_timeline());
         const workloads::TrainingResult result = workloads::run_training(config, &step_clock);
         CapturedCell captured = capture.stop(step_clock.intervals(), step_clock.measured_steps());
         if (captured.trace && config.ranks > 1)

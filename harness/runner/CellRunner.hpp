@@ -14,6 +14,8 @@ struct CellRunOptions {
     StoppingRule stopping;
     FaultInjection fault;
     workloads::TrainingObserver* progress = nullptr;
+    // The CPU's bandwidth measured once for all ranks (host_bandwidth_for_ranks); 0: measure.
+    double host_bandwidth_bytes_per_s = 0.0;
 };
 
 // Runs one cell's training in this process and turns the outcome into a run record:

@@ -1,6 +1,7 @@
 #include "harness/runner/RooflineFacts.hpp"
 
 #include <exception>
+#include <string>
 
 #include "reports/metrics/MetricTags.hpp"
 #include "workloads/backend/BackendKind.hpp"
@@ -27,7 +28,8 @@ void add_peaks(RooflineFacts& facts, const workloads::DevicePeaks& peaks) {
 
 }  // namespace
 
-RooflineFacts measure_roofline_facts(const workloads::TrainingConfig& config) {
+RooflineFacts measure_roofline_facts(const workloads::TrainingConfig& config,
+                                     double host_bandwidth_bytes_per_s) {
     RooflineFacts facts;
     try {
         const workloads::ModelFlops flops = workloads::model_flops_per_image(
@@ -51,10 +53,28 @@ RooflineFacts measure_roofline_facts(const workloads::TrainingConfig& config) {
         }
     } else {
         const workloads::CpuFacts cpu = workloads::read_cpu_facts();
-        add_peaks(facts, workloads::cpu_peaks(cpu, config.precision,
-                                              workloads::measure_triad_bandwidth(cpu.cores)));
+        const bool given = host_bandwidth_bytes_per_s > 0.0;
+        workloads::DevicePeaks peaks = workloads::cpu_peaks(
+            cpu, config.precision,
+            given ? host_bandwidth_bytes_per_s : workloads::measure_triad_bandwidth(cpu.cores));
+        if (given)
+            peaks.bandwidth.source += ", once for all ranks before they started";
+        add_peaks(facts, peaks);
     }
     return facts;
+}
+
+double host_bandwidth_for_ranks(const Cell& cell) {
+    const auto value = [&cell](const char* axis) {
+        const auto it = cell.values.find(axis);
+        return it == cell.values.end() ? std::string() : it->second;
+    };
+    const std::string ranks = value("ranks");
+    if (!cell.skip_reason.empty() || ranks.empty() || std::stoi(ranks) < 2 ||
+        value("framework") == "pytorch" ||
+        !workloads::is_backend(value("backend"), workloads::BackendKind::cpu))
+        return 0.0;
+    return workloads::measure_triad_bandwidth(workloads::read_cpu_facts().cores);
 }
 
 }  // namespace trainscope::harness

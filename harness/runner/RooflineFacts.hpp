@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/matrix/Cell.hpp"
 #include "reports/store/RunRecord.hpp"
 #include "workloads/training/TrainingConfig.hpp"
 
@@ -20,6 +21,16 @@ struct RooflineFacts {
     std::vector<reports::Metric> metrics;
     std::map<std::string, std::string> environment;
 };
-RooflineFacts measure_roofline_facts(const workloads::TrainingConfig& config);
+// `host_bandwidth_bytes_per_s` > 0: the CPU's bandwidth as measured already (once for a
+// multi-rank cell's ranks, host_bandwidth_for_ranks), not measured again.
+RooflineFacts measure_roofline_facts(const workloads::TrainingConfig& config,
+                                     double host_bandwidth_bytes_per_s = 0.0);
+
+// A multi-rank CPU cell's ranks share the machine's memory: measured by every rank at once,
+// the triad would give each about 1/N of the bandwidth. So the cell's parent measures it
+// once, before the ranks start, and hands it to them (CellJob); under Slurm the task's node
+// stands for the others of its allocation. 0 for a cell that needs none (one rank, a GPU
+// backend, a PyTorch cell, a skipped cell).
+double host_bandwidth_for_ranks(const Cell& cell);
 
 }  // namespace trainscope::harness

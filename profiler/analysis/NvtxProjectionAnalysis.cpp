@@ -1,7 +1,9 @@
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "profiler/analysis/GpuWork.hpp"
@@ -12,12 +14,35 @@ namespace trainscope::profiler {
 
 namespace {
 
-using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
+// A host thread of one rank: two ranks on two nodes may share a pid and a thread id.
+using ThreadKey = std::tuple<std::int32_t, std::int64_t, std::int64_t>;  // (rank, pid, tid)
+
+ThreadKey thread_of(const Trace& trace, const Activity& a) {
+    const Lane& lane = trace.lanes.at(a.lane);
+    return {lane.rank, lane.process, lane.stream_or_thread};
+}
+
+// Correlation ids count per process, so a job's ranks reuse them.
+struct LaunchKey {
+    std::int32_t rank = 0;
+    std::uint64_t correlation = 0;
+    bool operator==(const LaunchKey& other) const {
+        return rank == other.rank && correlation == other.correlation;
+    }
+};
+struct LaunchKeyHash {
+    std::size_t operator()(const LaunchKey& k) const {
+        return std::hash<std::uint64_t>{}(k.correlation * 0x9E3779B97F4A7C15ULL ^
+                                          static_cast<std::uint64_t>(k.rank));
+    }
+};
 
 struct ApiCall {
     std::int64_t start_ns = 0;
     std::uint64_t correlation = 0;
 };
+
+constexpr std::size_t kNoRange = std::numeric_limits<std::size_t>::max();
 
 // A CPU-backend trace launches nothing: its ops run on the thread that pushed the
 // range, so the ops that start inside a range on that thread are the range's device work.
@@ -25,10 +50,8 @@ std::map<ThreadKey, std::vector<std::size_t>> host_ops_by_thread(const Trace& tr
     std::map<ThreadKey, std::vector<std::size_t>> ops;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& a = trace.activities[i];
-        if (a.kind != ActivityKind::HostOp)
-            continue;
-        const Lane& lane = trace.lanes.at(a.lane);
-        ops[{lane.process, lane.stream_or_thread}].push_back(i);
+        if (a.kind == ActivityKind::HostOp)
+            ops[thread_of(trace, a)].push_back(i);
     }
     for (auto& [key, list] : ops) {
         std::stable_sort(list.begin(), list.end(), [&](std::size_t x, std::size_t y) {
@@ -38,17 +61,75 @@ std::map<ThreadKey, std::vector<std::size_t>> host_ops_by_thread(const Trace& tr
     return ops;
 }
 
-void add_ops_inside(const Trace& trace, const std::vector<std::size_t>& ops, const Activity& range,
-                    NvtxRangeGpuTime& r, std::vector<Interval>& work) {
-    auto first = std::lower_bound(
-        ops.begin(), ops.end(), range.start_ns,
-        [&](std::size_t i, std::int64_t t) { return trace.activities[i].start_ns < t; });
-    for (auto op = first; op != ops.end() && trace.activities[*op].start_ns < range.end_ns; ++op) {
-        const Activity& a = trace.activities[*op];
-        ++r.kernel_count;
-        r.kernel_ns += a.duration_ns();
-        work.push_back({a.start_ns, a.end_ns});
+// For each time of `times` (ascending), the innermost of one thread's `ranges` (indices
+// into trace.activities, by start and the longer first) with start <= t < end, or
+// kNoRange. Ranges of one thread nest, so the open ones form a stack.
+std::vector<std::size_t> innermost_ranges(const Trace& trace,
+                                          const std::vector<std::size_t>& ranges,
+                                          const std::vector<std::int64_t>& times) {
+    std::vector<std::size_t> owners(times.size(), kNoRange);
+    std::vector<std::size_t> open;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        while (next < ranges.size() && trace.activities[ranges[next]].start_ns <= times[i])
+            open.push_back(ranges[next++]);
+        while (!open.empty() && trace.activities[open.back()].end_ns <= times[i])
+            open.pop_back();
+        if (!open.empty())
+            owners[i] = open.back();
     }
+    return owners;
+}
+
+// Each API call's and host op's innermost projected range: what the range launched or ran
+// itself, without what its nested projected ranges did.
+struct OwnedWork {
+    std::unordered_map<std::size_t, std::vector<std::uint64_t>> correlations;
+    std::unordered_map<std::size_t, std::vector<std::size_t>> host_ops;
+};
+
+OwnedWork innermost_attribution(
+    const Trace& trace, const std::vector<std::size_t>& picked,
+    const std::map<ThreadKey, std::vector<ApiCall>>& calls_by_thread,
+    const std::map<ThreadKey, std::vector<std::size_t>>& ops_by_thread) {
+    std::map<ThreadKey, std::vector<std::size_t>> ranges_by_thread;
+    for (const std::size_t i : picked)
+        ranges_by_thread[thread_of(trace, trace.activities[i])].push_back(i);
+    OwnedWork owned;
+    for (auto& [key, ranges] : ranges_by_thread) {
+        std::sort(ranges.begin(), ranges.end(), [&](std::size_t x, std::size_t y) {
+            const Activity& a = trace.activities[x];
+            const Activity& b = trace.activities[y];
+            return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+        });
+        if (auto it = calls_by_thread.find(key); it != calls_by_thread.end()) {
+            std::vector<std::int64_t> times;
+            for (const ApiCall& c : it->second)
+                times.push_back(c.start_ns);
+            const auto owners = innermost_ranges(trace, ranges, times);
+            for (std::size_t c = 0; c < owners.size(); ++c) {
+                if (owners[c] != kNoRange)
+                    owned.correlations[owners[c]].push_back(it->second[c].correlation);
+            }
+        }
+        if (auto it = ops_by_thread.find(key); it != ops_by_thread.end()) {
+            std::vector<std::int64_t> times;
+            for (const std::size_t op : it->second)
+                times.push_back(trace.activities[op].start_ns);
+            const auto owners = innermost_ranges(trace, ranges, times);
+            for (std::size_t o = 0; o < owners.size(); ++o) {
+                if (owners[o] != kNoRange)
+                    owned.host_ops[owners[o]].push_back(it->second[o]);
+            }
+        }
+    }
+    return owned;
+}
+
+template <class Map, class Value>
+const Value& find_or_empty(const Map& map, std::size_t key, const Value& empty) {
+    const auto it = map.find(key);
+    return it == map.end() ? empty : it->second;
 }
 
 }  // namespace
@@ -63,77 +144,103 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
 }
 
 std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
-    const Trace& trace, const std::function<bool(const Activity&)>& project) {
+    const Trace& trace, const std::function<bool(const Activity&)>& project,
+    Attribution attribution) {
     // API calls per host thread, sorted by start, to find those inside a range quickly.
     std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
-    std::unordered_multimap<std::uint64_t, std::size_t> gpu_work_by_correlation;
+    std::unordered_multimap<LaunchKey, std::size_t, LaunchKeyHash> gpu_work_by_launch;
+    std::vector<std::size_t> picked;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& a = trace.activities[i];
+        if (project(a))
+            picked.push_back(i);
         if (a.correlation == 0)
             continue;
         if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi) {
-            const Lane& lane = trace.lanes.at(a.lane);
-            calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
-                {a.start_ns, a.correlation});
+            calls_by_thread[thread_of(trace, a)].push_back({a.start_ns, a.correlation});
         } else if (is_gpu_work(a.kind)) {
-            gpu_work_by_correlation.emplace(a.correlation, i);
+            gpu_work_by_launch.emplace(LaunchKey{trace.lanes.at(a.lane).rank, a.correlation}, i);
         }
     }
     for (auto& [key, calls] : calls_by_thread) {
-        std::sort(calls.begin(), calls.end(),
-                  [](const ApiCall& x, const ApiCall& y) { return x.start_ns < y.start_ns; });
+        std::stable_sort(calls.begin(), calls.end(), [](const ApiCall& x, const ApiCall& y) {
+            return x.start_ns < y.start_ns;
+        });
     }
 
     const bool host_op_trace = is_host_op_trace(trace);
     const auto ops_by_thread =
         host_op_trace ? host_ops_by_thread(trace) : std::map<ThreadKey, std::vector<std::size_t>>{};
+    const bool innermost = attribution == Attribution::innermost;
+    const OwnedWork owned =
+        innermost ? innermost_attribution(trace, picked, calls_by_thread, ops_by_thread)
+                  : OwnedWork{};
 
     std::vector<NvtxRangeGpuTime> result;
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+    result.reserve(picked.size());
+    const std::vector<std::uint64_t> no_calls;
+    const std::vector<std::size_t> no_ops;
+    for (const std::size_t i : picked) {
         const Activity& range = trace.activities[i];
-        if (!project(range))
-            continue;
-        const Lane& lane = trace.lanes.at(range.lane);
+        const ThreadKey thread = thread_of(trace, range);
 
         NvtxRangeGpuTime r;
         r.range_index = i;
+        r.rank = std::get<0>(thread);
         r.name = trace.strings.at(range.name);
         r.depth = range.depth;
         r.host_begin_ns = range.start_ns;
         r.host_end_ns = range.end_ns;
-        std::vector<Interval> launched;
-        if (auto ops = ops_by_thread.find({lane.process, lane.stream_or_thread});
-            ops != ops_by_thread.end()) {
-            add_ops_inside(trace, ops->second, range, r, launched);
-        }
-        if (auto it = calls_by_thread.find({lane.process, lane.stream_or_thread});
-            it != calls_by_thread.end()) {
-            const auto& calls = it->second;
-            auto first =
-                std::lower_bound(calls.begin(), calls.end(), range.start_ns,
-                                 [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
-            // One launch can appear as several API records with the same correlation id
-            // (nsys stores cudaLaunchKernel and cudaLaunchKernel_v7000): count it once.
-            std::vector<std::uint64_t> correlations;
-            for (auto c = first; c != calls.end() && c->start_ns < range.end_ns; ++c) {
-                correlations.push_back(c->correlation);
+
+        std::vector<std::size_t> ops;
+        std::vector<std::uint64_t> correlations;
+        if (innermost) {
+            ops = find_or_empty(owned.host_ops, i, no_ops);
+            correlations = find_or_empty(owned.correlations, i, no_calls);
+        } else {
+            if (auto it = ops_by_thread.find(thread); it != ops_by_thread.end()) {
+                const auto& list = it->second;
+                auto op = std::lower_bound(list.begin(), list.end(), range.start_ns,
+                                           [&](std::size_t x, std::int64_t t) {
+                                               return trace.activities[x].start_ns < t;
+                                           });
+                for (; op != list.end() && trace.activities[*op].start_ns < range.end_ns; ++op)
+                    ops.push_back(*op);
             }
-            std::sort(correlations.begin(), correlations.end());
-            correlations.erase(std::unique(correlations.begin(), correlations.end()),
-                               correlations.end());
-            for (const std::uint64_t correlation : correlations) {
-                auto [begin, end] = gpu_work_by_correlation.equal_range(correlation);
-                for (auto w = begin; w != end; ++w) {
-                    const Activity& work = trace.activities[w->second];
-                    if (work.kind == ActivityKind::Kernel) {
-                        ++r.kernel_count;
-                        r.kernel_ns += work.duration_ns();
-                    } else {
-                        ++r.copy_count;
-                        r.copy_ns += work.duration_ns();
-                    }
-                    launched.push_back({work.start_ns, work.end_ns});
+            if (auto it = calls_by_thread.find(thread); it != calls_by_thread.end()) {
+                const auto& calls = it->second;
+                auto c = std::lower_bound(
+                    calls.begin(), calls.end(), range.start_ns,
+                    [](const ApiCall& call, std::int64_t t) { return call.start_ns < t; });
+                for (; c != calls.end() && c->start_ns < range.end_ns; ++c)
+                    correlations.push_back(c->correlation);
+            }
+        }
+
+        std::vector<Interval> launched;
+        for (const std::size_t op : ops) {
+            const Activity& a = trace.activities[op];
+            ++r.kernel_count;
+            r.kernel_ns += a.duration_ns();
+            launched.push_back({a.start_ns, a.end_ns});
+        }
+        // One launch can appear as several API records with the same correlation id
+        // (nsys stores cudaLaunchKernel and cudaLaunchKernel_v7000): count it once.
+        std::sort(correlations.begin(), correlations.end());
+        correlations.erase(std::unique(correlations.begin(), correlations.end()),
+                           correlations.end());
+        for (const std::uint64_t correlation : correlations) {
+            auto [begin, end] = gpu_work_by_launch.equal_range(LaunchKey{r.rank, correlation});
+            for (auto w = begin; w != end; ++w) {
+                const Activity& work = trace.activities[w->second];
+                if (work.kind == ActivityKind::Kernel) {
+                    ++r.kernel_count;
+                    r.kernel_ns += work.duration_ns();
+                } else {
+                    ++r.copy_count;
+                    r.copy_ns += work.duration_ns();
                 }
+                launched.push_back({work.start_ns, work.end_ns});
             }
         }
         const auto merged = merge_intervals(std::move(launched));

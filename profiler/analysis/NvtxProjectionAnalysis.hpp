@@ -11,12 +11,15 @@ namespace trainscope::profiler {
 
 // The GPU work launched from inside one host NVTX range: every runtime/driver call on
 // the range's thread that begins within [range start, range end) is followed through
-// its correlation id to the kernels (and copies) it launched. In a CPU-backend trace
+// its correlation id to the kernels (and copies) it launched. Correlation ids count per
+// process, so a job's ranks reuse them: a call joins the work of its own rank only
+// (the key is (rank, correlation), as in the GUI's flow lookup). In a CPU-backend trace
 // (is_host_op_trace) the device's work is the host ops: those on the range's own thread
 // that start within the range count as its kernels (kernel_count, kernel_ns, and
 // gpu_busy_ns as their union).
 struct NvtxRangeGpuTime {
     std::size_t range_index = 0;  // index into trace.activities
+    std::int32_t rank = 0;        // the rank of the range's lane
     std::string name;
     std::uint16_t depth = 0;
     std::int64_t host_begin_ns = 0;
@@ -30,14 +33,27 @@ struct NvtxRangeGpuTime {
     std::int64_t gpu_end_ns = 0;    // last launched GPU work ends
 };
 
+// Which ranges a launch counts for when projected ranges nest on one thread.
+enum class Attribution {
+    // Every range the call lies in: a "forward" range holds all its ops' kernels. What the
+    // NVTX range figures (analyze, nvtx.csv) answer: the time a phase cost.
+    inclusive,
+    // Only the innermost projected range the call lies in: a conv op's range leaves its
+    // nested bias op's kernel to the bias. What per-op work (OpWork, the roofline) needs,
+    // where an op's FLOPs and bytes are its own and exclude its nested ops'.
+    innermost,
+};
+
 // One entry per NVTX range on a host NVTX lane (device -1), in trace order. Host
-// threads are matched by (process, thread) between the NVTX lane and the API lane.
+// threads are matched by (rank, process, thread) between the NVTX lane and the API lane.
+// Inclusive: a range holds the work of the ranges nested in it.
 std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace);
 
 // The same projection for any host intervals `project` picks (the op ranges of a CUDA
 // run, which the host tracer records as HostOp on the thread's host lane: OpWork).
 std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
-    const Trace& trace, const std::function<bool(const Activity&)>& project);
+    const Trace& trace, const std::function<bool(const Activity&)>& project,
+    Attribution attribution = Attribution::inclusive);
 
 // The ranges of one name together (a training run has thousands of "forward" ranges):
 // counts and summed times. What `trainscope analyze` prints and nvtx.csv holds.

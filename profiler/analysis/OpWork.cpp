@@ -1,7 +1,7 @@
 #include "profiler/analysis/OpWork.hpp"
 
 #include <algorithm>
-#include <map>
+#include <tuple>
 
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
@@ -14,30 +14,60 @@ bool carries_work(const Activity& a) {
     return a.kind == ActivityKind::HostOp && (a.flops > 0.0 || a.bytes > 0);
 }
 
-}  // namespace
+struct OpTime {
+    std::size_t index = 0;  // into trace.activities
+    std::int64_t device_ns = 0;
+};
 
-std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace, const TimeWindow& window) {
-    std::map<StringId, OpWorkTotals> by_name;
-    const auto add = [&](const Activity& op, std::int64_t device_ns) {
-        OpWorkTotals& t = by_name[op.name];
-        ++t.count;
-        t.flops += op.flops;
-        t.bytes += static_cast<double>(op.bytes);
-        t.device_ns += device_ns;
-    };
+// A host-op trace's ops are the device's work themselves: each op's own time is its
+// duration less that of the picked ops directly nested in it on its lane.
+std::vector<OpTime> host_op_self_times(const Trace& trace, const std::vector<std::size_t>& picked) {
+    std::vector<std::size_t> order = picked;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        const Activity& a = trace.activities[x];
+        const Activity& b = trace.activities[y];
+        return std::tie(a.lane, a.start_ns, b.end_ns) < std::tie(b.lane, b.start_ns, a.end_ns);
+    });
+    std::vector<OpTime> times;
+    times.reserve(order.size());
+    std::vector<std::size_t> open;  // positions in `times` of the enclosing ops
+    for (const std::size_t i : order) {
+        const Activity& a = trace.activities[i];
+        while (!open.empty()) {
+            const Activity& top = trace.activities[times[open.back()].index];
+            if (top.lane == a.lane && top.end_ns > a.start_ns)
+                break;
+            open.pop_back();
+        }
+        if (!open.empty())
+            times[open.back()].device_ns -= a.duration_ns();
+        open.push_back(times.size());
+        times.push_back({i, a.duration_ns()});
+    }
+    return times;
+}
+
+std::vector<OpTime> op_device_times(const Trace& trace, const TimeWindow& window) {
     const auto picked = [&window](const Activity& a) {
         return carries_work(a) && window.contains(a.start_ns);
     };
     if (is_host_op_trace(trace)) {
-        for (const Activity& a : trace.activities) {
-            if (picked(a))
-                add(a, a.duration_ns());
+        std::vector<std::size_t> ops;
+        for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+            if (picked(trace.activities[i]))
+                ops.push_back(i);
         }
-    } else {
-        for (const NvtxRangeGpuTime& r : project_host_ranges_to_gpu(trace, picked)) {
-            add(trace.activities[r.range_index], r.kernel_ns + r.copy_ns);
-        }
+        return host_op_self_times(trace, ops);
     }
+    std::vector<OpTime> times;
+    for (const NvtxRangeGpuTime& r :
+         project_host_ranges_to_gpu(trace, picked, Attribution::innermost))
+        times.push_back({r.range_index, r.kernel_ns + r.copy_ns});
+    return times;
+}
+
+std::vector<OpWorkTotals> sorted_totals(const Trace& trace,
+                                        std::map<StringId, OpWorkTotals>& by_name) {
     std::vector<OpWorkTotals> totals;
     totals.reserve(by_name.size());
     for (auto& [id, t] : by_name) {
@@ -47,6 +77,37 @@ std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace, const TimeWi
     std::sort(totals.begin(), totals.end(), [](const OpWorkTotals& x, const OpWorkTotals& y) {
         return x.device_ns != y.device_ns ? x.device_ns > y.device_ns : x.name < y.name;
     });
+    return totals;
+}
+
+void add(OpWorkTotals& t, const Activity& op, std::int64_t device_ns) {
+    ++t.count;
+    t.flops += op.flops;
+    t.bytes += static_cast<double>(op.bytes);
+    t.device_ns += device_ns;
+}
+
+}  // namespace
+
+std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace, const TimeWindow& window) {
+    std::map<StringId, OpWorkTotals> by_name;
+    for (const OpTime& t : op_device_times(trace, window)) {
+        const Activity& op = trace.activities[t.index];
+        add(by_name[op.name], op, t.device_ns);
+    }
+    return sorted_totals(trace, by_name);
+}
+
+std::map<std::int32_t, std::vector<OpWorkTotals>> total_op_work_by_rank(const Trace& trace,
+                                                                        const TimeWindow& window) {
+    std::map<std::int32_t, std::map<StringId, OpWorkTotals>> by_rank;
+    for (const OpTime& t : op_device_times(trace, window)) {
+        const Activity& op = trace.activities[t.index];
+        add(by_rank[trace.lanes.at(op.lane).rank][op.name], op, t.device_ns);
+    }
+    std::map<std::int32_t, std::vector<OpWorkTotals>> totals;
+    for (auto& [rank, by_name] : by_rank)
+        totals[rank] = sorted_totals(trace, by_name);
     return totals;
 }
 

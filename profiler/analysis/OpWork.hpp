@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,11 @@ namespace trainscope::profiler {
 
 // The ops of one name that carry work (Activity::flops or bytes from the op's NVTX
 // payload) together: how often they ran, what they had to do and how long the device
-// took. Device time is the op's own duration in a host-op trace (CPU backend), and the
-// kernels launched inside the op's range (project_host_ranges_to_gpu) in a GPU trace.
+// took. An op's FLOPs and bytes are its own (a conv op's exclude its nested bias op's), so
+// its device time is its own too: in a host-op trace (CPU backend) the op's duration less
+// that of the work-carrying ops nested in it; in a GPU trace the kernels launched inside
+// the op's range and not inside a nested op's (project_host_ranges_to_gpu, innermost).
+// Launches join their kernels within their own rank.
 struct OpWorkTotals {
     std::string name;
     std::int64_t count = 0;
@@ -21,9 +25,14 @@ struct OpWorkTotals {
     std::int64_t device_ns = 0;
 };
 
-// Ops whose start lies in `window`; by device time, largest first (ties by name).
+// Ops whose start lies in `window`, of every rank together; by device time, largest first
+// (ties by name).
 std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace,
                                                 const TimeWindow& window = TimeWindow{});
+
+// The same for each rank on its own (ops.csv's rows), by rank.
+std::map<std::int32_t, std::vector<OpWorkTotals>> total_op_work_by_rank(
+    const Trace& trace, const TimeWindow& window = TimeWindow{});
 
 // The host ops in the trace that carry work (flops or bytes), as indices into
 // trace.activities: the instances of op `name` (the GUI's roofline selects them).

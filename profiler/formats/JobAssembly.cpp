@@ -76,6 +76,7 @@ void append_rank(Trace& job, Trace&& from, std::int32_t rank) {
         job.collectives.push_back(c);
     }
     for (CounterSeries& series : from.counters) {
+        series.rank = rank;
         for (CounterSample& s : series.samples)
             s.t_ns += shift_ns;
         job.counters.push_back(std::move(series));

@@ -18,6 +18,9 @@ struct CounterSeries {
     std::string unit;
     std::int32_t device = -1;
     std::vector<CounterSample> samples;
+    // The rank of the distributed job whose series it is; 0 in a one-process trace. Each
+    // rank has its own memory/<class> series (device -1), which share their names.
+    std::int32_t rank = 0;
 };
 
 }  // namespace trainscope::profiler

@@ -1,10 +1,10 @@
 #include "reports/csv/NvtxCsv.hpp"
 
 #include <iterator>
+#include <map>
 #include <string>
 
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
-#include "profiler/analysis/RankWork.hpp"
 
 namespace trainscope::reports {
 
@@ -22,33 +22,22 @@ std::vector<CsvCell> nvtx_header() {
             "gpu_busy_us",  "gpu_busy_mean_us", "rank"};
 }
 
-namespace {
-
-void add_nvtx_rows(const RunRecord& run, const profiler::Trace& trace, std::int32_t rank,
-                   std::vector<std::vector<CsvCell>>& rows) {
-    const auto ranges = profiler::project_nvtx_ranges_to_gpu(trace);
-    for (const auto& t : profiler::total_nvtx_ranges_by_name(ranges)) {
-        const double n = static_cast<double>(t.count);
-        rows.push_back({run.matrix_id, run.id, t.name, t.count, us(t.host_ns), us(t.host_ns) / n,
-                        t.kernel_count, us(t.kernel_ns), t.copy_count, us(t.copy_ns),
-                        us(t.gpu_busy_ns), us(t.gpu_busy_ns) / n, rank});
-    }
-}
-
-}  // namespace
-
 std::vector<std::vector<CsvCell>> nvtx_rows(const RunRecord& run) {
     std::vector<std::vector<CsvCell>> rows;
     if (!run.trace)
         return rows;
-    // Correlation ids repeat across ranks: each rank's ranges are projected on its own.
-    const auto ranks = profiler::ranks_of(*run.trace);
-    if (ranks.size() == 1) {
-        add_nvtx_rows(run, *run.trace, ranks.front(), rows);
-        return rows;
+    // The projection joins each rank's launches within that rank; the rows are per rank.
+    std::map<std::int32_t, std::vector<profiler::NvtxRangeGpuTime>> by_rank;
+    for (profiler::NvtxRangeGpuTime& r : profiler::project_nvtx_ranges_to_gpu(*run.trace))
+        by_rank[r.rank].push_back(std::move(r));
+    for (const auto& [rank, ranges] : by_rank) {
+        for (const auto& t : profiler::total_nvtx_ranges_by_name(ranges)) {
+            const double n = static_cast<double>(t.count);
+            rows.push_back({run.matrix_id, run.id, t.name, t.count, us(t.host_ns),
+                            us(t.host_ns) / n, t.kernel_count, us(t.kernel_ns), t.copy_count,
+                            us(t.copy_ns), us(t.gpu_busy_ns), us(t.gpu_busy_ns) / n, rank});
+        }
     }
-    for (const std::int32_t rank : ranks)
-        add_nvtx_rows(run, profiler::trace_of_rank(*run.trace, rank), rank, rows);
     return rows;
 }
 

@@ -11,7 +11,7 @@ namespace trainscope::reports {
 
 // Version of the CSV column sets documented in docs/formats.md (2: adds kernels.csv,
 // steps.csv, nvtx.csv and matrix.csv; runs.csv as in 1).
-inline constexpr int kCsvFormatVersion = 6;
+inline constexpr int kCsvFormatVersion = 7;
 
 // The documented metric columns of runs.csv, in order; metrics a run has beyond these
 // follow in name order.

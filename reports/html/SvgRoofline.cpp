@@ -6,52 +6,30 @@
 #include <cmath>
 
 #include "reports/html/HtmlText.hpp"
+#include "reports/roofline/RooflineExtent.hpp"
 
 namespace trainscope::reports {
-
-namespace {
-
-// The decades [10^lo, 10^hi] holding every value (and at least one decade).
-std::pair<int, int> decades(double low, double high) {
-    const int lo = static_cast<int>(std::floor(std::log10(low)));
-    const int hi = static_cast<int>(std::ceil(std::log10(high)));
-    return {lo, std::max(hi, lo + 1)};
-}
-
-}  // namespace
 
 std::string render_svg_roofline(const std::string& title, const std::vector<OpRooflineRow>& ops,
                                 const Roofs& roofs) {
     std::vector<const OpRooflineRow*> points;
     std::vector<std::string> categories;
     double total_ns = 0.0;
-    double x_low = 1e300, x_high = 0.0, y_low = 1e300, y_high = 0.0;
     for (const OpRooflineRow& op : ops) {
-        if (op.flops <= 0.0 || op.bytes <= 0.0 || op.achieved_flops_per_s <= 0.0)
+        if (!on_roofline_chart(op))
             continue;
         points.push_back(&op);
         total_ns += static_cast<double>(op.device_ns);
         if (std::find(categories.begin(), categories.end(), op.category) == categories.end())
             categories.push_back(op.category);
-        x_low = std::min(x_low, op.intensity);
-        x_high = std::max(x_high, op.intensity);
-        y_low = std::min(y_low, op.achieved_flops_per_s);
-        y_high = std::max(y_high, op.achieved_flops_per_s);
     }
     if (points.empty())
         return {};
-    if (roofs.known()) {
-        x_low = std::min(x_low, roofs.ridge_intensity() / 10.0);
-        x_high = std::max(x_high, roofs.ridge_intensity() * 10.0);
-        y_high = std::max(y_high, roofs.peak_flops_per_s);
-        y_low = std::min(y_low, roofs.attainable_flops_per_s(x_low));
-    }
     // Plain variables, not structured bindings: the lambdas below capture them, which
     // clang-14 (CI's sanitizer compiler) does not allow for bindings.
-    const auto x_decades = decades(x_low, x_high);
-    const auto y_decades = decades(y_low, y_high);
-    const auto x_lo = x_decades.first, x_hi = x_decades.second;
-    const auto y_lo = y_decades.first, y_hi = y_decades.second;
+    const RooflineExtent extent = roofline_extent(ops, roofs);
+    const int x_lo = extent.x_lo, x_hi = extent.x_hi;
+    const int y_lo = extent.y_lo, y_hi = extent.y_hi;
 
     constexpr double kWidth = 860, kHeight = 460, kLeft = 90, kRight = 200, kTop = 40, kBottom = 60;
     const double plot_w = kWidth - kLeft - kRight;

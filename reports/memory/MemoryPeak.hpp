@@ -23,6 +23,7 @@ struct MemoryPeak {
     std::optional<std::int64_t> t_ns;  // on the run's trace clock; traced runs only
     std::string phase;                 // innermost NVTX phase range at t_ns ("forward")
     std::string op;                    // the op running, or next to run, at t_ns
+    std::int32_t rank = 0;             // whose peak, in a multi-rank run
 
     // The sum of bytes_at_peak: the allocator's high-water mark of tensor bytes.
     [[nodiscard]] std::int64_t total_bytes() const;

@@ -1,6 +1,7 @@
 #include "reports/memory/MemorySeries.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace trainscope::reports {
 
@@ -24,12 +25,13 @@ double MemoryStack::total_at(std::size_t i) const {
     return total;
 }
 
-MemoryStack memory_stack(const profiler::Trace& trace) {
+MemoryStack memory_stack(const profiler::Trace& trace, std::int32_t rank) {
     MemoryStack stack;
+    stack.rank = rank;
     std::vector<const profiler::CounterSeries*> series;
     for (const profiler::CounterSeries& s : trace.counters) {
         std::string tensor_class;
-        if (!is_memory_series(s, &tensor_class))
+        if (s.rank != rank || !is_memory_series(s, &tensor_class))
             continue;
         series.push_back(&s);
         stack.classes.push_back(std::move(tensor_class));
@@ -53,6 +55,18 @@ MemoryStack memory_stack(const profiler::Trace& trace) {
     for (std::size_t i = 0; i < stack.t_ns.size(); ++i)
         stack.peak_total = std::max(stack.peak_total, stack.total_at(i));
     return stack;
+}
+
+std::vector<MemoryStack> memory_stacks(const profiler::Trace& trace) {
+    std::set<std::int32_t> ranks;
+    for (const profiler::CounterSeries& s : trace.counters) {
+        if (is_memory_series(s))
+            ranks.insert(s.rank);
+    }
+    std::vector<MemoryStack> stacks;
+    for (const std::int32_t rank : ranks)
+        stacks.push_back(memory_stack(trace, rank));
+    return stacks;
 }
 
 }  // namespace trainscope::reports

@@ -10,7 +10,8 @@
 namespace trainscope::reports {
 
 // A traced run's bytes in use per tensor class are counter series named
-// "memory/<class>" (unit "bytes", device -1), one sample per change (docs/formats.md).
+// "memory/<class>" (unit "bytes", device -1), one sample per change (docs/formats.md);
+// each rank of a multi-rank run has its own, told apart by CounterSeries::rank.
 inline constexpr std::string_view kMemorySeriesPrefix = "memory/";
 
 std::string memory_series_name(std::string_view tensor_class);
@@ -21,6 +22,7 @@ bool is_memory_series(const profiler::CounterSeries& series, std::string* tensor
 // class's bytes in use then (a step function: a value holds until the next time). What
 // the GUI's memory lane draws.
 struct MemoryStack {
+    std::int32_t rank = 0;             // whose memory
     std::vector<std::string> classes;  // in the order the trace holds them
     std::vector<std::int64_t> t_ns;    // ascending, on the trace clock
     // bytes[c][i]: class c's bytes in use from t_ns[i] until t_ns[i + 1].
@@ -31,6 +33,10 @@ struct MemoryStack {
     [[nodiscard]] double total_at(std::size_t i) const;
 };
 
-MemoryStack memory_stack(const profiler::Trace& trace);
+// The stack of one rank's series (a one-process trace's are rank 0's).
+MemoryStack memory_stack(const profiler::Trace& trace, std::int32_t rank = 0);
+// One stack per rank that has memory series, by rank: ranks' tensors live in separate
+// processes (and devices), so their bytes never add up on one stack.
+std::vector<MemoryStack> memory_stacks(const profiler::Trace& trace);
 
 }  // namespace trainscope::reports

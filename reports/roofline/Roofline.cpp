@@ -57,34 +57,55 @@ std::string_view to_string(Bound bound) {
     return "unknown";
 }
 
+namespace {
+
+OpRooflineRow roofline_row(const profiler::OpWorkTotals& t, const Roofs& roofs) {
+    OpRooflineRow row;
+    row.name = t.name;
+    row.category = std::string(profiler::to_string(profiler::classify_kernel(t.name)));
+    row.count = t.count;
+    row.flops = t.flops;
+    row.bytes = t.bytes;
+    row.device_ns = t.device_ns;
+    row.intensity = t.bytes > 0.0 ? t.flops / t.bytes : 0.0;
+    if (t.device_ns > 0) {
+        const double seconds = static_cast<double>(t.device_ns) * 1e-9;
+        row.achieved_flops_per_s = t.flops / seconds;
+        row.achieved_bytes_per_s = t.bytes / seconds;
+    }
+    if (roofs.known() && t.bytes > 0.0) {
+        row.bound = row.intensity < roofs.ridge_intensity() ? Bound::memory : Bound::compute;
+        // Against the roof that limits it: FLOP/s under the compute roof, bandwidth
+        // under the memory roof (an op without FLOPs is a copy: bandwidth only).
+        row.roof_pct =
+            row.bound == Bound::compute || t.flops > 0.0
+                ? 100.0 * row.achieved_flops_per_s / roofs.attainable_flops_per_s(row.intensity)
+                : 100.0 * row.achieved_bytes_per_s / roofs.peak_bytes_per_s;
+    }
+    return row;
+}
+
+std::vector<OpRooflineRow> roofline_rows(const std::vector<profiler::OpWorkTotals>& totals,
+                                         const Roofs& roofs) {
+    std::vector<OpRooflineRow> rows;
+    rows.reserve(totals.size());
+    for (const profiler::OpWorkTotals& t : totals)
+        rows.push_back(roofline_row(t, roofs));
+    return rows;
+}
+
+}  // namespace
+
 std::vector<OpRooflineRow> op_roofline(const profiler::Trace& trace, const Roofs& roofs,
                                        const profiler::TimeWindow& window) {
-    std::vector<OpRooflineRow> rows;
-    for (const profiler::OpWorkTotals& t : profiler::total_op_work_by_name(trace, window)) {
-        OpRooflineRow row;
-        row.name = t.name;
-        row.category = std::string(profiler::to_string(profiler::classify_kernel(t.name)));
-        row.count = t.count;
-        row.flops = t.flops;
-        row.bytes = t.bytes;
-        row.device_ns = t.device_ns;
-        row.intensity = t.bytes > 0.0 ? t.flops / t.bytes : 0.0;
-        if (t.device_ns > 0) {
-            const double seconds = static_cast<double>(t.device_ns) * 1e-9;
-            row.achieved_flops_per_s = t.flops / seconds;
-            row.achieved_bytes_per_s = t.bytes / seconds;
-        }
-        if (roofs.known() && t.bytes > 0.0) {
-            row.bound = row.intensity < roofs.ridge_intensity() ? Bound::memory : Bound::compute;
-            // Against the roof that limits it: FLOP/s under the compute roof, bandwidth
-            // under the memory roof (an op without FLOPs is a copy: bandwidth only).
-            row.roof_pct =
-                row.bound == Bound::compute || t.flops > 0.0
-                    ? 100.0 * row.achieved_flops_per_s / roofs.attainable_flops_per_s(row.intensity)
-                    : 100.0 * row.achieved_bytes_per_s / roofs.peak_bytes_per_s;
-        }
-        rows.push_back(std::move(row));
-    }
+    return roofline_rows(profiler::total_op_work_by_name(trace, window), roofs);
+}
+
+std::map<std::int32_t, std::vector<OpRooflineRow>> op_roofline_by_rank(
+    const profiler::Trace& trace, const Roofs& roofs, const profiler::TimeWindow& window) {
+    std::map<std::int32_t, std::vector<OpRooflineRow>> rows;
+    for (const auto& [rank, totals] : profiler::total_op_work_by_rank(trace, window))
+        rows[rank] = roofline_rows(totals, roofs);
     return rows;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,8 +53,11 @@ struct OpRooflineRow {
     Bound bound = Bound::unknown;       // below the ridge: memory; at or above: compute
 };
 
-// Every op name that carries work, by device time (largest first).
+// Every op name that carries work, by device time (largest first); a job's ranks together.
 std::vector<OpRooflineRow> op_roofline(const profiler::Trace& trace, const Roofs& roofs,
                                        const profiler::TimeWindow& window = {});
+// The same for each rank on its own, by rank (ops.csv).
+std::map<std::int32_t, std::vector<OpRooflineRow>> op_roofline_by_rank(
+    const profiler::Trace& trace, const Roofs& roofs, const profiler::TimeWindow& window = {});
 
 }  // namespace trainscope::reports

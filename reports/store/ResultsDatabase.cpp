@@ -91,6 +91,7 @@ void ResultsDatabase::create_schema() const {
     exec(detail::kLaneSummariesSql);
     exec(detail::kMemoryPeaksSql);
     exec(detail::kOpFlopsSql);
+    exec(detail::kRankMemorySql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
@@ -147,6 +148,9 @@ void ResultsDatabase::upgrade() const {
         exec(detail::kMemoryPeaksSql);
         exec(detail::kOpFlopsSql);
     }
+    // Version 5 keeps series and memory peaks per rank; older runs' are rank 0's.
+    if (found < 5)
+        exec(detail::kRankMemorySql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }

@@ -68,27 +68,41 @@ RunRecord read_run_row(const Statement& s) {
     return run;
 }
 
-// Files before version 4 have no memory tables: their runs have no peak breakdown.
-std::optional<MemoryPeak> load_memory_peak(const ResultsDatabase& db, std::int64_t run_id) {
+// Each rank's memory peak, by rank. Files before version 4 have no memory tables: their
+// runs have no peak breakdown; version 4 keeps one peak per run (rank 0's).
+std::vector<MemoryPeak> load_memory_peaks(const ResultsDatabase& db, std::int64_t run_id) {
+    std::vector<MemoryPeak> peaks;
     if (db.schema_version() < 4)
-        return std::nullopt;
-    auto moment = db.prepare("SELECT t_ns, phase, op FROM memory_peaks WHERE run_id = ?1");
+        return peaks;
+    const bool ranked = db.schema_version() >= 5;
+    auto moment = db.prepare(ranked ? "SELECT t_ns, phase, op, rank FROM memory_peaks WHERE "
+                                      "run_id = ?1 ORDER BY rank"
+                                    : "SELECT t_ns, phase, op, 0 FROM memory_peaks WHERE "
+                                      "run_id = ?1");
     moment.bind(1, run_id);
-    if (!moment.step())
-        return std::nullopt;
-    MemoryPeak peak;
-    peak.t_ns = optional_int(moment, 0);
-    peak.phase = moment.column_text(1);
-    peak.op = moment.column_text(2);
-    auto classes = db.prepare(
-        "SELECT class, bytes_at_peak, max_bytes FROM memory_peak_classes WHERE run_id = ?1 "
-        "ORDER BY position");
+    while (moment.step()) {
+        MemoryPeak peak;
+        peak.t_ns = optional_int(moment, 0);
+        peak.phase = moment.column_text(1);
+        peak.op = moment.column_text(2);
+        peak.rank = static_cast<std::int32_t>(moment.column_int64(3));
+        peaks.push_back(std::move(peak));
+    }
+    auto classes = db.prepare(ranked ? "SELECT class, bytes_at_peak, max_bytes, rank FROM "
+                                       "memory_peak_classes WHERE run_id = ?1 ORDER BY rank, "
+                                       "position"
+                                     : "SELECT class, bytes_at_peak, max_bytes, 0 FROM "
+                                       "memory_peak_classes WHERE run_id = ?1 ORDER BY position");
     classes.bind(1, run_id);
     while (classes.step()) {
-        peak.classes.push_back(
-            {classes.column_text(0), classes.column_int64(1), classes.column_int64(2)});
+        const auto rank = static_cast<std::int32_t>(classes.column_int64(3));
+        for (MemoryPeak& peak : peaks) {
+            if (peak.rank == rank)
+                peak.classes.push_back(
+                    {classes.column_text(0), classes.column_int64(1), classes.column_int64(2)});
+        }
     }
-    return peak;
+    return peaks;
 }
 
 void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts) {
@@ -108,8 +122,14 @@ void load_parts(const ResultsDatabase& db, RunRecord& run, const RunParts& parts
                  std::move(unit)});
         }
     }
-    if (parts.metrics)
-        run.memory_peak = load_memory_peak(db, run.id);
+    if (parts.metrics) {
+        for (MemoryPeak& peak : load_memory_peaks(db, run.id)) {
+            if (peak.rank == 0)
+                run.memory_peak = std::move(peak);
+            else
+                run.other_rank_memory_peaks.push_back(std::move(peak));
+        }
+    }
     if (parts.environment) {
         auto e = db.prepare("SELECT key, value FROM environment WHERE run_id = ?1");
         e.bind(1, run.id);

@@ -106,8 +106,10 @@ struct RunRecord {
     // import): the writer consumes it and adds the trace's metrics (compute_trace_metrics)
     // to `metrics` as it stores them.
     std::shared_ptr<profiler::StreamedTrace> streamed_trace;
-    // Tensor memory at the run's peak by class (schema 4; read with the metrics).
+    // Tensor memory at the run's peak by class (schema 4; read with the metrics): rank 0's
+    // (a one-process run's), and each other rank's of a multi-rank run (schema 5), by rank.
     std::optional<MemoryPeak> memory_peak;
+    std::vector<MemoryPeak> other_rank_memory_peaks;
 
     [[nodiscard]] const Metric* find_metric(std::string_view name) const;
 };

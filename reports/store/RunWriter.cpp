@@ -59,19 +59,25 @@ void write_axes_row(const ResultsDatabase& db, const RunRecord& run) {
     insert.run();
 }
 void write_memory_peak(const ResultsDatabase& db, std::int64_t run_id, const MemoryPeak& peak) {
-    auto moment =
-        db.prepare("INSERT INTO memory_peaks (run_id, t_ns, phase, op) VALUES (?1, ?2, ?3, ?4)");
-    moment.bind(1, run_id).bind(2, peak.t_ns).bind(3, peak.phase).bind(4, peak.op).run();
+    db.prepare(
+          "INSERT INTO memory_peaks (run_id, rank, t_ns, phase, op) VALUES (?1, ?2, ?3, ?4, ?5)")
+        .bind(1, run_id)
+        .bind(2, peak.rank)
+        .bind(3, peak.t_ns)
+        .bind(4, peak.phase)
+        .bind(5, peak.op)
+        .run();
     auto classes = db.prepare(
-        "INSERT INTO memory_peak_classes (run_id, position, class, bytes_at_peak, max_bytes) "
-        "VALUES (?1, ?2, ?3, ?4, ?5)");
+        "INSERT INTO memory_peak_classes (run_id, rank, position, class, bytes_at_peak, "
+        "max_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     for (std::size_t i = 0; i < peak.classes.size(); ++i) {
         const ClassPeak& c = peak.classes[i];
         classes.bind(1, run_id)
-            .bind(2, static_cast<std::int64_t>(i))
-            .bind(3, c.tensor_class)
-            .bind(4, c.bytes_at_peak)
-            .bind(5, c.max_bytes)
+            .bind(2, peak.rank)
+            .bind(3, static_cast<std::int64_t>(i))
+            .bind(4, c.tensor_class)
+            .bind(5, c.bytes_at_peak)
+            .bind(6, c.max_bytes)
             .run();
     }
 }
@@ -221,6 +227,8 @@ std::int64_t RunWriter::insert_run(const RunRecord& run) {
     }
     if (run.memory_peak)
         write_memory_peak(db_, run_id, *run.memory_peak);
+    for (const MemoryPeak& peak : run.other_rank_memory_peaks)
+        write_memory_peak(db_, run_id, peak);
     if (run.trace) {
         write_trace(db_, run_id, *run.trace);
     }

@@ -226,4 +226,38 @@ inline constexpr const char* kOpFlopsSql = R"sql(
 ALTER TABLE activities ADD COLUMN flops REAL NOT NULL DEFAULT 0;
 )sql";
 
+// Added in version 5 (memory per rank): a counter series' rank (each rank of a job has its
+// own memory/<class> and NVML series), and the memory peak of each rank, not only rank
+// 0's. It rebuilds the version-4 peak tables with the rank in their keys (a version-4
+// file's peaks become rank 0's); a new file runs it after kMemoryPeaksSql, as an upgraded
+// one does.
+inline constexpr const char* kRankMemorySql = R"sql(
+ALTER TABLE counter_series ADD COLUMN rank INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE memory_peaks_by_rank (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  rank INTEGER NOT NULL,
+  t_ns INTEGER,
+  phase TEXT NOT NULL,
+  op TEXT NOT NULL,
+  PRIMARY KEY (run_id, rank)
+) WITHOUT ROWID;
+INSERT INTO memory_peaks_by_rank (run_id, rank, t_ns, phase, op)
+  SELECT run_id, 0, t_ns, phase, op FROM memory_peaks;
+DROP TABLE memory_peaks;
+ALTER TABLE memory_peaks_by_rank RENAME TO memory_peaks;
+CREATE TABLE memory_peak_classes_by_rank (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  rank INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  class TEXT NOT NULL,
+  bytes_at_peak INTEGER NOT NULL,
+  max_bytes INTEGER NOT NULL,
+  PRIMARY KEY (run_id, rank, position)
+) WITHOUT ROWID;
+INSERT INTO memory_peak_classes_by_rank (run_id, rank, position, class, bytes_at_peak, max_bytes)
+  SELECT run_id, 0, position, class, bytes_at_peak, max_bytes FROM memory_peak_classes;
+DROP TABLE memory_peak_classes;
+ALTER TABLE memory_peak_classes_by_rank RENAME TO memory_peak_classes;
+)sql";
+
 }  // namespace trainscope::reports::detail

@@ -139,8 +139,8 @@ void write_collectives(const ResultsDatabase& db, std::int64_t run_id, const Tra
 
 void write_counters(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     auto series = db.prepare(
-        "INSERT INTO counter_series (run_id, series, name, unit, device) VALUES (?1, ?2, ?3, ?4, "
-        "?5)");
+        "INSERT INTO counter_series (run_id, series, name, unit, device, rank) VALUES (?1, ?2, "
+        "?3, ?4, ?5, ?6)");
     auto sample =
         db.prepare("INSERT INTO counters (run_id, series, t_ns, value) VALUES (?1, ?2, ?3, ?4)");
     for (std::size_t i = 0; i < trace.counters.size(); ++i) {
@@ -150,6 +150,7 @@ void write_counters(const ResultsDatabase& db, std::int64_t run_id, const Trace&
             .bind(3, c.name)
             .bind(4, c.unit)
             .bind(5, c.device)
+            .bind(6, c.rank)
             .run();
         for (const auto& s : c.samples) {
             sample.bind(1, run_id)
@@ -344,15 +345,20 @@ void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActiv
 
 void read_counters(const ResultsDatabase& db, std::int64_t run_id, Trace& trace,
                    const TraceLoadControl& control) {
-    auto series = db.prepare(
-        "SELECT series, name, unit, device FROM counter_series WHERE run_id = ?1 ORDER BY series");
+    // Version 5 keeps each series' rank; older files' series are rank 0's.
+    auto series = db.prepare(db.schema_version() >= 5
+                                 ? "SELECT series, name, unit, device, rank FROM counter_series "
+                                   "WHERE run_id = ?1 ORDER BY series"
+                                 : "SELECT series, name, unit, device, 0 FROM counter_series "
+                                   "WHERE run_id = ?1 ORDER BY series");
     series.bind(1, run_id);
     while (series.step()) {
         trace.counters.push_back(
             profiler::CounterSeries{series.column_text(1),
                                     series.column_text(2),
                                     static_cast<std::int32_t>(series.column_int64(3)),
-                                    {}});
+                                    {},
+                                    static_cast<std::int32_t>(series.column_int64(4))});
     }
     auto sample = db.prepare(
         "SELECT series, t_ns, value FROM counters WHERE run_id = ?1 ORDER BY series, t_ns");

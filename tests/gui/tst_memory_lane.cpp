@@ -19,10 +19,11 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
 void add_series(profiler::Trace& trace, const char* name,
-                std::vector<std::pair<std::int64_t, double>> samples) {
+                std::vector<std::pair<std::int64_t, double>> samples, std::int32_t rank = 0) {
     profiler::CounterSeries s;
     s.name = std::string("memory/") + name;
     s.unit = "bytes";
+    s.rank = rank;
     for (const auto& [t, v] : samples)
         s.samples.push_back({t, v});
     trace.counters.push_back(std::move(s));
@@ -60,6 +61,26 @@ class TestMemoryLane : public QObject {
         UtilizationView view;
         view.setData(data);
         QCOMPARE(view.trackCount(), 2);  // CPU busy and the memory lane, not one per class
+    }
+
+    void eachRankHasAStackOfItsOwn() {
+        // Two ranks' series share their names: each rank's tensors are stacked apart, in a
+        // lane of its own, never added to the other's.
+        std::int64_t begin = 0, end = 0;
+        profiler::Trace trace = memory_trace(&begin, &end);
+        add_series(trace, "weights", {{begin, 1 * kMiB}}, 1);
+        add_series(trace, "activations", {{begin, 5 * kMiB}, {end, 0.0}}, 1);
+        auto data = TimelineData::build(std::move(trace));
+        QCOMPARE(data->memoryStacks().size(), std::size_t(2));
+        QCOMPARE(data->memoryStacks()[0].rank, 0);
+        QCOMPARE(data->memoryStacks()[0].classes.size(), std::size_t(2));
+        QCOMPARE(data->memoryStacks()[0].peak_total, 4 * kMiB);
+        QCOMPARE(data->memoryStacks()[1].rank, 1);
+        QCOMPARE(data->memoryStacks()[1].classes.size(), std::size_t(2));
+        QCOMPARE(data->memoryStacks()[1].peak_total, 6 * kMiB);
+        UtilizationView view;
+        view.setData(data);
+        QCOMPARE(view.trackCount(), 3);  // CPU busy and one memory lane per rank
     }
 
     void laneIsStackedOnTheTimelineAxis() {

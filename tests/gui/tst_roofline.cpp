@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gui/roofline/RooflineView.hpp"
+#include "reports/roofline/RooflineExtent.hpp"
 
 using trainscope::gui::RooflineAxes;
 using trainscope::gui::RooflineView;
@@ -48,6 +49,12 @@ class TestRoofline : public QObject {
         QCOMPARE(axes.yLastDecade(), 12);  // the compute roof
         QCOMPARE(axes.map(0.1, std::pow(10.0, axes.yFirstDecade())), QPointF(0, 400));
         QCOMPARE(axes.map(1e4, 1e12), QPointF(600, 0));
+        // The HTML report's chart spans the same decades: one extent for both.
+        const auto extent = trainscope::reports::roofline_extent(ops(), kRoofs);
+        QCOMPARE(axes.xFirstDecade(), extent.x_lo);
+        QCOMPARE(axes.xLastDecade(), extent.x_hi);
+        QCOMPARE(axes.yFirstDecade(), extent.y_lo);
+        QCOMPARE(axes.yLastDecade(), extent.y_hi);
     }
 
     void pointsSitUnderTheirRoof() {

@@ -92,7 +92,11 @@ TEST(RankLaunch, ARanksTraceKeepsItsRankThroughTheMerge) {
     // size (a sub-communicator) is kept.
     trace.collectives.resize(2);
     trace.collectives[1].group_size = 4;
+    // Its memory/<class> series share their names with every other rank's.
+    trace.counters.resize(1);
+    trace.counters[0].name = "memory/weights";
     mark_trace_rank(trace, 1, 2);
+    EXPECT_EQ(trace.counters[0].rank, 1);
     EXPECT_EQ(trace.world_size, 2);
     for (const profiler::Lane& lane : trace.lanes)
         EXPECT_EQ(lane.rank, 1);

@@ -121,8 +121,10 @@ TEST_F(ReportExports, ErrorsAndNumbersRoundTripInRunsCsv) {
 // untraced run has the breakdown without a moment.
 TEST_F(ReportExports, MemoryRowsSumToThePeakOfEachRun) {
     const ReportTables t = tables();
-    ASSERT_EQ(t.memory.front().size(), 10u);
+    // Version 7 added the rank: a multi-rank run has each rank's peak.
+    ASSERT_EQ(t.memory.front().size(), 11u);
     EXPECT_EQ(t.memory.front()[2].text(), "class");
+    EXPECT_EQ(t.memory.front()[10].text(), "rank");
     std::map<std::string, std::int64_t> sums;
     std::map<std::string, std::string> peaks;
     std::map<std::string, std::string> moments;

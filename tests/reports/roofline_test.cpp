@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "profiler/trace/LaneRegistry.hpp"
+#include "reports/html/SvgRoofline.hpp"
 #include "reports/metrics/MetricTags.hpp"
+#include "reports/roofline/RooflineExtent.hpp"
 
 namespace trainscope::reports {
 namespace {
@@ -91,6 +93,32 @@ TEST(Roofline, OpsSitUnderTheRoofThatBoundsThem) {
     const auto unknown = op_roofline(host_op_trace(), Roofs{});
     EXPECT_EQ(unknown[0].bound, Bound::unknown);
     EXPECT_DOUBLE_EQ(unknown[0].achieved_flops_per_s, 200e9);
+}
+
+// The one extent both charts draw on (the HTML SVG here, the GUI's RooflineAxes in
+// tst_roofline): whole decades over the ops and the roofs.
+TEST(Roofline, TheChartsExtentHoldsOpsAndRoofsInWholeDecades) {
+    const Roofs roofs{1e12, 100e9};  // ridge at 10 FLOP/byte
+    const auto rows = op_roofline(host_op_trace(), roofs);
+    const RooflineExtent extent = roofline_extent(rows, roofs);
+    // Intensity 0.125 .. 2000 and the ridge a decade either side: 1e-1 .. 1e4.
+    EXPECT_EQ(extent.x_lo, -1);
+    EXPECT_EQ(extent.x_hi, 4);
+    // The memory roof at 0.1 FLOP/byte (10 GFLOP/s) and relu at 1 GFLOP/s .. the roof.
+    EXPECT_EQ(extent.y_lo, 9);
+    EXPECT_EQ(extent.y_hi, 12);
+    // Without roofs the ops alone; nothing placed: one decade.
+    const RooflineExtent ops_only = roofline_extent(rows, Roofs{});
+    EXPECT_EQ(ops_only.x_lo, -1);
+    EXPECT_EQ(ops_only.x_hi, 4);
+    EXPECT_EQ(ops_only.y_hi, 12);  // 200 GFLOP/s: 1e11 rounds up to 1e12
+    const RooflineExtent none = roofline_extent({}, Roofs{});
+    EXPECT_EQ(none.x_lo, 0);
+    EXPECT_EQ(none.x_hi, 1);
+    // The SVG's first and last ticks are the extent's decades.
+    const std::string svg = render_svg_roofline("ops", rows, roofs);
+    EXPECT_NE(svg.find(">0.1</text>"), std::string::npos) << svg;
+    EXPECT_NE(svg.find(">10k</text>"), std::string::npos) << svg;
 }
 
 }  // namespace

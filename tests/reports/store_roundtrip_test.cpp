@@ -456,5 +456,65 @@ TEST(ResultsStore, RoundTripsTheMemoryPeakByTensorClass) {
     EXPECT_EQ(left.column_int64(0), 0);
 }
 
+// A multi-rank run keeps each rank's memory series (same names, told apart by rank) and
+// each rank's peak; a version 4 file's series and peak read as rank 0's, also after the
+// upgrade to version 5.
+TEST(ResultsStore, KeepsEachRanksMemorySeriesAndPeak) {
+    testing::TempDir dir;
+    const auto path = dir / "ranks.db";
+    RunRecord run = testing::sample_run();
+    for (const std::int32_t rank : {0, 1}) {
+        profiler::CounterSeries series{"memory/weights", "bytes", -1, {{0, 100.0 + rank}}};
+        series.rank = rank;
+        run.trace->counters.push_back(series);
+    }
+    MemoryPeak peak;
+    peak.classes = {{"weights", 400, 400}, {"activations", 6000, 7000}};
+    peak.t_ns = 10;
+    run.memory_peak = peak;
+    peak.rank = 1;
+    peak.classes[1].bytes_at_peak = 9000;
+    peak.t_ns = 20;
+    run.other_rank_memory_peaks.push_back(peak);
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        id = RunWriter(db).write(run);
+        const RunRecord back = load_run(db, id, RunParts{true, true, false, false, true});
+        ASSERT_TRUE(back.trace.has_value());
+        ASSERT_EQ(back.trace->counters.size(), 3u);
+        EXPECT_EQ(back.trace->counters[1].rank, 0);
+        EXPECT_EQ(back.trace->counters[2].rank, 1);
+        EXPECT_EQ(back.trace->counters[2].samples.front().value, 101.0);
+        ASSERT_TRUE(back.memory_peak.has_value());
+        EXPECT_EQ(back.memory_peak->rank, 0);
+        EXPECT_EQ(back.memory_peak->total_bytes(), 6400);
+        ASSERT_EQ(back.other_rank_memory_peaks.size(), 1u);
+        EXPECT_EQ(back.other_rank_memory_peaks[0].rank, 1);
+        EXPECT_EQ(back.other_rank_memory_peaks[0].total_bytes(), 9400);
+        EXPECT_EQ(back.other_rank_memory_peaks[0].t_ns, 20);
+        testing::drop_version_five(db);
+    }
+    const auto check_version_four = [&](const ResultsDatabase& db) {
+        const RunRecord back = load_run(db, id, RunParts{true, true, false, false, true});
+        ASSERT_EQ(back.trace->counters.size(), 3u);
+        EXPECT_EQ(back.trace->counters[2].rank, 0);
+        ASSERT_TRUE(back.memory_peak.has_value());
+        EXPECT_EQ(back.memory_peak->total_bytes(), 6400);
+        EXPECT_TRUE(back.other_rank_memory_peaks.empty());
+    };
+    {
+        const ResultsDatabase db(path, OpenMode::ReadOnly);
+        EXPECT_EQ(db.schema_version(), 4);
+        check_version_four(db);
+    }
+    ResultsDatabase db(path, OpenMode::CreateOrOpen);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+    check_version_four(db);
+    const std::int64_t again = RunWriter(db).write(run);
+    EXPECT_EQ(load_run(db, again, RunParts{}).other_rank_memory_peaks.size(), 1u);
+    EXPECT_EQ(db.integrity_check(), "ok");
+}
+
 }  // namespace
 }  // namespace trainscope::reports

@@ -432,6 +432,22 @@ INSTANTIATE_TEST_SUITE_P(
                       SimulatedCase{"seed-cnn", "sgd", "fp16", "pool", "keep"},
                       SimulatedCase{"resnet", "adam", "fp16", "pool", "recompute"}));
 
+// With graphs the step's tensors live in the arena, beside the run's other tensors: the
+// run's peak is the moment both together were largest (the ledger's), not the sum of two
+// peaks reached at different times.
+TEST(WorkloadsCapturedStepFlow, ThePeakIsOfAllTensorsAtOnce) {
+    register_graph_simulation();
+    TrainingConfig config = small_run("seed-cnn", "adam");
+    config.backend = "graph-sim";
+    config.cuda_graph = true;
+    const TrainingResult graph = run_training(config, nullptr);
+    std::int64_t breakdown = 0;
+    for (const std::int64_t bytes : graph.peak_bytes_by_class)
+        breakdown += bytes;
+    EXPECT_GT(breakdown, 0);
+    EXPECT_EQ(graph.peak_tensor_bytes, breakdown);
+}
+
 TEST(WorkloadsCapturedStepFlow, ARunTooShortToCaptureNeverReplays) {
     register_graph_simulation();
     TrainingConfig config = small_run("seed-cnn", "adam");

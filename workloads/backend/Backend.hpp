@@ -8,6 +8,7 @@
 
 #include "workloads/backend/OpGeometry.hpp"
 #include "workloads/backend/StepTimer.hpp"
+#include "workloads/memory/MemoryLedger.hpp"
 #include "workloads/memory/RawAllocator.hpp"
 #include "workloads/numerics/Precision.hpp"
 #include "workloads/tensor/Tensor.hpp"
@@ -59,6 +60,10 @@ class Backend {
     // The queue the backend's work runs on (a cudaStream_t on CUDA), for a communicator
     // that orders its collectives against it; null where work runs as it is called (cpu).
     virtual void* native_stream() { return nullptr; }
+    // The run's ledger, told of the memory this backend's ops use outside the tensors
+    // (convolution workspaces, scratch buffers) as TensorClass::workspace while an op
+    // holds it (WorkspaceUse); null stops it. A backend without such memory ignores it.
+    virtual void set_workspace_ledger(MemoryLedger* /*ledger*/) {}
 
     // Memory.
     void copy_from_host(const void* host, Tensor& destination);

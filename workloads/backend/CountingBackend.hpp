@@ -52,6 +52,9 @@ class CountingBackend final : public Backend {
         return inner_->storage_dtype(precision);
     }
     void* native_stream() override { return inner_->native_stream(); }
+    void set_workspace_ledger(MemoryLedger* ledger) override {
+        inner_->set_workspace_ledger(ledger);
+    }
     CrossEntropyTotals take_loss_totals() override;
     void begin_step_capture() override;
     void end_step_capture() override;

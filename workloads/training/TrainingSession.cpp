@@ -147,6 +147,8 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
         tensors_ = std::make_unique<TensorAllocator>(backend_->raw_allocator(), ledger_);
     }
     counts_->watch(*tensors_);
+    // The backend's own op memory (convolution workspaces) counts as the workspace class.
+    backend_->set_workspace_ledger(&ledger_);
     backend_->set_math_mode(policy_.math);
     // The backend decides where activations live: f16/bf16 on a backend that stores mixed
     // precision natively, else the master dtype with round_storage emulating them.
@@ -425,9 +427,10 @@ TrainingResult TrainingRun::run() {
     }
     record_evaluation(std::max(0, epoch - 1));
 
-    // With cuda_graph the step's tensors live in the arena, counted apart.
-    result_.peak_tensor_bytes =
-        tensors_->peak_bytes() + (captured_ ? captured_->tensors.peak_bytes() : 0);
+    // The ledger counts every allocator of the run (the captured step's arena too), so its
+    // peak is of all tensors alive at once; the allocators' own peaks, reached at different
+    // moments, would add up to more than was ever in use.
+    result_.peak_tensor_bytes = ledger_.peak_bytes();
     result_.peak_bytes_by_class = ledger_.peak();
     result_.max_bytes_by_class = ledger_.class_max();
     result_.parameter_count = model_->parameter_count();

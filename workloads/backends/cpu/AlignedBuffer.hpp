@@ -5,16 +5,25 @@
 #include <memory>
 #include <new>
 
+#include "workloads/memory/WorkspaceUse.hpp"
+
 namespace trainscope::workloads {
 
 // Scratch memory for CPU kernels (im2col columns, partial sums) that only grows, so
-// after the first step no kernel allocates. 64-byte aligned for vector loads.
+// after the first step no kernel allocates. 64-byte aligned for vector loads. A buffer
+// counted in a WorkspaceUse tells it what each op reserves: the op's workspace.
 class AlignedBuffer {
   public:
     AlignedBuffer() = default;
 
-    // Makes room for at least `bytes`; contents are not kept when it grows.
+    void count_in(WorkspaceUse* use) { use_ = use; }
+
+    // Makes room for at least `bytes` for the op in flight; contents are not kept when it
+    // grows.
     void reserve(std::size_t bytes) {
+        if (use_ != nullptr) {
+            use_->use(this, bytes);
+        }
         if (bytes <= capacity_bytes_) {
             return;
         }
@@ -39,6 +48,7 @@ class AlignedBuffer {
     };
     std::unique_ptr<void, Free> data_;
     std::size_t capacity_bytes_ = 0;
+    WorkspaceUse* use_ = nullptr;
 };
 
 }  // namespace trainscope::workloads

@@ -65,9 +65,13 @@ std::string cpu_model_name() {
 CpuBackend::CpuBackend(int threads)
     : pool_(resolve_threads(threads)),
       worker_scratch_(static_cast<std::size_t>(pool_.size())),
-      onednn_(pool_.size()) {
+      onednn_(pool_.size(), &workspace_) {
     // Parallelism comes from this backend's workers; BLAS threads would compete with them.
     openblas_set_num_threads(1);
+    for (AlignedBuffer& scratch : worker_scratch_)
+        scratch.count_in(&workspace_);
+    shared_scratch_.count_in(&workspace_);
+    shared_scratch_2_.count_in(&workspace_);
 }
 
 bool CpuBackend::emulates(Precision precision) const {
@@ -195,6 +199,7 @@ cpu::KernelContext CpuBackend::kernel_context() {
 void CpuBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tensor& bias, Tensor& y,
                                    const Conv2dGeometry& geometry) {
     OpRange range("conv_fwd", conv2d_forward_cost(x, w, bias, y));
+    const WorkspaceScope op_workspace(workspace_);
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(x, w, y, geometry);
     if (uses_onednn(x, dims.c, ConvolutionPass::forward)) {
@@ -212,6 +217,7 @@ void CpuBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tenso
 void CpuBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
                                          const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_data", conv2d_backward_data_cost(dy, w, dx));
+    const WorkspaceScope op_workspace(workspace_);
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(dx, w, dy, geometry);
     if (uses_onednn(dy, dims.c, ConvolutionPass::backward_data)) {
@@ -227,6 +233,7 @@ void CpuBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tens
 void CpuBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Tensor& dw,
                                            Tensor& dbias, const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_filter", conv2d_backward_filter_cost(x, dy, dw, dbias));
+    const WorkspaceScope op_workspace(workspace_);
     cpu::KernelContext context = kernel_context();
     const cpu::ConvDims dims = conv_dims(x, dw, dy, geometry);
     if (uses_onednn(x, dims.c, ConvolutionPass::backward_filter)) {
@@ -244,6 +251,7 @@ void CpuBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, Te
 void CpuBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
                          const Tensor& b, double beta, Tensor& c) {
     OpRange range("gemm", gemm_cost(transpose_a, transpose_b, a, b, beta, c));
+    const WorkspaceScope op_workspace(workspace_);
     cpu::KernelContext context = kernel_context();
     const GemmDims d = gemm_dims(transpose_a, transpose_b, a, b);
     with_float_type(a.dtype(), kBackend, "gemm", [&](auto zero) {

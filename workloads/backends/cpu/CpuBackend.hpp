@@ -25,6 +25,7 @@ class CpuBackend : public Backend {
 
     std::string name() const override { return "cpu"; }
     RawAllocator& raw_allocator() override { return allocator_; }
+    void set_workspace_ledger(MemoryLedger* ledger) override { workspace_.set_ledger(ledger); }
     std::map<std::string, std::string> environment() const override;
     void synchronize() override {}
     void set_math_mode(MathMode mode) override { math_ = mode; }
@@ -103,6 +104,8 @@ class CpuBackend : public Backend {
 
     HostRawAllocator allocator_;
     ThreadPool pool_;
+    // The scratch buffers' and oneDNN's bytes an op uses: the run's workspace class.
+    WorkspaceUse workspace_;
     std::vector<AlignedBuffer> worker_scratch_;
     AlignedBuffer shared_scratch_;
     AlignedBuffer shared_scratch_2_;

@@ -99,6 +99,9 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
                     {options.exhaustive_algorithms, options.workspace_limit_bytes}) {
     TS_CUDNN_CHECK(cudnnSetStream(cudnn_.get(), stream_.get()));
     TS_CUBLAS_CHECK(cublasSetStream(cublas_.get(), stream_.get()));
+    for (cuda::DeviceScratch* scratch :
+         {&workspace_, &discarded_running_stats_, &reduction_workspace_})
+        scratch->count_in(&op_workspace_);
     if (options.cuda_graph) {
         // After cublasSetStream, which resets the workspace to cuBLAS's default.
         cublas_workspace_ = cuda::make_device_memory(kCublasWorkspaceBytes);
@@ -208,6 +211,7 @@ void CudaBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tens
     // The bias add opens its own op range below and carries its own cost; counting it here
     // too would count its kernel's work twice (the projection counts nested ranges' kernels).
     OpRange range("conv_fwd", conv2d_forward_cost(x, w, Tensor{}, y));
+    const WorkspaceScope op_workspace(op_workspace_);
     convolutions_.forward(conv_problem(x, w, y, geometry, math_), x.raw(), w.raw(), y.raw());
     if (!bias.empty()) {
         add_bias(y, bias);
@@ -217,6 +221,7 @@ void CudaBackend::do_conv2d_forward(const Tensor& x, const Tensor& w, const Tens
 void CudaBackend::do_conv2d_backward_data(const Tensor& dy, const Tensor& w, Tensor& dx,
                                           const Conv2dGeometry& geometry) {
     OpRange range("conv_bwd_data", conv2d_backward_data_cost(dy, w, dx));
+    const WorkspaceScope op_workspace(op_workspace_);
     convolutions_.backward_data(conv_problem(dx, w, dy, geometry, math_), dy.raw(), w.raw(),
                                 dx.raw());
 }
@@ -225,6 +230,7 @@ void CudaBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, T
                                             Tensor& dbias, const Conv2dGeometry& geometry) {
     // bias_backward below is an op range of its own, with its own cost (as in conv_fwd).
     OpRange range("conv_bwd_filter", conv2d_backward_filter_cost(x, dy, dw, Tensor{}));
+    const WorkspaceScope op_workspace(op_workspace_);
     convolutions_.backward_filter(conv_problem(x, dw, dy, geometry, math_), x.raw(), dy.raw(),
                                   dw.raw());
     if (!dbias.empty()) {
@@ -265,6 +271,7 @@ void CudaBackend::do_add_bias(Tensor& y, const Tensor& bias) {
 
 void CudaBackend::do_bias_backward(const Tensor& dy, Tensor& dbias) {
     OpRange range("bias_bwd", bias_backward_cost(dy, dbias));
+    const WorkspaceScope op_workspace(op_workspace_);
     with_storage_type(dy, "bias_backward", [&](auto zero) {
         using T = decltype(zero);
         const std::int64_t outer = dy.shape()[0];

@@ -40,6 +40,7 @@ class CudaBackend final : public Backend {
     std::map<std::string, std::string> environment() const override;
     void synchronize() override;
     void set_math_mode(MathMode mode) override { math_ = mode; }
+    void set_workspace_ledger(MemoryLedger* ledger) override { op_workspace_.set_ledger(ledger); }
     StepTimer& start_step_timer() override;
     bool emulates(Precision precision) const override;
     DType storage_dtype(Precision precision) const override;
@@ -119,6 +120,8 @@ class CudaBackend final : public Backend {
     cuda::CudaStream stream_;
     cuda::CudnnHandle cudnn_;
     cuda::CublasHandle cublas_;
+    // cuDNN's and the own reductions' workspaces while an op holds them: the workspace class.
+    WorkspaceUse op_workspace_;
     cuda::DeviceScratch workspace_;
     cuda::DeviceScratch loss_rows_;
     cuda::DeviceScratch discarded_running_stats_;

@@ -46,6 +46,7 @@ void CudaBackend::do_batch_norm_forward_training(const Tensor& x, const Tensor& 
                                                  bool update_running) {
     OpRange range("batch_norm_fwd_train",
                   batch_norm_forward_training_cost(x, y, gamma, update_running));
+    const WorkspaceScope op_workspace(op_workspace_);
     if (batch_norm_uses_own_kernels(x.dtype())) {
         // Our kernels blend only when asked: nothing to discard while recomputing.
         const cuda::kernels::BatchNormShape shape = own_batch_norm_shape(
@@ -80,6 +81,7 @@ void CudaBackend::do_batch_norm_forward_inference(const Tensor& x, const Tensor&
                                                   const Tensor& running_var, Tensor& y,
                                                   const BatchNormSettings& settings) {
     OpRange range("batch_norm_fwd_infer", batch_norm_forward_inference_cost(x, y, gamma));
+    const WorkspaceScope op_workspace(op_workspace_);
     if (batch_norm_uses_own_kernels(x.dtype())) {
         const cuda::kernels::BatchNormShape shape =
             own_batch_norm_shape(x, {&y}, {&gamma, &beta, &running_mean, &running_var});
@@ -102,6 +104,7 @@ void CudaBackend::do_batch_norm_backward(const Tensor& x, const Tensor& dy, cons
                                          Tensor& dx, Tensor& dgamma, Tensor& dbeta,
                                          const BatchNormSettings& settings) {
     OpRange range("batch_norm_bwd", batch_norm_backward_cost(x, dy, dx, gamma));
+    const WorkspaceScope op_workspace(op_workspace_);
     if (batch_norm_uses_own_kernels(x.dtype())) {
         const cuda::kernels::BatchNormShape shape = own_batch_norm_shape(
             x, {&dy, &dx}, {&gamma, &saved_mean, &saved_inv_std, &dgamma, &dbeta});

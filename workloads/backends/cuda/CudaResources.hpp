@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "workloads/backends/cuda/GpuCheck.hpp"
+#include "workloads/memory/WorkspaceUse.hpp"
 
 // Move-only owners of CUDA runtime objects, one std::unique_ptr per resource so a
 // constructor that throws half-way still releases what it made.
@@ -77,7 +78,12 @@ inline PinnedMemory make_pinned_memory(std::size_t bytes) {
 // stream-ordered or pooled allocator would not do.
 class DeviceScratch {
   public:
+    // The op in flight holds what it reserves as workspace (counted in `use`; null: not).
+    void count_in(WorkspaceUse* use) { use_ = use; }
+
     void* reserve(std::size_t bytes, cudaStream_t stream) {
+        if (use_ != nullptr)
+            use_->use(this, bytes);
         release_passed();
         if (bytes > bytes_) {
             if (memory_) {
@@ -131,6 +137,7 @@ class DeviceScratch {
     bool keep_outgrown_ = false;
     std::vector<DeviceMemory> outgrown_;
     std::vector<Retired> retired_;
+    WorkspaceUse* use_ = nullptr;
 };
 
 }  // namespace trainscope::workloads::cuda

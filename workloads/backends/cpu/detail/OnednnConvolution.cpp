@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <array>
 #include <initializer_list>
 #include <map>
 #include <oneapi/dnnl/dnnl.hpp>
@@ -64,10 +65,17 @@ class CachedMemory {
 // execute() takes an std::unordered_map and copies it into an std::vector, both allocated
 // per call. (oneDNN's own execution still allocates inside the library: its argument map
 // and some parallel_nd closures.)
+// A primitive that asked for a scratchpad gets it as one more argument.
 void execute(const dnnl::primitive& primitive, const dnnl::stream& stream,
-             std::initializer_list<dnnl_exec_arg_t> args) {
-    const dnnl_status_t status = dnnl_primitive_execute(
-        primitive.get(), stream.get(), static_cast<int>(args.size()), args.begin());
+             std::initializer_list<dnnl_exec_arg_t> args, dnnl_memory_t scratchpad = nullptr) {
+    std::array<dnnl_exec_arg_t, 8> all{};
+    std::size_t count = 0;
+    for (const dnnl_exec_arg_t& arg : args)
+        all.at(count++) = arg;
+    if (scratchpad != nullptr)
+        all.at(count++) = {DNNL_ARG_SCRATCHPAD, scratchpad};
+    const dnnl_status_t status =
+        dnnl_primitive_execute(primitive.get(), stream.get(), static_cast<int>(count), all.data());
     if (status != dnnl_success) {
         throw dnnl::error(status, "could not execute a primitive");
     }
@@ -111,6 +119,30 @@ struct Layout {
     }
 };
 
+// The memory a primitive needs for itself. With scratchpad_mode::user oneDNN asks for it
+// rather than allocating its own, and it comes from State::scratchpad, a buffer counted
+// as the op's workspace.
+struct Scratchpad {
+    std::size_t bytes = 0;
+    CachedMemory memory;
+
+    template <class PrimitiveDesc>
+    static Scratchpad of(const PrimitiveDesc& pd, const dnnl::engine& engine) {
+        const memory::desc desc = pd.scratchpad_desc();
+        Scratchpad scratchpad;
+        scratchpad.bytes = desc.get_size();
+        if (scratchpad.bytes > 0)
+            scratchpad.memory = CachedMemory(desc, engine);
+        return scratchpad;
+    }
+};
+
+dnnl::primitive_attr user_scratchpad() {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return attr;
+}
+
 struct Key {
     std::int64_t n, c, h, w, k, r, s;
     int stride, padding;
@@ -143,12 +175,14 @@ struct ForwardPrimitive {
     dnnl::convolution_forward primitive;
     Layout x, w, y;
     CachedMemory bias;  // with a bias only
+    Scratchpad scratchpad;
 };
 
 struct BackwardDataPrimitive {
     dnnl::convolution_backward_data primitive;
     Layout dy, w, dx;
     std::string impl;
+    Scratchpad scratchpad;
 };
 
 struct BackwardFilterPrimitive {
@@ -156,6 +190,7 @@ struct BackwardFilterPrimitive {
     Layout x, dy, dw;
     std::string impl;
     CachedMemory dbias;  // with a bias only
+    Scratchpad scratchpad;
 };
 
 struct Entry {
@@ -178,9 +213,11 @@ struct OnednnConvolutions::State {
     int threads;
     dnnl::engine engine{dnnl::engine::kind::cpu, 0};
     dnnl::stream stream{engine};
+    dnnl::primitive_attr attr = user_scratchpad();
     std::map<Key, Entry> entries;
-    // Blocked copies of the operands of the call in flight.
+    // Blocked copies of the operands of the call in flight, and its scratchpad.
     AlignedBuffer staged[3];
+    AlignedBuffer scratchpad;
 
     Entry& entry(const ConvDims& d, bool bias) {
         const Key key{d.n, d.c, d.h, d.w, d.k, d.r, d.s, d.stride, d.padding, bias};
@@ -193,13 +230,14 @@ struct OnednnConvolutions::State {
                 dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct,
                 any(plain.x), any(plain.w), plain.bias, any(plain.y), plain.strides, plain.padding,
                 plain.padding);
-            dnnl::convolution_forward::primitive_desc pd(desc, engine);
+            dnnl::convolution_forward::primitive_desc pd(desc, attr, engine);
             ForwardPrimitive forward{pd,
                                      dnnl::convolution_forward(pd),
                                      Layout::input(engine, plain.x, pd.src_desc()),
                                      Layout::input(engine, plain.w, pd.weights_desc()),
                                      Layout::output(engine, plain.y, pd.dst_desc()),
-                                     bias ? CachedMemory(plain.bias, engine) : CachedMemory()};
+                                     bias ? CachedMemory(plain.bias, engine) : CachedMemory(),
+                                     Scratchpad::of(pd, engine)};
             return entries.emplace(key, Entry{plain, std::move(forward), {}, {}}).first->second;
         } catch (const dnnl::error& error) {
             throw_onednn("convolution forward setup", d, error);
@@ -213,12 +251,14 @@ struct OnednnConvolutions::State {
                 const dnnl::convolution_backward_data::desc desc(
                     dnnl::algorithm::convolution_direct, any(e.plain.x), any(e.plain.w),
                     any(e.plain.y), e.plain.strides, e.plain.padding, e.plain.padding);
-                dnnl::convolution_backward_data::primitive_desc pd(desc, engine, e.forward.pd);
-                e.backward_data.emplace(BackwardDataPrimitive{
-                    dnnl::convolution_backward_data(pd),
-                    Layout::input(engine, e.plain.y, pd.diff_dst_desc()),
-                    Layout::input(engine, e.plain.w, pd.weights_desc()),
-                    Layout::output(engine, e.plain.x, pd.diff_src_desc()), pd.impl_info_str()});
+                dnnl::convolution_backward_data::primitive_desc pd(desc, attr, engine,
+                                                                   e.forward.pd);
+                e.backward_data.emplace(
+                    BackwardDataPrimitive{dnnl::convolution_backward_data(pd),
+                                          Layout::input(engine, e.plain.y, pd.diff_dst_desc()),
+                                          Layout::input(engine, e.plain.w, pd.weights_desc()),
+                                          Layout::output(engine, e.plain.x, pd.diff_src_desc()),
+                                          pd.impl_info_str(), Scratchpad::of(pd, engine)});
             } catch (const dnnl::error& error) {
                 throw_onednn("convolution backward-data setup", d, error);
             }
@@ -234,13 +274,15 @@ struct OnednnConvolutions::State {
                     dnnl::algorithm::convolution_direct, any(e.plain.x), any(e.plain.w),
                     e.plain.bias, any(e.plain.y), e.plain.strides, e.plain.padding,
                     e.plain.padding);
-                dnnl::convolution_backward_weights::primitive_desc pd(desc, engine, e.forward.pd);
+                dnnl::convolution_backward_weights::primitive_desc pd(desc, attr, engine,
+                                                                      e.forward.pd);
                 e.backward_filter.emplace(BackwardFilterPrimitive{
                     dnnl::convolution_backward_weights(pd),
                     Layout::input(engine, e.plain.x, pd.src_desc()),
                     Layout::input(engine, e.plain.y, pd.diff_dst_desc()),
                     Layout::output(engine, e.plain.w, pd.diff_weights_desc()), pd.impl_info_str(),
-                    bias ? CachedMemory(e.plain.bias, engine) : CachedMemory()});
+                    bias ? CachedMemory(e.plain.bias, engine) : CachedMemory(),
+                    Scratchpad::of(pd, engine)});
             } catch (const dnnl::error& error) {
                 throw_onednn("convolution backward-filter setup", d, error);
             }
@@ -269,6 +311,13 @@ struct OnednnConvolutions::State {
         return layout.staged.at(staged[slot].as<void>());
     }
 
+    dnnl_memory_t scratchpad_for(Scratchpad& s) {
+        if (s.bytes == 0)
+            return nullptr;
+        scratchpad.reserve(s.bytes);
+        return s.memory.at(scratchpad.as<void>());
+    }
+
     void finish_output(Layout& layout, dnnl_memory_t result, float* data) {
         if (layout.reorder) {
             execute(*layout.reorder, stream,
@@ -278,8 +327,12 @@ struct OnednnConvolutions::State {
     }
 };
 
-OnednnConvolutions::OnednnConvolutions(int threads) : state_(std::make_unique<State>()) {
+OnednnConvolutions::OnednnConvolutions(int threads, WorkspaceUse* workspace)
+    : state_(std::make_unique<State>()) {
     state_->threads = threads;
+    for (AlignedBuffer& buffer : state_->staged)
+        buffer.count_in(workspace);
+    state_->scratchpad.count_in(workspace);
 }
 
 OnednnConvolutions::~OnednnConvolutions() = default;
@@ -294,15 +347,18 @@ void OnednnConvolutions::forward(const ConvDims& d, const float* x, const float*
         const dnnl_memory_t src = state_->stage_input(p.x, x, 0);
         const dnnl_memory_t weights = state_->stage_input(p.w, w, 1);
         const dnnl_memory_t dst = state_->output_target(p.y, y, 2);
+        const dnnl_memory_t scratchpad = state_->scratchpad_for(p.scratchpad);
         if (with_bias) {
             execute(p.primitive, state_->stream,
                     {{DNNL_ARG_SRC, src},
                      {DNNL_ARG_WEIGHTS, weights},
                      {DNNL_ARG_BIAS, p.bias.at(bias)},
-                     {DNNL_ARG_DST, dst}});
+                     {DNNL_ARG_DST, dst}},
+                    scratchpad);
         } else {
             execute(p.primitive, state_->stream,
-                    {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+                    {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}},
+                    scratchpad);
         }
         state_->finish_output(p.y, dst, y);
     } catch (const dnnl::error& error) {
@@ -321,7 +377,8 @@ void OnednnConvolutions::backward_data(const ConvDims& d, const float* dy, const
         execute(p.primitive, state_->stream,
                 {{DNNL_ARG_DIFF_DST, diff_dst},
                  {DNNL_ARG_WEIGHTS, weights},
-                 {DNNL_ARG_DIFF_SRC, diff_src}});
+                 {DNNL_ARG_DIFF_SRC, diff_src}},
+                state_->scratchpad_for(p.scratchpad));
         state_->finish_output(p.dx, diff_src, dx);
     } catch (const dnnl::error& error) {
         throw_onednn("convolution backward-data", d, error);
@@ -337,17 +394,20 @@ void OnednnConvolutions::backward_filter(const ConvDims& d, const float* x, cons
         const dnnl_memory_t src = state_->stage_input(p.x, x, 0);
         const dnnl_memory_t diff_dst = state_->stage_input(p.dy, dy, 1);
         const dnnl_memory_t diff_weights = state_->output_target(p.dw, dw, 2);
+        const dnnl_memory_t scratchpad = state_->scratchpad_for(p.scratchpad);
         if (with_bias) {
             execute(p.primitive, state_->stream,
                     {{DNNL_ARG_SRC, src},
                      {DNNL_ARG_DIFF_DST, diff_dst},
                      {DNNL_ARG_DIFF_WEIGHTS, diff_weights},
-                     {DNNL_ARG_DIFF_BIAS, p.dbias.at(dbias)}});
+                     {DNNL_ARG_DIFF_BIAS, p.dbias.at(dbias)}},
+                    scratchpad);
         } else {
             execute(p.primitive, state_->stream,
                     {{DNNL_ARG_SRC, src},
                      {DNNL_ARG_DIFF_DST, diff_dst},
-                     {DNNL_ARG_DIFF_WEIGHTS, diff_weights}});
+                     {DNNL_ARG_DIFF_WEIGHTS, diff_weights}},
+                    scratchpad);
         }
         state_->finish_output(p.dw, diff_weights, dw);
     } catch (const dnnl::error& error) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "workloads/backends/cpu/detail/ConvDims.hpp"
+#include "workloads/memory/WorkspaceUse.hpp"
 
 namespace trainscope::workloads::cpu {
 
@@ -16,7 +17,9 @@ namespace trainscope::workloads::cpu {
 // Results are run-to-run identical for a fixed thread count (no atomics on the CPU).
 class OnednnConvolutions {
   public:
-    explicit OnednnConvolutions(int threads);
+    // The blocked copies and oneDNN's scratchpad (user mode: oneDNN asks, we allocate) are
+    // workspace, counted in `workspace` (may be null) for the call in flight.
+    OnednnConvolutions(int threads, WorkspaceUse* workspace);
     ~OnednnConvolutions();
     OnednnConvolutions(const OnednnConvolutions&) = delete;
     OnednnConvolutions& operator=(const OnednnConvolutions&) = delete;
