@@ -57,6 +57,7 @@ struct MpiCommunicator::State {
     int rank = 0;
     int size = 1;
     int local_rank = 0;
+    int local_size = 1;
     std::vector<MPI_Request> requests;
     std::vector<Pending> pending;
     std::vector<int> finished;  // MPI_Testsome's output
@@ -98,6 +99,7 @@ MpiCommunicator::MpiCommunicator() : state_(std::make_unique<State>()) {
     TS_MPI_CHECK(MPI_Comm_split_type(*state_->comm, MPI_COMM_TYPE_SHARED, state_->rank,
                                      MPI_INFO_NULL, state_->node.get()));
     TS_MPI_CHECK(MPI_Comm_rank(*state_->node, &state_->local_rank));
+    TS_MPI_CHECK(MPI_Comm_size(*state_->node, &state_->local_size));
 }
 
 MpiCommunicator::~MpiCommunicator() {
@@ -120,6 +122,9 @@ int MpiCommunicator::size() const {
 }
 int MpiCommunicator::local_rank() const {
     return state_->local_rank;
+}
+int MpiCommunicator::local_size() const {
+    return state_->local_size;
 }
 
 void MpiCommunicator::start_all_reduce_mean(const Tensor& tensor) {
