@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "gui/timeline/ActivityTooltip.hpp"
+#include "gui/timeline/RankSummaryHit.hpp"
 #include "gui/timeline/TimeFormat.hpp"
 
 namespace trainscope::gui {
@@ -483,15 +484,12 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const DrawItem* item =
         TimelineRenderer::hitTest(draw_list_, *data_, state_, event->position().toPoint());
     if (!item) {
-        toggleRankHeaderAt(static_cast<int>(event->position().y()));
+        clickRankHeaderAt(event->position().toPoint());
         return;
     }
     const TimelineRow& row = data_->rows()[static_cast<std::size_t>(item->row)];
     if (item->kind != DrawKind::Event) {  // a fold, or a block whose events are loading
-        const auto span = static_cast<double>(item->end - item->begin);
-        setMappingInternal(TimeAxisMapping::fit(static_cast<double>(item->begin) - span * 0.05,
-                                                static_cast<double>(item->end) + span * 0.05,
-                                                state_.mapping.width()));
+        setMappingInternal(zoomedToFold(*item, state_.mapping.width()));
         return;
     }
     select(row.events[item->first].activity);

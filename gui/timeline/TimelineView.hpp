@@ -120,6 +120,9 @@ class TimelineView : public QWidget {
     void resetRankGroups();
     void layOutLanes();
     bool toggleRankHeaderAt(int y);
+    // A click on a header's row: on a folded rank's summary item, selects its event or
+    // zooms into its folded block; elsewhere folds or unfolds the rank.
+    void clickRankHeaderAt(QPoint pos);
     bool showRankHeaderToolTip(QPoint pos, QPoint global_pos);
     void rankKey(Qt::KeyboardModifiers modifiers);
     bool highlightCollective(std::uint32_t activity);

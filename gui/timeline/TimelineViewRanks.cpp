@@ -5,6 +5,7 @@
 #include <QScrollBar>
 #include <QToolTip>
 
+#include "gui/timeline/RankSummaryHit.hpp"
 #include "gui/timeline/TimelineView.hpp"
 
 namespace trainscope::gui {
@@ -80,13 +81,30 @@ bool TimelineView::toggleRankHeaderAt(int y) {
     return true;
 }
 
+void TimelineView::clickRankHeaderAt(QPoint pos) {
+    if (const auto hit = data_ ? rankSummaryItemAt(state_, pos) : std::nullopt) {
+        if (hit->item.kind == DrawKind::Fold)
+            setMappingInternal(zoomedToFold(hit->item, state_.mapping.width()));
+        else
+            select(hit->header->summary->events[hit->item.first].activity);
+        return;
+    }
+    toggleRankHeaderAt(pos.y());
+}
+
 bool TimelineView::showRankHeaderToolTip(QPoint pos, QPoint global_pos) {
     const RankHeader* header = data_ ? RankLaneGroups::headerAt(state_, pos.y()) : nullptr;
     if (header == nullptr)
         return false;
-    const QString state = header->collapsed
-                              ? tr("folded: its GPU work in this one row; click to unfold")
-                              : tr("click to fold its lanes into one row");
+    if (const auto hit = rankSummaryItemAt(state_, pos)) {
+        QToolTip::showText(global_pos, rankSummaryTooltip(*data_, state_, *hit), this);
+        return true;
+    }
+    const QString state =
+        header->collapsed
+            ? tr("folded: its GPU work in this one row; click the label or an empty spot to "
+                 "unfold")
+            : tr("click to fold its lanes into one row");
     QToolTip::showText(global_pos,
                        tr("<b>rank %1</b> · %2 lanes<br>%3<br>R: only the selected event's rank; "
                           "Shift+R: every rank")

@@ -216,7 +216,11 @@ CommandAction add_run_command(CLI::App& app) {
     setting("eval_every",
             "evaluate on the test set every N steps (default: each epoch and at the end)", measure);
     const std::string data = "Data and host";
-    setting("threads", "CPU threads (default: all cores; at most four per hardware thread)", data);
+    setting("threads",
+            "CPU threads of each rank (default: all cores; in a multi-rank cell the cores "
+            "divided among the ranks on the node, at least 1; at most four per hardware "
+            "thread)",
+            data);
     setting("seed", "seed for initialisation and shuffling (default 1)", data);
     setting("data_dir", "folder with the IDX files (default: Debian's dataset-fashion-mnist)",
             data);

@@ -108,6 +108,9 @@ void merge_other_ranks(reports::RunRecord& record, const std::filesystem::path& 
             peak->rank = rank;
             record.other_rank_memory_peaks.push_back(std::move(*peak));
         }
+        // Ranks on other nodes may have divided other core counts among their ranks.
+        if (const auto& threads = runs.front().axes.threads)
+            record.environment[fmt::format("threads/rank{}", rank)] = std::to_string(*threads);
         for (const char* name : {"communication_share", "exposed_communication_share",
                                  "images_per_s", "step_ms_median"}) {
             if (const reports::Metric* metric = runs.front().find_metric(name)) {

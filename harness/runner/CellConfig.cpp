@@ -4,6 +4,7 @@
 
 #include "harness/environment/HostEnvironment.hpp"
 #include "harness/matrix/AxisCatalog.hpp"
+#include "workloads/distributed/RankThreads.hpp"
 #include "workloads/models/ModelCatalog.hpp"
 #include "workloads/training/CudaGraphSupport.hpp"
 
@@ -136,7 +137,11 @@ reports::RunAxes make_run_axes(const Cell& cell, const RunLength& length) {
     a.ranks = std::stoll(cell.at("ranks"));
     a.bucket_mb = std::stod(cell.at("bucket_mb"));
     a.overlap = cell.at("overlap");
-    a.threads = length.threads > 0 ? length.threads : hardware_threads();
+    // A multi-rank cell's ranks share this node's cores unless --threads says otherwise;
+    // each rank records what it used once it ran (run_cell).
+    a.threads = length.threads > 0 ? length.threads
+                                   : workloads::default_rank_threads(
+                                         hardware_threads(), static_cast<int>(a.ranks.value_or(1)));
     a.seed = static_cast<std::int64_t>(length.seed);
     return a;
 }

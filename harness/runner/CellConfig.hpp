@@ -13,7 +13,7 @@ struct RunLength {
     std::int64_t steps = 0;  // 0: epochs
     int epochs = 1;
     int warmup_steps = 5;
-    int threads = 0;  // 0: all cores
+    int threads = 0;  // 0: all cores, divided among a multi-rank cell's ranks on a node
     std::uint64_t seed = 1;
     std::string dataset_dir;
     std::string input_shape;  // synthetic

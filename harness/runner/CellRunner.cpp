@@ -127,6 +127,9 @@ reports::RunRecord run_cell(const Cell& cell, const CellRunOptions& options) {
         record.emulated = result.emulated;
         for (const auto& [key, value] : result.environment)
             record.environment[key] = value;
+        if (const auto threads = result.environment.find("threads");
+            threads != result.environment.end())
+            record.axes.threads = std::stoll(threads->second);  // what this rank used
         record.metrics = compute_run_metrics(config, result);
         record.metrics.insert(record.metrics.end(), roofline.metrics.begin(),
                               roofline.metrics.end());

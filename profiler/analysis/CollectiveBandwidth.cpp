@@ -3,13 +3,15 @@
 #include <map>
 #include <tuple>
 
+#include "profiler/analysis/ControlCollectives.hpp"
+
 namespace trainscope::profiler {
 
 std::vector<CollectiveBandwidthRow> analyze_collective_bandwidth(const Trace& trace,
                                                                  const TimeWindow& window) {
     std::map<std::tuple<CollectiveKind, std::int64_t, std::int32_t>, CollectiveBandwidthRow> rows;
     for (const CollectiveCall& c : trace.collectives) {
-        if (!window.contains(c.start_ns))
+        if (!window.contains(c.start_ns) || is_control_collective(trace, c))
             continue;
         const std::int32_t ranks = c.group_size > 0 ? c.group_size : trace.world_size;
         CollectiveBandwidthRow& row = rows[{c.kind, c.bytes, ranks}];

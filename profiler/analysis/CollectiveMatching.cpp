@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "profiler/analysis/ControlCollectives.hpp"
+
 namespace trainscope::profiler {
 
 std::vector<MatchedCollective> match_collectives(const Trace& trace, const TimeWindow& window) {
@@ -68,7 +70,7 @@ StragglerReport analyze_stragglers(const Trace& trace, const TimeWindow& window)
     for (const CollectiveCall& c : trace.collectives)
         ranks[c.rank].rank = c.rank;
     for (MatchedCollective& m : match_collectives(trace, window)) {
-        if (m.calls.size() < 2)
+        if (m.calls.size() < 2 || is_control_collective(trace, trace.collectives[m.calls.front()]))
             continue;
         for (const std::size_t i : m.calls) {
             const CollectiveCall& c = trace.collectives[i];

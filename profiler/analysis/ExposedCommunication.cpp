@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "profiler/analysis/ControlCollectives.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
 #include "profiler/analysis/RankWork.hpp"
@@ -51,7 +52,7 @@ std::vector<ExposedCommunicationRow> analyze_exposed_communication(const Trace& 
     for (const Activity& a : trace.activities) {
         if (a.lane >= trace.lanes.size() || a.name >= comm_name.size())
             continue;
-        bool comm = a.kind == ActivityKind::Collective;
+        bool comm = a.kind == ActivityKind::Collective && !is_control_collective(trace, a);
         if (a.kind == ActivityKind::Kernel) {
             signed char& known = comm_name[a.name];
             if (known < 0) {

@@ -4,6 +4,7 @@
 #include <limits>
 #include <set>
 
+#include "profiler/analysis/ControlCollectives.hpp"
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
@@ -63,6 +64,10 @@ std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWind
     for (const Activity& a : trace.activities) {
         const bool collective = a.kind == ActivityKind::Collective;
         if (!collective && !is_device_work(a.kind, host_ops))
+            continue;
+        // Between steps, waiting on the other ranks: neither work nor the step's
+        // communication (ControlCollectives.hpp).
+        if (collective && is_control_collective(trace, a))
             continue;
         if (a.lane >= trace.lanes.size())
             continue;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "profiler/formats/TraceFormatError.hpp"
+#include "profiler/formats/detail/NsysCollectives.hpp"
 #include "profiler/sqlite/SqliteConnection.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
@@ -45,7 +46,8 @@ CopyKind copy_kind_from_cupti(std::int64_t kind) {
 
 class NsysTraceReader {
   public:
-    NsysTraceReader(const SqliteConnection& db, Trace& trace) : db_(db), trace_(trace), lanes_(trace) {}
+    NsysTraceReader(const SqliteConnection& db, Trace& trace)
+        : db_(db), trace_(trace), lanes_(trace) {}
 
     void read_all() {
         read_kernels();
@@ -243,6 +245,7 @@ Trace import_nsys_sqlite(const std::filesystem::path& file) {
         throw TraceFormatError(file, "no such file (or not a regular file)");
     }
     Trace trace;
+    std::vector<detail::NcclApiRange> nccl_calls;
     try {
         // Read-only: importing never creates or changes a file.
         const SqliteConnection db(file, SQLITE_OPEN_READONLY);
@@ -252,6 +255,7 @@ Trace import_nsys_sqlite(const std::filesystem::path& file) {
                                    "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
         }
         NsysTraceReader(db, trace).read_all();
+        nccl_calls = detail::read_nccl_api_ranges(db);
     } catch (const SqliteError& e) {
         throw TraceFormatError(file, std::string("cannot read as SQLite: ") + e.what());
     }
@@ -259,6 +263,8 @@ Trace import_nsys_sqlite(const std::filesystem::path& file) {
     trace.metadata["source.format"] = "nsys-sqlite";
     trace.metadata["source.file"] = file.string();
     assign_nesting_depths(trace);
+    // Communication kernels become collectives, matched across a job's ranks by order.
+    detail::add_nsys_collectives(trace, nccl_calls, trace.base_ns - trace.source_clock_offset_ns);
     return trace;
 }
 

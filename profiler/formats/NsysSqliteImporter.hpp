@@ -14,6 +14,8 @@ namespace trainscope::profiler {
 //  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION              -> Synchronization on the stream lane
 //  NVTX_EVENTS (push/pop and start/end ranges)      -> NvtxRange per thread, with depth
 //  StringIds, TARGET_INFO_GPU, TARGET_INFO_SESSION_START_TIME -> names, metadata, base
+//  NCCL kernels (with NCCL's NVTX ranges, where present) -> Trace::collectives
+//                                                      (detail/NsysCollectives.hpp)
 // globalTid/globalPid are decoded as nsys documents them: pid = (id >> 24) & 0xFFFFFF,
 // tid = id & 0xFFFFFF. Times are already integer ns from the session start; base_ns is
 // utcEpochNs of the session plus the first event. A file without

@@ -26,7 +26,9 @@ void add_collective(Trace& trace, LaneRegistry& lanes, const detail::CompletedNv
     a.start_ns = r.start_ns - base_ns;
     a.end_ns = r.end_ns - base_ns;
     const CollectiveMessage message = parse_collective_message(r.message);
-    a.name = trace.strings.intern(message.kind);
+    const bool control = message.group == kControlCollectiveGroup;
+    a.name = trace.strings.intern(control ? control_collective_activity_name(message.kind)
+                                          : std::string(message.kind));
     a.bytes = std::max<std::int64_t>(r.payload, 0);
     trace.activities.push_back(a);
     CollectiveCall c;
@@ -42,7 +44,7 @@ void add_collective(Trace& trace, LaneRegistry& lanes, const detail::CompletedNv
         c.dtype = trace.strings.intern(message.dtype);
     }
     c.lane = a.lane;
-    c.group = kNoString;  // the world
+    c.group = trace.strings.intern(message.group);  // "": the world
     c.kind = collective_kind_from_string(message.kind).value_or(CollectiveKind::Other);
     trace.collectives.push_back(c);
 }

@@ -38,6 +38,21 @@ std::optional<CollectiveKind> collective_kind_from_string(std::string_view name)
     return std::nullopt;
 }
 
+namespace {
+constexpr std::string_view kControlSuffix = " (control)";
+}  // namespace
+
+std::string control_collective_activity_name(std::string_view kind) {
+    std::string name(kind);
+    name += kControlSuffix;
+    return name;
+}
+
+bool is_control_collective_activity_name(std::string_view name) {
+    return name.size() > kControlSuffix.size() &&
+           name.substr(name.size() - kControlSuffix.size()) == kControlSuffix;
+}
+
 double bus_bandwidth_factor(CollectiveKind kind, std::int32_t ranks) {
     if (ranks <= 0)
         return 0.0;

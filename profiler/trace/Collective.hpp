@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "profiler/trace/Activity.hpp"
@@ -28,6 +29,13 @@ enum class CollectiveKind : std::uint8_t {
 // "all_reduce", "all_gather", …: the spelling the CLI, CSVs and the GUI show.
 std::string_view to_string(CollectiveKind kind);
 std::optional<CollectiveKind> collective_kind_from_string(std::string_view name);
+
+// A control collective's activity on the communication lane (the communicator's
+// host-side collectives between steps, group kControlCollectiveGroup of
+// common/CollectiveMessage.hpp) is named "<kind> (control)", so that the timeline says
+// what it is and analyses of activities can leave it out (analysis/ControlCollectives).
+std::string control_collective_activity_name(std::string_view kind);
+bool is_control_collective_activity_name(std::string_view name);
 
 // The factor that turns a collective's algorithm bandwidth into its bus bandwidth over
 // `ranks` ranks, as nccl-tests defines it (all-reduce 2(n-1)/n; all-gather, reduce-scatter

@@ -3,12 +3,19 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
 #include "harness/isolation/RankLaunch.hpp"
+#include "profiler/analysis/CollectiveBandwidth.hpp"
+#include "profiler/analysis/CollectiveMatching.hpp"
+#include "profiler/analysis/ControlCollectives.hpp"
+#include "profiler/analysis/RankTimeBreakdown.hpp"
 #include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
 
 namespace trainscope {
 namespace {
@@ -110,6 +117,70 @@ TEST(RanksAxis, ATracedTwoRankCellStoresEveryRanksAllReduces) {
                     "b.run_id AND a.sequence = b.sequence AND a.bytes = b.bytes WHERE a.rank = "
                     "0 AND b.rank = 1 AND a.sequence >= 0"),
               rank0);
+
+    // The loss sums and stop votes between steps are control collectives: in the trace,
+    // matched across ranks, but out of the step's communication analyses.
+    const std::string control =
+        "SELECT count(*) FROM collectives c JOIN strings s ON s.run_id = c.run_id AND s.id = "
+        "c.group_id WHERE s.value = 'trainscope.control' AND c.rank = 0";
+    EXPECT_GE(query(db, control + " AND c.elements = 1"), 6.0) << "one stop vote per step";
+    EXPECT_EQ(query(db, control + " AND c.elements = 2"),
+              query(db,
+                    "SELECT count(*) FROM collectives c JOIN strings s ON s.run_id = "
+                    "c.run_id AND s.id = c.dtype_id WHERE c.rank = 0 AND s.value = "
+                    "'double' AND c.elements = 2"));
+    const double gradient_rank0 = rank0 - query(db, control);
+    ASSERT_GE(gradient_rank0, 6.0);
+    const reports::ResultsDatabase results(db, reports::OpenMode::ReadOnly);
+    const auto runs =
+        reports::load_runs(results, {}, reports::RunParts{true, true, false, false, true});
+    ASSERT_EQ(runs.size(), 1u);
+    ASSERT_TRUE(runs[0].trace);
+    const profiler::Trace& trace = *runs[0].trace;
+    const auto stragglers = profiler::analyze_stragglers(trace);
+    EXPECT_EQ(static_cast<double>(stragglers.collectives.size()), gradient_rank0);
+    for (const auto& row : profiler::analyze_collective_bandwidth(trace))
+        EXPECT_GT(row.bytes, 16) << "no row of the 8-byte vote or the 16-byte loss sum";
+    std::int64_t vote_ns = 0;
+    for (const profiler::Activity& a : trace.activities) {
+        if (a.kind == profiler::ActivityKind::Collective &&
+            trace.strings.at(a.name) == "all_reduce (control)")
+            vote_ns += a.end_ns - a.start_ns;
+    }
+    EXPECT_GT(vote_ns, 0) << "the control collectives are on the timeline";
+    std::int64_t communication_ns = 0;
+    for (const auto& row : profiler::analyze_rank_time_breakdown(trace))
+        communication_ns += row.communication_ns;
+    std::int64_t gradient_ns = 0;
+    for (const profiler::CollectiveCall& c : trace.collectives) {
+        if (!profiler::is_control_collective(trace, c))
+            gradient_ns += c.end_ns - c.start_ns;
+    }
+    EXPECT_LE(communication_ns, gradient_ns) << "the union of the gradients' all-reduces only";
+}
+
+// Without --threads the two ranks divide the machine's cores (2 ranks on 2 cores: one
+// worker each, not two), and each rank's count is recorded.
+TEST(RanksAxis, RanksWithoutThreadsDivideTheCores) {
+    TS_REQUIRE_MPIRUN();
+    testing::TempDir dir;
+    const auto db = dir / "r.db";
+    const auto result = run_trainscope(
+        "run --backend cpu --dataset synthetic --input 1x16x16 --batch 64 "
+        "--steps 3 --warmup 1 --ranks 2 --out " +
+        db.string());
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const double expected = std::max(1, cores / 2);
+    EXPECT_EQ(query(db, "SELECT threads FROM runs WHERE ranks = 2"), expected);
+    EXPECT_EQ(query(db,
+                    "SELECT CAST(value AS INTEGER) FROM environment WHERE key = "
+                    "'threads/rank1'"),
+              expected);
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM environment WHERE key = 'threads_default' AND "
+                    "value LIKE '%/ 2'"),
+              1.0);
 }
 
 TEST(RanksAxis, AKilledRankFailsItsCellNamingTheRankAndTheMatrixGoesOn) {

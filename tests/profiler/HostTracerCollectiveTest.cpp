@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "common/CollectiveMessage.hpp"
 #include "profiler/capture/HostClock.hpp"
@@ -125,6 +127,35 @@ TEST(CollectiveMessage, KindTypeAndSizeRoundTripAndForeignTextStaysAKind) {
         EXPECT_EQ(f.kind, foreign);
         EXPECT_EQ(f.element_bytes, 0);
     }
+}
+
+// The communicator's control collectives (stop vote, loss sum) say their group: the
+// tracer keeps it and names the activity so the timeline and the analyses tell them apart.
+TEST(HostTracerCollectives, AControlCollectiveKeepsItsGroupAndSaysSoOnTheTimeline) {
+    HostTracer tracer;
+    const std::string message =
+        format_collective_message("all_reduce", "double", 8, kControlCollectiveGroup);
+    EXPECT_EQ(message, "all_reduce/double/8@trainscope.control");
+    const nvtxRangeId_t id = start_collective(message.c_str(), 16, 3);
+    end_collective(id);
+    const nvtxRangeId_t gradient = start_collective("all_reduce/float/4", 64, 4);
+    end_collective(gradient);
+    const Trace trace = tracer.stop();
+    ASSERT_EQ(trace.collectives.size(), 2u);
+    const CollectiveCall& control = trace.collectives[0];
+    EXPECT_EQ(control.kind, CollectiveKind::AllReduce);
+    EXPECT_EQ(control.elements, 2);
+    EXPECT_EQ(trace.strings.at(control.group), kControlCollectiveGroup);
+    EXPECT_EQ(trace.collectives[1].group, kNoString) << "the gradients' communicator: the world";
+    std::vector<std::string> names;
+    for (const Activity& a : trace.activities)
+        names.push_back(trace.strings.at(a.name));
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"all_reduce", "all_reduce (control)"}));
+    const auto parsed = parse_collective_message(message);
+    EXPECT_EQ(parsed.group, kControlCollectiveGroup);
+    EXPECT_EQ(parsed.dtype, "double");
+    EXPECT_EQ(parse_collective_message("barrier@trainscope.control").kind, "barrier");
 }
 
 TEST(HostTracerCollectives, RangesOpenWhenRecordingStopsAreLeftOut) {

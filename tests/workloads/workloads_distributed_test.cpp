@@ -6,6 +6,7 @@
 #include "workloads/distributed/BatchShard.hpp"
 #include "workloads/distributed/GradientBuckets.hpp"
 #include "workloads/distributed/Overlap.hpp"
+#include "workloads/distributed/RankThreads.hpp"
 #include "workloads/training/ConfigError.hpp"
 #include "workloads/training/ConfigValidation.hpp"
 
@@ -93,6 +94,16 @@ TEST(DistributedConfig, OverlapSpellings) {
     EXPECT_EQ(parse_overlap("off"), Overlap::off);
     EXPECT_EQ(to_string(Overlap::on), "on");
     EXPECT_THROW(parse_overlap("maybe"), ConfigError);
+}
+
+// Without --threads the ranks on a node divide its cores instead of each taking all of them.
+TEST(RankThreads, TheNodesCoresDividedAmongItsRanksAtLeastOne) {
+    EXPECT_EQ(default_rank_threads(2, 2), 1);
+    EXPECT_EQ(default_rank_threads(16, 4), 4);
+    EXPECT_EQ(default_rank_threads(16, 3), 5);
+    EXPECT_EQ(default_rank_threads(2, 8), 1);
+    EXPECT_EQ(default_rank_threads(8, 1), 8);
+    EXPECT_EQ(default_rank_threads(0, 2), 1);
 }
 
 }  // namespace

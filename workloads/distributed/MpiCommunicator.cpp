@@ -54,9 +54,13 @@ struct MpiCommunicator::State {
 
     OwnedComm comm;
     OwnedComm node;  // the ranks sharing this node's memory
+    // The host-side collectives between steps (stop vote, loss sum, broadcast, barrier):
+    // a communicator of their own, so the trace tells them from the gradients' traffic.
+    OwnedComm control;
     int rank = 0;
     int size = 1;
     int local_rank = 0;
+    int local_size = 1;
     std::vector<MPI_Request> requests;
     std::vector<Pending> pending;
     std::vector<int> finished;  // MPI_Testsome's output
@@ -92,12 +96,14 @@ MpiCommunicator::MpiCommunicator() : state_(std::make_unique<State>()) {
         throw std::logic_error("MpiCommunicator: MPI is not initialized (make an MpiSession)");
     }
     state_->comm = duplicate(MPI_COMM_WORLD);
+    state_->control = duplicate(MPI_COMM_WORLD);
     TS_MPI_CHECK(MPI_Comm_rank(*state_->comm, &state_->rank));
     TS_MPI_CHECK(MPI_Comm_size(*state_->comm, &state_->size));
     state_->node = OwnedComm(new MPI_Comm(MPI_COMM_NULL));
     TS_MPI_CHECK(MPI_Comm_split_type(*state_->comm, MPI_COMM_TYPE_SHARED, state_->rank,
                                      MPI_INFO_NULL, state_->node.get()));
     TS_MPI_CHECK(MPI_Comm_rank(*state_->node, &state_->local_rank));
+    TS_MPI_CHECK(MPI_Comm_size(*state_->node, &state_->local_size));
 }
 
 MpiCommunicator::~MpiCommunicator() {
@@ -120,6 +126,9 @@ int MpiCommunicator::size() const {
 }
 int MpiCommunicator::local_rank() const {
     return state_->local_rank;
+}
+int MpiCommunicator::local_size() const {
+    return state_->local_size;
 }
 
 void MpiCommunicator::start_all_reduce_mean(const Tensor& tensor) {
@@ -197,9 +206,9 @@ void MpiCommunicator::all_reduce_sum(std::span<double> values) {
         return;
     }
     const ScopedCollectiveRange range("all_reduce", "double", 8, values.size_bytes(),
-                                      state_->collectives_started++);
+                                      state_->collectives_started++, kControlCollectiveGroup);
     TS_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()),
-                               MPI_DOUBLE, MPI_SUM, *state_->comm));
+                               MPI_DOUBLE, MPI_SUM, *state_->control));
 }
 
 void MpiCommunicator::broadcast(std::span<std::byte> bytes, int root) {
@@ -207,14 +216,15 @@ void MpiCommunicator::broadcast(std::span<std::byte> bytes, int root) {
         throw std::logic_error("MpiCommunicator::broadcast: more than 2^31-1 bytes");
     }
     const ScopedCollectiveRange range("broadcast", "byte", 1, bytes.size(),
-                                      state_->collectives_started++);
+                                      state_->collectives_started++, kControlCollectiveGroup);
     TS_MPI_CHECK(
-        MPI_Bcast(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, root, *state_->comm));
+        MPI_Bcast(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, root, *state_->control));
 }
 
 void MpiCommunicator::barrier() {
-    const ScopedCollectiveRange range("barrier", "", 0, 0, state_->collectives_started++);
-    TS_MPI_CHECK(MPI_Barrier(*state_->comm));
+    const ScopedCollectiveRange range("barrier", "", 0, 0, state_->collectives_started++,
+                                      kControlCollectiveGroup);
+    TS_MPI_CHECK(MPI_Barrier(*state_->control));
 }
 
 }  // namespace trainscope::workloads

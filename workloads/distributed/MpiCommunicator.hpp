@@ -17,6 +17,8 @@ class MpiCommunicator final : public Communicator {
     int rank() const override;
     int size() const override;
     int local_rank() const override;
+    // The ranks on this node (MPI_COMM_TYPE_SHARED), which share its cores.
+    int local_size() const;
     std::string library() const override { return "MPI"; }
 
     void start_all_reduce_mean(const Tensor& tensor) override;

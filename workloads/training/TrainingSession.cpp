@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "workloads/annotation/NvtxRange.hpp"
@@ -18,6 +19,7 @@
 #include "workloads/distributed/CommunicatorFactory.hpp"
 #include "workloads/distributed/GradientSync.hpp"
 #include "workloads/distributed/MpiSession.hpp"
+#include "workloads/distributed/RankThreads.hpp"
 #include "workloads/memory/CachingPool.hpp"
 #include "workloads/memory/TensorAllocator.hpp"
 #include "workloads/models/ModelCatalog.hpp"
@@ -95,6 +97,7 @@ class TrainingRun {
     // ranks > 1 only (docs/distributed.md); the sync's views die before the communicator.
     std::unique_ptr<Communicator> communicator_;
     std::unique_ptr<GradientSync> gradient_sync_;
+    std::string threads_rule_;  // how a multi-rank run chose its threads; "" when given
 };
 
 TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observer)
@@ -114,6 +117,14 @@ TrainingRun::TrainingRun(const TrainingConfig& config, TrainingObserver* observe
     std::unique_ptr<MpiCommunicator> world = join_ranks();
     if (world && !is_backend(config.backend, BackendKind::cpu)) {
         options.device = config.device + world->local_rank();  // one GPU per rank
+    }
+    if (world && options.threads == 0) {
+        // The ranks on a node share its cores (RankThreads.hpp).
+        options.threads = default_rank_threads(
+            static_cast<int>(std::thread::hardware_concurrency()), world->local_size());
+        threads_rule_ =
+            "cores / ranks on the node: " + std::to_string(std::thread::hardware_concurrency()) +
+            " / " + std::to_string(world->local_size());
     }
     backend_ = std::make_unique<CountingBackend>(create_backend(config.backend, options));
     if (world) {
@@ -510,6 +521,8 @@ void TrainingRun::report_parameters() {
 void TrainingRun::add_distributed_metrics() {
     const int ranks = communicator_ ? communicator_->size() : 1;
     result_.environment["ranks"] = std::to_string(ranks);
+    if (!threads_rule_.empty())
+        result_.environment["threads_default"] = threads_rule_;
     result_.extra_metrics["ranks"] = static_cast<double>(ranks);
     result_.extra_metrics["global_batch"] = static_cast<double>(config_.batch);
     result_.extra_metrics["rank_batch"] = static_cast<double>(config_.batch / ranks);

@@ -29,8 +29,10 @@ std::string_view before_parenthesis(std::string_view name) {
     return paren == std::string_view::npos ? name : name.substr(0, paren);
 }
 
-// "ncclKernel_AllReduce_RING_LL_Sum_float" -> "float"; "ncclDevKernel_AllGather_RING_LL"
-// -> "" (NCCL >= 2.19 leaves the type out of some names).
+using HostKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // process, thread, start
+
+}  // namespace
+
 std::string dtype_from_kernel_name(std::string_view name) {
     const std::string_view stem = before_parenthesis(name);
     std::size_t begin = 0;
@@ -43,8 +45,6 @@ std::string dtype_from_kernel_name(std::string_view name) {
     }
     return {};
 }
-
-}  // namespace
 
 std::int64_t dtype_size_bytes(std::string_view dtype) {
     const std::string d = squeezed(dtype);

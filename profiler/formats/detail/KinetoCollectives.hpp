@@ -75,6 +75,11 @@ class KinetoCollectiveJoin {
 // kernel names ("float", "f32", "int8_t", "bf16") spell it; 0 when unknown.
 std::int64_t dtype_size_bytes(std::string_view dtype);
 
+// The element type an NCCL kernel's name says: "ncclKernel_AllReduce_RING_LL_Sum_float"
+// -> "float", "ncclDevKernel_AllReduce_Sum_f32_RING_LL" -> "f32";
+// "ncclDevKernel_AllGather_RING_LL" -> "" (NCCL >= 2.19 leaves it out of some names).
+std::string dtype_from_kernel_name(std::string_view name);
+
 // The collective kind a PyTorch collective name ("allreduce", "_allgather_base",
 // "reduce_scatter_tensor_coalesced", "c10d::alltoall_base_", "nccl:all_reduce") or an
 // NCCL kernel name ("ncclDevKernel_AllGather_RING_LL") says; nullopt when none.

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profiler/sqlite/SqliteConnection.hpp"
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler::detail {
+
+// One NCCL API call as an Nsight Systems export keeps it: NCCL (2.19 and later, NVTX on
+// by default) marks every call with an NVTX range named after it ("ncclAllReduce") on the
+// calling thread, whose extended payload nsys exports as JSON text in NVTX_EVENTS
+// (jsonText, or jsonTextId into StringIds), with "Message size [bytes]" and "NCCL
+// communicator ID" (NCCL's src/include/nvtx_payload_schemas.h).
+struct NcclApiRange {
+    std::int64_t process = 0;
+    std::int64_t thread = 0;
+    std::int64_t start_ns = 0;  // the export's clock, before the importer moves its origin
+    std::int64_t end_ns = 0;
+    std::string name;          // "ncclAllReduce"
+    std::int64_t bytes = 0;    // the payload's message size; 0 when it has none
+    std::string communicator;  // the payload's communicator id; "" when it has none
+};
+
+// The NVTX ranges named nccl* of an export, by thread and start; none when the export
+// has no NVTX_EVENTS.
+std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db);
+
+// Adds one CollectiveCall per communication kernel (ncclKernel_*, ncclDevKernel_*, RCCL's)
+// of an imported Nsight Systems trace, over the kernel's span on its stream lane. The kind
+// comes from the kernel's name (ncclDevKernel_AllReduce_Sum_f32_RING_LL), else from the
+// NCCL range that holds the kernel's launch (by correlation) on the launching thread
+// (SendRecv kernels serve ncclSend and ncclRecv); the element type from the kernel's name.
+// From that range's payload: the bytes where the message size is the nccl-tests size
+// (all-reduce, broadcast, reduce, send, receive; NCCL gives all-gather and reduce-scatter
+// per rank, so those stay unknown), and the communicator as the group, which is the
+// same on every rank of a communicator. Without them bytes are 0 (unknown) and the group
+// "" (the world). The sequence is left unknown, so match_collectives pairs the ranks'
+// calls by order within (group, kind), as it does for Kineto traces without
+// record_param_comms. `origin_ns` is what the importer subtracted from the export's
+// times (the ranges are read before it moved them).
+void add_nsys_collectives(Trace& trace, const std::vector<NcclApiRange>& ranges,
+                          std::int64_t origin_ns);
+
+}  // namespace trainscope::profiler::detail

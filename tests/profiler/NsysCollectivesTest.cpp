@@ -1,0 +1,123 @@
+// NCCL kernels in Nsight Systems exports become collectives, matched across a job's ranks,
+// on hand-made exports of two ranks (the shared nsys export has no NCCL): the tables and
+// columns the importer reads, as nsys writes them, and NCCL's NVTX ranges with the
+// extended payload nsys exports as JSON text.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <string>
+
+#include "profiler/analysis/CollectiveMatching.hpp"
+#include "profiler/formats/JobAssembly.hpp"
+#include "profiler/formats/NsysSqliteImporter.hpp"
+
+namespace trainscope::profiler {
+namespace {
+
+constexpr std::int64_t kGlobalTid = (std::int64_t{4242} << 24) | 4243;  // pid 4242, tid 4243
+
+void exec(sqlite3* db, const std::string& sql) {
+    char* error = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
+        << (error != nullptr ? error : "") << "\n"
+        << sql;
+}
+
+// One rank's export: an all-reduce and a send launched inside NCCL's ranges (with
+// payloads), an all-gather launched outside any range, and a GEMM. `late` delays every
+// kernel of the rank.
+std::filesystem::path write_rank(const std::filesystem::path& dir, int rank, std::int64_t late) {
+    const auto path = dir / ("rank-" + std::to_string(rank) + ".sqlite");
+    std::filesystem::remove(path);
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL)");
+    exec(db,
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId "
+         "INTEGER, streamId INTEGER, correlationId INTEGER, demangledName INTEGER, gridX "
+         "INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER, "
+         "registersPerThread INTEGER, staticSharedMemory INTEGER, dynamicSharedMemory INTEGER)");
+    exec(db,
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid "
+         "INTEGER, correlationId INTEGER, nameId INTEGER)");
+    exec(db,
+         "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER, "
+         "text TEXT, globalTid INTEGER, textId INTEGER, jsonTextId INTEGER, jsonText TEXT)");
+    exec(db,
+         "INSERT INTO StringIds VALUES (1, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL'), (2, "
+         "'ncclDevKernel_SendRecv'), (3, 'ncclDevKernel_AllGather_RING_LL'), (4, "
+         "'ampere_sgemm_128x64_nn'), (5, 'cudaLaunchKernel'), (6, '{\"NCCL communicator ID\": "
+         "77, \"Rank\": 0, \"Message size [bytes]\": 256}')");
+    const std::string d = std::to_string(late);
+    const std::string tid = std::to_string(kGlobalTid);
+    // Kernels: start, end, device, stream, correlation, name.
+    exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000+" + d + ", 3000, 0, 13, 1, 1, " +
+                 "1,1,1,1,1,1,1,0,0), (4000+" + d + ", 4500, 0, 13, 2, 2, 1,1,1,1,1,1,1,0,0), " +
+                 "(5000+" + d + ", 6000, 0, 13, 3, 3, 1,1,1,1,1,1,1,0,0), (200, 900, 0, 7, 4, 4, " +
+                 "1,1,1,1,1,1,1,0,0)");
+    exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (500, 520, " + tid + ", 1, 5), " +
+                 "(3500, 3520, " + tid + ", 2, 5), (4800, 4820, " + tid + ", 3, 5), (100, 120, " +
+                 tid + ", 4, 5)");
+    // ncclAllReduce (push/pop, payload inline) and ncclSend (payload through StringIds).
+    exec(db, "INSERT INTO NVTX_EVENTS VALUES (480, 600, 59, 'ncclAllReduce', " + tid +
+                 ", NULL, NULL, '{\"NCCL communicator ID\": 77, \"Rank\": " + std::to_string(rank) +
+                 ", \"No. of ranks\": 2, \"Message size [bytes]\": 4096, \"Reduction "
+                 "operation\": \"ncclSum\"}'), (3400, 3600, 59, 'ncclSend', " +
+                 tid + ", NULL, 6, NULL)");
+    sqlite3_close(db);
+    return path;
+}
+
+std::filesystem::path test_dir() {
+    const auto d =
+        std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "nsys_collectives";
+    std::filesystem::create_directories(d);
+    return d;
+}
+
+TEST(NsysCollectives, NcclKernelsBecomeCollectivesWithWhatTheExportSays) {
+    const Trace trace = import_nsys_sqlite(write_rank(test_dir(), 0, 0));
+    ASSERT_EQ(trace.collectives.size(), 3u) << "the GEMM is not one";
+    const auto by_kind = [&trace](CollectiveKind kind) -> const CollectiveCall& {
+        for (const CollectiveCall& c : trace.collectives) {
+            if (c.kind == kind)
+                return c;
+        }
+        ADD_FAILURE() << "no " << to_string(kind);
+        return trace.collectives.front();
+    };
+    const CollectiveCall& all_reduce = by_kind(CollectiveKind::AllReduce);
+    EXPECT_EQ(all_reduce.bytes, 4096) << "NCCL's payload: the message size";
+    EXPECT_EQ(all_reduce.elements, 1024) << "f32 in the kernel's name";
+    EXPECT_EQ(trace.strings.at(all_reduce.dtype), "f32");
+    EXPECT_EQ(trace.strings.at(all_reduce.group), "nccl communicator 77");
+    EXPECT_EQ(all_reduce.sequence, -1);
+    EXPECT_EQ(all_reduce.end_ns - all_reduce.start_ns, 2000);
+    const CollectiveCall& send = by_kind(CollectiveKind::Send);  // SendRecv: the range says
+    EXPECT_EQ(send.bytes, 256);
+    const CollectiveCall& gather = by_kind(CollectiveKind::AllGather);
+    EXPECT_EQ(gather.bytes, 0) << "no range holds its launch: unknown, not a size";
+    EXPECT_EQ(gather.group, kNoString);
+}
+
+TEST(NsysCollectives, ATwoRankJobMatchesTheRanksCollectivesByOrder) {
+    std::vector<RankTraceFile> files;
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto path = write_rank(test_dir(), rank, rank == 1 ? 300 : 0);
+        files.push_back({path, import_nsys_sqlite(path)});
+    }
+    const JobAssembly job = assemble_job(std::move(files));
+    ASSERT_EQ(job.world_size, 2);
+    const auto matched = match_collectives(job.trace);
+    ASSERT_EQ(matched.size(), 3u);
+    for (const MatchedCollective& m : matched) {
+        EXPECT_EQ(m.calls.size(), 2u) << to_string(m.kind);
+        EXPECT_FALSE(m.by_sequence);
+        EXPECT_EQ(m.last_rank, 1) << to_string(m.kind);
+        EXPECT_EQ(m.spread_ns(), 300) << to_string(m.kind);
+    }
+}
+
+}  // namespace
+}  // namespace trainscope::profiler
