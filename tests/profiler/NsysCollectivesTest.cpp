@@ -69,9 +69,12 @@ std::filesystem::path write_rank(const std::filesystem::path& dir, int rank, std
     return path;
 }
 
+// A folder per test: ctest runs the tests of this file at once, in separate processes, and
+// each rewrites its rank files.
 std::filesystem::path test_dir() {
-    const auto d =
-        std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" / "nsys_collectives";
+    const auto d = std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs" /
+                   "nsys_collectives" /
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::create_directories(d);
     return d;
 }
