@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gui/timeline/TimeFormat.hpp"
+#include "profiler/analysis/IntervalSet.hpp"
 
 namespace trainscope::gui {
 
@@ -40,18 +41,14 @@ QString rankSummaryTooltip(const TimelineData& data, const TimelineViewState& st
             .arg(data.label(e.name).toHtmlEscaped(), where, formatTimeExact(e.start - origin, res),
                  formatTimeExact(e.end - e.start, res));
     }
-    // Busy: the union of the block's events, in start order.
-    std::int64_t busy = 0;
-    std::int64_t covered_to = item.begin;
+    // Busy: the union of the block's events (profiler's interval union, as the analyses).
+    std::vector<profiler::Interval> spans;
     const std::size_t end = std::min<std::size_t>(row.events.size(), item.first + item.count);
-    for (std::size_t i = item.first; i < end; ++i) {
-        const TimelineEvent& e = row.events[i];
-        const std::int64_t from = std::max(e.start, covered_to);
-        if (e.end > from) {
-            busy += e.end - from;
-            covered_to = e.end;
-        }
-    }
+    spans.reserve(end - std::min<std::size_t>(end, item.first));
+    for (std::size_t i = item.first; i < end; ++i)
+        spans.push_back({row.events[i].start, row.events[i].end});
+    const std::int64_t busy =
+        profiler::total_length_ns(profiler::merge_intervals(std::move(spans)));
     return QObject::tr(
                "<b>%1 events</b> of %2 (each narrower than %3 px)<br>from %4, spanning "
                "%5, busy %6<br><i>Click to zoom in.</i>")

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/analysis/OpSelfTime.hpp"
 
 namespace trainscope::profiler {
 
@@ -36,22 +37,33 @@ KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& w
     std::unordered_map<StringId, std::size_t> name_index;
     std::array<DurationStats, kKernelCategoryCount> categories{};
     const bool host_ops = is_host_op_trace(trace);
+    // Host ops nest (a PyTorch trace's aten::conv2d holds aten::convolution, which holds
+    // ...): summing their durations would count an instant once per level, so a CPU
+    // trace's ops count by self time. GPU work does not nest and keeps its duration.
+    std::vector<std::int64_t> self_ns;
+    if (host_ops) {
+        std::vector<bool> is_op(trace.activities.size());
+        for (std::size_t i = 0; i < trace.activities.size(); ++i)
+            is_op[i] = trace.activities[i].kind == ActivityKind::HostOp;
+        self_ns = op_self_times(trace, is_op);
+    }
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& a = trace.activities[i];
         if (!is_device_work(a.kind, host_ops) || !window.contains(a.start_ns)) {
             continue;
         }
+        const std::int64_t duration_ns = host_ops ? self_ns[i] : a.duration_ns();
         auto [it, inserted] = name_index.emplace(a.name, result.by_name.size());
         if (inserted) {
             const std::string& name = trace.strings.at(a.name);
             result.by_name.push_back(KernelNameStats{name, classify_work(a.kind, name), {}, i});
         }
         KernelNameStats& entry = result.by_name[it->second];
-        if (a.duration_ns() > entry.stats.max_ns || entry.stats.count == 0)
+        if (duration_ns > entry.stats.max_ns || entry.stats.count == 0)
             entry.longest = i;
-        add_sample(entry.stats, a.duration_ns());
-        add_sample(categories[static_cast<std::size_t>(entry.category)], a.duration_ns());
-        result.total_ns += a.duration_ns();
+        add_sample(entry.stats, duration_ns);
+        add_sample(categories[static_cast<std::size_t>(entry.category)], duration_ns);
+        result.total_ns += duration_ns;
     }
     for (auto& entry : result.by_name)
         finish(entry.stats, result.total_ns);

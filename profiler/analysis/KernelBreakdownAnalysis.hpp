@@ -42,7 +42,9 @@ struct KernelBreakdown {
 
 // GPU time by kernel name and by category over kernels, memcpys and memsets (copies
 // fall in the memcpy/memset category regardless of name); in a CPU-backend trace
-// (is_host_op_trace) over its host ops, the device's work there. Only the work that
+// (is_host_op_trace) over its host ops, the device's work there, each by its self time
+// (op_self_times: nested ops, as in a PyTorch CPU trace, count each instant once, so the
+// total is the time the ops cover and min/max/longest are of self time). Only the work that
 // starts inside `window` (whole activities, not clipped: adjacent windows count each
 // activity once, with its full duration). Durations are summed, so two kernels
 // overlapping on two streams both count fully.

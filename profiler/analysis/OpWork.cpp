@@ -5,6 +5,7 @@
 
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/OpSelfTime.hpp"
 
 namespace trainscope::profiler {
 
@@ -19,8 +20,10 @@ struct OpTime {
     std::int64_t device_ns = 0;
 };
 
-// A host-op trace's ops are the device's work themselves: each op's own time is its
-// duration less that of the picked ops directly nested in it on its lane.
+// A host-op trace's ops are the device's work themselves: each op's own time is its self
+// time among the picked ops (op_self_times, which also splits ops that overhang their
+// parent by a rounded microsecond). In lane and start order, the order the totals are
+// summed in.
 std::vector<OpTime> host_op_self_times(const Trace& trace, const std::vector<std::size_t>& picked) {
     std::vector<std::size_t> order = picked;
     std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
@@ -28,22 +31,14 @@ std::vector<OpTime> host_op_self_times(const Trace& trace, const std::vector<std
         const Activity& b = trace.activities[y];
         return std::tie(a.lane, a.start_ns, b.end_ns) < std::tie(b.lane, b.start_ns, a.end_ns);
     });
+    std::vector<bool> is_op(trace.activities.size());
+    for (const std::size_t i : picked)
+        is_op[i] = true;
+    const std::vector<std::int64_t> self_ns = op_self_times(trace, is_op);
     std::vector<OpTime> times;
     times.reserve(order.size());
-    std::vector<std::size_t> open;  // positions in `times` of the enclosing ops
-    for (const std::size_t i : order) {
-        const Activity& a = trace.activities[i];
-        while (!open.empty()) {
-            const Activity& top = trace.activities[times[open.back()].index];
-            if (top.lane == a.lane && top.end_ns > a.start_ns)
-                break;
-            open.pop_back();
-        }
-        if (!open.empty())
-            times[open.back()].device_ns -= a.duration_ns();
-        open.push_back(times.size());
-        times.push_back({i, a.duration_ns()});
-    }
+    for (const std::size_t i : order)
+        times.push_back({i, self_ns[i]});
     return times;
 }
 

@@ -10,7 +10,8 @@
 namespace trainscope::reports {
 
 // A traced run's bytes in use per tensor class are counter series named
-// "memory/<class>" (unit "bytes", device -1), one sample per change (docs/formats.md);
+// "memory/<class>" (unit "bytes", device -1), at most 33 states per step, each step's
+// highest kept exactly (docs/formats.md);
 // each rank of a multi-rank run has its own, told apart by CounterSeries::rank.
 inline constexpr std::string_view kMemorySeriesPrefix = "memory/";
 

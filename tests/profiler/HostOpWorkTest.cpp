@@ -71,6 +71,28 @@ TEST(HostOpWork, BreakdownCountsHostOpsOfACpuTraceOnly) {
     EXPECT_EQ(g.total_ns, 20);
 }
 
+TEST(HostOpWork, NestedHostOpsCountByTheirSelfTime) {
+    // A PyTorch CPU trace nests its operators: summed durations would count the inner
+    // op's time twice (240 ns for 100 ns of work).
+    HandBuiltTrace t;
+    t.host_op(7, "aten::conv2d", 0, 100);
+    t.host_op(7, "aten::convolution", 10, 90);
+    t.host_op(7, "aten::mkldnn_convolution", 20, 80);
+    t.host_op(7, "aten::relu", 100, 130);
+    const KernelBreakdown b = analyze_kernel_breakdown(t.trace());
+    EXPECT_EQ(b.total_ns, 130) << "the time the ops cover, each instant once";
+    ASSERT_EQ(b.by_name.size(), 4u);
+    EXPECT_EQ(b.by_name[0].name, "aten::mkldnn_convolution");
+    EXPECT_EQ(b.by_name[0].stats.total_ns, 60);
+    EXPECT_EQ(b.by_name[1].stats.total_ns, 30);  // aten::relu
+    EXPECT_EQ(b.by_name[2].stats.total_ns, 20);  // aten::conv2d
+    EXPECT_EQ(b.by_name[3].stats.total_ns, 20);  // aten::convolution
+    double shares = 0.0;
+    for (const auto& c : b.by_category)
+        shares += c.stats.share;
+    EXPECT_NEAR(shares, 1.0, 1e-12);
+}
+
 TEST(HostOpWork, NvtxRangesGetTheOpsOfTheirThread) {
     HandBuiltTrace t;
     t.nvtx_range(7, "step", 0, 1000);

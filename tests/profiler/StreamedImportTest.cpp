@@ -60,6 +60,9 @@ TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {
     }
 }
 
+// Runs spilled to disk (tiny runs) against the same reader materialised in memory: this
+// checks the on-disk sort and merge, not the importer against its predecessor; that is
+// import_equivalence_tests' pinned digests of the previous importer's databases.
 void expect_streamed_equals_whole(const std::string& relative, std::size_t run) {
     const auto file = testing::shared_trace_path(relative);
     const Trace whole = import_kineto_trace(file);  // the default run holds every fixture
