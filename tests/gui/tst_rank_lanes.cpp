@@ -28,51 +28,15 @@
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "tests/gui/GuiTestUtil.hpp"
+#include "tests/gui/RankLaneTestUtil.hpp"
 #include "tests/profiler/MultiRankFixtures.hpp"
 
 using namespace trainscope;
 using namespace trainscope::gui;
+using namespace trainscope::gui::testing;
 using R = TimelineRenderer;
 
 namespace {
-
-std::shared_ptr<const TimelineData> jobTimeline(const std::string& set) {
-    static std::map<std::string, std::shared_ptr<const TimelineData>> cache;
-    auto& d = cache[set];
-    if (!d)
-        d = TimelineData::build(profiler::testing::multirank_job(set).trace);
-    return d;
-}
-
-int rankOfRow(const TimelineData& d, std::size_t r) {
-    return d.trace().lanes[d.rows()[r].lane].rank;
-}
-
-// The view's own paint, at the size it paints itself.
-QImage paintOf(const TimelineView& view) {
-    return view.renderImage(QSize(R::kLabelWidth + view.state().mapping.width(), view.height()));
-}
-
-const RankHeader& headerOf(const TimelineView& view, int rank) {
-    for (const RankHeader& h : view.state().rank_headers) {
-        if (h.rank == rank)
-            return h;
-    }
-    qFatal("no header for rank %d", rank);
-}
-
-// The longest event of a row: wide enough to hover and to test its colour.
-TimelineEvent longestEvent(const TimelineRow& row) {
-    return *std::max_element(row.events.begin(), row.events.end(),
-                             [](const TimelineEvent& a, const TimelineEvent& b) {
-                                 return a.end - a.start < b.end - b.start;
-                             });
-}
-
-QPoint headerLabelPoint(const TimelineView& view, int rank) {
-    return {40, RankLaneGroups::headerScreenTop(view.state(), headerOf(view, rank)) +
-                    TimelineData::kRowHeight / 2};
-}
 
 // Every collective call of the job grouped into collectives from the raw calls: these
 // fixtures carry no sequence numbers, so the n-th call of a (group, kind) on each rank is
@@ -251,66 +215,6 @@ class TestRankLanes : public QObject {
         QVERIFY(!view.rankGroups().collapsed(1));
         QCOMPARE(view.state().row_tops, before.row_tops);
         QCOMPARE(R::contentHeight(*d, view.state()), R::contentHeight(*d, before));
-    }
-
-    // A folded rank's summary row answers the cursor as a lane does: its event's tooltip
-    // (name, rank) and a click that selects it, the rank staying folded; a folded block's
-    // tooltip (count, rank, busy time) and a click that zooms into it.
-    void summaryRowHasTooltipsAndSelects() {
-        const auto d = jobTimeline("param_dlrm_kineto");
-        TimelineView view;
-        view.resize(1400, 900);
-        view.setData(d);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setRankCollapsed(1, true);
-        const TimelineRow& summary = *headerOf(view, 1).summary;
-        const TimelineEvent longest = longestEvent(summary);
-        view.zoomToActivity(longest.activity);
-        view.setRankCollapsed(1, true);  // showing it unfolded the rank
-        view.clearSelection();
-        const int y = RankLaneGroups::headerScreenTop(view.state(), headerOf(view, 1)) +
-                      TimelineData::kRowHeight / 2;
-        const QPoint on_event(
-            R::kLabelWidth + static_cast<int>(view.state().mapping.mapTimeToX(
-                                 static_cast<double>(longest.start + longest.end) / 2)),
-            y);
-        QHelpEvent help(QEvent::ToolTip, on_event, view.mapToGlobal(on_event));
-        QApplication::sendEvent(&view, &help);
-        QTRY_VERIFY(QToolTip::isVisible());
-        QVERIFY2(QToolTip::text().contains(d->label(longest.name).toHtmlEscaped()) &&
-                     QToolTip::text().contains(QStringLiteral("rank 1, folded")),
-                 qPrintable(QToolTip::text()));
-        QToolTip::hideText();
-        QTest::mouseClick(&view, Qt::LeftButton, {}, on_event);
-        QVERIFY(view.state().selected.has_value());
-        QCOMPARE(*view.state().selected, longest.activity);
-        QVERIFY(view.rankGroups().collapsed(1));
-
-        // The whole trace: rank 1's many short kernels fold into blocks.
-        view.clearSelection();
-        view.zoomToFit();
-        std::vector<DrawItem> items;
-        R::appendRow(*headerOf(view, 1).summary, -1, view.state().mapping, items);
-        const auto fold = std::find_if(items.begin(), items.end(), [](const DrawItem& i) {
-            return i.kind == DrawKind::Fold && i.w >= 3;
-        });
-        QVERIFY(fold != items.end());
-        const QPoint on_fold(R::kLabelWidth + static_cast<int>(fold->x + fold->w / 2), y);
-        QHelpEvent fold_help(QEvent::ToolTip, on_fold, view.mapToGlobal(on_fold));
-        QApplication::sendEvent(&view, &fold_help);
-        QTRY_VERIFY(QToolTip::isVisible());
-        QVERIFY2(QToolTip::text().contains(QStringLiteral("events</b> of rank 1, folded")) &&
-                     QToolTip::text().contains(QStringLiteral("busy")),
-                 qPrintable(QToolTip::text()));
-        QToolTip::hideText();
-        const double span_before = view.state().mapping.durationNs();
-        QTest::mouseClick(&view, Qt::LeftButton, {}, on_fold);
-        QVERIFY(view.state().mapping.durationNs() < span_before / 2);
-        QVERIFY(view.state().mapping.startNs() <= static_cast<double>(fold->begin));
-        QVERIFY(view.state().mapping.endNs() >= static_cast<double>(fold->end));
-        QVERIFY(!view.state().selected.has_value());
-        QVERIFY(view.rankGroups().collapsed(1));
     }
 
     // R folds every rank but the selected event's; Shift+R unfolds them all; showing an
