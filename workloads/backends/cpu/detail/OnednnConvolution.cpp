@@ -81,47 +81,9 @@ void execute(const dnnl::primitive& primitive, const dnnl::stream& stream,
     }
 }
 
-// One operand of a primitive: the plain layout it has in backend memory, the layout the
-// primitive chose, and the reorder between them (inputs: plain -> chosen; outputs:
-// chosen -> plain). No reorder when the two agree.
-struct Layout {
-    memory::desc plain;
-    memory::desc chosen;
-    std::optional<dnnl::reorder> reorder;
-    CachedMemory user;    // plain, at the caller's tensor
-    CachedMemory staged;  // chosen, at a staging buffer (reorder only)
-
-    static Layout input(const dnnl::engine& engine, const memory::desc& plain,
-                        const memory::desc& chosen) {
-        Layout layout = make(engine, plain, chosen);
-        if (plain != chosen) {
-            layout.reorder.emplace(dnnl::reorder::primitive_desc(engine, plain, engine, chosen));
-        }
-        return layout;
-    }
-    static Layout output(const dnnl::engine& engine, const memory::desc& plain,
-                         const memory::desc& chosen) {
-        Layout layout = make(engine, plain, chosen);
-        if (plain != chosen) {
-            layout.reorder.emplace(dnnl::reorder::primitive_desc(engine, chosen, engine, plain));
-        }
-        return layout;
-    }
-
-  private:
-    static Layout make(const dnnl::engine& engine, const memory::desc& plain,
-                       const memory::desc& chosen) {
-        Layout layout{plain, chosen, std::nullopt, CachedMemory(plain, engine), {}};
-        if (plain != chosen) {
-            layout.staged = CachedMemory(chosen, engine);
-        }
-        return layout;
-    }
-};
-
 // The memory a primitive needs for itself. With scratchpad_mode::user oneDNN asks for it
-// rather than allocating its own, and it comes from State::scratchpad, a buffer counted
-// as the op's workspace.
+// rather than allocating its own, and it comes from one of State's scratchpad buffers,
+// counted as the op's workspace.
 struct Scratchpad {
     std::size_t bytes = 0;
     CachedMemory memory;
@@ -142,6 +104,42 @@ dnnl::primitive_attr user_scratchpad() {
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     return attr;
 }
+
+// One operand of a primitive: the plain layout it has in backend memory, the layout the
+// primitive chose, and the reorder between them (inputs: plain -> chosen; outputs:
+// chosen -> plain). No reorder when the two agree. The reorder takes its scratchpad from
+// us too (user mode), so what it needs is counted as workspace like the convolution's.
+struct Layout {
+    memory::desc plain;
+    memory::desc chosen;
+    std::optional<dnnl::reorder> reorder;
+    CachedMemory user;    // plain, at the caller's tensor
+    CachedMemory staged;  // chosen, at a staging buffer (reorder only)
+    Scratchpad reorder_scratchpad;
+
+    static Layout input(const dnnl::engine& engine, const memory::desc& plain,
+                        const memory::desc& chosen) {
+        return make(engine, plain, chosen, plain, chosen);
+    }
+    static Layout output(const dnnl::engine& engine, const memory::desc& plain,
+                         const memory::desc& chosen) {
+        return make(engine, plain, chosen, chosen, plain);
+    }
+
+  private:
+    static Layout make(const dnnl::engine& engine, const memory::desc& plain,
+                       const memory::desc& chosen, const memory::desc& from,
+                       const memory::desc& to) {
+        Layout layout{plain, chosen, std::nullopt, CachedMemory(plain, engine), {}, {}};
+        if (plain != chosen) {
+            const dnnl::reorder::primitive_desc pd(engine, from, engine, to, user_scratchpad());
+            layout.reorder.emplace(pd);
+            layout.staged = CachedMemory(chosen, engine);
+            layout.reorder_scratchpad = Scratchpad::of(pd, engine);
+        }
+        return layout;
+    }
+};
 
 struct Key {
     std::int64_t n, c, h, w, k, r, s;
@@ -218,6 +216,8 @@ struct OnednnConvolutions::State {
     // Blocked copies of the operands of the call in flight, and its scratchpad.
     AlignedBuffer staged[3];
     AlignedBuffer scratchpad;
+    // The reorders' own: a reorder runs while the convolution's scratchpad may be held.
+    AlignedBuffer reorder_scratchpad;
 
     Entry& entry(const ConvDims& d, bool bias) {
         const Key key{d.n, d.c, d.h, d.w, d.k, d.r, d.s, d.stride, d.padding, bias};
@@ -299,7 +299,8 @@ struct OnednnConvolutions::State {
         }
         staged[slot].reserve(layout.chosen.get_size());
         const dnnl_memory_t copy = layout.staged.at(staged[slot].as<void>());
-        execute(*layout.reorder, stream, {{DNNL_ARG_SRC, user}, {DNNL_ARG_DST, copy}});
+        execute(*layout.reorder, stream, {{DNNL_ARG_SRC, user}, {DNNL_ARG_DST, copy}},
+                reorder_scratchpad_for(layout));
         return copy;
     }
 
@@ -311,17 +312,24 @@ struct OnednnConvolutions::State {
         return layout.staged.at(staged[slot].as<void>());
     }
 
-    dnnl_memory_t scratchpad_for(Scratchpad& s) {
+    dnnl_memory_t scratchpad_for(Scratchpad& s) { return scratchpad_in(scratchpad, s); }
+
+    dnnl_memory_t reorder_scratchpad_for(Layout& layout) {
+        return scratchpad_in(reorder_scratchpad, layout.reorder_scratchpad);
+    }
+
+    static dnnl_memory_t scratchpad_in(AlignedBuffer& buffer, Scratchpad& s) {
         if (s.bytes == 0)
             return nullptr;
-        scratchpad.reserve(s.bytes);
-        return s.memory.at(scratchpad.as<void>());
+        buffer.reserve(s.bytes);
+        return s.memory.at(buffer.as<void>());
     }
 
     void finish_output(Layout& layout, dnnl_memory_t result, float* data) {
         if (layout.reorder) {
             execute(*layout.reorder, stream,
-                    {{DNNL_ARG_SRC, result}, {DNNL_ARG_DST, layout.user.at(data)}});
+                    {{DNNL_ARG_SRC, result}, {DNNL_ARG_DST, layout.user.at(data)}},
+                    reorder_scratchpad_for(layout));
         }
         stream.wait();
     }
@@ -333,6 +341,7 @@ OnednnConvolutions::OnednnConvolutions(int threads, WorkspaceUse* workspace)
     for (AlignedBuffer& buffer : state_->staged)
         buffer.count_in(workspace);
     state_->scratchpad.count_in(workspace);
+    state_->reorder_scratchpad.count_in(workspace);
 }
 
 OnednnConvolutions::~OnednnConvolutions() = default;
