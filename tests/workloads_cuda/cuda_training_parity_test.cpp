@@ -148,6 +148,22 @@ TEST(CudaRecompute, RecomputingActivationsLowersResnetPeakMemory) {
     expect_same_losses(recompute, keep, 1e-5, "recompute vs keep");
 }
 
+// seed-cnn's dense layer runs on cuBLAS in a workspace of ours (4 MiB, 32 MiB from Hopper
+// on), counted as the workspace class while the GEMM runs; the stacked peak still sums.
+TEST(CudaMemoryClass, CublasWorkspaceIsCountedAsWorkspace) {
+    TS_SKIP_WITHOUT_CUDA_DEVICE();
+    const TrainingResult result = train_on(ten_steps("seed-cnn", "fp32"), "cuda");
+    std::int64_t workspace_max = 0;
+    std::int64_t peak_sum = 0;
+    for (std::size_t c = 0; c < result.max_bytes_by_class.size(); ++c) {
+        if (c == tensor_class_index(TensorClass::workspace))
+            workspace_max = result.max_bytes_by_class[c];
+        peak_sum += result.peak_bytes_by_class[c];
+    }
+    EXPECT_GE(workspace_max, std::int64_t{4} << 20);
+    EXPECT_EQ(peak_sum, result.peak_tensor_bytes);
+}
+
 TEST(CudaExhaustiveAlgorithms, TrainsLikeTheHeuristicChoiceAndRecordsAlgorithms) {
     TS_SKIP_WITHOUT_CUDA_DEVICE();
     TrainingConfig config = ten_steps("seed-cnn", "fp32");

@@ -30,9 +30,14 @@ using cuda::DeviceAllocation;
 
 // The async pool keeps freed blocks up to this many bytes across synchronizations.
 constexpr std::uint64_t kAsyncPoolReleaseThresholdBytes = std::numeric_limits<std::uint64_t>::max();
-// cuBLAS workspace with cuda_graph=true: the size the cuBLAS documentation recommends for
-// Hopper (more than the 4 MiB it recommends for older GPUs).
-constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
+// The cuBLAS workspace size the cuBLAS documentation recommends (cublasSetWorkspace):
+// 32 MiB on Hopper and newer, 4 MiB before. PyTorch sizes the workspace it hands cuBLAS
+// from its caching allocator the same way.
+std::size_t cublas_workspace_bytes(int device) {
+    int major = 0;
+    TS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    return major >= 9 ? std::size_t{32} << 20 : std::size_t{4} << 20;
+}
 
 using cuda::activation_problem;
 using cuda::conv_problem;
@@ -102,11 +107,12 @@ CudaBackend::CudaBackend(const CudaRunOptions& options)
     for (cuda::DeviceScratch* scratch :
          {&workspace_, &discarded_running_stats_, &reduction_workspace_})
         scratch->count_in(&op_workspace_);
+    // After cublasSetStream, which resets the workspace to cuBLAS's default.
+    cublas_workspace_bytes_ = cublas_workspace_bytes(options.device);
+    cublas_workspace_ = cuda::make_device_memory(cublas_workspace_bytes_);
+    TS_CUBLAS_CHECK(
+        cublasSetWorkspace(cublas_.get(), cublas_workspace_.get(), cublas_workspace_bytes_));
     if (options.cuda_graph) {
-        // After cublasSetStream, which resets the workspace to cuBLAS's default.
-        cublas_workspace_ = cuda::make_device_memory(kCublasWorkspaceBytes);
-        TS_CUBLAS_CHECK(
-            cublasSetWorkspace(cublas_.get(), cublas_workspace_.get(), kCublasWorkspaceBytes));
         // Evaluation may grow these after the capture; the graph keeps the old addresses.
         workspace_.keep_outgrown_blocks();
         discarded_running_stats_.keep_outgrown_blocks();
@@ -241,6 +247,9 @@ void CudaBackend::do_conv2d_backward_filter(const Tensor& x, const Tensor& dy, T
 void CudaBackend::do_gemm(bool transpose_a, bool transpose_b, double alpha, const Tensor& a,
                           const Tensor& b, double beta, Tensor& c) {
     OpRange range("gemm", gemm_cost(transpose_a, transpose_b, a, b, beta, c));
+    const WorkspaceScope op_workspace(op_workspace_);
+    // Counted whole: cuBLAS may use all of it and does not say how much a call took.
+    op_workspace_.use(cublas_workspace_.get(), cublas_workspace_bytes_);
     const GemmDims dims = gemm_dims(transpose_a, transpose_b, a, b);
     cuda::RowMajorGemm shape;
     shape.transpose_a = transpose_a;

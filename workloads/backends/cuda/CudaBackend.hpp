@@ -120,7 +120,8 @@ class CudaBackend final : public Backend {
     cuda::CudaStream stream_;
     cuda::CudnnHandle cudnn_;
     cuda::CublasHandle cublas_;
-    // cuDNN's and the own reductions' workspaces while an op holds them: the workspace class.
+    // cuDNN's, cuBLAS's and the own reductions' workspaces while an op holds them: the
+    // workspace class.
     WorkspaceUse op_workspace_;
     cuda::DeviceScratch workspace_;
     cuda::DeviceScratch loss_rows_;
@@ -140,9 +141,13 @@ class CudaBackend final : public Backend {
     cuda::StreamIntervalTimer step_timer_;
     cuda::CudaEventStepTimer window_timer_{stream_.get()};
     cuda::DeferredLossRows deferred_loss_;
-    // cuda_graph=true only: cuBLAS's own workspace (cuBLAS must not allocate inside a
-    // capture), the captured step, and the deferred loss calls each replay writes again.
+    // cuBLAS's workspace, ours rather than one cuBLAS allocates itself: counted as the
+    // workspace class while a GEMM runs, and with cuda_graph=true at one address for the
+    // captured step (cuBLAS must not allocate inside a capture).
+    std::size_t cublas_workspace_bytes_ = 0;
     cuda::DeviceMemory cublas_workspace_;
+    // cuda_graph=true only: the captured step, and the deferred loss calls each replay
+    // writes again.
     std::unique_ptr<cuda::StepGraph> graph_;
     std::vector<cuda::DeferredLossRows::Call> captured_loss_calls_;
     MathMode math_ = MathMode::native;
