@@ -61,6 +61,24 @@ bool is_json_number(std::string_view t) {
 FlattenError flatten_value(od::value& value, std::string& prefix, int nesting,
                            KinetoRawObject& out);
 
+// `key` = "prefix.name" ("prefix" alone when `name` is empty, "name" alone when `prefix`
+// is). A recycled field usually holds that key already (events share their shape), and
+// then it is left alone: it is only read, not written, and its cache line stays shared
+// with the builder's core that read it last.
+void set_key(std::string& key, std::string_view prefix, std::string_view name) {
+    const std::size_t dot = !prefix.empty() && !name.empty() ? 1 : 0;
+    const std::string_view held(key);
+    if (held.size() == prefix.size() + dot + name.size() &&
+        held.substr(0, prefix.size()) == prefix && (dot == 0 || held[prefix.size()] == '.') &&
+        held.substr(prefix.size() + dot) == name) {
+        return;
+    }
+    key.assign(prefix);
+    if (dot != 0)
+        key += '.';
+    key += name;
+}
+
 }  // namespace
 
 FlattenError validate_value(od::value& value) {
@@ -124,11 +142,24 @@ FlattenError flatten_members(od::object object, std::string& prefix, int nesting
             return {e, {}};
         if (key.size() > kMaxStringBytes)
             return too_long(key.size(), "key");
+        od::value& value = field.value();
+        od::json_type type;
+        if (auto e = value.type().get(type))
+            return {e, {}};
+        if (type != od::json_type::object && type != od::json_type::array) {
+            // Most fields: the key goes straight into the field, not through `prefix`.
+            KinetoField& scalar = out.append();
+            set_key(scalar.key, prefix, key);
+            bool is_container = false;
+            if (FlattenError error = scalar_field(value, scalar, is_container); error.failed())
+                return error;
+            continue;
+        }
         const std::size_t mark = prefix.size();
         if (mark != 0)
             prefix += '.';
         prefix += key;
-        FlattenError error = flatten_value(field.value(), prefix, nesting, out);
+        FlattenError error = flatten_value(value, prefix, nesting, out);
         prefix.resize(mark);
         if (error.failed())
             return error;
@@ -170,7 +201,7 @@ FlattenError flatten_value(od::value& value, std::string& prefix, int nesting,
         return {};
     }
     KinetoField& field = out.append();
-    field.key.assign(prefix);
+    set_key(field.key, prefix, {});
     bool is_container = false;
     return scalar_field(value, field, is_container);
 }
