@@ -2,7 +2,13 @@
 
 #include <sqlite3.h>
 
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/analysis/RowSummarizer.hpp"
@@ -375,6 +381,123 @@ void read_counters(const ResultsDatabase& db, std::int64_t run_id, Trace& trace,
 
 }  // namespace
 
+// The inserts of a streamed trace's activities and lane summaries, on a thread of their
+// own: the pass over the sorted runs (merging, nesting, summarising, the metrics) keeps
+// one core busy and SQLite's inserts the other. Blocks go through a FIFO, so every table
+// gets its rows in the order one thread would have written them. Only this thread uses
+// the connection until finish() has joined it.
+class StoreWorker {
+  public:
+    StoreWorker(ActivityRows& rows, LaneSummaryWriter& summaries)
+        : rows_(rows), summaries_(summaries), thread_([this] { work(); }) {}
+    StoreWorker(const StoreWorker&) = delete;
+    StoreWorker& operator=(const StoreWorker&) = delete;
+    ~StoreWorker() {
+        // Left early (an exception): the thread drops what is queued and stops.
+        {
+            const std::lock_guard lock(mutex_);
+            stopped_ = true;
+        }
+        changed_.notify_all();
+        if (thread_.joinable())
+            thread_.join();
+    }
+
+    void add(const Activity& a) {
+        pending_.activities.push_back(a);
+        if (pending_.activities.size() == kBlock)
+            send();
+    }
+    void write_levels(std::vector<profiler::RowSummaryLevel>&& levels) {
+        pending_.levels = std::move(levels);
+        pending_.has_levels = true;
+        send();
+    }
+    // Waits until everything is written; rethrows what the thread threw.
+    void finish() {
+        send();
+        {
+            const std::lock_guard lock(mutex_);
+            closed_ = true;
+        }
+        changed_.notify_all();
+        thread_.join();
+        if (error_)
+            std::rethrow_exception(error_);
+    }
+
+  private:
+    static constexpr std::size_t kBlock = 4096;
+    static constexpr std::size_t kMaxQueued = 4;  // blocks: a few megabytes in flight
+
+    struct Block {
+        std::vector<Activity> activities;
+        std::vector<profiler::RowSummaryLevel> levels;
+        bool has_levels = false;
+    };
+
+    void send() {
+        if (pending_.activities.empty() && !pending_.has_levels)
+            return;
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [this] { return queue_.size() < kMaxQueued || error_; });
+        if (error_)
+            std::rethrow_exception(error_);
+        queue_.push_back(std::move(pending_));
+        pending_ = {};
+        if (!spare_.empty()) {  // an emptied block's capacity, reused
+            pending_.activities = std::move(spare_.back());
+            spare_.pop_back();
+        }
+        pending_.activities.reserve(kBlock);
+        lock.unlock();
+        changed_.notify_all();
+    }
+
+    void work() {
+        for (;;) {
+            Block block;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [this] { return stopped_ || closed_ || !queue_.empty(); });
+                if (stopped_ || queue_.empty())
+                    return;
+                block = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            changed_.notify_all();
+            try {
+                for (const Activity& a : block.activities)
+                    rows_.add(a);
+                if (block.has_levels)
+                    summaries_.write(block.levels);
+            } catch (...) {
+                {
+                    const std::lock_guard lock(mutex_);
+                    error_ = std::current_exception();
+                }
+                changed_.notify_all();
+                return;
+            }
+            block.activities.clear();
+            const std::lock_guard lock(mutex_);
+            spare_.push_back(std::move(block.activities));
+        }
+    }
+
+    ActivityRows& rows_;
+    LaneSummaryWriter& summaries_;
+    Block pending_;  // the streaming thread's, not shared
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Block> queue_;
+    std::vector<std::vector<Activity>> spare_;
+    std::exception_ptr error_;
+    bool closed_ = false;
+    bool stopped_ = false;
+    std::thread thread_;  // last: starts once everything above exists
+};
+
 void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& trace) {
     write_strings(db, run_id, trace);
     write_lanes(db, run_id, trace);
@@ -399,17 +522,19 @@ void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
     // them (holding nothing), the second builds only what is kept.
     profiler::LaneSummaryStream summaries(trace.header.lanes, trace.first_start_ns);
     profiler::preview_activities(trace, [&summaries](const Activity& a) { summaries.plan(a); });
+    StoreWorker inserts(rows, summary_rows);
     summaries.set_plan(summaries.take_plan(),
-                       [&summary_rows](std::vector<profiler::RowSummaryLevel>&& levels) {
-                           summary_rows.write(levels);
+                       [&inserts](std::vector<profiler::RowSummaryLevel>&& levels) {
+                           inserts.write_levels(std::move(levels));
                        });
     profiler::stream_activities(trace, [&](const Activity& a) {
-        rows.add(a);
+        inserts.add(a);
         summaries.add(a);
         if (also)
             also(a);
     });
     summaries.finish();
+    inserts.finish();
     // The header is complete once the activities have passed (the collectives).
     const Trace& header = trace.header;
     write_strings(db, run_id, header);

@@ -27,11 +27,11 @@ FlattenError flatten_object(simdjson::ondemand::object object, std::string& pref
 
 // One scalar as a field (text of numbers as written, "true", "null"); a container
 // gives `is_container`.
-FlattenError scalar_field(simdjson::ondemand::value value, KinetoField& field, bool& is_container);
+FlattenError scalar_field(simdjson::ondemand::value& value, KinetoField& field, bool& is_container);
 
 // Walks a value that is not kept, so that it is as valid as one that is (On-Demand
 // would skip it checking only its brackets): a malformed number deep in an event's
 // shapes is malformed JSON, as it was for the whole-document parser before.
-FlattenError validate_value(simdjson::ondemand::value value);
+FlattenError validate_value(simdjson::ondemand::value& value);
 
 }  // namespace trainscope::profiler::detail

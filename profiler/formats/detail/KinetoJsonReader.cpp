@@ -8,6 +8,7 @@
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/CompressedFile.hpp"
 #include "profiler/formats/detail/KinetoJsonFlatten.hpp"
+#include "profiler/formats/detail/KinetoJsonScan.hpp"
 
 namespace trainscope::profiler::detail {
 
@@ -44,6 +45,9 @@ constexpr std::size_t kMaxEventBytes = std::size_t{256} << 20;
 constexpr std::size_t kMaxOutsideBytes = std::size_t{256} << 20;
 // A real trace nests five levels.
 constexpr std::size_t kMaxNesting = 100;
+
+static_assert(simdjson::SIMDJSON_PADDING >= kScanBlock,
+              "the scan reads past the filled bytes into simdjson's padding");
 
 bool is_space(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -131,64 +135,45 @@ class KinetoStreamReader {
     }
 
     // Inside "traceEvents": only strings and brackets matter; a ',' at the array's own
-    // level separates two events and is where a batch may end.
+    // level separates two events and is where a batch may end. The scan reads every byte
+    // of the file, so it finds the brackets and commas outside strings 64 bytes at a time
+    // (KinetoJsonScan) and visits only those.
     void scan_events() {
         const char* data = buffer_.data();
         std::size_t i = pos_;
         const std::size_t end = filled_;
+        ScanState state{in_string_, escape_};
         while (i < end) {
-            if (in_string_) {
-                if (escape_) {
-                    escape_ = false;
-                    ++i;
-                    continue;
-                }
-                const char* quote = static_cast<const char*>(std::memchr(data + i, '"', end - i));
-                const std::size_t limit = quote ? static_cast<std::size_t>(quote - data) : end;
-                const char* slash =
-                    static_cast<const char*>(std::memchr(data + i, '\\', limit - i));
-                if (slash != nullptr) {
-                    escape_ = true;
-                    i = static_cast<std::size_t>(slash - data) + 1;
-                } else if (quote != nullptr) {
-                    in_string_ = false;
-                    i = limit + 1;
-                } else {
-                    i = end;
-                }
-                continue;
-            }
-            const char c = data[i];
-            switch (c) {
-                case '"':
-                    in_string_ = true;
-                    break;
-                case '{':
-                case '[':
-                    open(c);
-                    break;
-                case '}':
-                case ']':
-                    close(c, i);
-                    if (stack_.size() == 1) {  // the end of "traceEvents"
-                        parse_batch(batch_begin_, i, true);
-                        in_events_ = false;
-                        outside_.push_back(']');
-                        pos_ = i + 1;
-                        return;
-                    }
-                    break;
-                case ',':
+            const std::size_t n = std::min(kScanBlock, end - i);
+            std::uint64_t structural = scan_block(data + i, n, state).structural;
+            while (structural != 0) {
+                const std::size_t at = i + static_cast<std::size_t>(__builtin_ctzll(structural));
+                structural &= structural - 1;
+                const char c = data[at];
+                if (c == ',') {
                     if (stack_.size() == 2) {
                         saw_separator_ = true;
-                        last_separator_ = i;
+                        last_separator_ = at;
                     }
-                    break;
-                default:
-                    break;
+                } else if (c == '{' || c == '[') {
+                    open(c);
+                } else {
+                    close(c, at);
+                    if (stack_.size() == 1) {  // the end of "traceEvents"
+                        parse_batch(batch_begin_, at, true);
+                        in_events_ = false;
+                        in_string_ = false;
+                        escape_ = false;
+                        outside_.push_back(']');
+                        pos_ = at + 1;
+                        return;
+                    }
+                }
             }
-            ++i;
+            i += n;
         }
+        in_string_ = state.in_string;
+        escape_ = state.escape;
         pos_ = i;
     }
 

@@ -27,13 +27,6 @@ enum class KinetoTraceBuilder::Category {
 
 namespace {
 
-std::string lowercase(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 // "stream 7" -> 7, "25738" -> 25738; Kineto writes tids both ways across versions.
 std::optional<std::int64_t> trailing_integer(std::string_view text) {
     if (auto exact = integer_text_to_int64(text))
@@ -187,7 +180,14 @@ KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file, std::size_t r
     : file_(std::move(file)), activities_(run_capacity) {}
 
 KinetoTraceBuilder::Category KinetoTraceBuilder::classify(std::string_view category) {
-    const std::string c = lowercase(category);
+    // Lowercased on the stack: this runs once per event. No known category is longer.
+    constexpr std::size_t kLongestKnown = 32;
+    if (category.size() > kLongestKnown)
+        return Category::Other;
+    std::array<char, kLongestKnown> lowered{};
+    std::transform(category.begin(), category.end(), lowered.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    const std::string_view c(lowered.data(), category.size());
     if (c == "kernel")
         return Category::Kernel;
     if (c == "gpu_memcpy" || c == "memcpy")
