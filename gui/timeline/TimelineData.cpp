@@ -145,13 +145,15 @@ ActivitySelection TimelineData::deviceWorkIn(double t0_ns, double t1_ns) const {
     if (!store_)
         return ActivitySelection(trace_);  // the analyses restrict themselves to the window
     // gpu_by_start_ is sorted by start: work that overlaps the window starts at most the
-    // longest duration before it.
+    // longest duration before it, and what nests in work starting in it (an op's children,
+    // its self time) at most that long after its end.
     const auto start_of = [this](std::uint32_t i) { return static_cast<double>(eventOf(i).start); };
     const auto first = std::lower_bound(gpu_by_start_.begin(), gpu_by_start_.end(),
                                         t0_ns - static_cast<double>(longest_work_ns_),
                                         [&](std::uint32_t i, double t) { return start_of(i) < t; });
-    const auto last = std::lower_bound(first, gpu_by_start_.end(), t1_ns,
-                                       [&](std::uint32_t i, double t) { return start_of(i) < t; });
+    const auto last =
+        std::lower_bound(first, gpu_by_start_.end(), t1_ns + static_cast<double>(longest_work_ns_),
+                         [&](std::uint32_t i, double t) { return start_of(i) < t; });
     std::vector<std::uint32_t> index(first, last);
     std::sort(index.begin(), index.end());  // the store's order: consecutive rows read at once
     profiler::Trace out = headerCopy();

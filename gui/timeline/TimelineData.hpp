@@ -228,8 +228,9 @@ class TimelineData {
     // The whole record (a tooltip, the details pane), read from the store once the
     // records live there; on the timeline's clock. StoreError or SqliteError from the file.
     [[nodiscard]] profiler::Activity details(std::uint32_t index) const;
-    // The device work (gpuWorkByStart) that can overlap [t0, t1): starting in it, or
-    // before it and long enough to reach it; for the analyses restricted to the window.
+    // The device work (gpuWorkByStart) that can overlap [t0, t1) or nest in work starting
+    // in it: starting within the longest work's duration of the window; for the analyses
+    // restricted to the window (they count what starts in it).
     [[nodiscard]] ActivitySelection deviceWorkIn(double t0_ns, double t1_ns) const;
     // Every activity (the compare view's diff), read from the store once they live there.
     [[nodiscard]] ActivitySelection wholeTrace() const;

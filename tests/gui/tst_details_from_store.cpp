@@ -17,6 +17,7 @@
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/TraceStore.hpp"
+#include "tests/gui/CpuTraceGenerator.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
 
 using namespace trainscope;
@@ -194,6 +195,35 @@ class TestDetailsFromStore : public QObject {
         QCOMPARE(got.activity_count, want.activity_count);
         QCOMPARE(got.work_ns, want.work_ns);
         compareStats(got.kernels, want.kernels);
+    }
+
+    // A CPU-backend run: its ops are the device's work, in the range panel as in memory.
+    void cpuRunRangeStatisticsAsInMemory() {
+        const std::string path = dir_.filePath(QStringLiteral("cpu.db")).toStdString();
+        const auto run = testing::writeCpuDatabase(path, 6).first;
+        const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), run);
+        QVERIFY(loaded != nullptr);
+        const TimelineData& d = *loaded->timeline;
+        QVERIFY(d.detailsInStore());
+        QVERIFY(d.hostOpTrace());
+        const reports::ResultsDatabase db(path, reports::OpenMode::ReadOnly);
+        auto whole = reports::load_trace(db, run);
+        QVERIFY(whole.has_value());
+        const auto m = TimelineData::build(std::move(*whole));
+        const auto span = static_cast<double>(d.endNs() - d.beginNs());
+        const auto at = [&](double f) { return static_cast<double>(d.beginNs()) + f * span; };
+        for (const auto& [f0, f1] :
+             std::vector<std::pair<double, double>>{{0.0, 1.0}, {0.2, 0.3}, {0.61, 0.6101}}) {
+            const RangeStats got = computeRangeStats(d, at(f0), at(f1));
+            const RangeStats want = computeRangeStats(*m, at(f0), at(f1));
+            QVERIFY(got.host_ops);
+            QCOMPARE(got.activity_count, want.activity_count);
+            QCOMPARE(got.work_ns, want.work_ns);
+            QCOMPARE(got.busy.size(), want.busy.size());
+            for (std::size_t b = 0; b < got.busy.size(); ++b)
+                QCOMPARE(got.busy[b].busy_ns, want.busy[b].busy_ns);
+            compareStats(got.kernels, want.kernels);
+        }
     }
 
   private:
