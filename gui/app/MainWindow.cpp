@@ -447,7 +447,7 @@ void MainWindow::setTrace(const LoadedTracePtr& trace) {
             (td.hostOpTrace() ? tr("Run %1: %2 activities, %3 CPU ops, %4 lanes")
                               : tr("Run %1: %2 activities, %3 kernels, %4 lanes"))
                 .arg(trace->run_id)
-                .arg(td.trace().activities.size())
+                .arg(td.activityCount())
                 .arg(td.hostOpTrace() ? td.gpuWorkByStart().size() : td.kernelCount())
                 .arg(td.trace().lanes.size()),
             8000);

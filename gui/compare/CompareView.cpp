@@ -261,7 +261,10 @@ void CompareView::startDiff() {
     options.per_step = true;
     options.exact_names = exact_names_->isChecked();
     const auto compute = [a = traces_[0], b = traces_[1], options] {
-        return profiler::diff_traces(a->timeline->trace(), b->timeline->trace(), options);
+        // Read whole for the diff (from the store when the records live there) and let go.
+        const ActivitySelection whole_a = a->timeline->wholeTrace();
+        const ActivitySelection whole_b = b->timeline->wholeTrace();
+        return profiler::diff_traces(whole_a.trace(), whole_b.trace(), options);
     };
     if (synchronous_) {
         showDiff(compute());

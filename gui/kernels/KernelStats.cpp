@@ -31,13 +31,15 @@ std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_n
     // The profiler's breakdown (the numbers of `trainscope analyze` and kernels.csv);
     // the GUI adds its display category, which tells a memset from a memcpy.
     const profiler::TimeWindow window{start_bound(t0_ns), start_bound(t1_ns)};
+    // Over the device work of the window only, read from the store where it lives there.
+    const ActivitySelection work = data.deviceWorkIn(t0_ns, t1_ns);
     const profiler::KernelBreakdown breakdown =
-        profiler::analyze_kernel_breakdown(data.trace(), window);
+        profiler::analyze_kernel_breakdown(work.trace(), window);
     std::vector<KernelStat> out;
     out.reserve(breakdown.by_name.size());
     for (const profiler::KernelNameStats& k : breakdown.by_name) {
         KernelStat s;
-        s.longest = static_cast<std::uint32_t>(k.longest);
+        s.longest = work.original(k.longest);
         s.name = data.name(data.activity(s.longest).name);
         s.category = data.category(s.longest);
         s.count = k.stats.count;

@@ -1,13 +1,16 @@
 #include "gui/loading/TraceLoader.hpp"
 
+#include <filesystem>
 #include <string>
 #include <utility>
 
 #include "gui/common/FileErrors.hpp"
 #include "profiler/analysis/TrainingSteps.hpp"
+#include "reports/store/ActivityReader.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceOutline.hpp"
 #include "reports/store/TraceStore.hpp"
 
@@ -106,20 +109,29 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     auto out = std::make_shared<LoadedTrace>();
     out->path = database_path;
     out->run_id = run_id;
-    out->timeline = TimelineData::build(
+    std::shared_ptr<TimelineData> timeline = TimelineData::build(
         std::move(*trace), stop,
         [&](int p) {
             if (progress)
                 progress(30 + p * 60 / 100);
         },
         std::move(summaries));
-    if (!out->timeline)
+    if (!timeline)
         return nullptr;
-    out->kernel_stats = computeKernelStats(*out->timeline);
-    out->steps = profiler::count_training_steps(out->timeline->trace());
+    // The whole run's figures while the records are in memory; then they go, and the
+    // views read what they need of them from the file (details, windows, the diff).
+    out->kernel_stats = computeKernelStats(*timeline);
+    out->steps = profiler::count_training_steps(timeline->trace());
     out->roofs = reports::roofs_of(
         reports::load_run(db, run_id, reports::RunParts{true, false, false, false, false}).metrics);
-    out->roofline = reports::op_roofline(out->timeline->trace(), out->roofs);
+    out->roofline = reports::op_roofline(timeline->trace(), out->roofs);
+    try {
+        (void)timeline->keepDetailsIn(std::make_shared<const reports::ActivityReader>(
+            std::filesystem::path(database_path.toStdString()), run_id));
+    } catch (const reports::StoreError&) {
+        // Rows that cannot be read by index (not contiguous): the records stay in memory.
+    }
+    out->timeline = std::move(timeline);
     if (progress)
         progress(100);
     return out;

@@ -20,7 +20,8 @@ RangeStats computeRangeStats(const TimelineData& data, double t0_ns, double t1_n
     // Integer times: start >= t0 exactly when start >= ceil(t0), likewise for t1.
     const profiler::TimeWindow window{static_cast<std::int64_t>(std::ceil(t0_ns)),
                                       static_cast<std::int64_t>(std::ceil(t1_ns))};
-    const profiler::Trace& full = data.trace();
+    const ActivitySelection work = data.deviceWorkIn(t0_ns, t1_ns);
+    const profiler::Trace& full = work.trace();
     out.host_ops = data.hostOpTrace();
     profiler::GpuBusyOptions options;
     options.include_copies = true;

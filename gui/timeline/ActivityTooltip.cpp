@@ -1,6 +1,7 @@
 #include "gui/timeline/ActivityTooltip.hpp"
 
 #include <QObject>
+#include <exception>
 
 #include "gui/timeline/KernelCategory.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -34,7 +35,20 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
                  data.label(row.events[item.first].name).toHtmlEscaped());
     }
     const std::uint32_t idx = row.events[item.first].activity;
-    const auto& a = data.activity(idx);
+    // The whole record is read (from the store, once the records live there) only now.
+    profiler::Activity a;
+    QString unread;
+    try {
+        a = data.details(idx);
+    } catch (const std::exception& e) {  // the file went away or broke since the load
+        const ActivityCore core = data.activity(idx);
+        a.start_ns = core.start_ns;
+        a.end_ns = core.end_ns;
+        a.name = core.name;
+        a.kind = core.kind;
+        a.correlation = core.correlation;
+        unread = QString::fromUtf8(e.what());
+    }
     const Category c = data.category(idx);
     QString html = QStringLiteral("<b>%1</b><table>").arg(data.label(a.name).toHtmlEscaped());
     auto line = [&](const QString& key, const QString& value) {
@@ -49,7 +63,7 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
          formatTimeExact(a.start_ns - origin, res));
     line(QObject::tr("duration"), formatTimeExact(a.duration_ns(), res));
     line(QObject::tr("lane"), row.label.toHtmlEscaped());
-    if (a.kind == profiler::ActivityKind::Kernel) {
+    if (a.kind == profiler::ActivityKind::Kernel && unread.isEmpty()) {
         line(QObject::tr("grid"),
              QStringLiteral("(%1, %2, %3)").arg(a.grid[0]).arg(a.grid[1]).arg(a.grid[2]));
         line(QObject::tr("block"),
@@ -57,7 +71,8 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
         line(QObject::tr("registers/thread"), QString::number(a.registers_per_thread));
         line(QObject::tr("shared memory"), formatBytes(a.shared_memory_bytes));
     }
-    if (a.kind == profiler::ActivityKind::Memcpy || a.kind == profiler::ActivityKind::Memset) {
+    if ((a.kind == profiler::ActivityKind::Memcpy || a.kind == profiler::ActivityKind::Memset) &&
+        unread.isEmpty()) {
         line(QObject::tr("size"), formatBytes(static_cast<double>(a.bytes)));
         if (a.kind == profiler::ActivityKind::Memcpy)
             line(QObject::tr("direction"),
@@ -80,6 +95,8 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
             line(QObject::tr("launches"), data.label(data.activity(*k).name).toHtmlEscaped());
         }
     }
+    if (!unread.isEmpty())
+        line(QObject::tr("details"), QObject::tr("not read: %1").arg(unread.toHtmlEscaped()));
     html += QStringLiteral("</table>");
     return html;
 }

@@ -36,13 +36,19 @@ void CollectiveIndex::build() {
             call_lane[call.lane] = true;
     }
     activity_of_call_.assign(trace.collectives.size(), -1);
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const auto& a = trace.activities[i];
-        if (a.lane >= call_lane.size() || !call_lane[a.lane])
+    // From the call lanes' events (the records may live in the store only); among
+    // activities of the same span the lowest index stands for the call.
+    for (const TimelineRow& row : data_->rows()) {
+        if (row.lane >= call_lane.size() || !call_lane[row.lane])
             continue;
-        const auto it = call_at.find(Key{a.lane, a.start_ns, a.end_ns});
-        if (it != call_at.end() && activity_of_call_[it->second] < 0)
-            activity_of_call_[it->second] = static_cast<std::int64_t>(i);
+        for (const TimelineEvent& e : row.events) {
+            const auto it = call_at.find(Key{row.lane, e.start, e.end});
+            if (it == call_at.end())
+                continue;
+            std::int64_t& of_call = activity_of_call_[it->second];
+            if (of_call < 0 || static_cast<std::int64_t>(e.activity) < of_call)
+                of_call = static_cast<std::int64_t>(e.activity);
+        }
     }
     matched_ = profiler::match_collectives(trace);
     for (std::size_t m = 0; m < matched_.size(); ++m) {

@@ -12,7 +12,9 @@
 #include "gui/timeline/KernelName.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/trace/ActivityOrder.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
+#include "reports/store/ActivityReader.hpp"
 
 namespace trainscope::gui {
 
@@ -87,11 +89,129 @@ std::optional<std::uint32_t> TimelineData::findLaunch(const std::vector<std::uin
     const auto key = std::make_pair(rank, correlation);
     const auto it =
         std::lower_bound(index.begin(), index.end(), key, [this](std::uint32_t i, const auto& k) {
-            return std::make_pair(rankOf(i), activity(i).correlation) < k;
+            return std::make_pair(rankOf(i), correlationOf(i)) < k;
         });
-    if (it == index.end() || std::make_pair(rankOf(*it), activity(*it).correlation) != key)
+    if (it == index.end() || std::make_pair(rankOf(*it), correlationOf(*it)) != key)
         return std::nullopt;
     return *it;
+}
+
+std::uint64_t TimelineData::correlationOf(std::uint32_t index) const {
+    const auto it = std::lower_bound(correlated_.begin(), correlated_.end(), index);
+    if (it == correlated_.end() || *it != index)
+        return 0;
+    return correlation_[static_cast<std::size_t>(it - correlated_.begin())];
+}
+
+ActivityCore TimelineData::activity(std::uint32_t index) const {
+    const EventRef at = where_[index];
+    const TimelineRow& row = rows_[at.row];
+    const TimelineEvent& e = row.events[at.pos];
+    ActivityCore out;
+    out.start_ns = e.start;
+    out.end_ns = e.end;
+    out.correlation = correlationOf(index);
+    out.lane = row.lane;
+    out.name = e.name;
+    out.kind = kinds_[index];
+    return out;
+}
+
+profiler::Activity TimelineData::details(std::uint32_t index) const {
+    if (!store_)
+        return trace_.activities[index];
+    profiler::Activity a = store_->read(index);
+    a.start_ns -= details_shift_;
+    a.end_ns -= details_shift_;
+    return a;
+}
+
+profiler::Trace TimelineData::headerCopy() const {
+    profiler::Trace out;
+    out.base_ns = trace_.base_ns;
+    out.capture_begin_ns = trace_.capture_begin_ns;
+    out.capture_end_ns = trace_.capture_end_ns;
+    out.dropped_records = trace_.dropped_records;
+    out.strings = trace_.strings;
+    out.lanes = trace_.lanes;
+    out.world_size = trace_.world_size;
+    out.collectives = trace_.collectives;
+    out.metadata = trace_.metadata;
+    out.source_clock_offset_ns = trace_.source_clock_offset_ns;
+    return out;
+}
+
+ActivitySelection TimelineData::deviceWorkIn(double t0_ns, double t1_ns) const {
+    if (!store_)
+        return ActivitySelection(trace_);  // the analyses restrict themselves to the window
+    // gpu_by_start_ is sorted by start: work that overlaps the window starts at most the
+    // longest duration before it, and what nests in work starting in it (an op's children,
+    // its self time) at most that long after its end.
+    const auto start_of = [this](std::uint32_t i) { return static_cast<double>(eventOf(i).start); };
+    const auto first = std::lower_bound(gpu_by_start_.begin(), gpu_by_start_.end(),
+                                        t0_ns - static_cast<double>(longest_work_ns_),
+                                        [&](std::uint32_t i, double t) { return start_of(i) < t; });
+    const auto last =
+        std::lower_bound(first, gpu_by_start_.end(), t1_ns + static_cast<double>(longest_work_ns_),
+                         [&](std::uint32_t i, double t) { return start_of(i) < t; });
+    std::vector<std::uint32_t> index(first, last);
+    std::sort(index.begin(), index.end());  // the store's order: consecutive rows read at once
+    profiler::Trace out = headerCopy();
+    out.activities = store_->read(index);
+    for (profiler::Activity& a : out.activities) {
+        a.start_ns -= details_shift_;
+        a.end_ns -= details_shift_;
+    }
+    return ActivitySelection(std::move(out), std::move(index));
+}
+
+ActivitySelection TimelineData::wholeTrace() const {
+    if (!store_)
+        return ActivitySelection(trace_);
+    std::vector<std::uint32_t> index(activityCount());
+    for (std::size_t i = 0; i < index.size(); ++i)
+        index[i] = static_cast<std::uint32_t>(i);
+    profiler::Trace out = headerCopy();
+    out.counters = trace_.counters;
+    out.activities = store_->read(index);
+    for (profiler::Activity& a : out.activities) {
+        a.start_ns -= details_shift_;
+        a.end_ns -= details_shift_;
+    }
+    return ActivitySelection(std::move(out), std::move(index));
+}
+
+bool TimelineData::keepDetailsIn(std::shared_ptr<const reports::ActivityReader> store) {
+    if (!store || !stored_order_ || store->size() != activityCount())
+        return false;
+    store_ = std::move(store);
+    std::vector<profiler::Activity>().swap(trace_.activities);  // gives the memory back
+    return true;
+}
+
+void TimelineData::locateActivities() {
+    const auto n = trace_.activities.size();
+    where_.assign(n, EventRef{});
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        const auto& events = rows_[r].events;
+        for (std::size_t k = 0; k < events.size(); ++k)
+            where_[events[k].activity] =
+                EventRef{static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(k)};
+    }
+    kinds_.resize(n);
+    std::size_t correlated = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        kinds_[i] = trace_.activities[i].kind;
+        correlated += trace_.activities[i].correlation != 0 ? 1 : 0;
+    }
+    correlated_.reserve(correlated);  // exactly: no growth slack on millions of launches
+    correlation_.reserve(correlated);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (trace_.activities[i].correlation != 0) {
+            correlated_.push_back(static_cast<std::uint32_t>(i));
+            correlation_.push_back(trace_.activities[i].correlation);
+        }
+    }
 }
 
 std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::int32_t rank,
@@ -105,9 +225,7 @@ std::optional<std::uint32_t> TimelineData::apiCallFor(std::int32_t rank,
 }
 
 int TimelineData::rowOf(std::uint32_t index) const {
-    const Activity& a = trace_.activities[index];
-    const std::size_t first = lane_first_row_[a.lane];
-    return static_cast<int>(first + profiler::summary_row_depth(trace_.lanes[a.lane], a));
+    return static_cast<int>(where_[index].row);
 }
 
 namespace {
@@ -147,7 +265,7 @@ auto lane_order_key(const Lane& lane, bool device_thread) {
 
 }  // namespace
 
-std::shared_ptr<const TimelineData> TimelineData::build(
+std::shared_ptr<TimelineData> TimelineData::build(
     profiler::Trace trace, const std::atomic<bool>* stop, const Progress& progress,
     std::optional<std::vector<profiler::RowSummaryLevel>> summaries) {
     auto report = [&](int p) {
@@ -160,6 +278,9 @@ std::shared_ptr<const TimelineData> TimelineData::build(
                                 std::to_string(TimelineEvent::kMaxNames));
     }
     auto data = std::make_shared<TimelineData>();
+    // Sorted already (as the store gives it) means index i is the store's i.
+    data->stored_order_ = std::is_sorted(trace.activities.begin(), trace.activities.end(),
+                                         profiler::activity_sorted_before);
     trace.sort();
     report(40);
     if (stopped(stop))
@@ -171,6 +292,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(
     report(55);
     if (stopped(stop) || !data->layOutRows(stop))
         return nullptr;
+    data->locateActivities();
     report(75);
     data->indexGpuWork();
     report(90);
@@ -259,6 +381,7 @@ void TimelineData::rebaseAbsoluteTimes() {
         }
         trace_.base_ns += begin;
         rebased_by_ = begin;
+        details_shift_ = begin;
         trace_.capture_begin_ns -= begin;
         trace_.capture_end_ns -= begin;
         end -= begin;
@@ -390,10 +513,12 @@ void TimelineData::indexGpuWork() {
     std::sort(gpu_by_start_.begin(), gpu_by_start_.end(), [&](std::uint32_t a, std::uint32_t b) {
         return t.activities[a].start_ns < t.activities[b].start_ns;
     });
+    for (const std::uint32_t i : gpu_by_start_)
+        longest_work_ns_ = std::max(longest_work_ns_, t.activities[i].duration_ns());
     // Stable: among equal keys the lowest index answers, as the first launch did before.
-    const auto by_key = [this](std::uint32_t a, std::uint32_t b) {
-        return std::make_pair(rankOf(a), activity(a).correlation) <
-               std::make_pair(rankOf(b), activity(b).correlation);
+    const auto by_key = [this, &t](std::uint32_t a, std::uint32_t b) {
+        return std::make_pair(rankOf(a), t.activities[a].correlation) <
+               std::make_pair(rankOf(b), t.activities[b].correlation);
     };
     std::stable_sort(gpu_by_correlation_.begin(), gpu_by_correlation_.end(), by_key);
     std::stable_sort(api_by_correlation_.begin(), api_by_correlation_.end(), by_key);

@@ -18,6 +18,10 @@
 #include "profiler/trace/Trace.hpp"
 #include "reports/memory/MemorySeries.hpp"
 
+namespace trainscope::reports {
+class ActivityReader;
+}
+
 namespace trainscope::gui {
 
 // A compact copy of one activity for painting: 24 bytes, time-sorted per row. The name
@@ -29,7 +33,7 @@ struct TimelineEvent {
 
     std::int64_t start = 0;
     std::int64_t end = 0;
-    std::uint32_t activity = 0;          // index into Trace::activities
+    std::uint32_t activity = 0;          // the activity's index in the trace
     std::uint32_t name : kNameBits = 0;  // StringId
     std::uint32_t category_bits : 32 - kNameBits = 0;
 
@@ -117,8 +121,44 @@ struct DeviceBusy {
     [[nodiscard]] double busyNs(double t0, double t1) const { return timeline.busy_ns(t0, t1); }
 };
 
+// What the views read of any activity, from the timeline's compact data (its event, its
+// row, the correlation index): no database read. The rest of the record is
+// TimelineData::details.
+struct ActivityCore {
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+    std::uint64_t correlation = 0;  // 0 = none
+    profiler::LaneId lane = 0;
+    profiler::StringId name = 0;
+    profiler::ActivityKind kind = profiler::ActivityKind::Kernel;
+
+    [[nodiscard]] std::int64_t duration_ns() const { return end_ns - start_ns; }
+};
+
+// Activities read for one of the profiler's analyses: the whole trace while the records
+// are in memory, else those read from the store with the trace's lanes, names and
+// collectives; `original` maps an index into trace().activities back to the timeline's.
+class ActivitySelection {
+  public:
+    explicit ActivitySelection(const profiler::Trace& whole) : borrowed_(&whole) {}
+    ActivitySelection(profiler::Trace owned, std::vector<std::uint32_t> index)
+        : owned_(std::move(owned)), index_(std::move(index)) {}
+    [[nodiscard]] const profiler::Trace& trace() const {
+        return borrowed_ != nullptr ? *borrowed_ : owned_;
+    }
+    [[nodiscard]] std::uint32_t original(std::size_t i) const {
+        return borrowed_ != nullptr ? static_cast<std::uint32_t>(i) : index_[i];
+    }
+
+  private:
+    const profiler::Trace* borrowed_ = nullptr;
+    profiler::Trace owned_;
+    std::vector<std::uint32_t> index_;
+};
+
 // The timeline's read-only model of a trace: built once off the GUI thread, shared by
-// the timeline, utilization and kernel views.
+// the timeline, utilization and kernel views. It holds compact events; the activities'
+// full records stay in memory only until keepDetailsIn hands them to the store.
 class TimelineData {
   public:
     static constexpr int kRowHeight = 18;
@@ -129,7 +169,7 @@ class TimelineData {
     // Sorts and indexes the trace. Returns nullptr when *stop becomes true.
     // `summaries` are the ones stored with the trace (reports::load_lane_summaries); without
     // them they are made here (profiler::summarize_rows).
-    static std::shared_ptr<const TimelineData> build(
+    static std::shared_ptr<TimelineData> build(
         profiler::Trace trace, const std::atomic<bool>* stop = nullptr,
         const Progress& progress = {},
         std::optional<std::vector<profiler::RowSummaryLevel>> summaries = std::nullopt);
@@ -159,6 +199,16 @@ class TimelineData {
     };
     [[nodiscard]] MemoryUse memoryUse() const;
 
+    // Frees the activities' records: from now on details() and the analyses' selections
+    // read them from `store`, which must hold this trace (the loader's run) in the order
+    // the timeline holds it. Returns false, keeping the records, when it cannot (the
+    // stored order is not the timeline's, or the counts differ). Call before sharing.
+    bool keepDetailsIn(std::shared_ptr<const reports::ActivityReader> store);
+    // True once the records live in the store only.
+    [[nodiscard]] bool detailsInStore() const { return store_ != nullptr; }
+
+    // The trace's lanes, names, clocks, collectives and counters; its activities only until
+    // keepDetailsIn (use activity, details, deviceWorkIn and wholeTrace for them).
     [[nodiscard]] const profiler::Trace& trace() const { return trace_; }
     [[nodiscard]] const std::vector<TimelineRow>& rows() const { return rows_; }
     [[nodiscard]] const QString& name(std::uint32_t id) const { return names_[id]; }
@@ -168,9 +218,22 @@ class TimelineData {
     [[nodiscard]] std::int64_t beginNs() const { return begin_ns_; }
     [[nodiscard]] std::int64_t endNs() const { return end_ns_; }
     [[nodiscard]] int contentHeight() const { return content_height_; }
-    [[nodiscard]] const profiler::Activity& activity(std::uint32_t index) const {
-        return trace_.activities[index];
+    [[nodiscard]] std::size_t activityCount() const { return where_.size(); }
+    [[nodiscard]] ActivityCore activity(std::uint32_t index) const;
+    // Its event: what a loop over many activities reads (search), without the correlation
+    // lookup activity() makes.
+    [[nodiscard]] const TimelineEvent& eventOf(std::uint32_t index) const {
+        return rows_[where_[index].row].events[where_[index].pos];
     }
+    // The whole record (a tooltip, the details pane), read from the store once the
+    // records live there; on the timeline's clock. StoreError or SqliteError from the file.
+    [[nodiscard]] profiler::Activity details(std::uint32_t index) const;
+    // The device work (gpuWorkByStart) that can overlap [t0, t1) or nest in work starting
+    // in it: starting within the longest work's duration of the window; for the analyses
+    // restricted to the window (they count what starts in it).
+    [[nodiscard]] ActivitySelection deviceWorkIn(double t0_ns, double t1_ns) const;
+    // Every activity (the compare view's diff), read from the store once they live there.
+    [[nodiscard]] ActivitySelection wholeTrace() const;
     [[nodiscard]] Category category(std::uint32_t index) const { return categories_[index]; }
     // The row an activity is painted on (its lane's first row plus its summary depth).
     [[nodiscard]] int rowOf(std::uint32_t activity) const;
@@ -182,7 +245,7 @@ class TimelineData {
     [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::int32_t rank,
                                                           std::uint64_t correlation) const;
     [[nodiscard]] std::int32_t rankOf(std::uint32_t activity) const {
-        return trace_.lanes[trace_.activities[activity].lane].rank;
+        return trace_.lanes[rows_[where_[activity].row].lane].rank;
     }
     // GPU work (kernels, copies, sets) of all devices sorted by start time.
     [[nodiscard]] const std::vector<std::uint32_t>& gpuWorkByStart() const { return gpu_by_start_; }
@@ -213,8 +276,9 @@ class TimelineData {
     void rebaseAbsoluteTimes();  // begin/end, resolution; absolute clocks made relative
     bool layOutRows(const std::atomic<bool>* stop);  // false when stopped
     void addLaneRows(profiler::LaneId lane, std::size_t first, std::size_t last);
-    void indexGpuWork();  // correlation maps, GPU work by start
-    void measureBusy();   // per-device busy time, compute-thread busy time
+    void indexGpuWork();      // correlation maps, GPU work by start
+    void measureBusy();       // per-device busy time, compute-thread busy time
+    void locateActivities();  // where_, kinds_ and the correlations from the records
     void attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels);
     [[nodiscard]] Category categoryOf(profiler::ActivityKind kind, profiler::StringId name) const;
     // The display order of the lanes (lane_order_key).
@@ -241,6 +305,24 @@ class TimelineData {
                                                           std::int32_t rank,
                                                           std::uint64_t correlation) const;
     bool partial_ = false;
+    // By activity index: its row and its place among the row's events.
+    struct EventRef {
+        std::uint32_t row = 0;
+        std::uint32_t pos = 0;
+    };
+    std::vector<EventRef> where_;
+    std::vector<profiler::ActivityKind> kinds_;
+    // The activities with a correlation id, by index, and their ids (12 bytes each).
+    std::vector<std::uint32_t> correlated_;
+    std::vector<std::uint64_t> correlation_;
+    // Set by keepDetailsIn: the records are read from here, shifted by details_shift_ (the
+    // rebase of absolute clocks) onto the timeline's clock.
+    std::shared_ptr<const reports::ActivityReader> store_;
+    std::int64_t details_shift_ = 0;
+    bool stored_order_ = false;         // the trace came sorted: index i is the store's i
+    std::int64_t longest_work_ns_ = 0;  // of gpu_by_start_, bounds deviceWorkIn's read
+    [[nodiscard]] profiler::Trace headerCopy() const;  // trace_ without its activities
+    [[nodiscard]] std::uint64_t correlationOf(std::uint32_t index) const;
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
     profiler::ComputeThreadBusy compute_busy_;

@@ -116,7 +116,11 @@ TimelineData::MemoryUse TimelineData::memoryUse() const {
                 gpu_by_start_.capacity() * sizeof(std::uint32_t) +
                 gpu_by_correlation_.capacity() * sizeof(std::uint32_t) +
                 api_by_correlation_.capacity() * sizeof(std::uint32_t) +
-                lane_first_row_.capacity() * sizeof(std::size_t);
+                lane_first_row_.capacity() * sizeof(std::size_t) +
+                where_.capacity() * sizeof(EventRef) +
+                kinds_.capacity() * sizeof(profiler::ActivityKind) +
+                correlated_.capacity() * sizeof(std::uint32_t) +
+                correlation_.capacity() * sizeof(std::uint64_t);
     for (const DeviceBusy& device : busy_)
         m.busy += device.timeline.memory_bytes();
     m.busy += compute_busy_.memory_bytes();

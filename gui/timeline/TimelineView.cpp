@@ -140,7 +140,7 @@ void TimelineView::panBy(double fraction) {
 }
 
 void TimelineView::zoomToActivity(std::uint32_t activity) {
-    if (!data_ || activity >= data_->trace().activities.size())
+    if (!data_ || activity >= data_->activityCount())
         return;
     const auto& a = data_->activity(activity);
     const double d = std::max(static_cast<double>(a.duration_ns()), 100.0);
@@ -267,7 +267,7 @@ void TimelineView::setSearchText(const QString& text) {
     match_count_ = 0;
     if (!state_.name_matches.empty()) {
         for (const std::uint32_t idx : data_->gpuWorkByStart())
-            match_count_ += state_.name_matches[data_->activity(idx).name] ? 1 : 0;
+            match_count_ += state_.name_matches[data_->eventOf(idx).name] ? 1 : 0;
     }
     update();
     updateSearchStatus();
@@ -279,7 +279,7 @@ QString TimelineView::searchStatus() const {
     if (match_count_ == 0)
         return tr("no matches");
     const auto is_match = [&](std::uint32_t idx) {
-        return state_.name_matches[data_->activity(idx).name];
+        return state_.name_matches[data_->eventOf(idx).name];
     };
     if (state_.selected && is_gpu_work(data_->category(*state_.selected)) &&
         is_match(*state_.selected)) {
@@ -318,7 +318,7 @@ void TimelineView::find(bool forward) {
                             ? static_cast<double>(data_->activity(*state_.selected).start_ns)
                             : state_.mapping.startNs();
     auto start_less = [&](std::uint32_t idx, double t) {
-        return static_cast<double>(data_->activity(idx).start_ns) < t;
+        return static_cast<double>(data_->eventOf(idx).start) < t;
     };
     auto pos = static_cast<std::size_t>(
         std::lower_bound(order.begin(), order.end(), from, start_less) - order.begin());
@@ -333,7 +333,7 @@ void TimelineView::find(bool forward) {
         else
             k = (pos + n - 1 - step % n) % n;
         const std::uint32_t idx = order[k];
-        const auto name = data_->activity(idx).name;
+        const std::uint32_t name = data_->eventOf(idx).name;
         if (name < state_.name_matches.size() && state_.name_matches[name] &&
             (!state_.selected || idx != *state_.selected)) {
             zoomToActivity(idx);

@@ -12,6 +12,7 @@
 
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/analysis/RowSummarizer.hpp"
+#include "reports/store/ActivityRow.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceOutline.hpp"
@@ -292,48 +293,16 @@ void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& tra
     }
 }
 
-Activity activity_from_row(const Statement& act) {
-    const auto as_i32 = [&act](int column) {
-        return static_cast<std::int32_t>(act.column_int64(column));
-    };
-    Activity a;
-    a.kind = static_cast<ActivityKind>(act.column_int64(0));
-    a.lane = static_cast<profiler::LaneId>(act.column_int64(1));
-    a.start_ns = act.column_int64(2);
-    a.end_ns = act.column_int64(3);
-    a.name = static_cast<profiler::StringId>(act.column_int64(4));
-    a.correlation = static_cast<std::uint64_t>(act.column_int64(5));
-    a.bytes = act.column_int64(6);
-    a.copy_kind = static_cast<CopyKind>(act.column_int64(7));
-    a.depth = static_cast<std::uint16_t>(act.column_int64(8));
-    a.grid = {as_i32(9), as_i32(10), as_i32(11)};
-    a.block = {as_i32(12), as_i32(13), as_i32(14)};
-    a.registers_per_thread = as_i32(15);
-    a.shared_memory_bytes = as_i32(16);
-    a.graph_id = static_cast<std::uint32_t>(act.column_int64(17));
-    a.device = as_i32(18);
-    a.flops = static_cast<float>(act.column_double(19));  // 0 from a file older than version 4
-    return a;
-}
-
 // The bulk of a trace: chunk by chunk, each followed by a look at the stop flag and a
 // progress report.
 void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
                      Trace& trace, const TraceLoadControl& control) {
     trace.activities.reserve(static_cast<std::size_t>(stored.count));
-    auto act = db.prepare(db.schema_version() >= 4
-                              ? "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, "
-                                "copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, "
-                                "block_z, registers, shared_mem_bytes, graph_id, device, flops "
-                                "FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid"
-                              : "SELECT kind, lane, start_ns, end_ns, name_id, correlation, bytes, "
-                                "copy_kind, depth, grid_x, grid_y, grid_z, block_x, block_y, "
-                                "block_z, registers, shared_mem_bytes, graph_id, device, 0.0 "
-                                "FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid");
+    auto act = db.prepare(detail::activity_range_sql(db.schema_version()));
     act.bind(1, stored.rows.first).bind(2, stored.rows.last);
     std::int64_t rows_read = 0;
     while (act.step()) {
-        const Activity a = activity_from_row(act);
+        const Activity a = detail::activity_from_row(act);
         if (a.name >= trace.strings.size() || a.lane >= trace.lanes.size()) {
             throw StoreError("trace of run " + std::to_string(run_id) + " in '" +
                              db.path().string() +

@@ -235,14 +235,14 @@ int main(int argc, char** argv) {
         QImage image(o.size, QImage::Format_ARGB32_Premultiplied);
         std::vector<gui::DrawItem> list;
         const double first_paint = paint_ms(d, view_at(d, o.size, 1.0), image, list).wall_ms;
-        std::printf("activities %zu\n", d.trace().activities.size());
+        std::printf("activities %zu\n", d.activityCount());
         std::printf("load_ms %.1f\n", load_ms);
         std::printf("load_cpu_ms %.1f\n", load_cpu_ms);
         std::printf("first_frame_ms %.1f\n", ms_since(t_open));
         std::printf("first_paint_ms %.2f\n", first_paint);
         std::printf("rss_after_load_mb %.1f\n", rss_mb());
         std::printf("peak_rss_after_load_mb %.1f\n", peak_rss_mb());
-        const auto n = static_cast<double>(std::max<std::size_t>(d.trace().activities.size(), 1));
+        const auto n = static_cast<double>(std::max<std::size_t>(d.activityCount(), 1));
         const gui::TimelineData::MemoryUse use = d.memoryUse();
         std::printf("bytes_per_activity_rss %.1f\n", (rss_mb() - rss_before) * 1048576.0 / n);
         std::printf("bytes_per_activity_held %.1f\n", static_cast<double>(use.total()) / n);

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "gui/app/MainWindow.hpp"
@@ -73,11 +74,12 @@ class TestCpuRun : public QObject {
         QVERIFY(categories.count(Category::HostOp) == 0);
 
         // Painted: zoomed on one training step, the ops row shows the category colours.
-        const auto& acts = d.trace().activities;
-        const profiler::Activity* step = nullptr;
-        for (const auto& a : acts) {
+        // Through the compact fields: a loaded run keeps no Activity records.
+        std::optional<ActivityCore> step;
+        for (std::uint32_t i = 0; i < d.activityCount(); ++i) {
+            const ActivityCore a = d.activity(i);
             if (a.kind == profiler::ActivityKind::NvtxRange && d.name(a.name) == "step") {
-                step = &a;
+                step = a;
                 break;
             }
         }

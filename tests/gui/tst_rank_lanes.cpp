@@ -68,7 +68,7 @@ std::vector<std::vector<const profiler::CollectiveCall*>> collectivesByOrder(
 
 // The activity a call lies on: its communication kernel.
 std::uint32_t activityOf(const TimelineData& d, const profiler::CollectiveCall& c) {
-    for (std::uint32_t i = 0; i < d.trace().activities.size(); ++i) {
+    for (std::uint32_t i = 0; i < d.activityCount(); ++i) {
         const auto& a = d.activity(i);
         if (a.lane == c.lane && a.start_ns == c.start_ns && a.end_ns == c.end_ns)
             return i;

@@ -63,7 +63,7 @@ class TestTimelineOutline : public QObject {
         auto stored = reports::load_trace(db, run_);
         QVERIFY(stored.has_value());
         stored->sort();  // the order TimelineData::build indexes
-        QCOMPARE(d.trace().activities.size(), stored->activities.size());
+        QCOMPARE(d.activityCount(), stored->activities.size());
         std::size_t events = 0;
         for (std::size_t r = 0; r < d.rows().size(); ++r) {
             const TimelineRow& row = d.rows()[r];
@@ -85,7 +85,7 @@ class TestTimelineOutline : public QObject {
         QCOMPARE(events, stored->activities.size());
         // Every kernel's launch is found through the sorted correlation index.
         std::size_t launches = 0;
-        for (std::uint32_t i = 0; i < d.trace().activities.size(); ++i) {
+        for (std::uint32_t i = 0; i < d.activityCount(); ++i) {
             const auto& a = d.activity(i);
             if (a.kind != profiler::ActivityKind::Kernel || a.correlation == 0)
                 continue;

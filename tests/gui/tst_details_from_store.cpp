@@ -1,0 +1,238 @@
+// A loaded timeline holds compact events only (issue 19): once loaded it keeps no
+// profiler::Activity records and reads them from the database when a tooltip, the range
+// panel, the Kernels tab or the diff needs them; every answer equals the one of a timeline
+// built from the whole trace in memory.
+#include <QApplication>
+#include <QTemporaryDir>
+#include <QTest>
+#include <string>
+#include <vector>
+
+#include "gui/kernels/KernelStats.hpp"
+#include "gui/loading/TraceLoader.hpp"
+#include "gui/range/RangeStats.hpp"
+#include "gui/timeline/ActivityTooltip.hpp"
+#include "gui/timeline/TimelineData.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunReader.hpp"
+#include "reports/store/RunWriter.hpp"
+#include "reports/store/TraceStore.hpp"
+#include "tests/gui/CpuTraceGenerator.hpp"
+#include "tests/gui/TraceDbGenerator.hpp"
+
+using namespace trainscope;
+using namespace trainscope::gui;
+
+namespace {
+
+void compareStats(const std::vector<KernelStat>& got, const std::vector<KernelStat>& want) {
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        QCOMPARE(got[i].name, want[i].name);
+        QCOMPARE(got[i].category, want[i].category);
+        QCOMPARE(got[i].count, want[i].count);
+        QCOMPARE(got[i].total_ns, want[i].total_ns);
+        QCOMPARE(got[i].min_ns, want[i].min_ns);
+        QCOMPARE(got[i].max_ns, want[i].max_ns);
+        QCOMPARE(got[i].longest, want[i].longest);
+        QCOMPARE(got[i].share, want[i].share);
+    }
+}
+
+}  // namespace
+
+class TestDetailsFromStore : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        path_ = dir_.filePath(QStringLiteral("r.db")).toStdString();
+        run_ = testing::writeDatabase(path_, {30000, 0, 5});
+        loaded_ = TraceLoader::loadNow(QString::fromStdString(path_), run_);
+        QVERIFY(loaded_ != nullptr);
+        const reports::ResultsDatabase db(path_, reports::OpenMode::ReadOnly);
+        auto whole = reports::load_trace(db, run_);
+        QVERIFY(whole.has_value());
+        in_memory_ = TimelineData::build(std::move(*whole));
+        QVERIFY(in_memory_ != nullptr);
+    }
+
+    // The loader lets the records go once the run-wide figures are made.
+    void loadedTimelineHoldsNoRecords() {
+        const TimelineData& d = *loaded_->timeline;
+        QVERIFY(d.detailsInStore());
+        QVERIFY(d.trace().activities.empty());
+        QCOMPARE(d.memoryUse().activities, std::size_t{0});
+        QCOMPARE(d.activityCount(), in_memory_->activityCount());
+        QVERIFY(d.activityCount() > 60000);
+        QVERIFY(!in_memory_->detailsInStore());
+        // The run-wide kernel table was made from the records before they went.
+        compareStats(loaded_->kernel_stats, computeKernelStats(*in_memory_));
+    }
+
+    // Each record read from the file is the one held in memory, and so is every tooltip.
+    void everyRecordAndTooltipAsInMemory() {
+        const TimelineData& d = *loaded_->timeline;
+        const TimelineData& m = *in_memory_;
+        for (std::uint32_t i = 0; i < d.activityCount(); i += 7) {
+            const profiler::Activity got = d.details(i);
+            const profiler::Activity want = m.details(i);
+            QCOMPARE(got.start_ns, want.start_ns);
+            QCOMPARE(got.end_ns, want.end_ns);
+            QCOMPARE(got.name, want.name);
+            QCOMPARE(got.kind, want.kind);
+            QCOMPARE(got.lane, want.lane);
+            QCOMPARE(got.correlation, want.correlation);
+            QCOMPARE(got.bytes, want.bytes);
+            QCOMPARE(got.grid, want.grid);
+            QCOMPARE(got.block, want.block);
+            QCOMPARE(got.registers_per_thread, want.registers_per_thread);
+            QCOMPARE(got.shared_memory_bytes, want.shared_memory_bytes);
+            const ActivityCore core = d.activity(i);
+            QCOMPARE(core.start_ns, want.start_ns);
+            QCOMPARE(core.end_ns, want.end_ns);
+            QCOMPARE(core.name, want.name);
+            QCOMPARE(core.kind, want.kind);
+            QCOMPARE(core.lane, want.lane);
+            QCOMPARE(core.correlation, want.correlation);
+        }
+        const TimelineViewState state;
+        std::size_t tooltips = 0;
+        for (std::size_t r = 0; r < d.rows().size(); ++r) {
+            const auto& events = d.rows()[r].events;
+            for (std::size_t k = 0; k < events.size(); k += 997) {
+                DrawItem item;
+                item.row = static_cast<int>(r);
+                item.first = static_cast<std::uint32_t>(k);
+                const QString got = activityTooltip(d, state, item);
+                QCOMPARE(got, activityTooltip(m, state, item));
+                QVERIFY(!got.contains(QStringLiteral("not read")));
+                ++tooltips;
+            }
+        }
+        QVERIFY(tooltips > 50);
+    }
+
+    // The range panel and the Kernels tab of a range: the profiler's analyses over the
+    // device work read for the window give what they give over the whole trace.
+    void rangeStatisticsAsInMemory() {
+        const TimelineData& d = *loaded_->timeline;
+        const TimelineData& m = *in_memory_;
+        const auto span = static_cast<double>(d.endNs() - d.beginNs());
+        const auto at = [&](double f) { return static_cast<double>(d.beginNs()) + f * span; };
+        std::size_t non_empty = 0;
+        for (const auto& [f0, f1] : std::vector<std::pair<double, double>>{
+                 {0.0, 1.0}, {0.1, 0.2}, {0.5, 0.5001}, {0.33, 0.9}, {0.999, 1.0}}) {
+            const RangeStats got = computeRangeStats(d, at(f0), at(f1));
+            const RangeStats want = computeRangeStats(m, at(f0), at(f1));
+            QCOMPARE(got.activity_count, want.activity_count);
+            QCOMPARE(got.work_ns, want.work_ns);
+            QCOMPARE(got.host_ops, want.host_ops);
+            QCOMPARE(got.busy.size(), want.busy.size());
+            for (std::size_t b = 0; b < got.busy.size(); ++b) {
+                QCOMPARE(got.busy[b].device, want.busy[b].device);
+                QCOMPARE(got.busy[b].busy_ns, want.busy[b].busy_ns);
+            }
+            compareStats(got.kernels, want.kernels);
+            non_empty += want.activity_count > 0 ? 1 : 0;
+        }
+        QVERIFY(non_empty >= 4);
+    }
+
+    // The diff reads the whole trace again, as it was loaded.
+    void wholeTraceAsLoaded() {
+        const ActivitySelection got = loaded_->timeline->wholeTrace();
+        const profiler::Trace& want = in_memory_->trace();
+        QCOMPARE(got.trace().activities.size(), want.activities.size());
+        for (std::size_t i = 0; i < want.activities.size(); i += 101) {
+            QCOMPARE(got.trace().activities[i].start_ns, want.activities[i].start_ns);
+            QCOMPARE(got.trace().activities[i].name, want.activities[i].name);
+            QCOMPARE(got.original(i), static_cast<std::uint32_t>(i));
+        }
+        QCOMPARE(got.trace().lanes.size(), want.lanes.size());
+    }
+
+    // A trace of absolute clock values is rebased when it is indexed: the records read
+    // from the file come on the timeline's clock as the ones held in memory do.
+    void absoluteClockRecordsComeRebased() {
+        reports::RunRecord run;
+        {
+            const reports::ResultsDatabase db(path_, reports::OpenMode::ReadOnly);
+            run = reports::load_run(db, run_, reports::RunParts{true, true, true, true, true});
+        }
+        QVERIFY(run.trace.has_value());
+        run.matrix_id.reset();  // written alone into a file of its own
+        const std::int64_t base = 1'700'000'000'000'000'000;
+        for (profiler::Activity& a : run.trace->activities) {
+            a.start_ns += base;
+            a.end_ns += base;
+        }
+        for (auto& series : run.trace->counters) {
+            for (auto& sample : series.samples)
+                sample.t_ns += base;
+        }
+        const std::string path = dir_.filePath(QStringLiteral("absolute.db")).toStdString();
+        std::int64_t id = 0;
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            id = reports::RunWriter(db).write(run);
+        }
+        const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), id);
+        QVERIFY(loaded != nullptr);
+        const TimelineData& d = *loaded->timeline;
+        QVERIFY(d.detailsInStore());
+        QVERIFY(d.rebasedBy() >= base);
+        const auto m = TimelineData::build(std::move(*run.trace));
+        QCOMPARE(d.activityCount(), m->activityCount());
+        for (std::uint32_t i = 0; i < d.activityCount(); i += 13) {
+            QCOMPARE(d.details(i).start_ns, m->details(i).start_ns);
+            QCOMPARE(d.details(i).end_ns, m->details(i).end_ns);
+        }
+        const auto span = static_cast<double>(d.endNs() - d.beginNs());
+        const RangeStats got = computeRangeStats(d, 0.3 * span, 0.4 * span);
+        const RangeStats want = computeRangeStats(*m, 0.3 * span, 0.4 * span);
+        QVERIFY(want.activity_count > 0);
+        QCOMPARE(got.activity_count, want.activity_count);
+        QCOMPARE(got.work_ns, want.work_ns);
+        compareStats(got.kernels, want.kernels);
+    }
+
+    // A CPU-backend run: its ops are the device's work, in the range panel as in memory.
+    void cpuRunRangeStatisticsAsInMemory() {
+        const std::string path = dir_.filePath(QStringLiteral("cpu.db")).toStdString();
+        const auto run = testing::writeCpuDatabase(path, 6).first;
+        const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), run);
+        QVERIFY(loaded != nullptr);
+        const TimelineData& d = *loaded->timeline;
+        QVERIFY(d.detailsInStore());
+        QVERIFY(d.hostOpTrace());
+        const reports::ResultsDatabase db(path, reports::OpenMode::ReadOnly);
+        auto whole = reports::load_trace(db, run);
+        QVERIFY(whole.has_value());
+        const auto m = TimelineData::build(std::move(*whole));
+        const auto span = static_cast<double>(d.endNs() - d.beginNs());
+        const auto at = [&](double f) { return static_cast<double>(d.beginNs()) + f * span; };
+        for (const auto& [f0, f1] :
+             std::vector<std::pair<double, double>>{{0.0, 1.0}, {0.2, 0.3}, {0.61, 0.6101}}) {
+            const RangeStats got = computeRangeStats(d, at(f0), at(f1));
+            const RangeStats want = computeRangeStats(*m, at(f0), at(f1));
+            QVERIFY(got.host_ops);
+            QCOMPARE(got.activity_count, want.activity_count);
+            QCOMPARE(got.work_ns, want.work_ns);
+            QCOMPARE(got.busy.size(), want.busy.size());
+            for (std::size_t b = 0; b < got.busy.size(); ++b)
+                QCOMPARE(got.busy[b].busy_ns, want.busy[b].busy_ns);
+            compareStats(got.kernels, want.kernels);
+        }
+    }
+
+  private:
+    QTemporaryDir dir_;
+    std::string path_;
+    std::int64_t run_ = 0;
+    LoadedTracePtr loaded_;
+    std::shared_ptr<const TimelineData> in_memory_;
+};
+
+QTEST_MAIN(TestDetailsFromStore)
+#include "tst_details_from_store.moc"
