@@ -1,0 +1,111 @@
+// A streamed trace's rows are inserted on a thread of their own beside the pass that
+// merges, nests and summarises them (reports::write_streamed_trace; docs/architecture.md,
+// "Importing a recorded trace"). The rows stored are the ones the whole trace gives, in
+// its order, and a failure on the passing side ends both threads with nothing of the run
+// kept. The tsan preset builds and runs these too.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <tuple>
+
+#include "SampleRun.hpp"
+#include "TempDir.hpp"
+#include "profiler/formats/KinetoImporter.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunWriter.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::reports {
+namespace {
+
+// Kernels on two streams and their launches: several of the store thread's blocks (4096
+// rows), sorted on disk in runs of 1000.
+constexpr int kKernels = 12'000;
+constexpr std::size_t kRunCapacity = 1000;
+
+std::filesystem::path write_kineto(const std::filesystem::path& file) {
+    std::ofstream out(file);
+    out << R"({"traceEvents":[)";
+    for (int i = 0; i < kKernels; ++i) {
+        const int stream = 7 + i % 2;
+        out << (i == 0 ? "" : ",") << R"({"ph":"X","cat":"kernel","name":"k)" << i % 5
+            << R"(","ts":)" << 10 + 2 * i << R"(,"dur":1,"pid":0,"tid":)" << stream
+            << R"(,"args":{"device":0,"stream":)" << stream << R"(,"correlation":)" << i + 1
+            << "}}";
+        out << R"(,{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","ts":)" << 9 + 2 * i
+            << R"(,"dur":1,"pid":1,"tid":1,"args":{"correlation":)" << i + 1 << "}}";
+    }
+    out << "]}";
+    return file;
+}
+
+RunRecord streamed_run(const std::filesystem::path& file) {
+    RunRecord run = testing::sample_run();
+    run.trace.reset();
+    run.streamed_trace = std::make_shared<profiler::StreamedTrace>(
+        profiler::stream_kineto_trace(file, kRunCapacity));
+    return run;
+}
+
+std::int64_t count_activities(const ResultsDatabase& db) {
+    auto count = db.prepare("SELECT COUNT(*) FROM activities");
+    count.step();
+    return count.column_int64(0);
+}
+
+TEST(StreamedStoreThread, StoresWhatTheWholeTraceGivesInItsOrder) {
+    testing::TempDir dir;
+    const auto file = write_kineto(dir / "t.json");
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const std::int64_t id = RunWriter(db).write(streamed_run(file));
+
+    const profiler::Trace whole = profiler::import_kineto_trace(file);
+    const auto stored = load_trace(db, id);
+    ASSERT_TRUE(stored.has_value());
+    ASSERT_EQ(whole.activities.size(), 2u * kKernels);
+    ASSERT_EQ(stored->activities.size(), whole.activities.size());
+    for (std::size_t i = 0; i < whole.activities.size(); ++i) {
+        const profiler::Activity& want = whole.activities[i];
+        const profiler::Activity& got = stored->activities[i];
+        ASSERT_EQ(std::make_tuple(got.kind, got.start_ns, got.end_ns, got.correlation,
+                                  stored->strings.at(got.name)),
+                  std::make_tuple(want.kind, want.start_ns, want.end_ns, want.correlation,
+                                  whole.strings.at(want.name)))
+            << "activity " << i;
+    }
+}
+
+// The passing side throws half-way, while the store thread holds queued blocks: the write
+// ends with that error, the thread is stopped and joined, and the transaction leaves no row.
+TEST(StreamedStoreThread, AFailureWhileRowsAreQueuedKeepsNothingOfTheRun) {
+    testing::TempDir dir;
+    const auto file = write_kineto(dir / "t.json");
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    RunRecord traceless = testing::sample_run();
+    traceless.trace.reset();
+    const std::int64_t id = RunWriter(db).write(traceless);
+
+    RunRecord run = streamed_run(file);
+    std::int64_t passed = 0;
+    {
+        Transaction tx(db);
+        try {
+            write_streamed_trace(db, id, *run.streamed_trace, [&passed](const profiler::Activity&) {
+                if (++passed == kKernels)
+                    throw std::runtime_error("stop here");
+            });
+            ADD_FAILURE() << "the write did not fail";
+        } catch (const std::runtime_error& error) {
+            EXPECT_STREQ(error.what(), "stop here");
+        }
+    }
+    EXPECT_EQ(passed, kKernels);
+    EXPECT_EQ(count_activities(db), 0);
+}
+
+}  // namespace
+}  // namespace trainscope::reports
