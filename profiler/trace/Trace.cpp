@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profiler/trace/TraceOrder.hpp"
+
 namespace trainscope::profiler {
 
 LaneId Trace::add_lane(Lane lane) {
@@ -10,14 +12,7 @@ LaneId Trace::add_lane(Lane lane) {
 }
 
 void Trace::sort() {
-    std::stable_sort(activities.begin(), activities.end(),
-                     [](const Activity& a, const Activity& b) {
-                         if (a.lane != b.lane)
-                             return a.lane < b.lane;
-                         if (a.start_ns != b.start_ns)
-                             return a.start_ns < b.start_ns;
-                         return a.end_ns > b.end_ns;
-                     });
+    std::stable_sort(activities.begin(), activities.end(), in_trace_order<Activity>);
 }
 
 }  // namespace trainscope::profiler
