@@ -407,7 +407,7 @@ void TimelineData::measureBusy() {
     options.include_copies = true;
     for (auto& device : profiler::device_busy_timelines(trace_, options)) {
         if (device.device >= 0)
-            busy_.push_back({device.device, std::move(device.busy)});
+            busy_.push_back({device.device, std::move(device.busy), device.rank});
     }
     if (host_op_trace_)
         compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(trace_);
