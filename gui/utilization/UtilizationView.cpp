@@ -196,7 +196,7 @@ std::vector<Track> collect_tracks(const TimelineData& td, const TimeAxisMapping&
     for (const DeviceBusy& busy : td.deviceBusy()) {
         const QString title =
             ranks
-                ? QObject::tr("Rank %1 · GPU %2 busy (from trace)").arg(busy.rank).arg(busy.device)
+                ? QObject::tr("rank %1 · GPU %2 busy (from trace)").arg(busy.rank).arg(busy.device)
                 : QObject::tr("GPU %1 busy (from trace)").arg(busy.device);
         tracks.push_back(busy_track(title, m, theme, [&](double t0, double t1) {
             return 100.0 * busy.busyNs(t0, t1) / (t1 - t0);
