@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/kernels/KernelTable.hpp"
@@ -71,8 +72,12 @@ QString RangePanel::summaryText() const {
                  .arg(stats_.activity_count)
                  .arg(what, formatDuration(static_cast<double>(stats_.work_ns)));
     const double range = stats_.durationNs();
+    const bool ranks = std::any_of(stats_.busy.begin(), stats_.busy.end(),
+                                   [](const RangeBusy& b) { return b.rank != 0; });
     for (const RangeBusy& b : stats_.busy) {
-        const QString device = b.device < 0 ? tr("CPU ops") : tr("GPU %1").arg(b.device);
+        QString device = b.device < 0 ? tr("CPU ops") : tr("GPU %1").arg(b.device);
+        if (ranks)
+            device = tr("rank %1 · %2").arg(b.rank).arg(device);
         lines << tr("%1 busy %2 (%3 % of the range)")
                      .arg(device, formatDuration(static_cast<double>(b.busy_ns)))
                      .arg(range > 0 ? 100.0 * static_cast<double>(b.busy_ns) / range : 0.0, 0, 'f',

@@ -29,7 +29,7 @@ RangeStats computeRangeStats(const TimelineData& data, double t0_ns, double t1_n
                                          profiler::host_ops_as_device_work(full), options, window)
                                    : profiler::analyze_gpu_busy(full, options, window);
     for (const auto& b : busy)
-        out.busy.push_back({b.device, b.busy_ns});
+        out.busy.push_back({b.device, b.busy_ns, b.rank});
     return out;
 }
 

@@ -14,6 +14,7 @@ namespace trainscope::gui {
 struct RangeBusy {
     std::int32_t device = -1;  // -1: the CPU backend's ops
     std::int64_t busy_ns = 0;
+    std::int32_t rank = 0;  // a job's ranks each number their GPUs from 0
 };
 
 // Statistics of a timeline range selection, computed by the profiler's analyses

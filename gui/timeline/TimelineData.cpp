@@ -12,7 +12,7 @@
 #include "gui/timeline/KernelName.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
-#include "profiler/trace/ActivityOrder.hpp"
+#include "profiler/trace/TraceOrder.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
 #include "reports/store/ActivityReader.hpp"
 
@@ -280,7 +280,7 @@ std::shared_ptr<TimelineData> TimelineData::build(
     auto data = std::make_shared<TimelineData>();
     // Sorted already (as the store gives it) means index i is the store's i.
     data->stored_order_ = std::is_sorted(trace.activities.begin(), trace.activities.end(),
-                                         profiler::activity_sorted_before);
+                                         profiler::in_trace_order<profiler::Activity>);
     trace.sort();
     report(40);
     if (stopped(stop))
@@ -532,7 +532,7 @@ void TimelineData::measureBusy() {
     options.include_copies = true;
     for (auto& device : profiler::device_busy_timelines(trace_, options)) {
         if (device.device >= 0)
-            busy_.push_back({device.device, std::move(device.busy)});
+            busy_.push_back({device.device, std::move(device.busy), device.rank});
     }
     if (host_op_trace_)
         compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(trace_);

@@ -117,6 +117,7 @@ struct TimelineRow {
 struct DeviceBusy {
     std::int32_t device = 0;
     profiler::BusyTimeline timeline;
+    std::int32_t rank = 0;  // a job's ranks each number their GPUs from 0
 
     [[nodiscard]] double busyNs(double t0, double t1) const { return timeline.busy_ns(t0, t1); }
 };

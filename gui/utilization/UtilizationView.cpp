@@ -191,10 +191,16 @@ Track counter_track(const profiler::CounterSeries& series, const TimeAxisMapping
 std::vector<Track> collect_tracks(const TimelineData& td, const TimeAxisMapping& m,
                                   const Theme& theme) {
     std::vector<Track> tracks;
+    const bool ranks = std::any_of(td.deviceBusy().begin(), td.deviceBusy().end(),
+                                   [](const DeviceBusy& b) { return b.rank != 0; });
     for (const DeviceBusy& busy : td.deviceBusy()) {
-        tracks.push_back(busy_track(
-            QObject::tr("GPU %1 busy (from trace)").arg(busy.device), m, theme,
-            [&](double t0, double t1) { return 100.0 * busy.busyNs(t0, t1) / (t1 - t0); }));
+        const QString title =
+            ranks
+                ? QObject::tr("rank %1 · GPU %2 busy (from trace)").arg(busy.rank).arg(busy.device)
+                : QObject::tr("GPU %1 busy (from trace)").arg(busy.device);
+        tracks.push_back(busy_track(title, m, theme, [&](double t0, double t1) {
+            return 100.0 * busy.busyNs(t0, t1) / (t1 - t0);
+        }));
     }
     if (const auto& cpu = td.computeThreadBusy(); cpu.thread_count() > 0) {
         const QString title =

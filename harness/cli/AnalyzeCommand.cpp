@@ -46,6 +46,13 @@ std::string ms(std::int64_t ns) {
     return fmt::format("{:.3f} ms", static_cast<double>(ns) * 1e-6);
 }
 
+// A job's ranks each number their GPUs from 0: the rank joins the name where there are
+// several.
+std::string device_name(const profiler::Trace& trace, std::int32_t rank, std::int32_t device) {
+    const std::string name = device < 0 ? "CPU" : fmt::format("device {}", device);
+    return trace.world_size > 1 ? fmt::format("rank {} {}", rank, name) : name;
+}
+
 void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, const char* what) {
     profiler::GpuBusyOptions busy_options;
     busy_options.short_gap_threshold_ns =
@@ -59,11 +66,11 @@ void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, con
         std::printf(
             "  %s: span %s, busy %s (%.2f %%), idle %s: %lld gaps < %.0f us (%s), "
             "%lld longer (%s)\n",
-            d.device < 0 ? "CPU" : fmt::format("device {}", d.device).c_str(),
-            ms(d.span_ns).c_str(), ms(d.busy_ns).c_str(), 100.0 * d.busy_fraction,
-            ms(d.idle_ns).c_str(), static_cast<long long>(d.short_gap_count),
-            options.gap_threshold_us, ms(d.short_gap_idle_ns).c_str(),
-            static_cast<long long>(d.long_gap_count), ms(d.long_gap_idle_ns).c_str());
+            device_name(trace, d.rank, d.device).c_str(), ms(d.span_ns).c_str(),
+            ms(d.busy_ns).c_str(), 100.0 * d.busy_fraction, ms(d.idle_ns).c_str(),
+            static_cast<long long>(d.short_gap_count), options.gap_threshold_us,
+            ms(d.short_gap_idle_ns).c_str(), static_cast<long long>(d.long_gap_count),
+            ms(d.long_gap_idle_ns).c_str());
     }
 }
 
@@ -103,9 +110,10 @@ void print_overlap_and_tensor_cores(const profiler::Trace& trace) {
     const auto overlap = profiler::analyze_copy_compute_overlap(trace);
     std::printf("\nCopy/compute overlap:\n");
     for (const auto& o : overlap) {
-        std::printf("  device %d: copies %s, of which under kernels %s (%.1f %%), exposed %s\n",
-                    o.device, ms(o.copy_ns).c_str(), ms(o.overlap_ns).c_str(),
-                    100.0 * o.overlapped_copy_fraction, ms(o.exposed_copy_ns).c_str());
+        std::printf("  %s: copies %s, of which under kernels %s (%.1f %%), exposed %s\n",
+                    device_name(trace, o.rank, o.device).c_str(), ms(o.copy_ns).c_str(),
+                    ms(o.overlap_ns).c_str(), 100.0 * o.overlapped_copy_fraction,
+                    ms(o.exposed_copy_ns).c_str());
     }
     const auto tc = profiler::analyze_tensor_core_usage(trace);
     std::printf("\nTensor cores: %lld of %lld kernels, %s of %s kernel time (%.1f %%)\n",

@@ -1,26 +1,21 @@
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 
-#include <set>
-
-#include "profiler/analysis/GpuWork.hpp"
-
 namespace trainscope::profiler {
 
 std::vector<CopyComputeOverlap> analyze_copy_compute_overlap(const Trace& trace) {
-    auto copies = intervals_by_device(trace, {ActivityKind::Memcpy});
-    auto kernels = intervals_by_device(trace, {ActivityKind::Kernel});
-    std::set<std::int32_t> devices;
-    for (const auto& [device, unused] : copies)
-        devices.insert(device);
-    for (const auto& [device, unused] : kernels)
-        devices.insert(device);
+    return analyze_copy_compute_overlap(DeviceWorkAccumulator::of(trace));
+}
 
+std::vector<CopyComputeOverlap> analyze_copy_compute_overlap(const DeviceWorkAccumulator& work) {
     std::vector<CopyComputeOverlap> result;
-    for (const std::int32_t device : devices) {
-        const auto copy_union = merge_intervals(copies[device]);
-        const auto compute_union = merge_intervals(kernels[device]);
+    for (const auto& [key, device_work] : work.devices()) {
+        if (device_work.kernel_count == 0 && device_work.copy_count == 0)
+            continue;
+        const auto copy_union = merge_intervals(device_work.copies);
+        const auto compute_union = merge_intervals(device_work.kernels);
         CopyComputeOverlap o;
-        o.device = device;
+        o.rank = key.rank;
+        o.device = key.device;
         o.copy_ns = total_length_ns(copy_union);
         o.compute_ns = total_length_ns(compute_union);
         o.overlap_ns = total_length_ns(intersect_intervals(copy_union, compute_union));

@@ -1,42 +1,55 @@
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 
 #include <algorithm>
-#include <map>
-
-#include "profiler/analysis/GpuWork.hpp"
 
 namespace trainscope::profiler {
+
+namespace {
+
+// The intervals `options` counts as busy; unmerged.
+std::vector<Interval> busy_intervals(const DeviceWorkAccumulator::Work& work,
+                                     const GpuBusyOptions& options) {
+    std::vector<Interval> all = work.kernels;
+    if (options.include_copies) {
+        all.insert(all.end(), work.copies.begin(), work.copies.end());
+        all.insert(all.end(), work.sets.begin(), work.sets.end());
+    }
+    return all;
+}
+
+}  // namespace
 
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options) {
     return analyze_gpu_busy(trace, options, TimeWindow{});
 }
 
-namespace {
-std::map<std::int32_t, std::vector<Interval>> busy_intervals(const Trace& trace,
-                                                             const GpuBusyOptions& options) {
-    return options.include_copies
-               ? intervals_by_device(
-                     trace, {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset})
-               : intervals_by_device(trace, {ActivityKind::Kernel});
+std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
+                                      const TimeWindow& window) {
+    return analyze_gpu_busy(DeviceWorkAccumulator::of(trace), options, window);
 }
-}  // namespace
 
 std::vector<DeviceBusyTimeline> device_busy_timelines(const Trace& trace,
                                                       const GpuBusyOptions& options) {
     std::vector<DeviceBusyTimeline> result;
-    for (auto& [device, intervals] : busy_intervals(trace, options)) {
+    const DeviceWorkAccumulator all = DeviceWorkAccumulator::of(trace);
+    for (const auto& [key, work] : all.devices()) {
+        const bool counted = work.kernel_count > 0 ||
+                             (options.include_copies && work.copy_count + work.set_count > 0);
+        if (!counted)
+            continue;
+        std::vector<Interval> intervals = busy_intervals(work, options);
         std::vector<std::vector<Interval>> one_worker;
         one_worker.push_back(std::move(intervals));
-        result.push_back({device, BusyTimeline(std::move(one_worker))});
+        result.push_back({key.rank, key.device, BusyTimeline(std::move(one_worker))});
     }
     return result;
 }
 
-std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
-                                      const TimeWindow& window) {
-    auto by_device = busy_intervals(trace, options);
+std::vector<GpuBusy> analyze_gpu_busy(const DeviceWorkAccumulator& work,
+                                      const GpuBusyOptions& options, const TimeWindow& window) {
     std::vector<GpuBusy> result;
-    for (auto& [device, intervals] : by_device) {
+    for (const auto& [key, device_work] : work.devices()) {
+        std::vector<Interval> intervals = busy_intervals(device_work, options);
         for (Interval& i : intervals) {
             i.begin_ns = std::max(i.begin_ns, window.begin_ns);
             i.end_ns = std::min(i.end_ns, window.end_ns);
@@ -45,7 +58,8 @@ std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& 
         if (merged.empty())
             continue;
         GpuBusy b;
-        b.device = device;
+        b.rank = key.rank;
+        b.device = key.device;
         b.span_begin_ns = merged.front().begin_ns;
         b.span_end_ns = merged.back().end_ns;
         b.span_ns = b.span_end_ns - b.span_begin_ns;

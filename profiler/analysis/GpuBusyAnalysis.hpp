@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "profiler/analysis/BusyTimeline.hpp"
+#include "profiler/analysis/DeviceWorkAccumulator.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -21,6 +22,7 @@ struct GpuBusyOptions {
 // start to the last kernel's end. busy = length of the union of kernel intervals, so
 // kernels overlapping on two streams count once.
 struct GpuBusy {
+    std::int32_t rank = 0;
     std::int32_t device = -1;
     std::int64_t span_begin_ns = 0;
     std::int64_t span_end_ns = 0;
@@ -34,23 +36,29 @@ struct GpuBusy {
     double busy_fraction = 0.0;  // busy / span; 0 for an empty span
 };
 
-// One entry per device (profiler::work_device) that ran at least one kernel, ordered by
-// device.
+// One entry per device (profiler::work_device: rank and device) that ran at least one
+// kernel, ordered by rank, then device.
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options = {});
 // The same inside `window` only: work is clipped to it, so busy is what each device
 // did during the window (a timeline range selection) and the span lies inside it.
 std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& options,
                                       const TimeWindow& window);
+// The same from work accumulated activity by activity (a streamed import); the two above
+// are this over every activity of the trace.
+std::vector<GpuBusy> analyze_gpu_busy(const DeviceWorkAccumulator& work,
+                                      const GpuBusyOptions& options = {},
+                                      const TimeWindow& window = {});
 
 // The busy time of one device as a step function: busy.busy_ns(t0, t1) is, for any
 // window, the busy_ns that analyze_gpu_busy gives for that window (the same intervals,
 // the same device rule). The utilization plot and the timeline's range panel read it.
 struct DeviceBusyTimeline {
+    std::int32_t rank = 0;
     std::int32_t device = -1;
     BusyTimeline busy;
 };
 // One entry per device that ran work counted by `options` (kernels, with copies when
-// include_copies), ordered by device.
+// include_copies), ordered by rank, then device.
 std::vector<DeviceBusyTimeline> device_busy_timelines(const Trace& trace,
                                                       const GpuBusyOptions& options = {});
 

@@ -1,7 +1,5 @@
 #include "profiler/analysis/GpuWork.hpp"
 
-#include <algorithm>
-
 namespace trainscope::profiler {
 
 bool is_gpu_work(ActivityKind kind) {
@@ -9,19 +7,9 @@ bool is_gpu_work(ActivityKind kind) {
            kind == ActivityKind::Memset;
 }
 
-std::int32_t work_device(const Trace& trace, const Activity& activity) {
-    return activity.device >= 0 ? activity.device : trace.lanes.at(activity.lane).device;
-}
-
-std::map<std::int32_t, std::vector<Interval>> intervals_by_device(
-    const Trace& trace, std::initializer_list<ActivityKind> kinds) {
-    std::map<std::int32_t, std::vector<Interval>> result;
-    for (const Activity& a : trace.activities) {
-        if (std::find(kinds.begin(), kinds.end(), a.kind) == kinds.end())
-            continue;
-        result[work_device(trace, a)].push_back({a.start_ns, a.end_ns});
-    }
-    return result;
+DeviceKey work_device(std::span<const Lane> lanes, const Activity& activity) {
+    const Lane& lane = lanes[activity.lane];
+    return {lane.rank, activity.device >= 0 ? activity.device : lane.device};
 }
 
 }  // namespace trainscope::profiler

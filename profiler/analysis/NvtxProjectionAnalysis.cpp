@@ -9,6 +9,7 @@
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/trace/TraceOrder.hpp"
 
 namespace trainscope::profiler {
 
@@ -98,9 +99,7 @@ OwnedWork innermost_attribution(
     OwnedWork owned;
     for (auto& [key, ranges] : ranges_by_thread) {
         std::sort(ranges.begin(), ranges.end(), [&](std::size_t x, std::size_t y) {
-            const Activity& a = trace.activities[x];
-            const Activity& b = trace.activities[y];
-            return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+            return starts_before(trace.activities[x], trace.activities[y]);
         });
         if (auto it = calls_by_thread.find(key); it != calls_by_thread.end()) {
             std::vector<std::int64_t> times;

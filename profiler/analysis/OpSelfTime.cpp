@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "profiler/trace/TraceOrder.hpp"
+
 namespace trainscope::profiler {
 
 namespace {
@@ -54,15 +56,8 @@ std::vector<std::int64_t> op_self_times(const Trace& trace, const std::vector<bo
         if (op)
             ops.push_back(i);
     }
-    std::stable_sort(ops.begin(), ops.end(), [&](std::size_t x, std::size_t y) {
-        const Activity& a = all[x];
-        const Activity& b = all[y];
-        if (a.lane != b.lane)
-            return a.lane < b.lane;
-        if (a.start_ns != b.start_ns)
-            return a.start_ns < b.start_ns;
-        return a.end_ns > b.end_ns;
-    });
+    std::stable_sort(ops.begin(), ops.end(),
+                     [&](std::size_t x, std::size_t y) { return in_trace_order(all[x], all[y]); });
     std::vector<std::size_t> lane;
     for (std::size_t k = 0; k < ops.size(); ++k) {
         lane.push_back(ops[k]);

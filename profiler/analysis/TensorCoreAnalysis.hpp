@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "profiler/trace/Trace.hpp"
@@ -17,6 +19,23 @@ struct TensorCoreUsage {
     std::int64_t kernel_ns = 0;
     double share = 0.0;                     // tensor_core_ns / kernel_ns
     std::vector<std::string> kernel_names;  // distinct tensor-core kernel names, sorted
+};
+
+// The usage as activities pass one at a time (a streamed import); what it holds is a
+// verdict per distinct kernel name, not the activities. analyze_tensor_core_usage is
+// this over every activity of a trace.
+class TensorCoreAccumulator {
+  public:
+    // `strings` must outlive the accumulator.
+    explicit TensorCoreAccumulator(const StringTable& strings) : strings_(strings) {}
+    void add(const Activity& a);
+    [[nodiscard]] TensorCoreUsage finish() const;
+
+  private:
+    const StringTable& strings_;
+    TensorCoreUsage usage_;
+    std::unordered_map<StringId, bool> verdicts_;  // classify each distinct name once
+    std::set<StringId> tensor_core_names_;
 };
 
 TensorCoreUsage analyze_tensor_core_usage(const Trace& trace);

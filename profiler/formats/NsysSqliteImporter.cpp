@@ -6,6 +6,7 @@
 
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/NsysCollectives.hpp"
+#include "profiler/formats/detail/NsysGlobalTid.hpp"
 #include "profiler/sqlite/SqliteConnection.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
@@ -18,13 +19,6 @@ namespace {
 // NVTX_EVENTS.eventType values for ranges (Nsight Systems export documentation).
 constexpr std::int64_t kNvtxPushPopRange = 59;
 constexpr std::int64_t kNvtxStartEndRange = 60;
-
-std::int64_t process_of(std::int64_t global_id) {
-    return (global_id >> 24) & 0xFFFFFF;
-}
-std::int64_t thread_of(std::int64_t global_id) {
-    return global_id & 0xFFFFFF;
-}
 
 // CUPTI's CUpti_ActivityMemcpyKind, which nsys stores as copyKind.
 CopyKind copy_kind_from_cupti(std::int64_t kind) {
@@ -71,11 +65,10 @@ class NsysTraceReader {
     }
 
   private:
-    // globalTid packs the process and the thread id.
     LaneId host_lane(LaneKind kind, std::int64_t global_tid) {
-        return kind == LaneKind::Nvtx
-                   ? lanes_.nvtx(process_of(global_tid), thread_of(global_tid))
-                   : lanes_.host_thread(process_of(global_tid), thread_of(global_tid));
+        const detail::NsysThread t = detail::decode_global_tid(global_tid);
+        return kind == LaneKind::Nvtx ? lanes_.nvtx(t.process, t.thread)
+                                      : lanes_.host_thread(t.process, t.thread);
     }
 
     void read_kernels() {
@@ -197,9 +190,10 @@ class NsysTraceReader {
         SqliteStatement q(db_.handle(),
                           "SELECT t.globalTid, s.value FROM ThreadNames t "
                           "JOIN StringIds s ON s.id = t.nameId");
-        while (q.step())
-            lanes_.set_thread_name(process_of(q.column_int64(0)), thread_of(q.column_int64(0)),
-                                   q.column_text(1));
+        while (q.step()) {
+            const detail::NsysThread t = detail::decode_global_tid(q.column_int64(0));
+            lanes_.set_thread_name(t.process, t.thread, q.column_text(1));
+        }
     }
 
     void read_session_start() {

@@ -9,6 +9,8 @@
 #include <string>
 #include <system_error>
 
+#include "profiler/trace/TraceOrder.hpp"
+
 namespace trainscope::profiler {
 
 namespace {
@@ -22,21 +24,11 @@ struct SortKey {
 };
 
 bool key_before(const SortKey& a, const SortKey& b) {
-    if (a.lane != b.lane)
-        return a.lane < b.lane;
-    if (a.start_ns != b.start_ns)
-        return a.start_ns < b.start_ns;
-    if (a.end_ns != b.end_ns)
-        return a.end_ns > b.end_ns;
+    if (in_trace_order(a, b))
+        return true;
+    if (in_trace_order(b, a))
+        return false;
     return a.index < b.index;
-}
-
-bool activity_before(const Activity& a, const Activity& b) {
-    if (a.lane != b.lane)
-        return a.lane < b.lane;
-    if (a.start_ns != b.start_ns)
-        return a.start_ns < b.start_ns;
-    return a.end_ns > b.end_ns;
 }
 
 // Sorting 24-byte keys and moving each 88-byte activity once is several times faster
@@ -143,9 +135,9 @@ bool SortedActivities::next(Activity& out) {
 bool SortedActivities::run_after(std::uint32_t x, std::uint32_t y) const {
     const Activity& a = runs_[x].block[runs_[x].at];
     const Activity& b = runs_[y].block[runs_[y].at];
-    if (activity_before(a, b))
+    if (in_trace_order(a, b))
         return false;
-    if (activity_before(b, a))
+    if (in_trace_order(b, a))
         return true;
     return x > y;
 }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "profiler/trace/ActivityOrder.hpp"
+#include "profiler/trace/TraceOrder.hpp"
 
 namespace trainscope::profiler {
 
@@ -12,7 +12,7 @@ LaneId Trace::add_lane(Lane lane) {
 }
 
 void Trace::sort() {
-    std::stable_sort(activities.begin(), activities.end(), activity_sorted_before);
+    std::stable_sort(activities.begin(), activities.end(), in_trace_order<Activity>);
 }
 
 }  // namespace trainscope::profiler

@@ -4,6 +4,7 @@
 // fails if one side computes the figure its own way again.
 #include <QTest>
 #include <map>
+#include <utility>
 
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/range/RangeStats.hpp"
@@ -142,17 +143,18 @@ class TestSameAnswer : public QObject {
         options.include_copies = true;
         const profiler::TimeWindow window{static_cast<std::int64_t>(t0),
                                           static_cast<std::int64_t>(t1)};
-        std::map<std::int32_t, std::int64_t> cli;
+        // A device is (rank, device) everywhere (profiler::work_device).
+        std::map<std::pair<std::int32_t, std::int32_t>, std::int64_t> cli;
         for (const auto& b : profiler::analyze_gpu_busy(d->trace(), options, window))
-            cli[b.device] = b.busy_ns;
-        QVERIFY(!cli.count(-1));
-        std::map<std::int32_t, std::int64_t> panel;
+            cli[{b.rank, b.device}] = b.busy_ns;
+        QVERIFY(!cli.count({0, -1}));
+        std::map<std::pair<std::int32_t, std::int32_t>, std::int64_t> panel;
         for (const auto& b : computeRangeStats(*d, t0, t1).busy)
-            panel[b.device] = b.busy_ns;
+            panel[{b.rank, b.device}] = b.busy_ns;
         QCOMPARE(panel, cli);
         QCOMPARE(d->deviceBusy().size(), std::size_t(2));
         for (const DeviceBusy& busy : d->deviceBusy()) {
-            const auto it = cli.find(busy.device);
+            const auto it = cli.find({busy.rank, busy.device});
             QCOMPARE(busy.busyNs(t0, t1), it == cli.end() ? 0.0 : static_cast<double>(it->second));
         }
         // The kernels-only figure of `trainscope analyze` groups by the same device rule.

@@ -11,11 +11,23 @@
 #include "profiler/analysis/CollectiveMatching.hpp"
 #include "profiler/formats/JobAssembly.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
+#include "profiler/formats/detail/NsysGlobalTid.hpp"
 
 namespace trainscope::profiler {
 namespace {
 
 constexpr std::int64_t kGlobalTid = (std::int64_t{4242} << 24) | 4243;  // pid 4242, tid 4243
+
+// The importer's lanes and the NCCL ranges' threads decode globalTid by this one rule;
+// the bits above 48 (hardware, VM) belong to neither id.
+TEST(NsysGlobalTid, ProcessAndThreadComeFromTheirOwnBits) {
+    constexpr detail::NsysThread t =
+        detail::decode_global_tid((std::int64_t{3} << 48) | kGlobalTid);
+    static_assert(t.process == 4242 && t.thread == 4243);
+    EXPECT_EQ(detail::decode_global_tid(kGlobalTid).process, 4242);
+    EXPECT_EQ(detail::decode_global_tid(kGlobalTid).thread, 4243);
+    EXPECT_EQ(detail::decode_global_tid(0xFFFFFF).process, 0);
+}
 
 void exec(sqlite3* db, const std::string& sql) {
     char* error = nullptr;

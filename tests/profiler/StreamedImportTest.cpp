@@ -4,6 +4,7 @@
 // must be exactly the whole one's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <tuple>
 
@@ -13,6 +14,7 @@
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/trace/ActivitySorter.hpp"
 #include "profiler/trace/TraceNesting.hpp"
+#include "profiler/trace/TraceOrder.hpp"
 
 namespace trainscope::profiler {
 namespace {
@@ -26,6 +28,32 @@ auto fields(const Activity& a) {
 auto fields(const CollectiveCall& c) {
     return std::make_tuple(c.rank, c.kind, c.lane, c.start_ns, c.end_ns, c.sequence, c.elements,
                            c.bytes, c.group_size, c.group, c.dtype);
+}
+
+// The one trace order that Trace::sort, the sorter's runs and their merge use: lanes
+// contiguous, then by start, the enclosing (longer) activity first.
+TEST(TraceOrder, LanesThenStartThenTheEnclosingFirst) {
+    Activity parent;
+    parent.lane = 1;
+    parent.start_ns = 10;
+    parent.end_ns = 100;
+    Activity child = parent;
+    child.end_ns = 50;
+    Activity later = parent;
+    later.start_ns = 11;
+    Activity other_lane = parent;
+    other_lane.lane = 0;
+    other_lane.start_ns = 500;
+    EXPECT_TRUE(in_trace_order(parent, child));
+    EXPECT_FALSE(in_trace_order(child, parent));
+    EXPECT_TRUE(in_trace_order(child, later));
+    EXPECT_TRUE(in_trace_order(other_lane, parent));
+    EXPECT_FALSE(in_trace_order(parent, parent));
+    Trace t;
+    t.activities = {later, child, other_lane, parent};
+    t.sort();
+    EXPECT_TRUE(std::is_sorted(t.activities.begin(), t.activities.end(), in_trace_order<Activity>));
+    EXPECT_EQ(t.activities[1].end_ns, 100);
 }
 
 TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {

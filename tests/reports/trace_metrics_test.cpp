@@ -103,5 +103,30 @@ TEST(TraceMetrics, ACpuRunTakesItsOpsAsTheDevicesWork) {
     EXPECT_EQ(metric(metrics, "kernel_count"), 0.0);
 }
 
+// Two ranks each number their GPU 0: rank 0 busy [0, 100), rank 1 busy [1000, 1100).
+// Each device is busy all of its span; pooled into one "device 0" they read 200 of 1100.
+// Rank 0 copies [1000, 1050) while only rank 1 computes: exposed on rank 0's device.
+TEST(TraceMetrics, EachRanksDeviceIsItsOwn) {
+    profiler::Trace t;
+    t.world_size = 2;
+    const auto rank0 = t.add_lane({profiler::LaneKind::GpuStream, 0, 7, 100, "r0", 0});
+    const auto rank1 = t.add_lane({profiler::LaneKind::GpuStream, 0, 7, 100, "r1", 1});
+    const auto add = [&](ActivityKind kind, profiler::LaneId lane, std::int64_t start) {
+        Activity a;
+        a.kind = kind;
+        a.lane = lane;
+        a.start_ns = start;
+        a.end_ns = start + (kind == ActivityKind::Kernel ? 100 : 50);
+        t.activities.push_back(a);
+    };
+    add(ActivityKind::Kernel, rank0, 0);
+    add(ActivityKind::Kernel, rank1, 1000);
+    add(ActivityKind::Memcpy, rank0, 1000);
+    const auto metrics = compute_trace_metrics(t);
+    EXPECT_DOUBLE_EQ(metric(metrics, "gpu_busy_pct"), 100.0);
+    EXPECT_DOUBLE_EQ(metric(metrics, "gpu_idle_ms"), 0.0);
+    EXPECT_DOUBLE_EQ(metric(metrics, "exposed_copy_ms"), 50e-6);
+}
+
 }  // namespace
 }  // namespace trainscope::reports

@@ -10,6 +10,7 @@
 #include "profiler/analysis/KernelCategory.hpp"
 #include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/formats/detail/KinetoCollectives.hpp"
+#include "profiler/formats/detail/NsysGlobalTid.hpp"
 
 namespace trainscope::profiler::detail {
 
@@ -108,9 +109,9 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db) {
         NcclApiRange r;
         r.start_ns = q.column_int64(0);
         r.end_ns = q.column_int64(1);
-        const std::int64_t tid = q.column_int64(2);
-        r.process = (tid >> 24) & 0xFFFFFF;
-        r.thread = tid & 0xFFFFFF;
+        const NsysThread t = decode_global_tid(q.column_int64(2));
+        r.process = t.process;
+        r.thread = t.thread;
         r.name = q.column_text(3);
         const std::string payload = q.column_text(4);
         r.bytes = json_integer(payload, "Message size [bytes]");
