@@ -62,7 +62,8 @@ std::string detect_format(const std::filesystem::path& file) {
 }
 
 // One file as read: a Kineto trace streamed (its activities sorted on disk, written as they
-// pass), an Nsight Systems export whole.
+// pass; one of several files also has its joins run on its worker and its activities on
+// disk, ready to be a job's rank), an Nsight Systems export whole.
 struct ImportedFile {
     std::filesystem::path file;
     std::shared_ptr<profiler::StreamedTrace> streamed;
@@ -71,7 +72,7 @@ struct ImportedFile {
     [[nodiscard]] const profiler::Trace& header() const {
         return streamed ? streamed->header : *whole;
     }
-    // A job's assembly needs every rank's trace whole.
+    // An Nsight Systems export in a job: every rank's trace is assembled whole.
     profiler::Trace take_whole() {
         if (streamed) {
             profiler::Trace trace = profiler::materialize(std::move(*streamed));
@@ -82,14 +83,20 @@ struct ImportedFile {
     }
 };
 
-ImportedFile import_trace(const std::filesystem::path& file, const std::string& format) {
+ImportedFile import_trace(const std::filesystem::path& file, const std::string& format,
+                          bool one_of_several) {
     ImportedFile out{file, nullptr, std::nullopt};
     if (format == "nsys") {
         out.whole = profiler::import_nsys_sqlite(file);
-    } else {
-        out.streamed =
-            std::make_shared<profiler::StreamedTrace>(profiler::stream_kineto_trace(file));
+        return out;
     }
+    profiler::KinetoStreamOptions options;
+    if (one_of_several)
+        options.one_run = profiler::ActivitySorter::OneRun::OnDisk;
+    out.streamed =
+        std::make_shared<profiler::StreamedTrace>(profiler::stream_kineto_trace(file, options));
+    if (one_of_several)
+        profiler::complete_header(*out.streamed);
     return out;
 }
 
@@ -188,7 +195,7 @@ std::vector<ImportedFile> import_all(const std::vector<std::filesystem::path>& f
     const auto work = [&] {
         for (std::size_t i = next++; i < files.size(); i = next++) {
             try {
-                traces[i] = import_trace(files[i], formats[i]);
+                traces[i] = import_trace(files[i], formats[i], files.size() > 1);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
@@ -224,7 +231,7 @@ bool all_name_their_rank(const std::vector<ImportedFile>& traces) {
     return info || names;
 }
 
-void print_job(const profiler::JobAssembly& job) {
+void print_job(const profiler::JobLayout& job) {
     std::printf("  job of %d ranks%s, %zu present; ranks from the files' %s\n", job.world_size,
                 job.backend.empty() ? "" : fmt::format(" ({})", job.backend).c_str(),
                 job.ranks.size(), std::string(to_string(job.ranks.front().source)).c_str());
@@ -235,6 +242,36 @@ void print_job(const profiler::JobAssembly& job) {
     }
     std::printf("  start spread across ranks: %.3f ms (each file's own clock, not aligned)\n",
                 static_cast<double>(job.start_spread_ns) * 1e-6);
+}
+
+// A job's ranks as one run. Kineto ranks are streamed: the job's header is assembled from
+// theirs, and their activities pass from their sorted runs one rank after another while
+// the run is written. A job with an Nsight Systems export is assembled whole.
+reports::RunRecord import_job(std::vector<ImportedFile> traces,
+                              const profiler::JobAssemblyOptions& options,
+                              const std::string& format, const std::string& name,
+                              const std::vector<std::filesystem::path>& files,
+                              std::optional<profiler::JobLayout>& layout) {
+    const bool streamed =
+        std::all_of(traces.begin(), traces.end(), [](const auto& t) { return t.streamed; });
+    if (!streamed) {
+        std::vector<profiler::RankTraceFile> ranks;
+        for (ImportedFile& t : traces)
+            ranks.push_back({t.file, t.take_whole()});
+        traces.clear();
+        profiler::JobAssembly job = profiler::assemble_job(std::move(ranks), options);
+        layout = std::move(static_cast<profiler::JobLayout&>(job));  // the trace stays in job
+        return run_of(std::move(job.trace), format, name, files);
+    }
+    std::vector<profiler::RankStreamedFile> ranks;
+    for (ImportedFile& t : traces)
+        ranks.push_back({t.file, std::move(*t.streamed)});
+    traces.clear();
+    profiler::StreamedJobAssembly job = profiler::assemble_streamed_job(std::move(ranks), options);
+    layout = std::move(static_cast<profiler::JobLayout&>(job));  // the trace stays in job
+    reports::RunRecord run = run_of(format, name, files, job.trace.header);
+    run.streamed_trace = std::make_shared<profiler::StreamedTrace>(std::move(job.trace));
+    return run;
 }
 
 int execute(const ImportOptions& options) {
@@ -250,7 +287,7 @@ int execute(const ImportOptions& options) {
     const bool as_job =
         options.job || had_folder || (traces.size() > 1 && all_name_their_rank(traces));
     std::vector<reports::RunRecord> runs;
-    std::optional<profiler::JobAssembly> job;
+    std::optional<profiler::JobLayout> job;
     if (as_job) {
         const std::string name =
             had_folder && options.files.size() == 1
@@ -258,17 +295,12 @@ int execute(const ImportOptions& options) {
                 : files.front().filename().string();
         profiler::JobAssemblyOptions job_options;
         job_options.allow_partial = options.allow_partial;
-        // Assembly aligns and merges the ranks' traces whole: a job is held in memory.
-        std::vector<profiler::RankTraceFile> ranks;
-        for (ImportedFile& t : traces)
-            ranks.push_back({t.file, t.take_whole()});
-        traces.clear();
         try {
-            job = profiler::assemble_job(std::move(ranks), job_options);
+            runs.push_back(
+                import_job(std::move(traces), job_options, formats.front(), name, files, job));
         } catch (const profiler::JobAssemblyError& e) {
             throw UsageError(e.what());
         }
-        runs.push_back(run_of(std::move(job->trace), formats.front(), name, files));
     } else {
         for (std::size_t i = 0; i < traces.size(); ++i)
             runs.push_back(run_of(std::move(traces[i]), formats[i]));

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
+
+#include "profiler/formats/detail/JobActivities.hpp"
 
 namespace trainscope::profiler {
 
@@ -33,6 +36,7 @@ std::string metadata_text(const Trace& trace, const std::string& key) {
     return it == trace.metadata.end() ? std::string() : it->second;
 }
 
+// The first activity's start, relative to the trace's base; 0 when there is none.
 std::int64_t first_event_ns(const Trace& trace) {
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     for (const Activity& a : trace.activities)
@@ -44,28 +48,26 @@ std::string name_of(const std::filesystem::path& file) {
     return file.filename().string();
 }
 
-// Appends one rank's trace: lanes become that rank's, times move onto the job's clock.
-// Ranks never share a lane, so nothing nests anew and one sort at the end suffices.
-void append_rank(Trace& job, Trace&& from, std::int32_t rank) {
-    const std::int64_t shift_ns = from.base_ns - job.base_ns;
-    const LaneId lane_offset = static_cast<LaneId>(job.lanes.size());
+// Appends one rank's header (everything but its activities, which stay where they are):
+// lanes become that rank's, times move onto the job's clock. Returns how its activities
+// move. Ranks never share a lane, so nothing nests anew.
+detail::RankMapping append_rank_header(Trace& job, Trace& from, std::int32_t rank) {
+    detail::RankMapping mapping;
+    mapping.shift_ns = from.base_ns - job.base_ns;
+    mapping.lane_offset = static_cast<LaneId>(job.lanes.size());
+    const std::int64_t shift_ns = mapping.shift_ns;
+    const LaneId lane_offset = mapping.lane_offset;
     for (Lane& lane : from.lanes) {
         lane.rank = rank;
         lane.name = fmt::format("rank {} · {}", rank, lane.name);
         job.lanes.push_back(std::move(lane));
     }
-    std::vector<StringId> string_map(from.strings.size());
+    from.lanes = {};
+    std::vector<StringId>& string_map = mapping.string_map;
+    string_map.resize(from.strings.size());
     for (std::size_t i = 0; i < string_map.size(); ++i)
         string_map[i] = job.strings.intern(from.strings.at(static_cast<StringId>(i)));
-    job.activities.reserve(job.activities.size() + from.activities.size());
-    for (Activity a : from.activities) {
-        a.start_ns += shift_ns;
-        a.end_ns += shift_ns;
-        a.lane += lane_offset;
-        a.name = string_map[a.name];
-        job.activities.push_back(a);
-    }
-    from.activities = {};
+    from.strings = {};
     for (CollectiveCall c : from.collectives) {
         c.start_ns += shift_ns;
         c.end_ns += shift_ns;
@@ -75,12 +77,14 @@ void append_rank(Trace& job, Trace&& from, std::int32_t rank) {
         c.dtype = string_map[c.dtype];
         job.collectives.push_back(c);
     }
+    from.collectives = {};
     for (CounterSeries& series : from.counters) {
         series.rank = rank;
         for (CounterSample& s : series.samples)
             s.t_ns += shift_ns;
         job.counters.push_back(std::move(series));
     }
+    from.counters = {};
     const std::int64_t begin = from.capture_begin_ns + shift_ns;
     const std::int64_t end = from.capture_end_ns + shift_ns;
     job.capture_begin_ns = std::min(job.capture_begin_ns, begin);
@@ -91,56 +95,36 @@ void append_rank(Trace& job, Trace&& from, std::int32_t rank) {
             job.metadata.emplace(key, value);
         job.metadata["rank." + std::to_string(rank) + "." + key] = std::move(value);
     }
+    from.metadata = {};
+    return mapping;
 }
 
-}  // namespace
+// One file as the assembly sees it: its header (a whole trace, or a streamed trace's
+// header; its activities are not looked at) and its first event.
+struct RankInput {
+    const std::filesystem::path& file;
+    Trace& header;
+    std::int64_t first_event_ns;  // relative to header.base_ns; 0 when it has none
+};
 
-std::string_view to_string(RankSource source) {
-    switch (source) {
-        case RankSource::DistributedInfo:
-            return "distributedInfo";
-        case RankSource::FileName:
-            return "file name";
-        case RankSource::Order:
-            return "order given";
-    }
-    return "order given";
-}
-
-std::int32_t rank_from_file_name(const std::filesystem::path& file) {
-    std::string name = file.filename().string();
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    std::int32_t found = -1;
-    for (const std::string_view word : {"rank", "worker", "proc"}) {
-        for (std::size_t at = name.find(word); at != std::string::npos;
-             at = name.find(word, at + 1)) {
-            std::size_t i = at + word.size();
-            if (i < name.size() && (name[i] == '-' || name[i] == '_' || name[i] == '.'))
-                ++i;
-            std::size_t digits = i;
-            while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits])))
-                ++digits;
-            if (digits > i && digits - i <= 6)
-                found = std::stoi(name.substr(i, digits - i));
-        }
-    }
-    return found;
-}
-
-JobAssembly assemble_job(std::vector<RankTraceFile> files, const JobAssemblyOptions& options) {
+// Checks that the files make one job and puts their headers together into `job`; then,
+// rank by rank in rank order, hands `take` the file's index and how its activities move.
+// The one assembly behind assemble_job and assemble_streamed_job.
+JobLayout assemble_headers(const std::vector<RankInput>& files, const JobAssemblyOptions& options,
+                           Trace& job_trace,
+                           const std::function<void(std::size_t, detail::RankMapping&&)>& take) {
     if (files.empty())
         throw JobAssemblyError("no trace files to import as a job");
-    JobAssembly job;
+    JobLayout job;
 
     // Which rank is each file, and how do we know.
     std::size_t with_info = 0;
-    for (const RankTraceFile& f : files)
-        with_info += metadata_int(f.trace, "distributed.rank").has_value() ? 1 : 0;
+    for (const RankInput& f : files)
+        with_info += metadata_int(f.header, "distributed.rank").has_value() ? 1 : 0;
     if (with_info != 0 && with_info != files.size()) {
         std::vector<std::string> without;
-        for (const RankTraceFile& f : files) {
-            if (!metadata_int(f.trace, "distributed.rank"))
+        for (const RankInput& f : files) {
+            if (!metadata_int(f.header, "distributed.rank"))
                 without.push_back(name_of(f.file));
         }
         throw JobAssemblyError(fmt::format(
@@ -149,7 +133,7 @@ JobAssembly assemble_job(std::vector<RankTraceFile> files, const JobAssemblyOpti
             fmt::join(without, ", ")));
     }
     bool names_say = true;
-    for (const RankTraceFile& f : files)
+    for (const RankInput& f : files)
         names_say = names_say && rank_from_file_name(f.file) >= 0;
     const RankSource source = with_info != 0 ? RankSource::DistributedInfo
                               : names_say    ? RankSource::FileName
@@ -160,11 +144,11 @@ JobAssembly assemble_job(std::vector<RankTraceFile> files, const JobAssemblyOpti
     std::string backend_file;
     std::map<std::int32_t, std::size_t> file_of_rank;
     for (std::size_t i = 0; i < files.size(); ++i) {
-        const RankTraceFile& f = files[i];
+        const RankInput& f = files[i];
         std::int64_t rank = static_cast<std::int64_t>(i);
         if (source == RankSource::DistributedInfo) {
-            rank = *metadata_int(f.trace, "distributed.rank");
-            const auto w = metadata_int(f.trace, "distributed.world_size");
+            rank = *metadata_int(f.header, "distributed.rank");
+            const auto w = metadata_int(f.header, "distributed.world_size");
             if (w) {
                 if (world && *world != *w) {
                     throw JobAssemblyError(fmt::format(
@@ -175,7 +159,7 @@ JobAssembly assemble_job(std::vector<RankTraceFile> files, const JobAssemblyOpti
                 world = *w;
                 world_file = name_of(f.file);
             }
-            const std::string b = metadata_text(f.trace, "distributed.backend");
+            const std::string b = metadata_text(f.header, "distributed.backend");
             if (!b.empty()) {
                 if (!job.backend.empty() && job.backend != b) {
                     throw JobAssemblyError(
@@ -234,30 +218,113 @@ JobAssembly assemble_job(std::vector<RankTraceFile> files, const JobAssemblyOpti
     std::int64_t latest = std::numeric_limits<std::int64_t>::min();
     std::vector<std::int64_t> first_abs(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
-        first_abs[i] = files[i].trace.base_ns + first_event_ns(files[i].trace);
+        first_abs[i] = files[i].header.base_ns + files[i].first_event_ns;
         earliest = std::min(earliest, first_abs[i]);
         latest = std::max(latest, first_abs[i]);
     }
     job.start_spread_ns = latest - earliest;
-    job.trace.base_ns = earliest;
-    job.trace.world_size = job.world_size;
-    job.trace.capture_begin_ns = std::numeric_limits<std::int64_t>::max();
-    job.trace.capture_end_ns = std::numeric_limits<std::int64_t>::min();
-    job.trace.source_clock_offset_ns = files.front().trace.source_clock_offset_ns;
+    job_trace.base_ns = earliest;
+    job_trace.world_size = job.world_size;
+    job_trace.capture_begin_ns = std::numeric_limits<std::int64_t>::max();
+    job_trace.capture_end_ns = std::numeric_limits<std::int64_t>::min();
+    job_trace.source_clock_offset_ns = files.front().header.source_clock_offset_ns;
     for (const auto& [rank, index] : file_of_rank) {
-        RankTraceFile& f = files[index];
-        if (f.trace.source_clock_offset_ns != job.trace.source_clock_offset_ns)
-            job.trace.source_clock_offset_ns = 0;  // no one file clock to reproduce
+        const RankInput& f = files[index];
+        if (f.header.source_clock_offset_ns != job_trace.source_clock_offset_ns)
+            job_trace.source_clock_offset_ns = 0;  // no one file clock to reproduce
         job.ranks.push_back(JobRank{rank, f.file, source, first_abs[index] - earliest});
-        append_rank(job.trace, std::move(f.trace), rank);
+        take(index, append_rank_header(job_trace, f.header, rank));
     }
-    job.trace.sort();
-    job.trace.metadata["job.world_size"] = std::to_string(job.world_size);
-    job.trace.metadata["job.ranks_present"] = std::to_string(job.ranks.size());
-    job.trace.metadata["job.rank_source"] = std::string(to_string(source));
-    job.trace.metadata["job.start_spread_ns"] = std::to_string(job.start_spread_ns);
+    job_trace.metadata["job.world_size"] = std::to_string(job.world_size);
+    job_trace.metadata["job.ranks_present"] = std::to_string(job.ranks.size());
+    job_trace.metadata["job.rank_source"] = std::string(to_string(source));
+    job_trace.metadata["job.start_spread_ns"] = std::to_string(job.start_spread_ns);
     if (!job.backend.empty())
-        job.trace.metadata["job.backend"] = job.backend;
+        job_trace.metadata["job.backend"] = job.backend;
+    return job;
+}
+
+}  // namespace
+
+std::string_view to_string(RankSource source) {
+    switch (source) {
+        case RankSource::DistributedInfo:
+            return "distributedInfo";
+        case RankSource::FileName:
+            return "file name";
+        case RankSource::Order:
+            return "order given";
+    }
+    return "order given";
+}
+
+std::int32_t rank_from_file_name(const std::filesystem::path& file) {
+    std::string name = file.filename().string();
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::int32_t found = -1;
+    for (const std::string_view word : {"rank", "worker", "proc"}) {
+        for (std::size_t at = name.find(word); at != std::string::npos;
+             at = name.find(word, at + 1)) {
+            std::size_t i = at + word.size();
+            if (i < name.size() && (name[i] == '-' || name[i] == '_' || name[i] == '.'))
+                ++i;
+            std::size_t digits = i;
+            while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[digits])))
+                ++digits;
+            if (digits > i && digits - i <= 6)
+                found = std::stoi(name.substr(i, digits - i));
+        }
+    }
+    return found;
+}
+
+JobAssembly assemble_job(std::vector<RankTraceFile> files, const JobAssemblyOptions& options) {
+    std::vector<RankInput> inputs;
+    for (RankTraceFile& f : files)
+        inputs.push_back({f.file, f.trace, first_event_ns(f.trace)});
+    JobAssembly job;
+    static_cast<JobLayout&>(job) = assemble_headers(
+        inputs, options, job.trace, [&](std::size_t index, detail::RankMapping&& mapping) {
+            std::vector<Activity>& from = files[index].trace.activities;
+            job.trace.activities.reserve(job.trace.activities.size() + from.size());
+            for (Activity a : from) {
+                mapping.apply(a);
+                job.trace.activities.push_back(a);
+            }
+            from = {};
+        });
+    job.trace.sort();
+    return job;
+}
+
+StreamedJobAssembly assemble_streamed_job(std::vector<RankStreamedFile> files,
+                                          const JobAssemblyOptions& options) {
+    std::vector<RankInput> inputs;
+    for (RankStreamedFile& f : files) {
+        complete_header(f.trace);
+        inputs.push_back(
+            {f.file, f.trace.header, f.trace.activity_count > 0 ? f.trace.first_start_ns : 0});
+    }
+    StreamedJobAssembly job;
+    std::vector<detail::JobActivities::Rank> ranks;
+    std::optional<std::int64_t> first_start;
+    static_cast<JobLayout&>(job) = assemble_headers(
+        inputs, options, job.trace.header, [&](std::size_t index, detail::RankMapping&& mapping) {
+            StreamedTrace& from = files[index].trace;
+            // The whole trace's activities are already shifted to its own t = 0; the sorted
+            // runs are not (StreamedTrace::shift_ns).
+            if (from.activity_count > 0) {
+                const std::int64_t start = from.first_start_ns + mapping.shift_ns;
+                first_start = std::min(first_start.value_or(start), start);
+            }
+            mapping.shift_ns -= from.shift_ns;
+            job.trace.activity_count += from.activity_count;
+            job.trace.has_gpu_work = job.trace.has_gpu_work || from.has_gpu_work;
+            ranks.push_back({std::move(from.activities), std::move(mapping)});
+        });
+    job.trace.first_start_ns = first_start.value_or(0);
+    job.trace.activities = std::make_unique<detail::JobActivities>(std::move(ranks));
     return job;
 }
 

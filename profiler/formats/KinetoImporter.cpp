@@ -94,8 +94,9 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
 
 }  // namespace
 
-StreamedTrace stream_kineto_trace(const std::filesystem::path& file, std::size_t run_capacity) {
-    detail::KinetoTraceBuilder builder(file, run_capacity);
+StreamedTrace stream_kineto_trace(const std::filesystem::path& file,
+                                  const KinetoStreamOptions& options) {
+    detail::KinetoTraceBuilder builder(file, options.run_capacity, options.one_run);
     read_beside_builder(file, builder);
     return std::move(builder).finish();
 }

@@ -114,10 +114,18 @@ void SortedActivities::start_runs() {
                    [this](std::uint32_t x, std::uint32_t y) { return run_after(x, y); });
 }
 
+// A job holds many ranks' runs at once but reads one rank at a time: a block per run of
+// every rank (176 KiB each) would grow with the job.
+void SortedActivities::release_blocks() {
+    for (Run& run : runs_)
+        run.block = {};
+    heap_ = {};
+    started_ = false;
+}
+
 void SortedActivities::rewind() {
     memory_at_ = 0;
-    if (file_)
-        start_runs();
+    release_blocks();
 }
 
 bool SortedActivities::next(Activity& out) {
@@ -126,6 +134,10 @@ bool SortedActivities::next(Activity& out) {
             return false;
         out = memory_[memory_at_++];
         return true;
+    }
+    if (!started_) {
+        start_runs();
+        started_ = true;
     }
     return next_from_runs(out);
 }
@@ -153,6 +165,7 @@ bool SortedActivities::next_from_runs(Activity& out) {
     if (run.at == run.block.size())
         refill(run);
     if (run.block.empty()) {
+        run.block = {};
         heap_.pop_back();
     } else {
         std::push_heap(heap_.begin(), heap_.end(), after);
@@ -204,7 +217,9 @@ void ActivitySorter::spill() {
     buffer_.clear();
 }
 
-SortedActivities ActivitySorter::finish() && {
+SortedActivities ActivitySorter::finish(OneRun one_run) && {
+    if (!out_.file_ && one_run == OneRun::OnDisk && !buffer_.empty())
+        spill();
     if (!out_.file_) {
         const std::vector<SortKey> keys = sorted_keys(buffer_);
         out_.memory_.reserve(keys.size());
@@ -219,9 +234,7 @@ SortedActivities ActivitySorter::finish() && {
     errno = 0;
     if (std::fflush(out_.file_.get()) != 0)
         throw_io("writing sorted activities to a temporary file (is $TMPDIR full?)");
-    SortedActivities out = std::move(out_);
-    out.start_runs();
-    return out;
+    return std::move(out_);
 }
 
 }  // namespace trainscope::profiler

@@ -7,22 +7,22 @@
 #include <vector>
 
 #include "profiler/trace/Activity.hpp"
+#include "profiler/trace/ActivityStream.hpp"
 
 namespace trainscope::profiler {
 
 // Activities in the order Trace::sort gives (lane, start, the longer first, then as
-// added), read once. Made by ActivitySorter.
-class SortedActivities {
+// added). Made by ActivitySorter. Runs on disk hold a read block each only while they are
+// read: from the first next() after finish or rewind until they are passed.
+class SortedActivities final : public ActivityStream {
   public:
     SortedActivities();  // none
     SortedActivities(SortedActivities&&) noexcept;
     SortedActivities& operator=(SortedActivities&&) noexcept;
-    ~SortedActivities();
+    ~SortedActivities() override;
 
-    // The next activity into `out`; false after the last.
-    bool next(Activity& out);
-    // Back to the first activity, to read them all again.
-    void rewind();
+    bool next(Activity& out) override;
+    void rewind() override;
 
   private:
     friend class ActivitySorter;
@@ -30,10 +30,12 @@ class SortedActivities {
     bool next_from_runs(Activity& out);
     void refill(Run& run);
     void start_runs();
+    void release_blocks();
     [[nodiscard]] bool run_after(std::uint32_t x, std::uint32_t y) const;
 
     std::vector<Activity> memory_;  // the one run, when everything fitted in memory
     std::size_t memory_at_ = 0;
+    bool started_ = false;  // the runs' first blocks read and heaped
     struct FileCloser {
         void operator()(std::FILE* f) const noexcept { std::fclose(f); }
     };
@@ -48,6 +50,12 @@ class SortedActivities {
 // while read. Memory: the run buffer while adding, a small buffer per run while reading.
 class ActivitySorter {
   public:
+    // Where finish leaves activities that fit one run.
+    enum class OneRun {
+        InMemory,  // no file: a small trace read on its own
+        OnDisk,    // one of many held at once (a job's ranks): memory stays one buffer
+    };
+
     // 256 Ki activities: a 22 MiB buffer, and a 1 GB Kineto file in six runs.
     static constexpr std::size_t kDefaultRunCapacity = std::size_t{1} << 18;
 
@@ -59,7 +67,7 @@ class ActivitySorter {
     void add(const Activity& activity);
     [[nodiscard]] std::int64_t size() const { return added_; }
     // Ends adding. Throws std::system_error when the temporary file cannot be written.
-    SortedActivities finish() &&;
+    SortedActivities finish(OneRun one_run = OneRun::InMemory) &&;
 
   private:
     void spill();

@@ -8,8 +8,10 @@ void pass(StreamedTrace& trace, const std::function<void(const Activity&)>& visi
     NestingStack stack;
     LaneId lane = 0;
     bool first = true;
+    if (!trace.activities)
+        return;
     Activity a;
-    while (trace.activities.next(a)) {
+    while (trace.activities->next(a)) {
         a.start_ns -= trace.shift_ns;
         a.end_ns -= trace.shift_ns;
         if (first || a.lane != lane) {
@@ -43,7 +45,18 @@ void stream_activities(StreamedTrace& trace, const std::function<void(const Acti
 
 void preview_activities(StreamedTrace& trace, const std::function<void(const Activity&)>& visit) {
     pass(trace, visit, false);
-    trace.activities.rewind();
+    if (trace.activities)
+        trace.activities->rewind();
+}
+
+void complete_header(StreamedTrace& trace) {
+    if (!trace.on_activity && !trace.on_end)
+        return;
+    stream_activities(trace, [](const Activity&) {});
+    if (trace.activities)
+        trace.activities->rewind();
+    trace.on_activity = nullptr;
+    trace.on_end = nullptr;
 }
 
 Trace materialize(StreamedTrace&& trace) {

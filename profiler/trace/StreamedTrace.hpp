@@ -2,22 +2,24 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
-#include "profiler/trace/ActivitySorter.hpp"
+#include "profiler/trace/ActivityStream.hpp"
 #include "profiler/trace/NestingStack.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
 
 // A trace whose activities are not held: everything else in `header` (its activities
-// empty), the activities sorted on disk (ActivitySorter), and what the source learnt of
-// them while reading. stream_activities passes them once, in Trace::sort's order with
-// their nesting depths, exactly as the whole trace would hold them (materialize).
+// empty), the activities sorted on disk (ActivitySorter's SortedActivities, or a job's
+// ranks one after another), and what the source learnt of them while reading.
+// stream_activities passes them once, in Trace::sort's order with their nesting depths,
+// exactly as the whole trace would hold them (materialize).
 struct StreamedTrace {
     Trace header;
-    SortedActivities activities;
+    std::unique_ptr<ActivityStream> activities;  // none: no activities
     std::int64_t activity_count = 0;
     // Subtracted from each activity's times as it passes (the source's t = 0).
     std::int64_t shift_ns = 0;
@@ -37,6 +39,11 @@ void stream_activities(StreamedTrace& trace, const std::function<void(const Acti
 // Passes them the same way but without the source's joins, and rewinds, for a pass that
 // must see them all before the real one (what the lane summaries keep).
 void preview_activities(StreamedTrace& trace, const std::function<void(const Activity&)>& visit);
+
+// Runs the source's joins now, in a pass that keeps nothing, and rewinds: the header is
+// complete before the activities pass for good, and the joins' state is freed. A job's
+// assembly needs every rank's strings and collectives before its activities pass.
+void complete_header(StreamedTrace& trace);
 
 // The whole trace, as if it had been built in memory.
 Trace materialize(StreamedTrace&& trace);

@@ -5,6 +5,7 @@
 // another binary:
 //   TRAINSCOPE_DIGEST_CLI=/path/to/trainscope ./import_equivalence_tests
 //       --gtest_also_run_disabled_tests --gtest_filter='*PrintDigests*'
+// (with TRAINSCOPE_DIGEST_JOBS=1 set: the job fixtures' digests, every table).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <ostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -191,6 +193,32 @@ TEST_P(ImportEquivalence, DatabaseIsTheOneTheWholeFileImporterWrote) {
 INSTANTIATE_TEST_SUITE_P(SharedTraces, ImportEquivalence, ::testing::ValuesIn(kFixtures),
                          [](const auto& fixture) { return std::string(fixture.param.label); });
 
+// A distributed job's ranks merged as they stream (each rank's activities sorted on disk,
+// remapped onto the job's lanes, strings and clock while they pass) against the job the
+// whole-trace assembly wrote (JobAssembly over every rank's materialised trace, main at
+// c0c0aea): every table, the level-of-detail summaries, metrics and rowid ranges included.
+// clang-format off
+const Fixture kJobFixtures[] = {
+#include "import_equivalence_job_digests.inc"
+};
+// clang-format on
+
+class ImportEquivalenceStreamedJob : public NeedsSharedTraces,
+                                     public ::testing::WithParamInterface<Fixture> {};
+
+TEST_P(ImportEquivalenceStreamedJob, EveryTableIsTheOneTheWholeJobAssemblyWrote) {
+    TempDir dir;
+    const std::string recorded = GetParam().digest;
+    const std::string now =
+        import_and_digest(std::string(TRAINSCOPE_CLI) + " import", GetParam(), dir);
+    ASSERT_EQ(now.rfind("import failed", 0), std::string::npos) << now;
+    EXPECT_EQ(now, recorded);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedJobs, ImportEquivalenceStreamedJob,
+                         ::testing::ValuesIn(kJobFixtures),
+                         [](const auto& fixture) { return std::string(fixture.param.label); });
+
 using ImportEquivalenceJob = NeedsSharedTraces;
 using ImportEquivalenceGenerated = NeedsSharedTraces;
 using ImportEquivalenceDigests = NeedsSharedTraces;
@@ -260,7 +288,9 @@ TEST_F(ImportEquivalenceGenerated, CountsAndTotalsAreTheSourcesTimesItsCopies) {
 TEST_F(ImportEquivalenceDigests, DISABLED_PrintDigests) {
     const char* cli = std::getenv("TRAINSCOPE_DIGEST_CLI");
     TempDir dir;
-    for (const Fixture& f : kFixtures) {
+    for (const Fixture& f : std::getenv("TRAINSCOPE_DIGEST_JOBS")
+                                ? std::span<const Fixture>(kJobFixtures)
+                                : std::span<const Fixture>(kFixtures)) {
         std::printf(
             "    {\"%s\", \"%s\",\n     \"%s\"},\n", f.label, f.arguments,
             import_and_digest(std::string(cli ? cli : TRAINSCOPE_CLI) + " import", f, dir).c_str());

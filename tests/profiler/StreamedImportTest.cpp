@@ -94,7 +94,7 @@ TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {
 void expect_streamed_equals_whole(const std::string& relative, std::size_t run) {
     const auto file = testing::shared_trace_path(relative);
     const Trace whole = import_kineto_trace(file);  // the default run holds every fixture
-    StreamedTrace streamed = stream_kineto_trace(file, run);
+    StreamedTrace streamed = stream_kineto_trace(file, {run});
     EXPECT_EQ(streamed.activity_count, static_cast<std::int64_t>(whole.activities.size()));
     // The summaries as the store makes them while the activities pass.
     std::vector<RowSummaryLevel> levels;

@@ -176,8 +176,9 @@ struct KinetoTraceBuilder::EventKeys {
     }
 };
 
-KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file, std::size_t run_capacity)
-    : file_(std::move(file)), activities_(run_capacity) {}
+KinetoTraceBuilder::KinetoTraceBuilder(std::filesystem::path file, std::size_t run_capacity,
+                                       ActivitySorter::OneRun one_run)
+    : file_(std::move(file)), activities_(run_capacity), one_run_(one_run) {}
 
 KinetoTraceBuilder::Category KinetoTraceBuilder::classify(std::string_view category) {
     // Lowercased on the stack: this runs once per event. No known category is longer.
@@ -430,7 +431,7 @@ StreamedTrace KinetoTraceBuilder::finish() && {
     out.shift_ns = origin;
     out.first_start_ns = any ? min_start_ns_ - origin : 0;
     out.has_gpu_work = has_gpu_work_;
-    out.activities = std::move(activities_).finish();
+    out.activities = std::make_unique<SortedActivities>(std::move(activities_).finish(one_run_));
     out.header = std::move(trace_);
     std::shared_ptr<KinetoCollectiveJoin> join = std::move(collectives_);
     out.on_activity = [join](const Activity& a, std::span<const NestingStack::Open> ancestors,

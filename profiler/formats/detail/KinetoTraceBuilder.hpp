@@ -9,6 +9,7 @@
 
 #include "profiler/formats/detail/KinetoCollectives.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
+#include "profiler/trace/ActivitySorter.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
 #include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -22,7 +23,8 @@ namespace trainscope::profiler::detail {
 // moves t = 0 to the first event, applied as the sorted activities pass.
 class KinetoTraceBuilder {
   public:
-    KinetoTraceBuilder(std::filesystem::path file, std::size_t run_capacity);
+    KinetoTraceBuilder(std::filesystem::path file, std::size_t run_capacity,
+                       ActivitySorter::OneRun one_run);
     KinetoTraceBuilder(const KinetoTraceBuilder&) = delete;  // lanes_ refers to trace_
     KinetoTraceBuilder& operator=(const KinetoTraceBuilder&) = delete;
 
@@ -51,6 +53,7 @@ class KinetoTraceBuilder {
     std::optional<std::int64_t> capture_begin_ns_;
     std::optional<std::int64_t> capture_end_ns_;
     ActivitySorter activities_;
+    ActivitySorter::OneRun one_run_;
     std::int64_t min_start_ns_ = std::numeric_limits<std::int64_t>::max();
     std::int64_t max_end_ns_ = std::numeric_limits<std::int64_t>::min();
     bool has_gpu_work_ = false;
