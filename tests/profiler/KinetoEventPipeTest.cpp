@@ -117,7 +117,7 @@ class KinetoEventPipeImport : public ::testing::Test {
 };
 
 TEST_F(KinetoEventPipeImport, AWholeFileIsBuiltFromEveryBatch) {
-    const StreamedTrace trace = stream_kineto_trace(write("pipe_whole.json"), 4096);
+    const StreamedTrace trace = stream_kineto_trace(write("pipe_whole.json"), {4096});
     EXPECT_EQ(trace.activity_count, kEvents);
 }
 

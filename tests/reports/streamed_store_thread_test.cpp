@@ -47,7 +47,7 @@ RunRecord streamed_run(const std::filesystem::path& file) {
     RunRecord run = testing::sample_run();
     run.trace.reset();
     run.streamed_trace = std::make_shared<profiler::StreamedTrace>(
-        profiler::stream_kineto_trace(file, kRunCapacity));
+        profiler::stream_kineto_trace(file, {kRunCapacity}));
     return run;
 }
 
