@@ -146,7 +146,11 @@ void MainWindow::showRange(double t0, double t1) {
     range_panel_->showRange(*trace_->timeline, t0, t1,
                             TimelineRenderer::originNs(*trace_->timeline, timeline_->state()));
     // The Kernels tab follows the range until "Show the whole run".
-    kernel_model_->setStats(computeKernelStats(*trace_->timeline, t0, t1));
+    std::vector<KernelStat> stats;
+    // Read from the results file, as the range panel's figures: a failure is said there.
+    if (fileErrorOf([&] { stats = computeKernelStats(*trace_->timeline, t0, t1); }))
+        return;
+    kernel_model_->setStats(stats);
     const double base = static_cast<double>(trace_->timeline->beginNs());
     kernels_view_->setScope(tr("Run %1, range %2 – %3")
                                 .arg(trace_->run_id)

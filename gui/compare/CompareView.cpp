@@ -24,6 +24,10 @@
 namespace trainscope::gui {
 
 namespace {
+
+QString diffFailedText(const QString& why) {
+    return QObject::tr("Could not compare the kernels: %1").arg(why);
+}
 QTableView* make_table(QAbstractItemModel* model, int sort_role, int sort_column,
                        Qt::SortOrder order, QObject* parent) {
     auto* proxy = new QSortFilterProxyModel(parent);
@@ -267,7 +271,12 @@ void CompareView::startDiff() {
         return profiler::diff_traces(whole_a.trace(), whole_b.trace(), options);
     };
     if (synchronous_) {
-        showDiff(compute());
+        profiler::TraceDiff diff;
+        // The results file went away or the run was replaced in it since the load.
+        if (const auto failed = fileErrorOf([&] { diff = compute(); }))
+            note_->setText(diffFailedText(*failed));
+        else
+            showDiff(diff);
         return;
     }
     const int generation = ++generation_;
@@ -279,13 +288,23 @@ void CompareView::startDiff() {
     // hand a task over). The result comes to the GUI thread as a queued call on `this`,
     // which the destructor outlives by joining the job first.
     std::thread thread([this, compute, stop, finished, generation] {
-        auto diff = std::make_shared<const profiler::TraceDiff>(compute());
+        // A store read that fails (the results file went away, or the run was replaced
+        // in it since the load) is said in the view; leaving the thread would terminate.
+        std::shared_ptr<const profiler::TraceDiff> diff;
+        QString failure;
+        if (const auto failed =
+                fileErrorOf([&] { diff = std::make_shared<const profiler::TraceDiff>(compute()); }))
+            failure = diffFailedText(*failed);
         if (!stop->load()) {
             QMetaObject::invokeMethod(
                 this,
-                [this, diff, stop, generation] {
-                    if (!stop->load() && generation == generation_)
+                [this, diff, failure, stop, generation] {
+                    if (stop->load() || generation != generation_)
+                        return;
+                    if (diff)
                         showDiff(*diff);
+                    else
+                        note_->setText(failure);
                 },
                 Qt::QueuedConnection);
         }

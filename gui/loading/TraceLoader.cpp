@@ -130,6 +130,8 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
             std::filesystem::path(database_path.toStdString()), run_id));
     } catch (const reports::StoreError&) {
         // Rows that cannot be read by index (not contiguous): the records stay in memory.
+    } catch (const reports::SqliteError&) {
+        // The file cannot be opened a second time now: the loaded records serve instead.
     }
     out->timeline = std::move(timeline);
     if (progress)

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "gui/common/FileErrors.hpp"
 #include "gui/kernels/KernelStatsModel.hpp"
 #include "gui/kernels/KernelTable.hpp"
 #include "gui/timeline/TimeFormat.hpp"
@@ -55,7 +56,17 @@ RangePanel::RangePanel(QWidget* parent)
 
 void RangePanel::showRange(const TimelineData& timeline, double t0_ns, double t1_ns,
                            std::int64_t origin_ns) {
-    stats_ = computeRangeStats(timeline, t0_ns, t1_ns);
+    // The window's activities are read from the results file: one that went away, or whose
+    // run was replaced since the load, is said in the panel.
+    if (const auto failed =
+            fileErrorOf([&] { stats_ = computeRangeStats(timeline, t0_ns, t1_ns); })) {
+        stats_ = {};
+        model_->setStats(stats_.kernels);
+        title_->setText(tr("Range"));
+        summary_->setText(tr("Could not read the range's activities: %1").arg(*failed));
+        show();
+        return;
+    }
     model_->setStats(stats_.kernels);
     const auto origin = static_cast<double>(origin_ns);
     title_->setText(tr("Range %1").arg(formatDuration(stats_.durationNs())));

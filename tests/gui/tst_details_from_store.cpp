@@ -3,6 +3,7 @@
 // panel, the Kernels tab or the diff needs them; every answer equals the one of a timeline
 // built from the whole trace in memory.
 #include <QApplication>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "gui/kernels/KernelStats.hpp"
 #include "gui/loading/TraceLoader.hpp"
+#include "gui/range/RangePanel.hpp"
 #include "gui/range/RangeStats.hpp"
 #include "gui/timeline/ActivityTooltip.hpp"
 #include "gui/timeline/TimelineData.hpp"
@@ -224,6 +226,29 @@ class TestDetailsFromStore : public QObject {
                 QCOMPARE(got.busy[b].busy_ns, want.busy[b].busy_ns);
             compareStats(got.kernels, want.kernels);
         }
+    }
+
+    // The run's rows were deleted from the file after the load (as a replaced run's are):
+    // the range panel says it could not read them instead of the GUI ending on the error.
+    void aRangeWhoseRowsWentIsSaidInThePanel() {
+        const std::string path = dir_.filePath(QStringLiteral("gone.db")).toStdString();
+        const auto run = testing::writeDatabase(path, {3000, 0, 5});
+        const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), run);
+        QVERIFY(loaded != nullptr);
+        const TimelineData& d = *loaded->timeline;
+        QVERIFY(d.detailsInStore());
+        {
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            db.prepare("DELETE FROM activities WHERE run_id = ?1").bind(1, run).run();
+        }
+        RangePanel panel;
+        panel.showRange(d, static_cast<double>(d.beginNs()), static_cast<double>(d.endNs()),
+                        d.beginNs());
+        QCOMPARE(panel.stats().activity_count, std::int64_t{0});
+        bool said = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            said = said || label->text().contains(QStringLiteral("Could not read"));
+        QVERIFY(said);
     }
 
   private:
