@@ -17,6 +17,7 @@
 #include "profiler/formats/KinetoImporter.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace trainscope::reports {
@@ -104,6 +105,37 @@ TEST(StreamedStoreThread, AFailureWhileRowsAreQueuedKeepsNothingOfTheRun) {
         }
     }
     EXPECT_EQ(passed, kKernels);
+    EXPECT_EQ(count_activities(db), 0);
+}
+
+// The store thread's own insert fails half-way (as on a full disk): the error reaches the
+// caller from the passing side, the thread is joined, and no row of the run is kept.
+TEST(StreamedStoreThread, AnInsertThatFailsOnTheStoreThreadReachesTheCaller) {
+    testing::TempDir dir;
+    const auto file = write_kineto(dir / "t.json");
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    RunRecord traceless = testing::sample_run();
+    traceless.trace.reset();
+    const std::int64_t id = RunWriter(db).write(traceless);
+    db.exec(
+        "CREATE TEMP TABLE inserted (n INTEGER); INSERT INTO inserted VALUES (0);"
+        "CREATE TEMP TRIGGER fail_late BEFORE INSERT ON main.activities BEGIN "
+        "UPDATE inserted SET n = n + 1; "
+        "SELECT RAISE(ABORT, 'no space left on the test device') "
+        "WHERE (SELECT n FROM inserted) > 5000; END;");
+
+    RunRecord run = streamed_run(file);
+    {
+        Transaction tx(db);
+        try {
+            write_streamed_trace(db, id, *run.streamed_trace);
+            ADD_FAILURE() << "the write did not fail";
+        } catch (const SqliteError& error) {
+            EXPECT_NE(std::string(error.what()).find("no space left on the test device"),
+                      std::string::npos)
+                << error.what();
+        }
+    }
     EXPECT_EQ(count_activities(db), 0);
 }
 

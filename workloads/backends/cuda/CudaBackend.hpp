@@ -119,6 +119,12 @@ class CudaBackend final : public Backend {
     cuda::CudaRunOptions options_;
     cuda::CudaStream stream_;
     cuda::CudnnHandle cudnn_;
+    // cuBLAS's workspace, ours rather than one cuBLAS allocates itself: counted as the
+    // workspace class while a GEMM runs, and with cuda_graph=true at one address for the
+    // captured step (cuBLAS must not allocate inside a capture). Declared before the
+    // handle so that it outlives the handle that points at it.
+    std::size_t cublas_workspace_bytes_ = 0;
+    cuda::DeviceMemory cublas_workspace_;
     cuda::CublasHandle cublas_;
     // cuDNN's, cuBLAS's and the own reductions' workspaces while an op holds them: the
     // workspace class.
@@ -141,11 +147,6 @@ class CudaBackend final : public Backend {
     cuda::StreamIntervalTimer step_timer_;
     cuda::CudaEventStepTimer window_timer_{stream_.get()};
     cuda::DeferredLossRows deferred_loss_;
-    // cuBLAS's workspace, ours rather than one cuBLAS allocates itself: counted as the
-    // workspace class while a GEMM runs, and with cuda_graph=true at one address for the
-    // captured step (cuBLAS must not allocate inside a capture).
-    std::size_t cublas_workspace_bytes_ = 0;
-    cuda::DeviceMemory cublas_workspace_;
     // cuda_graph=true only: the captured step, and the deferred loss calls each replay
     // writes again.
     std::unique_ptr<cuda::StepGraph> graph_;
