@@ -157,7 +157,10 @@ ActivitySelection TimelineData::deviceWorkIn(double t0_ns, double t1_ns) const {
     std::vector<std::uint32_t> index(first, last);
     std::sort(index.begin(), index.end());  // the store's order: consecutive rows read at once
     profiler::Trace out = headerCopy();
-    out.activities = store_->read(index);
+    // On a connection of its own: a read of millions of rows (the compare view's diff,
+    // off the GUI thread) must not hold the shared reader's lock that tooltips wait on.
+    const reports::ActivityReader own(store_->path(), store_->runId());
+    out.activities = own.read(index);
     for (profiler::Activity& a : out.activities) {
         a.start_ns -= details_shift_;
         a.end_ns -= details_shift_;
@@ -173,7 +176,10 @@ ActivitySelection TimelineData::wholeTrace() const {
         index[i] = static_cast<std::uint32_t>(i);
     profiler::Trace out = headerCopy();
     out.counters = trace_.counters;
-    out.activities = store_->read(index);
+    // On a connection of its own: a read of millions of rows (the compare view's diff,
+    // off the GUI thread) must not hold the shared reader's lock that tooltips wait on.
+    const reports::ActivityReader own(store_->path(), store_->runId());
+    out.activities = own.read(index);
     for (profiler::Activity& a : out.activities) {
         a.start_ns -= details_shift_;
         a.end_ns -= details_shift_;

@@ -25,6 +25,7 @@ class ActivityReader {
 
     [[nodiscard]] std::size_t size() const { return count_; }
     [[nodiscard]] std::int64_t runId() const { return run_id_; }
+    [[nodiscard]] const std::filesystem::path& path() const { return db_.path(); }
 
     // The activity at `index` as load_trace reads it. StoreError past the end.
     [[nodiscard]] profiler::Activity read(std::size_t index) const;
