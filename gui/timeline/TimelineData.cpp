@@ -12,8 +12,8 @@
 #include "gui/timeline/KernelName.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
-#include "profiler/trace/TraceOrder.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
+#include "profiler/trace/TraceOrder.hpp"
 #include "reports/store/ActivityReader.hpp"
 
 namespace trainscope::gui {
@@ -141,6 +141,22 @@ profiler::Trace TimelineData::headerCopy() const {
     return out;
 }
 
+namespace {
+
+// The stored records at `index`, on the timeline's clock (the store keeps the file's).
+std::vector<profiler::Activity> readRebased(const reports::ActivityReader& reader,
+                                            std::span<const std::uint32_t> index,
+                                            std::int64_t shift_ns) {
+    std::vector<profiler::Activity> activities = reader.read(index);
+    for (profiler::Activity& a : activities) {
+        a.start_ns -= shift_ns;
+        a.end_ns -= shift_ns;
+    }
+    return activities;
+}
+
+}  // namespace
+
 ActivitySelection TimelineData::deviceWorkIn(double t0_ns, double t1_ns) const {
     if (!store_)
         return ActivitySelection(trace_);  // the analyses restrict themselves to the window
@@ -157,14 +173,7 @@ ActivitySelection TimelineData::deviceWorkIn(double t0_ns, double t1_ns) const {
     std::vector<std::uint32_t> index(first, last);
     std::sort(index.begin(), index.end());  // the store's order: consecutive rows read at once
     profiler::Trace out = headerCopy();
-    // On a connection of its own: a read of millions of rows (the compare view's diff,
-    // off the GUI thread) must not hold the shared reader's lock that tooltips wait on.
-    const reports::ActivityReader own(store_->path(), store_->runId());
-    out.activities = own.read(index);
-    for (profiler::Activity& a : out.activities) {
-        a.start_ns -= details_shift_;
-        a.end_ns -= details_shift_;
-    }
+    out.activities = readRebased(*store_, index, details_shift_);
     return ActivitySelection(std::move(out), std::move(index));
 }
 
@@ -179,11 +188,7 @@ ActivitySelection TimelineData::wholeTrace() const {
     // On a connection of its own: a read of millions of rows (the compare view's diff,
     // off the GUI thread) must not hold the shared reader's lock that tooltips wait on.
     const reports::ActivityReader own(store_->path(), store_->runId());
-    out.activities = own.read(index);
-    for (profiler::Activity& a : out.activities) {
-        a.start_ns -= details_shift_;
-        a.end_ns -= details_shift_;
-    }
+    out.activities = readRebased(own, index, details_shift_);
     return ActivitySelection(std::move(out), std::move(index));
 }
 

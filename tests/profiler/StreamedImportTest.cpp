@@ -8,6 +8,7 @@
 #include <random>
 #include <tuple>
 
+#include "RecordFields.hpp"
 #include "TraceFixtures.hpp"
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/analysis/RowSummarizer.hpp"
@@ -18,17 +19,6 @@
 
 namespace trainscope::profiler {
 namespace {
-
-auto fields(const Activity& a) {
-    return std::make_tuple(a.start_ns, a.end_ns, a.correlation, a.bytes, a.lane, a.name, a.kind,
-                           a.copy_kind, a.depth, a.grid, a.block, a.registers_per_thread,
-                           a.shared_memory_bytes, a.graph_id, a.device, a.flops);
-}
-
-auto fields(const CollectiveCall& c) {
-    return std::make_tuple(c.rank, c.kind, c.lane, c.start_ns, c.end_ns, c.sequence, c.elements,
-                           c.bytes, c.group_size, c.group, c.dtype);
-}
 
 // The one trace order that Trace::sort, the sorter's runs and their merge use: lanes
 // contiguous, then by start, the enclosing (longer) activity first.

@@ -7,27 +7,13 @@
 #include <algorithm>
 #include <tuple>
 
+#include "RecordFields.hpp"
 #include "TraceFixtures.hpp"
 #include "profiler/formats/JobAssembly.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 
 namespace trainscope::profiler {
 namespace {
-
-auto fields(const Activity& a) {
-    return std::make_tuple(a.start_ns, a.end_ns, a.correlation, a.bytes, a.lane, a.name, a.kind,
-                           a.copy_kind, a.depth, a.grid, a.block, a.registers_per_thread,
-                           a.shared_memory_bytes, a.graph_id, a.device, a.flops);
-}
-
-auto fields(const CollectiveCall& c) {
-    return std::make_tuple(c.rank, c.kind, c.lane, c.start_ns, c.end_ns, c.sequence, c.elements,
-                           c.bytes, c.group_size, c.group, c.dtype);
-}
-
-auto fields(const Lane& l) {
-    return std::make_tuple(l.kind, l.device, l.stream_or_thread, l.process, l.name, l.rank);
-}
 
 std::vector<std::filesystem::path> rank_files(const std::string& set) {
     std::vector<std::filesystem::path> paths;
