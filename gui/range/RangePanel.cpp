@@ -83,8 +83,7 @@ QString RangePanel::summaryText() const {
                  .arg(stats_.activity_count)
                  .arg(what, formatDuration(static_cast<double>(stats_.work_ns)));
     const double range = stats_.durationNs();
-    const bool ranks = std::any_of(stats_.busy.begin(), stats_.busy.end(),
-                                   [](const RangeBusy& b) { return b.rank != 0; });
+    const bool ranks = stats_.by_rank;
     for (const RangeBusy& b : stats_.busy) {
         QString device = b.device < 0 ? tr("CPU ops") : tr("GPU %1").arg(b.device);
         if (ranks)

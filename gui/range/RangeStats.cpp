@@ -11,6 +11,7 @@ RangeStats computeRangeStats(const TimelineData& data, double t0_ns, double t1_n
     RangeStats out;
     out.t0_ns = t0_ns;
     out.t1_ns = t1_ns;
+    out.by_rank = data.trace().names_devices_by_rank();
     // The Kernels tab's table for the same range: one conversion of the breakdown.
     out.kernels = computeKernelStats(data, t0_ns, t1_ns);
     for (const KernelStat& s : out.kernels) {

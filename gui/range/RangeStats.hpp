@@ -26,6 +26,7 @@ struct RangeStats {
     double t0_ns = 0;
     double t1_ns = 0;
     bool host_ops = false;            // the work is the CPU backend's ops
+    bool by_rank = false;             // a job's trace: devices are named with their rank
     std::int64_t activity_count = 0;  // work starting in [t0, t1)
     std::int64_t work_ns = 0;         // their summed durations
     std::vector<RangeBusy> busy;      // per device that worked in the range

@@ -191,8 +191,7 @@ Track counter_track(const profiler::CounterSeries& series, const TimeAxisMapping
 std::vector<Track> collect_tracks(const TimelineData& td, const TimeAxisMapping& m,
                                   const Theme& theme) {
     std::vector<Track> tracks;
-    const bool ranks = std::any_of(td.deviceBusy().begin(), td.deviceBusy().end(),
-                                   [](const DeviceBusy& b) { return b.rank != 0; });
+    const bool ranks = td.trace().names_devices_by_rank();
     for (const DeviceBusy& busy : td.deviceBusy()) {
         const QString title =
             ranks

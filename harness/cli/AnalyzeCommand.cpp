@@ -50,7 +50,7 @@ std::string ms(std::int64_t ns) {
 // several.
 std::string device_name(const profiler::Trace& trace, std::int32_t rank, std::int32_t device) {
     const std::string name = device < 0 ? "CPU" : fmt::format("device {}", device);
-    return trace.world_size > 1 ? fmt::format("rank {} {}", rank, name) : name;
+    return trace.names_devices_by_rank() ? fmt::format("rank {} {}", rank, name) : name;
 }
 
 void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, const char* what) {

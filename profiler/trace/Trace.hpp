@@ -28,6 +28,9 @@ struct Trace {
     // collective each rank took part in is listed here (in no particular order).
     std::int32_t world_size = 1;
     std::vector<CollectiveCall> collectives;
+    // Each rank numbers its devices from 0, so where a trace holds a job (world size > 1)
+    // a device is named with its rank: the CLI, reports and GUI all ask this.
+    [[nodiscard]] bool names_devices_by_rank() const { return world_size > 1; }
     std::map<std::string, std::string> metadata;  // source format, devices, versions
     // Imported traces: the source file's own timestamps are absolute time minus this
     // (Kineto's "baseTimeNanoseconds"); 0 when the file stores absolute times. Lets an
