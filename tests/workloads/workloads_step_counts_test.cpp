@@ -124,7 +124,10 @@ TEST(WorkloadsStepCounts, CountsEveryOperationOnce) {
 }
 
 // A CPU backend whose host-to-device copies take kCopyDelay each: a slow data source.
-constexpr auto kCopyDelay = std::chrono::milliseconds(30);
+// A step that held its batch's two copies would take at least twice the delay; one that
+// does not takes its compute alone, a few ms quiet but 50 ms seen on a loaded 2-core
+// machine, so the delay leaves the compute a margin that load does not eat.
+constexpr auto kCopyDelay = std::chrono::milliseconds(100);
 
 class SlowCopyBackend final : public CpuBackend {
   public:
