@@ -52,6 +52,13 @@ RunRecord streamed_run(const std::filesystem::path& file) {
     return run;
 }
 
+// A run stored without a trace, for a test to write a streamed trace into by hand.
+std::int64_t write_traceless_run(const ResultsDatabase& db) {
+    RunRecord run = testing::sample_run();
+    run.trace.reset();
+    return RunWriter(db).write(run);
+}
+
 std::int64_t count_activities(const ResultsDatabase& db) {
     auto count = db.prepare("SELECT COUNT(*) FROM activities");
     count.step();
@@ -86,9 +93,7 @@ TEST(StreamedStoreThread, AFailureWhileRowsAreQueuedKeepsNothingOfTheRun) {
     testing::TempDir dir;
     const auto file = write_kineto(dir / "t.json");
     ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    RunRecord traceless = testing::sample_run();
-    traceless.trace.reset();
-    const std::int64_t id = RunWriter(db).write(traceless);
+    const std::int64_t id = write_traceless_run(db);
 
     RunRecord run = streamed_run(file);
     std::int64_t passed = 0;
@@ -114,9 +119,7 @@ TEST(StreamedStoreThread, AnInsertThatFailsOnTheStoreThreadReachesTheCaller) {
     testing::TempDir dir;
     const auto file = write_kineto(dir / "t.json");
     ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    RunRecord traceless = testing::sample_run();
-    traceless.trace.reset();
-    const std::int64_t id = RunWriter(db).write(traceless);
+    const std::int64_t id = write_traceless_run(db);
     db.exec(
         "CREATE TEMP TABLE inserted (n INTEGER); INSERT INTO inserted VALUES (0);"
         "CREATE TEMP TRIGGER fail_late BEFORE INSERT ON main.activities BEGIN "
