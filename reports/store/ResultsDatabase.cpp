@@ -92,6 +92,7 @@ void ResultsDatabase::create_schema() const {
     exec(detail::kMemoryPeaksSql);
     exec(detail::kOpFlopsSql);
     exec(detail::kRankMemorySql);
+    exec(detail::kLaneSummaryEncodingSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }
@@ -151,6 +152,9 @@ void ResultsDatabase::upgrade() const {
     // Version 5 keeps series and memory peaks per rank; older runs' are rank 0's.
     if (found < 5)
         exec(detail::kRankMemorySql);
+    // Version 6 deflates the summaries of new runs; older runs' stay packed.
+    if (found < 6)
+        exec(detail::kLaneSummaryEncodingSql);
     prepare("INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).run();
     tx.commit();
 }

@@ -16,7 +16,7 @@ using Statement = profiler::SqliteStatement;
 using Transaction = profiler::SqliteTransaction;
 
 // The results database schema version this build reads and writes (docs/formats.md).
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 // The oldest version still read: 1 lacks steps.data_ns, which reads as absent; 1 and 2
 // lack the ranks of a distributed trace (lanes.rank, trace_info.world_size, the
 // collectives table), which read as one rank without collectives.

@@ -260,4 +260,11 @@ DROP TABLE memory_peak_classes;
 ALTER TABLE memory_peak_classes_by_rank RENAME TO memory_peak_classes;
 )sql";
 
+// Added in version 6 (smaller files): how a run's lane_summaries.buckets are written
+// (reports::LaneSummaryEncoding). Runs stored before keep theirs packed (0); a new file
+// and an upgraded one both add it from here.
+inline constexpr const char* kLaneSummaryEncodingSql = R"sql(
+ALTER TABLE lane_summary_runs ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 }  // namespace trainscope::reports::detail

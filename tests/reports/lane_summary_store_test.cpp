@@ -1,5 +1,6 @@
 // The level-of-detail summaries written with a trace (lane_summaries) read back exactly as
-// profiler::summarize_rows makes them; a run stored without them reads as "none made", and
+// profiler::summarize_rows makes them, deflated to a fraction of their packed size; a run
+// stored without them reads as "none made", a version-5 file's packed ones still read, and
 // a damaged record is the file's fault, said as such.
 #include <gtest/gtest.h>
 
@@ -31,11 +32,7 @@ RunRecord dense_run() {
     return run;
 }
 
-TEST(LaneSummaryStore, ReadsBackWhatSummarizeRowsMakes) {
-    testing::TempDir dir;
-    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    const RunRecord run = dense_run();
-    const auto id = RunWriter(db).write(run);
+void expect_summaries(const ResultsDatabase& db, std::int64_t id, const RunRecord& run) {
     const auto expected = profiler::summarize_rows(*run.trace);
     ASSERT_GE(expected.size(), 3u);
     const auto loaded = load_lane_summaries(db, id);
@@ -51,6 +48,49 @@ TEST(LaneSummaryStore, ReadsBackWhatSummarizeRowsMakes) {
         EXPECT_EQ(got.origin_ns, want.origin_ns);
         EXPECT_EQ(got.buckets, want.buckets);
     }
+}
+
+TEST(LaneSummaryStore, ReadsBackWhatSummarizeRowsMakes) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const RunRecord run = dense_run();
+    expect_summaries(db, RunWriter(db).write(run), run);
+}
+
+// The file's size per activity: the summaries cost a few bytes per activity packed (41 a
+// bucket); written deflated they must take well under half of that.
+TEST(LaneSummaryStore, AreStoredInLessThanHalfTheirPackedSize) {
+    testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    (void)RunWriter(db).write(dense_run());
+    auto sizes = db.prepare("SELECT SUM(bucket_count), SUM(length(buckets)) FROM lane_summaries");
+    ASSERT_TRUE(sizes.step());
+    const auto packed = sizes.column_int64(0) * static_cast<std::int64_t>(kLaneSummaryRecordBytes);
+    ASSERT_GT(packed, 10'000);
+    EXPECT_LT(sizes.column_int64(1) * 2, packed);
+}
+
+// A file of version 5 keeps its summaries packed: they read as they are, and a writer that
+// upgrades the file leaves them so while it deflates the runs it adds.
+TEST(LaneSummaryStore, AVersionFiveFilesPackedSummariesReadBeforeAndAfterTheUpgrade) {
+    testing::TempDir dir;
+    const auto path = dir / "v5.db";
+    const RunRecord run = dense_run();
+    std::int64_t id = 0;
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        id = RunWriter(db).write(run);
+        testing::drop_version_six(db);
+    }
+    {
+        ResultsDatabase db(path, OpenMode::ReadOnly);
+        ASSERT_EQ(db.schema_version(), 5);
+        expect_summaries(db, id, run);
+    }
+    ResultsDatabase db(path, OpenMode::CreateOrOpen);
+    EXPECT_EQ(db.schema_version(), kSchemaVersion);
+    expect_summaries(db, id, run);
+    expect_summaries(db, RunWriter(db).write(run), run);
 }
 
 TEST(LaneSummaryStore, ASmallTraceIsSummarizedWithNoLevelKept) {
