@@ -36,7 +36,7 @@ bool KinetoParsePool::submit(const KinetoEventBytes& batch) {
     Slot* slot = nullptr;
     {
         std::unique_lock lock(mutex_);
-        changed_.wait(lock, [this] { return stopped_ || !free_.empty(); });
+        slot_freed_.wait(lock, [this] { return stopped_ || !free_.empty(); });
         if (stopped_)
             return false;
         slot = free_.back();
@@ -55,7 +55,7 @@ bool KinetoParsePool::submit(const KinetoEventBytes& batch) {
         to_parse_.push_back(slot);
         in_order_.push_back(slot);
     }
-    changed_.notify_all();
+    submitted_.notify_one();
     return true;
 }
 
@@ -64,12 +64,13 @@ void KinetoParsePool::close() {
         const std::lock_guard lock(mutex_);
         closed_ = true;
     }
-    changed_.notify_all();
+    submitted_.notify_all();
+    parsed_.notify_all();
 }
 
 const KinetoParsePool::Parsed* KinetoParsePool::receive() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] {
+    parsed_.wait(lock, [this] {
         return stopped_ || (in_order_.empty() ? closed_ : in_order_.front()->done);
     });
     if (stopped_ || in_order_.empty())
@@ -83,7 +84,7 @@ void KinetoParsePool::give_back() {
         free_.push_back(in_order_.front());
         in_order_.pop_front();
     }
-    changed_.notify_all();
+    slot_freed_.notify_one();
 }
 
 void KinetoParsePool::stop() {
@@ -91,7 +92,9 @@ void KinetoParsePool::stop() {
         const std::lock_guard lock(mutex_);
         stopped_ = true;
     }
-    changed_.notify_all();
+    slot_freed_.notify_all();
+    submitted_.notify_all();
+    parsed_.notify_all();
 }
 
 void KinetoParsePool::work(const std::filesystem::path& file) {
@@ -100,7 +103,7 @@ void KinetoParsePool::work(const std::filesystem::path& file) {
         Slot* slot = nullptr;
         {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [this] { return stopped_ || closed_ || !to_parse_.empty(); });
+            submitted_.wait(lock, [this] { return stopped_ || closed_ || !to_parse_.empty(); });
             if (stopped_ || to_parse_.empty())
                 return;
             slot = to_parse_.front();
@@ -120,11 +123,14 @@ void KinetoParsePool::work(const std::filesystem::path& file) {
         } catch (...) {
             out.error = std::current_exception();
         }
+        bool next_in_order = false;
         {
             const std::lock_guard lock(mutex_);
             slot->done = true;
+            next_in_order = in_order_.front() == slot;  // else the builder waits for another
         }
-        changed_.notify_all();
+        if (next_in_order)
+            parsed_.notify_one();
     }
 }
 

@@ -60,7 +60,11 @@ class KinetoParsePool {
     void work(const std::filesystem::path& file);
 
     std::mutex mutex_;
-    std::condition_variable changed_;
+    // One condition per kind of waiter, so that a hand-over wakes only the thread that
+    // can go on (waking all of them on every 64 KiB batch cost context switches).
+    std::condition_variable slot_freed_;  // the reader
+    std::condition_variable submitted_;   // the workers
+    std::condition_variable parsed_;      // the builder
     std::vector<std::unique_ptr<Slot>> owned_;
     std::vector<Slot*> free_;
     std::deque<Slot*> to_parse_;  // submitted, no worker has taken them yet
