@@ -83,8 +83,12 @@ struct ImportedFile {
     }
 };
 
+// One file read alone parses its events on this many threads at most (one per core up
+// to it): beyond three the builder, one thread, sets the pace.
+constexpr unsigned kMaxParseThreads = 3;
+
 ImportedFile import_trace(const std::filesystem::path& file, const std::string& format,
-                          bool one_of_several) {
+                          bool one_of_several, unsigned parse_threads) {
     ImportedFile out{file, nullptr, std::nullopt};
     if (format == "nsys") {
         out.whole = profiler::import_nsys_sqlite(file);
@@ -93,6 +97,7 @@ ImportedFile import_trace(const std::filesystem::path& file, const std::string& 
     profiler::KinetoStreamOptions options;
     if (one_of_several)
         options.one_run = profiler::ActivitySorter::OneRun::OnDisk;
+    options.parse_threads = parse_threads;
     out.streamed =
         std::make_shared<profiler::StreamedTrace>(profiler::stream_kineto_trace(file, options));
     if (one_of_several)
@@ -191,18 +196,22 @@ std::vector<ImportedFile> import_all(const std::vector<std::filesystem::path>& f
                                      unsigned max_workers) {
     std::vector<ImportedFile> traces(files.size());
     std::vector<std::exception_ptr> errors(files.size());
+    const unsigned cores =
+        std::max(1u, max_workers != 0 ? max_workers : std::thread::hardware_concurrency());
+    // Several files: one worker per file up to one per core, each reading its file on one
+    // thread. One file: its events parsed on up to one thread per core instead.
+    const unsigned parse_threads = files.size() == 1 ? std::min(cores, kMaxParseThreads) : 1;
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
         for (std::size_t i = next++; i < files.size(); i = next++) {
             try {
-                traces[i] = import_trace(files[i], formats[i], files.size() > 1);
+                traces[i] = import_trace(files[i], formats[i], files.size() > 1, parse_threads);
             } catch (...) {
                 errors[i] = std::current_exception();
             }
         }
     };
-    const unsigned cores = max_workers != 0 ? max_workers : std::thread::hardware_concurrency();
-    const std::size_t workers = std::min<std::size_t>(files.size(), std::max(1u, cores));
+    const std::size_t workers = std::min<std::size_t>(files.size(), cores);
     std::vector<std::thread> threads;
     for (std::size_t w = 1; w < workers; ++w)
         threads.emplace_back(work);
@@ -360,8 +369,9 @@ CommandAction add_import_command(CLI::App& app) {
     cmd->add_flag("--allow-partial", options->allow_partial,
                   "import a job whose traces do not cover every rank of its world size");
     cmd->add_option("--threads", options->threads,
-                    "files read at once (one per core by default); the database is the same "
-                    "for any number")
+                    "files read at once (one per core by default), or for one file the "
+                    "threads that parse it (at most 3); the database is the same for any "
+                    "number")
         ->check(CLI::Range(1u, 1024u));
     return [options]() { return execute(*options); };
 }

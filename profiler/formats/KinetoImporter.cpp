@@ -7,6 +7,7 @@
 
 #include "profiler/formats/detail/KinetoEventPipe.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
+#include "profiler/formats/detail/KinetoParsePool.hpp"
 #include "profiler/formats/detail/KinetoTraceBuilder.hpp"
 
 namespace trainscope::profiler {
@@ -92,12 +93,82 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
     }
 }
 
+// The same with the parse on `parse_threads` workers (KinetoParsePool): the reading
+// thread only reads and scans, and the builder takes the batches in file order, so it
+// still sees exactly the calls one thread would make, in the same order.
+void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t parse_threads,
+                             detail::KinetoTraceBuilder& builder) {
+    detail::KinetoParsePool pool(file, parse_threads);
+    std::exception_ptr reader_error;
+    std::vector<Outside> outside;
+    // Events of a "traceEvents" key written with escapes: read with the rest of the
+    // document after every batch, so built after them.
+    std::vector<detail::KinetoRawObject> trailing;
+    std::thread reader([&] {
+        try {
+            detail::KinetoJsonCallbacks callbacks;
+            callbacks.on_event_batch = [&](const detail::KinetoEventBytes& batch) {
+                if (!pool.submit(batch))
+                    throw BuilderStopped{};
+            };
+            callbacks.on_event = [&](detail::KinetoRawObject& e) {
+                detail::copy_into(trailing.emplace_back(), e);
+            };
+            callbacks.on_device = [&](detail::KinetoRawObject& d) {
+                outside.push_back({true, {}, {}, {}});
+                detail::copy_into(outside.back().object, d);
+            };
+            callbacks.on_top_level_scalar = [&](std::string_view key,
+                                                const detail::KinetoField& v) {
+                outside.push_back({false, {}, std::string(key), v});
+            };
+            detail::read_kineto_json(file, callbacks);
+        } catch (const BuilderStopped&) {
+        } catch (...) {
+            reader_error = std::current_exception();
+        }
+        // The batches submitted before a fault are built first, as on one thread.
+        pool.close();
+    });
+    // However the builder leaves (an event it refuses), the pool and the reader stop.
+    struct JoinReader {
+        detail::KinetoParsePool& pool;
+        std::thread& reader;
+        ~JoinReader() {
+            pool.stop();
+            if (reader.joinable())
+                reader.join();
+        }
+    } join{pool, reader};
+    while (const detail::KinetoParsePool::Parsed* batch = pool.receive()) {
+        for (std::size_t i = 0; i < batch->size; ++i)
+            builder.add_event(batch->events[i]);
+        if (batch->error)
+            std::rethrow_exception(batch->error);
+        pool.give_back();
+    }
+    reader.join();
+    if (reader_error)
+        std::rethrow_exception(reader_error);
+    for (const detail::KinetoRawObject& e : trailing)
+        builder.add_event(e);
+    for (const Outside& o : outside) {
+        if (o.device)
+            builder.add_device(o.object);
+        else
+            builder.add_top_level(o.key, o.value);
+    }
+}
+
 }  // namespace
 
 StreamedTrace stream_kineto_trace(const std::filesystem::path& file,
                                   const KinetoStreamOptions& options) {
     detail::KinetoTraceBuilder builder(file, options.run_capacity, options.one_run);
-    read_beside_builder(file, builder);
+    if (options.parse_threads > 1)
+        read_parsed_in_parallel(file, options.parse_threads, builder);
+    else
+        read_beside_builder(file, builder);
     return std::move(builder).finish();
 }
 

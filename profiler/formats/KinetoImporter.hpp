@@ -28,6 +28,10 @@ struct KinetoStreamOptions {
     // InMemory: activities that fit one run stay in memory. OnDisk for a file of many
     // held at once (a job's ranks), so that memory does not grow with their number.
     ActivitySorter::OneRun one_run = ActivitySorter::OneRun::InMemory;
+    // Threads that parse the events (simdjson and the flatten) beside the one that reads
+    // and the caller's, which builds. 0 or 1: the reading thread parses too (a job's
+    // ranks, each already on a core of its own). The trace is the same for any number.
+    std::size_t parse_threads = 0;
 };
 
 // The same trace without holding its activities: they are sorted on disk in runs (a

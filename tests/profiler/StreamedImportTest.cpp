@@ -81,10 +81,14 @@ TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {
 // Runs spilled to disk (tiny runs) against the same reader materialised in memory: this
 // checks the on-disk sort and merge, not the importer against its predecessor; that is
 // import_equivalence_tests' pinned digests of the previous importer's databases.
-void expect_streamed_equals_whole(const std::string& relative, std::size_t run) {
+void expect_streamed_equals_whole(const std::string& relative, std::size_t run,
+                                  std::size_t parse_threads = 0) {
     const auto file = testing::shared_trace_path(relative);
     const Trace whole = import_kineto_trace(file);  // the default run holds every fixture
-    StreamedTrace streamed = stream_kineto_trace(file, {run});
+    KinetoStreamOptions options;
+    options.run_capacity = run;
+    options.parse_threads = parse_threads;
+    StreamedTrace streamed = stream_kineto_trace(file, options);
     EXPECT_EQ(streamed.activity_count, static_cast<std::int64_t>(whole.activities.size()));
     // The summaries as the store makes them while the activities pass.
     std::vector<RowSummaryLevel> levels;
@@ -133,6 +137,17 @@ TEST(StreamedKinetoImport, EqualsTheWholeImportWithRunsOnDisk) {
           "kineto/a100_two_streams_add.json.gz"}) {
         SCOPED_TRACE(relative);
         expect_streamed_equals_whole(relative, 997);
+    }
+}
+
+// The same with the events parsed on three threads (detail/KinetoParsePool) while the
+// whole import parses on the reading thread.
+TEST(StreamedKinetoImport, ParsedOnSeveralThreadsEqualsTheWholeImport) {
+    for (const char* relative :
+         {"kineto/v100_resnet50_training.json.gz", "kineto/h100_bert_small_inference.json.gz",
+          "kineto/a100_two_streams_add.json.gz"}) {
+        SCOPED_TRACE(relative);
+        expect_streamed_equals_whole(relative, 997, 3);
     }
 }
 

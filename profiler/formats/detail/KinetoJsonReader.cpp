@@ -7,6 +7,7 @@
 
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/CompressedFile.hpp"
+#include "profiler/formats/detail/KinetoBatchParser.hpp"
 #include "profiler/formats/detail/KinetoJsonFlatten.hpp"
 #include "profiler/formats/detail/KinetoJsonScan.hpp"
 
@@ -38,6 +39,9 @@ namespace od = simdjson::ondemand;
 // Events are read in batches of about this many bytes: large enough that simdjson runs
 // at full speed, small enough that its index (about 4 bytes per input byte) stays small.
 constexpr std::size_t kBatchBytes = std::size_t{2} << 20;
+// Batches handed to other threads to parse (on_event_batch) end at the first separator
+// after this many bytes: a few of them in flight, flattened, stay in the cores' caches.
+constexpr std::size_t kHandedBatchBytes = std::size_t{64} << 10;
 // One event may be at most this large; the buffer grows to hold it.
 constexpr std::size_t kMaxEventBytes = std::size_t{256} << 20;
 // The document outside "traceEvents" (device properties, distributedInfo) is kept whole;
@@ -56,7 +60,10 @@ bool is_space(char c) {
 class KinetoStreamReader {
   public:
     KinetoStreamReader(const std::filesystem::path& file, const KinetoJsonCallbacks& callbacks)
-        : in_(file), callbacks_(callbacks) {
+        : in_(file),
+          callbacks_(callbacks),
+          hand_batches_(static_cast<bool>(callbacks.on_event_batch)),
+          batch_parser_(file) {
         buffer_.resize(kBatchBytes + simdjson::SIMDJSON_PADDING);
     }
 
@@ -154,6 +161,11 @@ class KinetoStreamReader {
                     if (stack_.size() == 2) {
                         saw_separator_ = true;
                         last_separator_ = at;
+                        if (hand_batches_ && at - batch_begin_ >= kHandedBatchBytes) {
+                            parse_batch(batch_begin_, at, false);
+                            batch_begin_ = at + 1;
+                            last_separator_ = kNone;
+                        }
                     }
                 } else if (c == '{' || c == '[') {
                     open(c);
@@ -243,8 +255,9 @@ class KinetoStreamReader {
         pos_ = i;
     }
 
-    // Events between `begin` and `end` (a separator or the array's ']'), read as one
-    // JSON array in place: the byte before `begin` becomes '[' and the one at `end` ']'.
+    // Events between `begin` and `end` (a separator or the array's ']') as one JSON
+    // array in place, the byte before `begin` made '[' and the one at `end` ']': parsed
+    // here, or handed to on_event_batch to be parsed on another thread.
     void parse_batch(std::size_t begin, std::size_t end, bool last) {
         std::size_t first = begin;
         while (first < end && is_space(buffer_[first]))
@@ -259,48 +272,12 @@ class KinetoStreamReader {
         const std::size_t length = end + 1 - (begin - 1);
         const std::size_t allocated = buffer_.size() - (begin - 1);
         const char* json = buffer_.data() + begin - 1;
-        od::document doc;
-        if (auto e = parser_.iterate(json, length, allocated).get(doc))
-            fail_at(begin, simdjson::error_message(e));  // no document to ask where
-        od::array events;
-        if (auto e = doc.get_array().get(events))
-            fail_batch(doc, begin, e);
-        for (auto element : events) {
-            od::value value;
-            if (auto e = element.get(value))
-                fail_batch(doc, begin, e);
-            od::json_type type;
-            if (auto e = value.type().get(type))
-                fail_batch(doc, begin, e);
-            if (type != od::json_type::object) {
-                // Nothing but objects are events, but a malformed value is still refused.
-                if (auto e = validate_value(value); e.failed())
-                    fail_batch(doc, begin, e.code);
-                continue;
-            }
-            od::object object;
-            if (auto e = value.get_object().get(object))
-                fail_batch(doc, begin, e);
-            object_.clear();
-            FlattenError error = flatten_object(object, prefix_, object_);
-            if (error.failed()) {
-                if (!error.message.empty())
-                    fail_plain(error.message);
-                fail_batch(doc, begin, error.code);
-            }
-            if (callbacks_.on_event)
-                callbacks_.on_event(object_);
+        if (callbacks_.on_event_batch) {
+            callbacks_.on_event_batch({json, length, buffer_offset_ + begin - 1});
+            return;
         }
-        // No trailing content to check: the scan saw the brackets balance and stay above
-        // the array's level between `begin` and `end`.
-    }
-
-    [[noreturn]] void fail_batch(od::document& doc, std::size_t begin, simdjson::error_code e) {
-        std::size_t index = begin;
-        const char* location = nullptr;
-        if (!doc.current_location().get(location) && location != nullptr)
-            index = static_cast<std::size_t>(location - buffer_.data());
-        fail_at(index, simdjson::error_message(e));
+        batch_parser_.parse(json, length, allocated, buffer_offset_ + begin - 1,
+                            callbacks_.on_event);
     }
 
     // The document without its events: "{"schemaVersion": 1, ..., "traceEvents": [],
@@ -434,6 +411,7 @@ class KinetoStreamReader {
 
     CompressedFileReader in_;
     const KinetoJsonCallbacks& callbacks_;
+    bool hand_batches_;
     std::vector<char> buffer_;
     std::size_t filled_ = 0;
     std::size_t pos_ = 0;
@@ -450,7 +428,7 @@ class KinetoStreamReader {
     bool saw_separator_ = false;
     std::size_t batch_begin_ = 0;
     std::size_t last_separator_ = kNone;
-    od::parser parser_;
+    KinetoBatchParser batch_parser_;
     KinetoRawObject object_;
     std::string prefix_;
 };

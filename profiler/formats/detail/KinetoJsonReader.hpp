@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -35,6 +36,15 @@ class KinetoRawObject {
     std::size_t used_ = 0;
 };
 
+// A batch of whole events as the reader's scan cut it out of "traceEvents": a JSON array
+// "[{...}, {...}]" of `length` bytes, the first of them the file's byte `file_offset`.
+// Valid only during the callback.
+struct KinetoEventBytes {
+    const char* json = nullptr;
+    std::size_t length = 0;
+    std::uintmax_t file_offset = 0;
+};
+
 struct KinetoJsonCallbacks {
     // The object is the reader's scratch, refilled for the next one: a callback may take
     // its content (swap it for an emptied object) instead of copying it.
@@ -43,6 +53,11 @@ struct KinetoJsonCallbacks {
     // Scalars of the root object ("schemaVersion") and of its objects, keyed
     // "distributedInfo.rank".
     std::function<void(std::string_view, const KinetoField&)> on_top_level_scalar;
+    // When set, the reader does not parse the batches of "traceEvents" itself: it hands
+    // each one here, in file order, for other threads to parse (KinetoParsePool), and
+    // on_event gets only the events of a "traceEvents" key written with escapes (read
+    // with the rest of the document, after every batch).
+    std::function<void(const KinetoEventBytes&)> on_event_batch;
 };
 
 // Streams the file (plain or gzip) in bounded pieces: a quick scan that respects strings
