@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <unordered_set>
+#include <optional>
+#include <utility>
 
 namespace trainscope::profiler {
 
@@ -84,25 +85,55 @@ bool has_runtime_api_records(const Trace& trace) {
 std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
                                                     const StepApiCountOptions& options) {
     // nsys stores some calls twice under one correlation id (cudaLaunchKernel and
-    // cudaLaunchKernel_v7000): the first record of an id stands for the call.
+    // cudaLaunchKernel_v7000): the first record of an id stands for the call. Sorted
+    // vectors rather than hash sets: a trace of millions of launches keeps a fraction of
+    // the memory.
+    std::vector<std::pair<std::uint64_t, std::size_t>> api_correlations;  // (id, index)
+    std::vector<std::uint64_t> kernel_correlations;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
+        if (a.correlation == 0)
+            continue;
+        if (a.kind == ActivityKind::Kernel)
+            kernel_correlations.push_back(a.correlation);
+        else if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi)
+            api_correlations.emplace_back(a.correlation, i);
+    }
+    std::sort(kernel_correlations.begin(), kernel_correlations.end());
+    std::sort(api_correlations.begin(), api_correlations.end());
+    std::vector<bool> repeated(trace.activities.size(), false);
+    for (std::size_t k = 1; k < api_correlations.size(); ++k) {
+        if (api_correlations[k].first == api_correlations[k - 1].first)
+            repeated[api_correlations[k].second] = true;
+    }
+    std::vector<std::pair<std::uint64_t, std::size_t>>().swap(api_correlations);
+    const auto kernels_launched_by = [&kernel_correlations](std::uint64_t correlation) {
+        const auto [begin, end] =
+            std::equal_range(kernel_correlations.begin(), kernel_correlations.end(), correlation);
+        return static_cast<std::int64_t>(end - begin);
+    };
+    // Classified once per name: a trace has millions of calls and a few dozen names.
+    std::vector<std::optional<RuntimeCallClass>> class_of_name(trace.strings.size());
     std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
-    std::unordered_set<std::uint64_t> seen;
-    std::unordered_multiset<std::uint64_t> kernels_by_correlation;
-    for (const Activity& a : trace.activities) {
-        if (a.kind == ActivityKind::Kernel && a.correlation != 0) {
-            kernels_by_correlation.insert(a.correlation);
-        }
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
         if (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) {
             continue;
         }
-        if (a.correlation != 0 && !seen.insert(a.correlation).second) {
+        if (repeated[i]) {
             continue;
         }
         const Lane& lane = trace.lanes.at(a.lane);
         const bool runtime = a.kind == ActivityKind::RuntimeApi;
+        RuntimeCallClass call_class = RuntimeCallClass::other;
+        if (runtime) {
+            std::optional<RuntimeCallClass>& known = class_of_name.at(a.name);
+            if (!known)
+                known = classify_runtime_call(trace.strings.at(a.name));
+            call_class = *known;
+        }
         calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
-            {a.start_ns, a.correlation, runtime,
-             runtime ? classify_runtime_call(trace.strings.at(a.name)) : RuntimeCallClass::other});
+            {a.start_ns, a.correlation, runtime, call_class});
     }
     for (auto& [key, calls] : calls_by_thread) {
         std::sort(calls.begin(), calls.end(),
@@ -180,9 +211,7 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
         for (; call != calls->second.end() && call->start_ns < range.end_ns; ++call) {
             const bool data = in_range(data_ranges, call->start_ns);
             const std::int64_t launched =
-                call->correlation != 0
-                    ? static_cast<std::int64_t>(kernels_by_correlation.count(call->correlation))
-                    : 0;
+                call->correlation != 0 ? kernels_launched_by(call->correlation) : 0;
             ApiCallCounts& counts = data ? step.data : step.step;
             add_call(*call, counts);
             counts.kernel_launches += launched;
