@@ -6,8 +6,12 @@ namespace trainscope::profiler {
 
 std::vector<Interval> merge_intervals(std::vector<Interval> intervals) {
     std::erase_if(intervals, [](const Interval& i) { return i.end_ns <= i.begin_ns; });
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.begin_ns < b.begin_ns; });
+    // Callers mostly gather intervals in time order already.
+    const auto by_begin = [](const Interval& a, const Interval& b) {
+        return a.begin_ns < b.begin_ns;
+    };
+    if (!std::is_sorted(intervals.begin(), intervals.end(), by_begin))
+        std::sort(intervals.begin(), intervals.end(), by_begin);
     std::vector<Interval> merged;
     for (const Interval& i : intervals) {
         if (!merged.empty() && i.begin_ns <= merged.back().end_ns) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
+
 namespace trainscope::profiler {
 
 LaunchIndex::LaunchIndex(const Trace& trace) {
@@ -11,8 +13,12 @@ LaunchIndex::LaunchIndex(const Trace& trace) {
         if (api && a.correlation != 0)
             api_by_correlation_.push_back({a.correlation, i});
     }
-    std::stable_sort(api_by_correlation_.begin(), api_by_correlation_.end(),
-                     [](const Entry& x, const Entry& y) { return x.correlation < y.correlation; });
+    // By index within a correlation: the first call in trace order comes first.
+    sort_ascending_runs(api_by_correlation_.begin(), api_by_correlation_.end(),
+                        [](const Entry& x, const Entry& y) {
+                            return x.correlation != y.correlation ? x.correlation < y.correlation
+                                                                  : x.index < y.index;
+                        });
 }
 
 std::optional<std::size_t> LaunchIndex::launch_of(std::uint64_t correlation) const {

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
@@ -150,14 +151,19 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
 std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
     const Trace& trace, const std::function<bool(const Activity&)>& project,
     Attribution attribution) {
+    std::vector<std::size_t> picked;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        if (project(trace.activities[i]))
+            picked.push_back(i);
+    }
+    // Nothing to project (a CUDA run's op ranges when it recorded none): spare collecting
+    // and sorting the launches.
+    if (picked.empty())
+        return {};
     // API calls per host thread, sorted by start, to find those inside a range quickly.
     std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
     std::vector<LaunchedWork> launched_work;
-    std::vector<std::size_t> picked;
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const Activity& a = trace.activities[i];
-        if (project(a))
-            picked.push_back(i);
+    for (const Activity& a : trace.activities) {
         if (a.correlation == 0)
             continue;
         if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi) {
@@ -167,12 +173,16 @@ std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
                                      a.correlation, Interval{a.start_ns, a.end_ns}});
         }
     }
-    // Stable: a launch's work keeps trace order (the sums do not depend on it).
-    std::stable_sort(launched_work.begin(), launched_work.end(), launch_before);
+    // A launch's work in any order: its sums do not depend on it, and its intervals are
+    // merged.
+    sort_ascending_runs(launched_work.begin(), launched_work.end(), launch_before);
     for (auto& [key, calls] : calls_by_thread) {
-        std::stable_sort(calls.begin(), calls.end(), [](const ApiCall& x, const ApiCall& y) {
+        // A thread's calls on one lane are in trace order already (by start).
+        const auto by_start = [](const ApiCall& x, const ApiCall& y) {
             return x.start_ns < y.start_ns;
-        });
+        };
+        if (!std::is_sorted(calls.begin(), calls.end(), by_start))
+            std::stable_sort(calls.begin(), calls.end(), by_start);
         LaunchedWork probe;
         probe.rank = std::get<0>(key);
         for (ApiCall& call : calls) {

@@ -1,10 +1,13 @@
 #include "profiler/analysis/StepApiCounts.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <utility>
+
+#include "profiler/analysis/AscendingRunsSort.hpp"
 
 namespace trainscope::profiler {
 
@@ -99,8 +102,10 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
         else if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi)
             api_correlations.emplace_back(a.correlation, i);
     }
-    std::sort(kernel_correlations.begin(), kernel_correlations.end());
-    std::sort(api_correlations.begin(), api_correlations.end());
+    sort_ascending_runs(kernel_correlations.begin(), kernel_correlations.end(),
+                        std::less<std::uint64_t>());
+    sort_ascending_runs(api_correlations.begin(), api_correlations.end(),
+                        std::less<std::pair<std::uint64_t, std::size_t>>());
     std::vector<bool> repeated(trace.activities.size(), false);
     for (std::size_t k = 1; k < api_correlations.size(); ++k) {
         if (api_correlations[k].first == api_correlations[k - 1].first)
