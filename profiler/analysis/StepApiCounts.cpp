@@ -191,36 +191,39 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
             result.push_back(step);
             continue;
         }
+        // This thread's ranges of one kind, sorted by start (empty when it has none).
+        static const std::vector<Range> no_ranges;
+        const auto ranges_of = [&key](const std::map<ThreadKey, std::vector<Range>>& by_thread)
+            -> const std::vector<Range>& {
+            const auto it = by_thread.find(key);
+            return it == by_thread.end() ? no_ranges : it->second;
+        };
+        const std::vector<Range>& data_of_thread = ranges_of(data_ranges);
+        const std::vector<Range>& windows_of_thread = ranges_of(window_ranges);
         // Ranges of one kind on one thread never overlap: the last one starting at or
         // before t is the only candidate.
-        const auto in_range = [&](const std::map<ThreadKey, std::vector<Range>>& by_thread,
-                                  std::int64_t t) {
-            const auto ranges = by_thread.find(key);
-            if (ranges == by_thread.end()) {
-                return false;
-            }
+        const auto in_range = [](const std::vector<Range>& ranges, std::int64_t t) {
             const auto after = std::upper_bound(
-                ranges->second.begin(), ranges->second.end(), t,
+                ranges.begin(), ranges.end(), t,
                 [](std::int64_t time, const Range& r) { return time < r.start_ns; });
-            return after != ranges->second.begin() && t < std::prev(after)->end_ns;
+            return after != ranges.begin() && t < std::prev(after)->end_ns;
         };
-        const auto windows = window_ranges.find(key);
-        step.has_window =
-            windows != window_ranges.end() &&
-            std::any_of(windows->second.begin(), windows->second.end(), [&](const Range& r) {
-                return r.start_ns >= range.start_ns && r.start_ns < range.end_ns;
-            });
+        // A window starts inside the step: the first starting at or after the step's start.
+        const auto window =
+            std::lower_bound(windows_of_thread.begin(), windows_of_thread.end(), range.start_ns,
+                             [](const Range& r, std::int64_t t) { return r.start_ns < t; });
+        step.has_window = window != windows_of_thread.end() && window->start_ns < range.end_ns;
         auto call =
             std::lower_bound(calls->second.begin(), calls->second.end(), range.start_ns,
                              [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
         for (; call != calls->second.end() && call->start_ns < range.end_ns; ++call) {
-            const bool data = in_range(data_ranges, call->start_ns);
+            const bool data = in_range(data_of_thread, call->start_ns);
             const std::int64_t launched =
                 call->correlation != 0 ? kernels_launched_by(call->correlation) : 0;
             ApiCallCounts& counts = data ? step.data : step.step;
             add_call(*call, counts);
             counts.kernel_launches += launched;
-            if (!data && in_range(window_ranges, call->start_ns)) {
+            if (!data && in_range(windows_of_thread, call->start_ns)) {
                 add_call(*call, step.window);
                 step.window.kernel_launches += launched;
             }
