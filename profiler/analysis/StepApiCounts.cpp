@@ -87,6 +87,17 @@ bool has_runtime_api_records(const Trace& trace) {
 
 std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
                                                     const StepApiCountOptions& options) {
+    // A trace without step ranges (most imported ones) has nothing to count: spare
+    // gathering its millions of calls.
+    const auto is_step = [&](const Activity& a) {
+        if (a.kind != ActivityKind::NvtxRange)
+            return false;
+        const Lane& lane = trace.lanes.at(a.lane);
+        return lane.kind == LaneKind::Nvtx && lane.device < 0 &&
+               trace.strings.at(a.name) == options.step_range;
+    };
+    if (std::none_of(trace.activities.begin(), trace.activities.end(), is_step))
+        return {};
     // nsys stores some calls twice under one correlation id (cudaLaunchKernel and
     // cudaLaunchKernel_v7000): the first record of an id stands for the call. Sorted
     // vectors rather than hash sets: a trace of millions of launches keeps a fraction of
@@ -173,14 +184,10 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
     std::vector<StepApiCounts> result;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& range = trace.activities[i];
-        if (range.kind != ActivityKind::NvtxRange) {
+        if (!is_step(range)) {
             continue;
         }
         const Lane& lane = trace.lanes.at(range.lane);
-        if (lane.kind != LaneKind::Nvtx || lane.device >= 0 ||
-            trace.strings.at(range.name) != options.step_range) {
-            continue;
-        }
         StepApiCounts step;
         step.range_index = i;
         step.begin_ns = range.start_ns;
