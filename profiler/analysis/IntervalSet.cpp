@@ -2,12 +2,16 @@
 
 #include <algorithm>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
+
 namespace trainscope::profiler {
 
 std::vector<Interval> merge_intervals(std::vector<Interval> intervals) {
     std::erase_if(intervals, [](const Interval& i) { return i.end_ns <= i.begin_ns; });
-    std::sort(intervals.begin(), intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.begin_ns < b.begin_ns; });
+    // Callers gather intervals lane by lane in trace order: a few runs by begin.
+    sort_ascending_runs(
+        intervals.begin(), intervals.end(),
+        [](const Interval& a, const Interval& b) { return a.begin_ns < b.begin_ns; });
     std::vector<Interval> merged;
     for (const Interval& i : intervals) {
         if (!merged.empty() && i.begin_ns <= merged.back().end_ns) {

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
@@ -23,24 +24,29 @@ ThreadKey thread_of(const Trace& trace, const Activity& a) {
     return {lane.rank, lane.process, lane.stream_or_thread};
 }
 
-// Correlation ids count per process, so a job's ranks reuse them.
-struct LaunchKey {
+// The GPU work of every launch, sorted by (rank, correlation): correlation ids count per
+// process, so a job's ranks reuse them. Each API call finds its launch's work once, by
+// binary search, and a range then sums the work of the calls inside it; a hash map of
+// every work item cost more memory and a lookup per range a call lies in.
+struct LaunchedWork {
     std::int32_t rank = 0;
+    bool kernel = false;  // else a copy or set
     std::uint64_t correlation = 0;
-    bool operator==(const LaunchKey& other) const {
-        return rank == other.rank && correlation == other.correlation;
-    }
-};
-struct LaunchKeyHash {
-    std::size_t operator()(const LaunchKey& k) const {
-        return std::hash<std::uint64_t>{}(k.correlation * 0x9E3779B97F4A7C15ULL ^
-                                          static_cast<std::uint64_t>(k.rank));
-    }
+    Interval interval;
 };
 
+bool launch_before(const LaunchedWork& x, const LaunchedWork& y) {
+    return std::tie(x.rank, x.correlation) < std::tie(y.rank, y.correlation);
+}
+
+// A call's launched work: [first, first + count) of the sorted LaunchedWork. `first` of
+// a call with work (count > 0) is unique to its launch, so it stands for the (rank,
+// correlation) key when a range's calls are deduplicated; calls without work are left out.
 struct ApiCall {
     std::int64_t start_ns = 0;
     std::uint64_t correlation = 0;
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
 };
 
 constexpr std::size_t kNoRange = std::numeric_limits<std::size_t>::max();
@@ -85,7 +91,7 @@ std::vector<std::size_t> innermost_ranges(const Trace& trace,
 // Each API call's and host op's innermost projected range: what the range launched or ran
 // itself, without what its nested projected ranges did.
 struct OwnedWork {
-    std::unordered_map<std::size_t, std::vector<std::uint64_t>> correlations;
+    std::unordered_map<std::size_t, std::vector<ApiCall>> calls;
     std::unordered_map<std::size_t, std::vector<std::size_t>> host_ops;
 };
 
@@ -108,7 +114,7 @@ OwnedWork innermost_attribution(
             const auto owners = innermost_ranges(trace, ranges, times);
             for (std::size_t c = 0; c < owners.size(); ++c) {
                 if (owners[c] != kNoRange)
-                    owned.correlations[owners[c]].push_back(it->second[c].correlation);
+                    owned.calls[owners[c]].push_back(it->second[c]);
             }
         }
         if (auto it = ops_by_thread.find(key); it != ops_by_thread.end()) {
@@ -145,26 +151,47 @@ std::vector<NvtxRangeGpuTime> project_nvtx_ranges_to_gpu(const Trace& trace) {
 std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
     const Trace& trace, const std::function<bool(const Activity&)>& project,
     Attribution attribution) {
-    // API calls per host thread, sorted by start, to find those inside a range quickly.
-    std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
-    std::unordered_multimap<LaunchKey, std::size_t, LaunchKeyHash> gpu_work_by_launch;
     std::vector<std::size_t> picked;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const Activity& a = trace.activities[i];
-        if (project(a))
+        if (project(trace.activities[i]))
             picked.push_back(i);
+    }
+    // Nothing to project (a CUDA run's op ranges when it recorded none): spare collecting
+    // and sorting the launches.
+    if (picked.empty())
+        return {};
+    // API calls per host thread, sorted by start, to find those inside a range quickly.
+    std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
+    std::vector<LaunchedWork> launched_work;
+    for (const Activity& a : trace.activities) {
         if (a.correlation == 0)
             continue;
         if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi) {
             calls_by_thread[thread_of(trace, a)].push_back({a.start_ns, a.correlation});
         } else if (is_gpu_work(a.kind)) {
-            gpu_work_by_launch.emplace(LaunchKey{trace.lanes.at(a.lane).rank, a.correlation}, i);
+            launched_work.push_back({trace.lanes.at(a.lane).rank, a.kind == ActivityKind::Kernel,
+                                     a.correlation, Interval{a.start_ns, a.end_ns}});
         }
     }
+    // A launch's work in any order: its sums do not depend on it, and its intervals are
+    // merged.
+    sort_ascending_runs(launched_work.begin(), launched_work.end(), launch_before);
     for (auto& [key, calls] : calls_by_thread) {
-        std::stable_sort(calls.begin(), calls.end(), [](const ApiCall& x, const ApiCall& y) {
+        // A thread's calls on one lane are in trace order already (by start).
+        const auto by_start = [](const ApiCall& x, const ApiCall& y) {
             return x.start_ns < y.start_ns;
-        });
+        };
+        if (!std::is_sorted(calls.begin(), calls.end(), by_start))
+            std::stable_sort(calls.begin(), calls.end(), by_start);
+        LaunchedWork probe;
+        probe.rank = std::get<0>(key);
+        for (ApiCall& call : calls) {
+            probe.correlation = call.correlation;
+            const auto [begin, end] =
+                std::equal_range(launched_work.begin(), launched_work.end(), probe, launch_before);
+            call.first = static_cast<std::uint32_t>(begin - launched_work.begin());
+            call.count = static_cast<std::uint32_t>(end - begin);
+        }
     }
 
     const bool host_op_trace = is_host_op_trace(trace);
@@ -177,8 +204,9 @@ std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
 
     std::vector<NvtxRangeGpuTime> result;
     result.reserve(picked.size());
-    const std::vector<std::uint64_t> no_calls;
+    const std::vector<ApiCall> no_calls;
     const std::vector<std::size_t> no_ops;
+    std::vector<ApiCall> calls;
     for (const std::size_t i : picked) {
         const Activity& range = trace.activities[i];
         const ThreadKey thread = thread_of(trace, range);
@@ -192,10 +220,13 @@ std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
         r.host_end_ns = range.end_ns;
 
         std::vector<std::size_t> ops;
-        std::vector<std::uint64_t> correlations;
+        calls.clear();
         if (innermost) {
             ops = find_or_empty(owned.host_ops, i, no_ops);
-            correlations = find_or_empty(owned.correlations, i, no_calls);
+            for (const ApiCall& c : find_or_empty(owned.calls, i, no_calls)) {
+                if (c.count > 0)
+                    calls.push_back(c);
+            }
         } else {
             if (auto it = ops_by_thread.find(thread); it != ops_by_thread.end()) {
                 const auto& list = it->second;
@@ -207,12 +238,14 @@ std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
                     ops.push_back(*op);
             }
             if (auto it = calls_by_thread.find(thread); it != calls_by_thread.end()) {
-                const auto& calls = it->second;
+                const auto& thread_calls = it->second;
                 auto c = std::lower_bound(
-                    calls.begin(), calls.end(), range.start_ns,
+                    thread_calls.begin(), thread_calls.end(), range.start_ns,
                     [](const ApiCall& call, std::int64_t t) { return call.start_ns < t; });
-                for (; c != calls.end() && c->start_ns < range.end_ns; ++c)
-                    correlations.push_back(c->correlation);
+                for (; c != thread_calls.end() && c->start_ns < range.end_ns; ++c) {
+                    if (c->count > 0)
+                        calls.push_back(*c);
+                }
             }
         }
 
@@ -225,21 +258,21 @@ std::vector<NvtxRangeGpuTime> project_host_ranges_to_gpu(
         }
         // One launch can appear as several API records with the same correlation id
         // (nsys stores cudaLaunchKernel and cudaLaunchKernel_v7000): count it once.
-        std::sort(correlations.begin(), correlations.end());
-        correlations.erase(std::unique(correlations.begin(), correlations.end()),
-                           correlations.end());
-        for (const std::uint64_t correlation : correlations) {
-            auto [begin, end] = gpu_work_by_launch.equal_range(LaunchKey{r.rank, correlation});
-            for (auto w = begin; w != end; ++w) {
-                const Activity& work = trace.activities[w->second];
-                if (work.kind == ActivityKind::Kernel) {
+        std::sort(calls.begin(), calls.end(),
+                  [](const ApiCall& x, const ApiCall& y) { return x.first < y.first; });
+        for (std::size_t c = 0; c < calls.size(); ++c) {
+            if (c > 0 && calls[c].first == calls[c - 1].first)
+                continue;
+            for (std::uint32_t w = calls[c].first; w < calls[c].first + calls[c].count; ++w) {
+                const LaunchedWork& work = launched_work[w];
+                if (work.kernel) {
                     ++r.kernel_count;
-                    r.kernel_ns += work.duration_ns();
+                    r.kernel_ns += work.interval.length_ns();
                 } else {
                     ++r.copy_count;
-                    r.copy_ns += work.duration_ns();
+                    r.copy_ns += work.interval.length_ns();
                 }
-                launched.push_back({work.start_ns, work.end_ns});
+                launched.push_back(work.interval);
             }
         }
         const auto merged = merge_intervals(std::move(launched));

@@ -1,9 +1,13 @@
 #include "profiler/analysis/StepApiCounts.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <map>
-#include <unordered_set>
+#include <optional>
+#include <utility>
+
+#include "profiler/analysis/AscendingRunsSort.hpp"
 
 namespace trainscope::profiler {
 
@@ -83,26 +87,69 @@ bool has_runtime_api_records(const Trace& trace) {
 
 std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
                                                     const StepApiCountOptions& options) {
+    // A trace without step ranges (most imported ones) has nothing to count: spare
+    // gathering its millions of calls.
+    const auto is_step = [&](const Activity& a) {
+        if (a.kind != ActivityKind::NvtxRange)
+            return false;
+        const Lane& lane = trace.lanes.at(a.lane);
+        return lane.kind == LaneKind::Nvtx && lane.device < 0 &&
+               trace.strings.at(a.name) == options.step_range;
+    };
+    if (std::none_of(trace.activities.begin(), trace.activities.end(), is_step))
+        return {};
     // nsys stores some calls twice under one correlation id (cudaLaunchKernel and
-    // cudaLaunchKernel_v7000): the first record of an id stands for the call.
+    // cudaLaunchKernel_v7000): the first record of an id stands for the call. Sorted
+    // vectors rather than hash sets: a trace of millions of launches keeps a fraction of
+    // the memory.
+    std::vector<std::pair<std::uint64_t, std::size_t>> api_correlations;  // (id, index)
+    std::vector<std::uint64_t> kernel_correlations;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
+        if (a.correlation == 0)
+            continue;
+        if (a.kind == ActivityKind::Kernel)
+            kernel_correlations.push_back(a.correlation);
+        else if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi)
+            api_correlations.emplace_back(a.correlation, i);
+    }
+    sort_ascending_runs(kernel_correlations.begin(), kernel_correlations.end(),
+                        std::less<std::uint64_t>());
+    sort_ascending_runs(api_correlations.begin(), api_correlations.end(),
+                        std::less<std::pair<std::uint64_t, std::size_t>>());
+    std::vector<bool> repeated(trace.activities.size(), false);
+    for (std::size_t k = 1; k < api_correlations.size(); ++k) {
+        if (api_correlations[k].first == api_correlations[k - 1].first)
+            repeated[api_correlations[k].second] = true;
+    }
+    std::vector<std::pair<std::uint64_t, std::size_t>>().swap(api_correlations);
+    const auto kernels_launched_by = [&kernel_correlations](std::uint64_t correlation) {
+        const auto [begin, end] =
+            std::equal_range(kernel_correlations.begin(), kernel_correlations.end(), correlation);
+        return static_cast<std::int64_t>(end - begin);
+    };
+    // Classified once per name: a trace has millions of calls and a few dozen names.
+    std::vector<std::optional<RuntimeCallClass>> class_of_name(trace.strings.size());
     std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
-    std::unordered_set<std::uint64_t> seen;
-    std::unordered_multiset<std::uint64_t> kernels_by_correlation;
-    for (const Activity& a : trace.activities) {
-        if (a.kind == ActivityKind::Kernel && a.correlation != 0) {
-            kernels_by_correlation.insert(a.correlation);
-        }
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
         if (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) {
             continue;
         }
-        if (a.correlation != 0 && !seen.insert(a.correlation).second) {
+        if (repeated[i]) {
             continue;
         }
         const Lane& lane = trace.lanes.at(a.lane);
         const bool runtime = a.kind == ActivityKind::RuntimeApi;
+        RuntimeCallClass call_class = RuntimeCallClass::other;
+        if (runtime) {
+            std::optional<RuntimeCallClass>& known = class_of_name.at(a.name);
+            if (!known)
+                known = classify_runtime_call(trace.strings.at(a.name));
+            call_class = *known;
+        }
         calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
-            {a.start_ns, a.correlation, runtime,
-             runtime ? classify_runtime_call(trace.strings.at(a.name)) : RuntimeCallClass::other});
+            {a.start_ns, a.correlation, runtime, call_class});
     }
     for (auto& [key, calls] : calls_by_thread) {
         std::sort(calls.begin(), calls.end(),
@@ -137,14 +184,10 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
     std::vector<StepApiCounts> result;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& range = trace.activities[i];
-        if (range.kind != ActivityKind::NvtxRange) {
+        if (!is_step(range)) {
             continue;
         }
         const Lane& lane = trace.lanes.at(range.lane);
-        if (lane.kind != LaneKind::Nvtx || lane.device >= 0 ||
-            trace.strings.at(range.name) != options.step_range) {
-            continue;
-        }
         StepApiCounts step;
         step.range_index = i;
         step.begin_ns = range.start_ns;
@@ -155,38 +198,39 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
             result.push_back(step);
             continue;
         }
+        // This thread's ranges of one kind, sorted by start (empty when it has none).
+        static const std::vector<Range> no_ranges;
+        const auto ranges_of = [&key](const std::map<ThreadKey, std::vector<Range>>& by_thread)
+            -> const std::vector<Range>& {
+            const auto it = by_thread.find(key);
+            return it == by_thread.end() ? no_ranges : it->second;
+        };
+        const std::vector<Range>& data_of_thread = ranges_of(data_ranges);
+        const std::vector<Range>& windows_of_thread = ranges_of(window_ranges);
         // Ranges of one kind on one thread never overlap: the last one starting at or
         // before t is the only candidate.
-        const auto in_range = [&](const std::map<ThreadKey, std::vector<Range>>& by_thread,
-                                  std::int64_t t) {
-            const auto ranges = by_thread.find(key);
-            if (ranges == by_thread.end()) {
-                return false;
-            }
+        const auto in_range = [](const std::vector<Range>& ranges, std::int64_t t) {
             const auto after = std::upper_bound(
-                ranges->second.begin(), ranges->second.end(), t,
+                ranges.begin(), ranges.end(), t,
                 [](std::int64_t time, const Range& r) { return time < r.start_ns; });
-            return after != ranges->second.begin() && t < std::prev(after)->end_ns;
+            return after != ranges.begin() && t < std::prev(after)->end_ns;
         };
-        const auto windows = window_ranges.find(key);
-        step.has_window =
-            windows != window_ranges.end() &&
-            std::any_of(windows->second.begin(), windows->second.end(), [&](const Range& r) {
-                return r.start_ns >= range.start_ns && r.start_ns < range.end_ns;
-            });
+        // A window starts inside the step: the first starting at or after the step's start.
+        const auto window =
+            std::lower_bound(windows_of_thread.begin(), windows_of_thread.end(), range.start_ns,
+                             [](const Range& r, std::int64_t t) { return r.start_ns < t; });
+        step.has_window = window != windows_of_thread.end() && window->start_ns < range.end_ns;
         auto call =
             std::lower_bound(calls->second.begin(), calls->second.end(), range.start_ns,
                              [](const ApiCall& c, std::int64_t t) { return c.start_ns < t; });
         for (; call != calls->second.end() && call->start_ns < range.end_ns; ++call) {
-            const bool data = in_range(data_ranges, call->start_ns);
+            const bool data = in_range(data_of_thread, call->start_ns);
             const std::int64_t launched =
-                call->correlation != 0
-                    ? static_cast<std::int64_t>(kernels_by_correlation.count(call->correlation))
-                    : 0;
+                call->correlation != 0 ? kernels_launched_by(call->correlation) : 0;
             ApiCallCounts& counts = data ? step.data : step.step;
             add_call(*call, counts);
             counts.kernel_launches += launched;
-            if (!data && in_range(window_ranges, call->start_ns)) {
+            if (!data && in_range(windows_of_thread, call->start_ns)) {
                 add_call(*call, step.window);
                 step.window.kernel_launches += launched;
             }

@@ -2,7 +2,6 @@
 
 #include <iterator>
 #include <string>
-#include <unordered_map>
 
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
@@ -54,15 +53,6 @@ namespace {
 
 void add_kernel_rows(const RunRecord& run, const profiler::Trace& trace, std::int32_t rank,
                      std::vector<std::vector<CsvCell>>& rows) {
-    // The longest instance of each kernel name: its launch configuration is reported.
-    std::unordered_map<std::string, const profiler::Activity*> longest;
-    for (const profiler::Activity& a : trace.activities) {
-        if (a.kind != profiler::ActivityKind::Kernel)
-            continue;
-        const profiler::Activity*& slot = longest[trace.strings.at(a.name)];
-        if (slot == nullptr || a.duration_ns() > slot->duration_ns())
-            slot = &a;
-    }
     const profiler::KernelBreakdown breakdown = profiler::analyze_kernel_breakdown(trace);
     for (const auto& entry : breakdown.by_name) {
         const auto& s = entry.stats;
@@ -78,9 +68,10 @@ void add_kernel_rows(const RunRecord& run, const profiler::Trace& trace, std::in
                                  to_us(static_cast<double>(s.min_ns)),
                                  to_us(static_cast<double>(s.max_ns)),
                                  s.share * 100.0};
-        const auto it = longest.find(entry.name);
-        if (entry.category != profiler::KernelCategory::MemcpyMemset && it != longest.end()) {
-            const profiler::Activity& k = *it->second;
+        // The launch configuration of the name's longest instance (the breakdown's).
+        const profiler::Activity& k = trace.activities.at(entry.longest);
+        if (entry.category != profiler::KernelCategory::MemcpyMemset &&
+            k.kind == profiler::ActivityKind::Kernel) {
             for (const std::int32_t v : k.grid)
                 row.emplace_back(v);
             for (const std::int32_t v : k.block)

@@ -112,6 +112,16 @@ TEST(StepApiCounts, TracesWithoutApiRecordsOrStepsSayso) {
     EXPECT_TRUE(count_api_calls_per_step(no_steps.trace()).empty());
 }
 
+// A window belongs to the step it starts in: a later step's window is not this one's.
+TEST(StepApiCounts, OnlyTheStepAWindowStartsInHasIt) {
+    HandBuiltTrace t = two_steps();
+    t.nvtx_range(1, "timed window", 1050, 1800);
+    const auto steps = count_api_calls_per_step(t.trace());
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_FALSE(steps[0].has_window);
+    EXPECT_TRUE(steps[1].has_window);
+}
+
 // The engine marks each step's timed window: its calls are counted apart, so a sync that
 // waits after the window (or a copy staged before it) is not taken for the step's own.
 TEST(StepApiCounts, TheTimedWindowIsCountedApartFromTheWaitAfterIt) {
