@@ -24,6 +24,7 @@
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/TraceStore.hpp"
 #include "tests/gui/CpuTraceGenerator.hpp"
+#include "tests/gui/GuiTestUtil.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
 
 using namespace trainscope;
@@ -178,6 +179,57 @@ class TestDetailsFromStore : public QObject {
             joined += want_launch || want_work ? 1 : 0;
         }
         QVERIFY(joined > 40000);
+    }
+
+    // The join's rule where ids repeat: within a rank the first API call (a runtime call
+    // and the driver call under it share the id) launched every kernel of the id, and the
+    // first kernel is what each of them launched; another rank's equal id is another
+    // launch; a sync with an id points at its work but launched nothing.
+    void launchJoinTakesTheFirstOfItsRankAndId() {
+        profiler::Trace t;
+        t.world_size = 2;
+        using profiler::LaneKind;
+        const auto s0 = t.add_lane({LaneKind::GpuStream, 0, 7, 100, "r0 stream", 0});
+        const auto h0 = t.add_lane({LaneKind::HostThread, -1, 1, 100, "r0 thread", 0});
+        const auto s1 = t.add_lane({LaneKind::GpuStream, 0, 7, 200, "r1 stream", 1});
+        const auto h1 = t.add_lane({LaneKind::HostThread, -1, 1, 200, "r1 thread", 1});
+        const auto call = [&t](profiler::LaneId lane, profiler::ActivityKind kind,
+                               std::int64_t start, const char* name, std::uint64_t id) {
+            profiler::Activity a;
+            a.kind = kind;
+            a.lane = lane;
+            a.start_ns = start;
+            a.end_ns = start + 6;
+            a.name = t.strings.intern(name);
+            a.correlation = id;
+            t.activities.push_back(a);
+        };
+        call(h0, profiler::ActivityKind::DriverApi, 2, "cuLaunchKernel", 7);
+        call(h0, profiler::ActivityKind::RuntimeApi, 0, "cudaLaunchKernel", 7);
+        call(h0, profiler::ActivityKind::Synchronization, 20, "cudaStreamSynchronize", 9);
+        call(h1, profiler::ActivityKind::RuntimeApi, 0, "cudaLaunchKernel", 7);
+        testing::kernelAt(t, s0, 120, 130, "k2", 7);
+        testing::kernelAt(t, s0, 100, 110, "k1", 7);
+        testing::kernelAt(t, s0, 200, 210, "k3", 9);
+        testing::kernelAt(t, s1, 50, 60, "k1", 7);
+        const auto d = TimelineData::build(t);
+        const auto at = [&](profiler::LaneId lane, std::int64_t start) {
+            for (std::uint32_t i = 0; i < d->activityCount(); ++i) {
+                if (d->activity(i).lane == lane && d->activity(i).start_ns == start)
+                    return i;
+            }
+            return std::uint32_t{0xffffffff};
+        };
+        using Found = std::optional<std::uint32_t>;
+        QCOMPARE(d->launchOf(at(s0, 100)), Found(at(h0, 0)));
+        QCOMPARE(d->launchOf(at(s0, 120)), Found(at(h0, 0)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 0)), Found(at(s0, 100)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 2)), Found(at(s0, 100)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 20)), Found(at(s0, 200)));
+        QCOMPARE(d->launchOf(at(s0, 200)), Found());
+        QCOMPARE(d->launchOf(at(s1, 50)), Found(at(h1, 0)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h1, 0)), Found(at(s1, 50)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(s0, 100)), Found());
     }
 
     // Each record read from the file is the one held in memory, and so is every tooltip.

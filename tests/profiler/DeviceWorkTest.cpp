@@ -165,7 +165,8 @@ TEST(DeviceWork, BusyTimelineReadsEveryWindowExactly) {
     const BusyTimeline timeline(workers);
     for (int i = 0; i < 3000; ++i) {
         const auto t0 = static_cast<std::int64_t>(rng() % 60'000);
-        const auto t1 = std::min<std::int64_t>(60'000, t0 + static_cast<std::int64_t>(rng() % 9000));
+        const auto t1 =
+            std::min<std::int64_t>(60'000, t0 + static_cast<std::int64_t>(rng() % 9000));
         ASSERT_EQ(timeline.busy_ns(static_cast<double>(t0), static_cast<double>(t1)),
                   static_cast<double>(prefix[static_cast<std::size_t>(t1)] -
                                       prefix[static_cast<std::size_t>(t0)]))
