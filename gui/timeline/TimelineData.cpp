@@ -597,7 +597,7 @@ Category TimelineData::categoryOf(profiler::ActivityKind kind, profiler::StringI
     return classify(kind, trace_.strings.at(name), host_op_trace_);
 }
 
-void TimelineData::attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels) {
+void TimelineData::attachSummaries(std::span<const profiler::RowSummaryLevel> levels) {
     for (const profiler::RowSummaryLevel& level : levels) {
         // A level that does not fit the trace (another trace's, a damaged file) is left
         // out: the row then paints from its events, which is slower but right.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -284,7 +285,7 @@ class TimelineData {
     void measureBusy();       // per-device busy time, compute-thread busy time
     void locateActivities();  // where_ and kinds_ from the records
     void sortGpuWork();       // gpu_by_start_ in start order, longest_work_ns_
-    void attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels);
+    void attachSummaries(std::span<const profiler::RowSummaryLevel> levels);
     [[nodiscard]] Category categoryOf(profiler::ActivityKind kind, profiler::StringId name) const;
     // The display order of the lanes (lane_order_key).
     [[nodiscard]] std::vector<profiler::LaneId> laneOrder() const;

@@ -22,7 +22,7 @@ TimelineStream::TimelineStream(profiler::Trace header, std::size_t count,
     : data_(withHeader(std::move(header))),
       count_(count),
       summaries_(std::move(summaries)),
-      work_(data_->trace_.lanes) {
+      work_(std::in_place, data_->trace_.lanes) {
     TimelineData& d = *data_;
     if (d.trace_.strings.size() > TimelineEvent::kMaxNames) {
         throw std::length_error("the trace holds " + std::to_string(d.trace_.strings.size()) +
@@ -107,7 +107,7 @@ bool TimelineStream::add(const profiler::Activity& a) {
         d.gpu_by_start_.push_back(index);
     if (a.correlation != 0)
         correlated_.push_back(TimelineData::correlated(a.correlation, lane.rank, category, index));
-    work_.add(a);
+    work_->add(a);
     if (a.kind == profiler::ActivityKind::Kernel)
         ++d.kernel_count_;
     gpu_work_ = gpu_work_ || a.kind == profiler::ActivityKind::Kernel ||
@@ -160,7 +160,7 @@ std::shared_ptr<TimelineData> TimelineStream::finish() {
             for (auto& sample : series.samples)
                 sample.t_ns -= begin;
         }
-        work_.shift_earlier(begin);
+        work_->shift_earlier(begin);
         d.trace_.base_ns += begin;
         d.rebased_by_ = begin;
         d.details_shift_ = begin;
@@ -198,14 +198,19 @@ std::shared_ptr<TimelineData> TimelineStream::finish() {
     d.placeRows();
     d.gpu_by_start_.shrink_to_fit();
     d.sortGpuWork();
-    d.indexLaunches(std::move(correlated_));
+    // One temporary at a time, each let go before the next is made: the load's peak.
     profiler::GpuBusyOptions options;
     options.include_copies = true;
-    for (auto& device : profiler::device_busy_timelines(work_, options)) {
+    for (auto& device : profiler::device_busy_timelines(*work_, options)) {
         if (device.device >= 0)
             d.busy_.push_back({device.device, std::move(device.busy), device.rank});
     }
-    d.attachSummaries(summaries_);
+    work_.reset();
+    d.indexLaunches(std::move(correlated_));
+    for (profiler::RowSummaryLevel& level : summaries_) {
+        d.attachSummaries({&level, 1});
+        std::vector<profiler::SummaryBucket>().swap(level.buckets);
+    }
     std::vector<profiler::RowSummaryLevel>().swap(summaries_);
     d.memory_ = reports::memory_stacks(d.trace_);
     d.labelNames();

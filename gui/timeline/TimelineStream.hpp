@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -65,7 +66,7 @@ class TimelineStream {
     OrderKey last_;
     std::vector<std::vector<std::uint8_t>> category_cache_;  // by kind, name: category + 1
     std::vector<TimelineData::Correlated> correlated_;
-    profiler::DeviceWorkAccumulator work_;
+    std::optional<profiler::DeviceWorkAccumulator> work_;  // let go once measured
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 0;
     std::int64_t first_start_ = 0;
