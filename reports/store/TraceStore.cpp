@@ -516,7 +516,7 @@ void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
 
 namespace {
 
-std::optional<Trace> load(const ResultsDatabase& db, std::int64_t run_id,
+std::optional<Trace> load_trace_parts(const ResultsDatabase& db, std::int64_t run_id,
                           const TraceLoadControl& control, bool with_activities) {
     throw_if_stopped(control);
     const InterruptOnStop interrupt(db.handle(), control.stop);
@@ -549,12 +549,12 @@ std::optional<Trace> load(const ResultsDatabase& db, std::int64_t run_id,
 
 std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
                                 const TraceLoadControl& control) {
-    return load(db, run_id, control, true);
+    return load_trace_parts(db, run_id, control, true);
 }
 
 std::optional<Trace> load_trace_header(const ResultsDatabase& db, std::int64_t run_id,
                                        const TraceLoadControl& control) {
-    return load(db, run_id, control, false);
+    return load_trace_parts(db, run_id, control, false);
 }
 
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db) {
