@@ -517,7 +517,7 @@ void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
 namespace {
 
 std::optional<Trace> load_trace_parts(const ResultsDatabase& db, std::int64_t run_id,
-                          const TraceLoadControl& control, bool with_activities) {
+                                      const TraceLoadControl& control, bool with_activities) {
     throw_if_stopped(control);
     const InterruptOnStop interrupt(db.handle(), control.stop);
     try {
