@@ -110,6 +110,8 @@ LoadedTracePtr load_rows(const QString& database_path, std::int64_t run_id,
         whole = true;
         return nullptr;
     }
+    if (stop != nullptr && stop->load())
+        return nullptr;  // before the last step's seconds on a huge run
     std::shared_ptr<TimelineData> timeline = stream.finish();
     if (!timeline) {
         whole = true;

@@ -198,7 +198,10 @@ std::shared_ptr<TimelineData> TimelineStream::finish() {
     d.placeRows();
     d.gpu_by_start_.shrink_to_fit();
     d.sortGpuWork();
-    // One temporary at a time, each let go before the next is made: the load's peak.
+    // Each temporary let go as soon as it is used: the load's peak. The launch join's
+    // first (the correlation ids are the larger), then the busy timelines' (the device work
+    // and its edges).
+    d.indexLaunches(std::move(correlated_));
     profiler::GpuBusyOptions options;
     options.include_copies = true;
     for (auto& device : profiler::device_busy_timelines(*work_, options)) {
@@ -206,7 +209,6 @@ std::shared_ptr<TimelineData> TimelineStream::finish() {
             d.busy_.push_back({device.device, std::move(device.busy), device.rank});
     }
     work_.reset();
-    d.indexLaunches(std::move(correlated_));
     for (profiler::RowSummaryLevel& level : summaries_) {
         d.attachSummaries({&level, 1});
         std::vector<profiler::SummaryBucket>().swap(level.buckets);
