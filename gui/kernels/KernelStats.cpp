@@ -33,13 +33,18 @@ std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_n
     const profiler::TimeWindow window{start_bound(t0_ns), start_bound(t1_ns)};
     // Over the device work of the window only, read from the store where it lives there.
     const ActivitySelection work = data.deviceWorkIn(t0_ns, t1_ns);
-    const profiler::KernelBreakdown breakdown =
-        profiler::analyze_kernel_breakdown(work.trace(), window);
+    return kernelStatsOf(data, profiler::analyze_kernel_breakdown(work.trace(), window),
+                         [&work](std::size_t i) { return work.original(i); });
+}
+
+std::vector<KernelStat> kernelStatsOf(const TimelineData& data,
+                                      const profiler::KernelBreakdown& breakdown,
+                                      const std::function<std::uint32_t(std::size_t)>& original) {
     std::vector<KernelStat> out;
     out.reserve(breakdown.by_name.size());
     for (const profiler::KernelNameStats& k : breakdown.by_name) {
         KernelStat s;
-        s.longest = work.original(k.longest);
+        s.longest = original ? original(k.longest) : static_cast<std::uint32_t>(k.longest);
         s.name = data.name(data.activity(s.longest).name);
         s.category = data.category(s.longest);
         s.count = k.stats.count;

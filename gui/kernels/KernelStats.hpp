@@ -2,10 +2,12 @@
 
 #include <QString>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gui/timeline/KernelCategory.hpp"
 #include "gui/timeline/TimelineData.hpp"
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 
 namespace trainscope::gui {
 
@@ -32,6 +34,11 @@ struct KernelStat {
 std::vector<KernelStat> computeKernelStats(const TimelineData& data);
 // Only the GPU work that starts in [t0_ns, t1_ns) (a timeline range selection).
 std::vector<KernelStat> computeKernelStats(const TimelineData& data, double t0_ns, double t1_ns);
+// The same from a breakdown made elsewhere (the loader's, as the rows pass): `original`
+// maps the breakdown's activity indexes to the timeline's (the same when not given).
+std::vector<KernelStat> kernelStatsOf(
+    const TimelineData& data, const profiler::KernelBreakdown& breakdown,
+    const std::function<std::uint32_t(std::size_t)>& original = {});
 // Statistics of several runs by name (the Kernels tab with several runs selected).
 // `longest` stays valid only for names seen in parts[0] (the run on the timeline);
 // others get kNoActivity.

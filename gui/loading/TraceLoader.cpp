@@ -1,10 +1,15 @@
 #include "gui/loading/TraceLoader.hpp"
 
 #include <filesystem>
+#include <numeric>
 #include <string>
 #include <utility>
 
 #include "gui/common/FileErrors.hpp"
+#include "gui/timeline/TimelineStream.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+#include "profiler/analysis/OpWork.hpp"
 #include "profiler/analysis/TrainingSteps.hpp"
 #include "reports/store/ActivityReader.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
@@ -24,6 +29,110 @@ QString internal_error_message(std::int64_t run_id, const char* what) {
                "a fault of the file; please report it): %2")
         .arg(run_id)
         .arg(QString::fromUtf8(what));
+}
+
+constexpr std::size_t kRowsPerRead = 16384;
+
+// The run-wide figures made as the rows pass, by the implementations the whole trace's
+// figures come from: the kernel table's breakdown, and the training steps (counted over
+// the step ranges, the only activities count_training_steps looks at).
+class RunFigures {
+  public:
+    explicit RunFigures(const profiler::Trace& header) {
+        steps_.strings = header.strings;
+        steps_.lanes = header.lanes;
+        step_name_.assign(steps_.strings.size(), -1);
+    }
+    RunFigures(const RunFigures&) = delete;
+    RunFigures& operator=(const RunFigures&) = delete;
+
+    void add(const profiler::Activity& a, std::size_t index) {
+        // Not a host-op trace (TimelineStream tells, and the loader reads such a trace
+        // whole): the device's work is kernels, copies and sets, counted by duration.
+        if (profiler::is_device_work(a.kind, false))
+            kernels_.add(a, index, a.duration_ns());
+        if (a.kind != profiler::ActivityKind::NvtxRange && a.kind != profiler::ActivityKind::HostOp)
+            return;
+        signed char& known = step_name_[a.name];
+        if (known < 0)
+            known = profiler::is_training_step_name(steps_.strings.at(a.name)) ? 1 : 0;
+        if (known != 0)
+            steps_.activities.push_back(a);
+    }
+    [[nodiscard]] profiler::KernelBreakdown kernels() && { return std::move(kernels_).finish(); }
+    [[nodiscard]] std::int64_t steps() const { return profiler::count_training_steps(steps_); }
+
+  private:
+    profiler::Trace steps_;
+    std::vector<signed char> step_name_;
+    profiler::KernelBreakdownAccumulator kernels_{steps_.strings};
+};
+
+// Reads the run's rows in order into the timeline's events (TimelineStream) and its
+// figures. nullptr when stopped; `whole` set instead when the trace must be read whole.
+LoadedTracePtr load_rows(const QString& database_path, std::int64_t run_id,
+                         const reports::ResultsDatabase& db, profiler::Trace header,
+                         std::shared_ptr<const reports::ActivityReader> reader,
+                         std::vector<profiler::RowSummaryLevel> summaries,
+                         const std::atomic<bool>* stop, const std::function<void(int)>& progress,
+                         bool& whole) {
+    const std::size_t n = reader->size();
+    const std::size_t names = header.strings.size();
+    const std::size_t lanes = header.lanes.size();
+    RunFigures figures(header);
+    TimelineStream stream(std::move(header), n, std::move(summaries));
+    std::vector<std::uint32_t> indexes;
+    for (std::size_t first = 0; first < n; first += kRowsPerRead) {
+        if (stop != nullptr && stop->load())
+            return nullptr;
+        indexes.resize(std::min(kRowsPerRead, n - first));
+        std::iota(indexes.begin(), indexes.end(), static_cast<std::uint32_t>(first));
+        const std::vector<profiler::Activity> rows = reader->read(indexes);
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const profiler::Activity& a = rows[k];
+            if (a.name >= names || a.lane >= lanes) {
+                throw reports::StoreError(
+                    "trace of run " + std::to_string(run_id) + " in '" + reader->path().string() +
+                    "' refers to a missing name or lane; the file is damaged");
+            }
+            // An op's work joins its kernels over the whole trace (the roofline).
+            if (profiler::carries_op_work(a) || !stream.add(a)) {
+                whole = true;
+                return nullptr;
+            }
+            figures.add(a, first + k);
+        }
+        if (progress)
+            progress(2 +
+                     static_cast<int>((first + rows.size()) * 88 / std::max<std::size_t>(n, 1)));
+    }
+    if (stream.hostOpTrace()) {
+        whole = true;
+        return nullptr;
+    }
+    if (stop != nullptr && stop->load())
+        return nullptr;  // before the last step's seconds on a huge run
+    std::shared_ptr<TimelineData> timeline = stream.finish();
+    if (!timeline) {
+        whole = true;
+        return nullptr;
+    }
+    auto out = std::make_shared<LoadedTrace>();
+    out->path = database_path;
+    out->run_id = run_id;
+    out->kernel_stats = kernelStatsOf(*timeline, std::move(figures).kernels());
+    out->steps = figures.steps();
+    out->roofs = reports::roofs_of(
+        reports::load_run(db, run_id, reports::RunParts{true, false, false, false, false}).metrics);
+    // No op carries work (else the trace was read whole): the roofline of the whole trace
+    // is that of one without activities.
+    out->roofline = reports::op_roofline(profiler::Trace{}, out->roofs);
+    if (!timeline->keepDetailsIn(std::move(reader)))
+        throw std::logic_error("a timeline built from the stored rows refused them");
+    out->timeline = std::move(timeline);
+    if (progress)
+        progress(100);
+    return out;
 }
 
 }  // namespace
@@ -86,6 +195,34 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
             preview(early);
         }
     }
+    if (summaries) {
+        std::optional<profiler::Trace> header;
+        try {
+            reports::TraceLoadControl control;
+            control.stop = stop;
+            header = reports::load_trace_header(db, run_id, control);
+        } catch (const reports::TraceLoadStopped&) {
+            return nullptr;
+        }
+        std::shared_ptr<const reports::ActivityReader> reader;
+        try {
+            if (header)  // else the whole read below says why there is none
+                reader = std::make_shared<const reports::ActivityReader>(
+                    std::filesystem::path(database_path.toStdString()), run_id);
+        } catch (const reports::StoreError&) {
+            // Rows that cannot be read by index (not contiguous): read whole below.
+        } catch (const reports::SqliteError&) {
+            // The file cannot be opened a second time now: read whole below.
+        }
+        if (reader) {
+            bool whole = false;
+            auto out = load_rows(database_path, run_id, db, std::move(*header), std::move(reader),
+                                 std::move(*summaries), stop, progress, whole);
+            if (!whole)
+                return out;                                        // nullptr when stopped
+            summaries = reports::load_lane_summaries(db, run_id);  // given to the stream
+        }
+    }
     std::optional<profiler::Trace> trace;
     try {
         reports::TraceLoadControl control;
@@ -109,6 +246,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     auto out = std::make_shared<LoadedTrace>();
     out->path = database_path;
     out->run_id = run_id;
+    out->read_whole = true;
     std::shared_ptr<TimelineData> timeline = TimelineData::build(
         std::move(*trace), stop,
         [&](int p) {

@@ -27,6 +27,9 @@ struct LoadedTrace {
     // The ops on the roofline (reports::op_roofline) under the run's roofs.
     std::vector<reports::OpRooflineRow> roofline;
     reports::Roofs roofs;
+    // The loader held the whole trace's records while it indexed them: a trace it could not
+    // index row by row as it read them (see TraceLoader::loadNow).
+    bool read_whole = false;
 };
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
 
@@ -64,6 +67,11 @@ class TraceLoader : public QObject {
     // without a trace); returns nullptr when stopped. `preview`, when given, receives the
     // trace's outline before the activities are read (a run stored with summaries only):
     // a LoadedTrace whose timeline is TimelineData::buildOutline's, nothing else filled.
+    // A run stored with its summaries is read row by row into the timeline's compact
+    // events (TimelineStream) and the run-wide figures are made as the rows pass, so its
+    // records are never all in memory; a run without summaries, with rows out of order or
+    // not contiguous, a CPU-backend run or one whose ops carry FLOPs (the roofline joins
+    // them to their kernels over the whole trace) is read whole (LoadedTrace::read_whole).
     static LoadedTracePtr loadNow(const QString& database_path, std::int64_t run_id,
                                   const std::atomic<bool>* stop = nullptr,
                                   const std::function<void(int)>& progress = {},

@@ -46,7 +46,6 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
         a.end_ns = core.end_ns;
         a.name = core.name;
         a.kind = core.kind;
-        a.correlation = core.correlation;
         unread = QString::fromUtf8(e.what());
     }
     const Category c = data.category(idx);
@@ -82,18 +81,18 @@ QString activityTooltip(const TimelineData& data, const TimelineViewState& state
                  QStringLiteral("%1/s").arg(formatBytes(static_cast<double>(a.bytes) * 1e9 /
                                                         static_cast<double>(a.duration_ns()))));
     }
-    if (a.correlation != 0) {
+    if (a.correlation != 0)
         line(QObject::tr("correlation"), QString::number(a.correlation));
-        if (is_gpu_work(c)) {
-            if (auto api = data.apiCallFor(data.rankOf(idx), a.correlation)) {
-                const auto& call = data.activity(*api);
-                line(QObject::tr("launched by"),
-                     QStringLiteral("%1 (%2)").arg(data.name(call.name).toHtmlEscaped(),
-                                                   formatTimeExact(call.duration_ns(), res)));
-            }
-        } else if (auto k = data.gpuWorkFor(data.rankOf(idx), a.correlation)) {
-            line(QObject::tr("launches"), data.label(data.activity(*k).name).toHtmlEscaped());
+    // From the launch index, which only pairs activities that carry a correlation id.
+    if (is_gpu_work(c)) {
+        if (auto api = data.launchOf(idx)) {
+            const auto& call = data.activity(*api);
+            line(QObject::tr("launched by"),
+                 QStringLiteral("%1 (%2)").arg(data.name(call.name).toHtmlEscaped(),
+                                               formatTimeExact(call.duration_ns(), res)));
         }
+    } else if (auto k = data.gpuWorkLaunchedBy(idx)) {
+        line(QObject::tr("launches"), data.label(data.activity(*k).name).toHtmlEscaped());
     }
     if (!unread.isEmpty())
         line(QObject::tr("details"), QObject::tr("not read: %1").arg(unread.toHtmlEscaped()));

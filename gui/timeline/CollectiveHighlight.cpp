@@ -67,8 +67,7 @@ CollectiveSelection CollectiveIndex::find(std::uint32_t activity) {
     auto it = matched_of_activity_.find(activity);
     if (it == matched_of_activity_.end()) {
         // The API call that launched a communication kernel stands for it.
-        const auto kernel =
-            data_->gpuWorkFor(data_->rankOf(activity), data_->activity(activity).correlation);
+        const auto kernel = data_->gpuWorkLaunchedBy(activity);
         if (!kernel || data_->category(activity) != Category::RuntimeApi)
             return {};
         it = matched_of_activity_.find(*kernel);

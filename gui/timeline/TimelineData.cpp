@@ -81,28 +81,6 @@ std::int64_t LodLevel::bucketBegin(const LodBucket& b) const {
     return origin_ns + index * width_ns;
 }
 
-std::optional<std::uint32_t> TimelineData::findLaunch(const std::vector<std::uint32_t>& index,
-                                                      std::int32_t rank,
-                                                      std::uint64_t correlation) const {
-    if (correlation == 0)
-        return std::nullopt;
-    const auto key = std::make_pair(rank, correlation);
-    const auto it =
-        std::lower_bound(index.begin(), index.end(), key, [this](std::uint32_t i, const auto& k) {
-            return std::make_pair(rankOf(i), correlationOf(i)) < k;
-        });
-    if (it == index.end() || std::make_pair(rankOf(*it), correlationOf(*it)) != key)
-        return std::nullopt;
-    return *it;
-}
-
-std::uint64_t TimelineData::correlationOf(std::uint32_t index) const {
-    const auto it = std::lower_bound(correlated_.begin(), correlated_.end(), index);
-    if (it == correlated_.end() || *it != index)
-        return 0;
-    return correlation_[static_cast<std::size_t>(it - correlated_.begin())];
-}
-
 ActivityCore TimelineData::activity(std::uint32_t index) const {
     const EventRef at = where_[index];
     const TimelineRow& row = rows_[at.row];
@@ -110,7 +88,6 @@ ActivityCore TimelineData::activity(std::uint32_t index) const {
     ActivityCore out;
     out.start_ns = e.start;
     out.end_ns = e.end;
-    out.correlation = correlationOf(index);
     out.lane = row.lane;
     out.name = e.name;
     out.kind = kinds_[index];
@@ -210,29 +187,91 @@ void TimelineData::locateActivities() {
                 EventRef{static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(k)};
     }
     kinds_.resize(n);
-    std::size_t correlated = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i)
         kinds_[i] = trace_.activities[i].kind;
-        correlated += trace_.activities[i].correlation != 0 ? 1 : 0;
-    }
-    correlated_.reserve(correlated);  // exactly: no growth slack on millions of launches
-    correlation_.reserve(correlated);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (trace_.activities[i].correlation != 0) {
-            correlated_.push_back(static_cast<std::uint32_t>(i));
-            correlation_.push_back(trace_.activities[i].correlation);
+}
+
+namespace {
+
+// The partner of `activity` in pairs sorted by their first member.
+template <typename Pair>
+std::optional<std::uint32_t> partner_in(const std::vector<Pair>& pairs, std::uint32_t activity) {
+    const auto it = std::lower_bound(pairs.begin(), pairs.end(), activity,
+                                     [](const Pair& p, std::uint32_t a) { return p.from < a; });
+    if (it == pairs.end() || it->from != activity)
+        return std::nullopt;
+    return it->to;
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> TimelineData::gpuWorkLaunchedBy(std::uint32_t activity) const {
+    return partner_in(work_of_launch_, activity);
+}
+
+std::optional<std::uint32_t> TimelineData::launchOf(std::uint32_t work) const {
+    return partner_in(launch_of_work_, work);
+}
+
+TimelineData::Correlated TimelineData::correlated(std::uint64_t correlation, std::int32_t rank,
+                                                  Category category, std::uint32_t index) {
+    const Correlated::Role role = is_gpu_work(category)              ? Correlated::kWork
+                                  : category == Category::RuntimeApi ? Correlated::kApi
+                                                                     : Correlated::kOther;
+    return Correlated{correlation, static_cast<std::uint32_t>(rank) << 2 | role, index};
+}
+
+void TimelineData::indexLaunches(std::vector<Correlated> items) {
+    // Grouped by (rank, correlation id), each group in index order: its first GPU work is
+    // what every other activity of the group launched, its first API call what launched
+    // every GPU activity of the group (the first among equals, as the lookups by id gave).
+    std::sort(items.begin(), items.end(), [](const Correlated& a, const Correlated& b) {
+        return std::make_tuple(a.rank_role >> 2, a.correlation, a.index) <
+               std::make_tuple(b.rank_role >> 2, b.correlation, b.index);
+    });
+    std::size_t works = 0;
+    std::size_t launches = 0;
+    const auto for_each_group = [&items](const auto& body) {
+        for (std::size_t g = 0; g < items.size();) {
+            std::size_t e = g + 1;
+            while (e < items.size() && items[e].rank_role >> 2 == items[g].rank_role >> 2 &&
+                   items[e].correlation == items[g].correlation)
+                ++e;
+            std::optional<std::uint32_t> work;
+            std::optional<std::uint32_t> api;
+            for (std::size_t k = g; k < e; ++k) {
+                const auto role = items[k].rank_role & 3U;
+                if (role == Correlated::kWork && !work)
+                    work = items[k].index;
+                if (role == Correlated::kApi && !api)
+                    api = items[k].index;
+            }
+            body(g, e, work, api);
+            g = e;
         }
-    }
-}
-
-std::optional<std::uint32_t> TimelineData::gpuWorkFor(std::int32_t rank,
-                                                      std::uint64_t correlation) const {
-    return findLaunch(gpu_by_correlation_, rank, correlation);
-}
-
-std::optional<std::uint32_t> TimelineData::apiCallFor(std::int32_t rank,
-                                                      std::uint64_t correlation) const {
-    return findLaunch(api_by_correlation_, rank, correlation);
+    };
+    // Counted first: both vectors are allocated once, without growth slack.
+    for_each_group([&](std::size_t g, std::size_t e, auto work, auto api) {
+        for (std::size_t k = g; k < e; ++k) {
+            const bool is_work = (items[k].rank_role & 3U) == Correlated::kWork;
+            works += is_work && api ? 1 : 0;
+            launches += !is_work && work ? 1 : 0;
+        }
+    });
+    launch_of_work_.reserve(works);
+    work_of_launch_.reserve(launches);
+    for_each_group([&](std::size_t g, std::size_t e, auto work, auto api) {
+        for (std::size_t k = g; k < e; ++k) {
+            const bool is_work = (items[k].rank_role & 3U) == Correlated::kWork;
+            if (is_work && api)
+                launch_of_work_.push_back({items[k].index, *api});
+            else if (!is_work && work)
+                work_of_launch_.push_back({items[k].index, *work});
+        }
+    });
+    const auto by_from = [](const LaunchPair& a, const LaunchPair& b) { return a.from < b.from; };
+    std::sort(launch_of_work_.begin(), launch_of_work_.end(), by_from);
+    std::sort(work_of_launch_.begin(), work_of_launch_.end(), by_from);
 }
 
 int TimelineData::rowOf(std::uint32_t index) const {
@@ -306,6 +345,7 @@ std::shared_ptr<TimelineData> TimelineData::build(
     data->locateActivities();
     report(75);
     data->indexGpuWork();
+    std::vector<Category>().swap(data->categories_);  // the events carry them
     report(90);
     if (stopped(stop))
         return nullptr;
@@ -376,7 +416,6 @@ void TimelineData::rebaseAbsoluteTimes() {
     }
     // Times should be relative to base_ns; a trace with absolute clock values (~1e18 ns)
     // would lose precision in the double maths of the axis: rebase it, keeping meaning.
-    constexpr std::int64_t kRebaseAbove = std::int64_t(1) << 42;  // about 73 minutes
     if (begin > kRebaseAbove) {
         for (Activity& a : trace_.activities) {
             a.start_ns -= begin;
@@ -510,29 +549,27 @@ void TimelineData::addLaneRows(profiler::LaneId lane_id, std::size_t first, std:
 
 void TimelineData::indexGpuWork() {
     const profiler::Trace& t = trace_;
+    std::vector<Correlated> items;
     for (std::size_t i = 0; i < t.activities.size(); ++i) {
         const Activity& a = t.activities[i];
         const auto idx = static_cast<std::uint32_t>(i);
-        if (is_gpu_work(categories_[i])) {
+        if (is_gpu_work(categories_[i]))
             gpu_by_start_.push_back(idx);
-            if (a.correlation != 0)
-                gpu_by_correlation_.push_back(idx);
-        } else if (a.correlation != 0 && categories_[i] == Category::RuntimeApi) {
-            api_by_correlation_.push_back(idx);
-        }
+        if (a.correlation != 0)
+            items.push_back(correlated(a.correlation, rankOf(idx), categories_[i], idx));
     }
-    std::sort(gpu_by_start_.begin(), gpu_by_start_.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return t.activities[a].start_ns < t.activities[b].start_ns;
-    });
-    for (const std::uint32_t i : gpu_by_start_)
-        longest_work_ns_ = std::max(longest_work_ns_, t.activities[i].duration_ns());
-    // Stable: among equal keys the lowest index answers, as the first launch did before.
-    const auto by_key = [this, &t](std::uint32_t a, std::uint32_t b) {
-        return std::make_pair(rankOf(a), t.activities[a].correlation) <
-               std::make_pair(rankOf(b), t.activities[b].correlation);
-    };
-    std::stable_sort(gpu_by_correlation_.begin(), gpu_by_correlation_.end(), by_key);
-    std::stable_sort(api_by_correlation_.begin(), api_by_correlation_.end(), by_key);
+    sortGpuWork();
+    indexLaunches(std::move(items));
+}
+
+void TimelineData::sortGpuWork() {
+    std::stable_sort(
+        gpu_by_start_.begin(), gpu_by_start_.end(),
+        [&](std::uint32_t a, std::uint32_t b) { return eventOf(a).start < eventOf(b).start; });
+    for (const std::uint32_t i : gpu_by_start_) {
+        const TimelineEvent& e = eventOf(i);
+        longest_work_ns_ = std::max(longest_work_ns_, e.end - e.start);
+    }
 }
 
 void TimelineData::measureBusy() {
@@ -560,7 +597,7 @@ Category TimelineData::categoryOf(profiler::ActivityKind kind, profiler::StringI
     return classify(kind, trace_.strings.at(name), host_op_trace_);
 }
 
-void TimelineData::attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels) {
+void TimelineData::attachSummaries(std::span<const profiler::RowSummaryLevel> levels) {
     for (const profiler::RowSummaryLevel& level : levels) {
         // A level that does not fit the trace (another trace's, a damaged file) is left
         // out: the row then paints from its events, which is slower but right.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -123,12 +124,12 @@ struct DeviceBusy {
 };
 
 // What the views read of any activity, from the timeline's compact data (its event, its
-// row, the correlation index): no database read. The rest of the record is
-// TimelineData::details.
+// row, its kind): no database read. The rest of the record (its correlation id among it)
+// is TimelineData::details; the launch it joins is TimelineData::launchOf and
+// gpuWorkLaunchedBy.
 struct ActivityCore {
     std::int64_t start_ns = 0;
     std::int64_t end_ns = 0;
-    std::uint64_t correlation = 0;  // 0 = none
     profiler::LaneId lane = 0;
     profiler::StringId name = 0;
     profiler::ActivityKind kind = profiler::ActivityKind::Kernel;
@@ -161,6 +162,8 @@ class ActivitySelection {
 // the timeline, utilization and kernel views. It holds compact events; the activities'
 // full records stay in memory only until keepDetailsIn hands them to the store.
 class TimelineData {
+    friend class TimelineStream;  // builds one from rows read one at a time
+
   public:
     static constexpr int kRowHeight = 18;
     static constexpr int kLaneGap = 6;
@@ -192,7 +195,7 @@ class TimelineData {
         std::size_t events = 0;      // the rows' TimelineEvents and their max_end
         std::size_t summaries = 0;   // level-of-detail buckets
         std::size_t names = 0;       // the trace's strings and their QString copies
-        std::size_t indexes = 0;     // categories, GPU work by start, correlation indexes
+        std::size_t indexes = 0;     // locators, kinds, GPU work by start, launch pairs
         std::size_t busy = 0;        // per-device busy timelines, compute-thread busy time
         [[nodiscard]] std::size_t total() const {
             return activities + events + summaries + names + indexes + busy;
@@ -235,16 +238,15 @@ class TimelineData {
     [[nodiscard]] ActivitySelection deviceWorkIn(double t0_ns, double t1_ns) const;
     // Every activity (the compare view's diff), read from the store once they live there.
     [[nodiscard]] ActivitySelection wholeTrace() const;
-    [[nodiscard]] Category category(std::uint32_t index) const { return categories_[index]; }
+    [[nodiscard]] Category category(std::uint32_t index) const { return eventOf(index).category(); }
     // The row an activity is painted on (its lane's first row plus its summary depth).
     [[nodiscard]] int rowOf(std::uint32_t activity) const;
-    // The GPU work launched by an API call and the call that launched a GPU activity. A
-    // correlation id counts per process, so a job's ranks reuse them: the rank is part of
-    // the key (rankOf the activity whose partner is wanted).
-    [[nodiscard]] std::optional<std::uint32_t> gpuWorkFor(std::int32_t rank,
-                                                          std::uint64_t correlation) const;
-    [[nodiscard]] std::optional<std::uint32_t> apiCallFor(std::int32_t rank,
-                                                          std::uint64_t correlation) const;
+    // The GPU work an activity that is not GPU work launched (an API call; the first GPU
+    // activity of its rank with its correlation id) and the API call that launched a GPU
+    // activity (the first API call of its rank with its id). A correlation id counts per
+    // process, so a job's ranks reuse them: the rank is part of the join.
+    [[nodiscard]] std::optional<std::uint32_t> gpuWorkLaunchedBy(std::uint32_t activity) const;
+    [[nodiscard]] std::optional<std::uint32_t> launchOf(std::uint32_t work) const;
     [[nodiscard]] std::int32_t rankOf(std::uint32_t activity) const {
         return trace_.lanes[rows_[where_[activity].row].lane].rank;
     }
@@ -270,6 +272,8 @@ class TimelineData {
     [[nodiscard]] std::int64_t resolutionNs() const { return resolution_ns_; }
 
   private:
+    // A trace whose first start lies above this carries absolute clock values: rebased.
+    static constexpr std::int64_t kRebaseAbove = std::int64_t(1) << 42;  // about 73 minutes
     // The passes of build(), in order.
     void internNames();
     void classifyActivities();   // categories, kernel count, painted labels
@@ -277,10 +281,11 @@ class TimelineData {
     void rebaseAbsoluteTimes();  // begin/end, resolution; absolute clocks made relative
     bool layOutRows(const std::atomic<bool>* stop);  // false when stopped
     void addLaneRows(profiler::LaneId lane, std::size_t first, std::size_t last);
-    void indexGpuWork();      // correlation maps, GPU work by start
+    void indexGpuWork();      // launch pairs, GPU work by start
     void measureBusy();       // per-device busy time, compute-thread busy time
-    void locateActivities();  // where_, kinds_ and the correlations from the records
-    void attachSummaries(const std::vector<profiler::RowSummaryLevel>& levels);
+    void locateActivities();  // where_ and kinds_ from the records
+    void sortGpuWork();       // gpu_by_start_ in start order, longest_work_ns_
+    void attachSummaries(std::span<const profiler::RowSummaryLevel> levels);
     [[nodiscard]] Category categoryOf(profiler::ActivityKind kind, profiler::StringId name) const;
     // The display order of the lanes (lane_order_key).
     [[nodiscard]] std::vector<profiler::LaneId> laneOrder() const;
@@ -293,18 +298,33 @@ class TimelineData {
     std::vector<TimelineRow> rows_;
     std::vector<QString> names_;
     std::vector<QString> labels_;
-    std::vector<Category> categories_;
+    std::vector<Category> categories_;  // by activity while build() runs, then freed
     std::map<std::pair<int, profiler::StringId>, Category> category_of_;  // by (kind, name)
     std::vector<std::size_t> lane_first_row_;  // by LaneId; SIZE_MAX for a lane without rows
     std::int64_t rebased_by_ = 0;              // subtracted from every time of the trace
     std::set<std::pair<std::int64_t, std::int64_t>> op_threads_;  // (process, thread)
-    // Activity indexes sorted by (rank, correlation), the lowest index first among equals:
-    // 4 bytes per launch where a hash map took about 40.
-    std::vector<std::uint32_t> gpu_by_correlation_;
-    std::vector<std::uint32_t> api_by_correlation_;
-    [[nodiscard]] std::optional<std::uint32_t> findLaunch(const std::vector<std::uint32_t>& index,
-                                                          std::int32_t rank,
-                                                          std::uint64_t correlation) const;
+    // An activity with a correlation id as the launch index takes it: 16 bytes while
+    // the index is built, nothing after.
+    struct Correlated {
+        enum Role : std::uint32_t { kWork = 0, kApi = 1, kOther = 2 };
+        std::uint64_t correlation = 0;
+        std::uint32_t rank_role = 0;  // rank << 2 | Role (ranks are small and not negative)
+        std::uint32_t index = 0;
+    };
+    static Correlated correlated(std::uint64_t correlation, std::int32_t rank, Category category,
+                                 std::uint32_t index);
+    // Joins launches to their work by (rank, correlation id): launch_of_work_ and
+    // work_of_launch_. Consumes `items`.
+    void indexLaunches(std::vector<Correlated> items);
+    // (activity, partner) sorted by activity: every GPU activity whose launch is known,
+    // every other activity whose correlation id some GPU work shares: 8 bytes each, where
+    // the ids and their indexes took 20.
+    struct LaunchPair {
+        std::uint32_t from = 0;
+        std::uint32_t to = 0;
+    };
+    std::vector<LaunchPair> launch_of_work_;
+    std::vector<LaunchPair> work_of_launch_;
     bool partial_ = false;
     // By activity index: its row and its place among the row's events.
     struct EventRef {
@@ -313,9 +333,6 @@ class TimelineData {
     };
     std::vector<EventRef> where_;
     std::vector<profiler::ActivityKind> kinds_;
-    // The activities with a correlation id, by index, and their ids (12 bytes each).
-    std::vector<std::uint32_t> correlated_;
-    std::vector<std::uint64_t> correlation_;
     // Set by keepDetailsIn: the records are read from here, shifted by details_shift_ (the
     // rebase of absolute clocks) onto the timeline's clock.
     std::shared_ptr<const reports::ActivityReader> store_;
@@ -323,7 +340,6 @@ class TimelineData {
     bool stored_order_ = false;         // the trace came sorted: index i is the store's i
     std::int64_t longest_work_ns_ = 0;  // of gpu_by_start_, bounds deviceWorkIn's read
     [[nodiscard]] profiler::Trace headerCopy() const;  // trace_ without its activities
-    [[nodiscard]] std::uint64_t correlationOf(std::uint32_t index) const;
     std::vector<std::uint32_t> gpu_by_start_;
     std::vector<DeviceBusy> busy_;
     profiler::ComputeThreadBusy compute_busy_;

@@ -60,7 +60,6 @@ std::shared_ptr<const TimelineData> TimelineData::buildOutline(
     }
     // As rebaseAbsoluteTimes does for the full trace (its first start may lie a little
     // earlier, in a row too sparse to be summarized: TimelineData::rebasedBy tells).
-    constexpr std::int64_t kRebaseAbove = std::int64_t(1) << 42;
     if (begin > kRebaseAbove) {
         data->rebased_by_ = begin;
         data->trace_.base_ns += begin;
@@ -114,13 +113,11 @@ TimelineData::MemoryUse TimelineData::memoryUse() const {
     }
     m.indexes = categories_.capacity() * sizeof(Category) +
                 gpu_by_start_.capacity() * sizeof(std::uint32_t) +
-                gpu_by_correlation_.capacity() * sizeof(std::uint32_t) +
-                api_by_correlation_.capacity() * sizeof(std::uint32_t) +
+                launch_of_work_.capacity() * sizeof(LaunchPair) +
+                work_of_launch_.capacity() * sizeof(LaunchPair) +
                 lane_first_row_.capacity() * sizeof(std::size_t) +
                 where_.capacity() * sizeof(EventRef) +
-                kinds_.capacity() * sizeof(profiler::ActivityKind) +
-                correlated_.capacity() * sizeof(std::uint32_t) +
-                correlation_.capacity() * sizeof(std::uint64_t);
+                kinds_.capacity() * sizeof(profiler::ActivityKind);
     for (const DeviceBusy& device : busy_)
         m.busy += device.timeline.memory_bytes();
     m.busy += compute_busy_.memory_bytes();

@@ -224,12 +224,12 @@ void TimelineView::select(std::uint32_t activity) {
     const auto& a = data_->activity(activity);
     const Category c = data_->category(activity);
     if (c == Category::RuntimeApi) {
-        if (auto k = data_->gpuWorkFor(data_->rankOf(activity), a.correlation)) {
+        if (auto k = data_->gpuWorkLaunchedBy(activity)) {
             state_.flow_from = activity;
             state_.flow_to = *k;
         }
     } else if (is_gpu_work(c)) {
-        if (auto api = data_->apiCallFor(data_->rankOf(activity), a.correlation)) {
+        if (auto api = data_->launchOf(activity)) {
             state_.flow_from = *api;
             state_.flow_to = activity;
         }

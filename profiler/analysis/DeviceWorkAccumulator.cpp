@@ -70,4 +70,15 @@ void DeviceWorkAccumulator::add(const Activity& a) {
     }
 }
 
+void DeviceWorkAccumulator::shift_earlier(std::int64_t ns) {
+    for (auto& [key, work] : devices_) {
+        for (auto* intervals : {&work.kernels, &work.copies, &work.sets}) {
+            for (Interval& i : *intervals) {
+                i.begin_ns -= ns;
+                i.end_ns -= ns;
+            }
+        }
+    }
+}
+
 }  // namespace trainscope::profiler

@@ -36,6 +36,9 @@ class DeviceWorkAccumulator {
     static DeviceWorkAccumulator of(const Trace& trace, bool host_ops_as_kernels = false);
 
     void add(const Activity& a);
+    // Moves all work `ns` earlier: activities that passed on an absolute clock, rebased
+    // once their first start is known (the GUI's timeline).
+    void shift_earlier(std::int64_t ns);
     [[nodiscard]] const std::map<DeviceKey, Work>& devices() const { return devices_; }
 
   private:

@@ -30,8 +30,12 @@ std::vector<GpuBusy> analyze_gpu_busy(const Trace& trace, const GpuBusyOptions& 
 
 std::vector<DeviceBusyTimeline> device_busy_timelines(const Trace& trace,
                                                       const GpuBusyOptions& options) {
+    return device_busy_timelines(DeviceWorkAccumulator::of(trace), options);
+}
+
+std::vector<DeviceBusyTimeline> device_busy_timelines(const DeviceWorkAccumulator& all,
+                                                      const GpuBusyOptions& options) {
     std::vector<DeviceBusyTimeline> result;
-    const DeviceWorkAccumulator all = DeviceWorkAccumulator::of(trace);
     for (const auto& [key, work] : all.devices()) {
         const bool counted = work.kernel_count > 0 ||
                              (options.include_copies && work.copy_count + work.set_count > 0);

@@ -61,5 +61,9 @@ struct DeviceBusyTimeline {
 // include_copies), ordered by rank, then device.
 std::vector<DeviceBusyTimeline> device_busy_timelines(const Trace& trace,
                                                       const GpuBusyOptions& options = {});
+// The same from work accumulated activity by activity (the GUI's loader, which reads a
+// huge run's rows without holding them); the one above is this over every activity.
+std::vector<DeviceBusyTimeline> device_busy_timelines(const DeviceWorkAccumulator& work,
+                                                      const GpuBusyOptions& options = {});
 
 }  // namespace trainscope::profiler

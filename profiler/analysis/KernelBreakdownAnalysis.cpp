@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <unordered_map>
+#include <utility>
 
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/OpSelfTime.hpp"
@@ -23,7 +24,7 @@ void add_sample(DurationStats& s, std::int64_t duration_ns) {
     s.total_ns += duration_ns;
 }
 
-void finish(DurationStats& s, std::int64_t grand_total_ns) {
+void finish_stats(DurationStats& s, std::int64_t grand_total_ns) {
     s.mean_ns = s.count > 0 ? static_cast<double>(s.total_ns) / static_cast<double>(s.count) : 0.0;
     s.share = grand_total_ns > 0
                   ? static_cast<double>(s.total_ns) / static_cast<double>(grand_total_ns)
@@ -32,10 +33,42 @@ void finish(DurationStats& s, std::int64_t grand_total_ns) {
 
 }  // namespace
 
+void KernelBreakdownAccumulator::add(const Activity& a, std::size_t index,
+                                     std::int64_t duration_ns) {
+    auto [it, inserted] = name_index_.emplace(a.name, result_.by_name.size());
+    if (inserted) {
+        const std::string& name = strings_->at(a.name);
+        result_.by_name.push_back(KernelNameStats{name, classify_work(a.kind, name), {}, index});
+    }
+    KernelNameStats& entry = result_.by_name[it->second];
+    if (duration_ns > entry.stats.max_ns || entry.stats.count == 0)
+        entry.longest = index;
+    add_sample(entry.stats, duration_ns);
+    add_sample(categories_[static_cast<std::size_t>(entry.category)], duration_ns);
+    result_.total_ns += duration_ns;
+}
+
+KernelBreakdown KernelBreakdownAccumulator::finish() && {
+    KernelBreakdown result = std::move(result_);
+    for (auto& entry : result.by_name)
+        finish_stats(entry.stats, result.total_ns);
+    for (std::size_t c = 0; c < categories_.size(); ++c) {
+        if (categories_[c].count == 0)
+            continue;
+        finish_stats(categories_[c], result.total_ns);
+        result.by_category.push_back({static_cast<KernelCategory>(c), categories_[c]});
+    }
+    std::stable_sort(
+        result.by_name.begin(), result.by_name.end(),
+        [](const auto& a, const auto& b) { return a.stats.total_ns > b.stats.total_ns; });
+    std::stable_sort(
+        result.by_category.begin(), result.by_category.end(),
+        [](const auto& a, const auto& b) { return a.stats.total_ns > b.stats.total_ns; });
+    return result;
+}
+
 KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window) {
-    KernelBreakdown result;
-    std::unordered_map<StringId, std::size_t> name_index;
-    std::array<DurationStats, kKernelCategoryCount> categories{};
+    KernelBreakdownAccumulator result(trace.strings);
     const bool host_ops = is_host_op_trace(trace);
     // Host ops nest (a PyTorch trace's aten::conv2d holds aten::convolution, which holds
     // ...): summing their durations would count an instant once per level, so a CPU
@@ -52,34 +85,9 @@ KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& w
         if (!is_device_work(a.kind, host_ops) || !window.contains(a.start_ns)) {
             continue;
         }
-        const std::int64_t duration_ns = host_ops ? self_ns[i] : a.duration_ns();
-        auto [it, inserted] = name_index.emplace(a.name, result.by_name.size());
-        if (inserted) {
-            const std::string& name = trace.strings.at(a.name);
-            result.by_name.push_back(KernelNameStats{name, classify_work(a.kind, name), {}, i});
-        }
-        KernelNameStats& entry = result.by_name[it->second];
-        if (duration_ns > entry.stats.max_ns || entry.stats.count == 0)
-            entry.longest = i;
-        add_sample(entry.stats, duration_ns);
-        add_sample(categories[static_cast<std::size_t>(entry.category)], duration_ns);
-        result.total_ns += duration_ns;
+        result.add(a, i, host_ops ? self_ns[i] : a.duration_ns());
     }
-    for (auto& entry : result.by_name)
-        finish(entry.stats, result.total_ns);
-    for (std::size_t c = 0; c < categories.size(); ++c) {
-        if (categories[c].count == 0)
-            continue;
-        finish(categories[c], result.total_ns);
-        result.by_category.push_back({static_cast<KernelCategory>(c), categories[c]});
-    }
-    std::stable_sort(
-        result.by_name.begin(), result.by_name.end(),
-        [](const auto& a, const auto& b) { return a.stats.total_ns > b.stats.total_ns; });
-    std::stable_sort(
-        result.by_category.begin(), result.by_category.end(),
-        [](const auto& a, const auto& b) { return a.stats.total_ns > b.stats.total_ns; });
-    return result;
+    return std::move(result).finish();
 }
 
 }  // namespace trainscope::profiler

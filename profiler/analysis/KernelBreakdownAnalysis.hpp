@@ -1,8 +1,10 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "profiler/analysis/KernelCategory.hpp"
@@ -49,5 +51,22 @@ struct KernelBreakdown {
 // activity once, with its full duration). Durations are summed, so two kernels
 // overlapping on two streams both count fully.
 KernelBreakdown analyze_kernel_breakdown(const Trace& trace, const TimeWindow& window = {});
+
+// The breakdown from device work that passes one piece at a time (the GUI's loader reads a
+// huge run's rows without holding them): analyze_kernel_breakdown is this over the work of
+// its window, in trace order. `index` is the work's index in the trace (the longest
+// instance), `duration_ns` what it counts for (a host op's self time in a host-op trace).
+class KernelBreakdownAccumulator {
+  public:
+    explicit KernelBreakdownAccumulator(const StringTable& strings) : strings_(&strings) {}
+    void add(const Activity& a, std::size_t index, std::int64_t duration_ns);
+    [[nodiscard]] KernelBreakdown finish() &&;
+
+  private:
+    const StringTable* strings_;
+    KernelBreakdown result_;
+    std::unordered_map<StringId, std::size_t> name_index_;
+    std::array<DurationStats, kKernelCategoryCount> categories_{};
+};
 
 }  // namespace trainscope::profiler

@@ -9,11 +9,11 @@
 
 namespace trainscope::profiler {
 
-namespace {
-
-bool carries_work(const Activity& a) {
+bool carries_op_work(const Activity& a) {
     return a.kind == ActivityKind::HostOp && (a.flops > 0.0 || a.bytes > 0);
 }
+
+namespace {
 
 struct OpTime {
     std::size_t index = 0;  // into trace.activities
@@ -44,7 +44,7 @@ std::vector<OpTime> host_op_self_times(const Trace& trace, const std::vector<std
 
 std::vector<OpTime> op_device_times(const Trace& trace, const TimeWindow& window) {
     const auto picked = [&window](const Activity& a) {
-        return carries_work(a) && window.contains(a.start_ns);
+        return carries_op_work(a) && window.contains(a.start_ns);
     };
     if (is_host_op_trace(trace)) {
         std::vector<std::size_t> ops;
@@ -110,7 +110,7 @@ std::vector<std::size_t> op_instances(const Trace& trace, const std::string& nam
     std::vector<std::size_t> found;
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& a = trace.activities[i];
-        if (carries_work(a) && trace.strings.at(a.name) == name)
+        if (carries_op_work(a) && trace.strings.at(a.name) == name)
             found.push_back(i);
     }
     return found;

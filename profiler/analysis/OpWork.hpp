@@ -25,6 +25,10 @@ struct OpWorkTotals {
     std::int64_t device_ns = 0;
 };
 
+// Whether an activity is an op that carries work (a host op with FLOPs or bytes from its
+// payload): what the totals below are made of.
+bool carries_op_work(const Activity& a);
+
 // Ops whose start lies in `window`, of every rank together; by device time, largest first
 // (ties by name).
 std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace,

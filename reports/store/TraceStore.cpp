@@ -561,8 +561,10 @@ void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
     write_trace_info(db, run_id, header, rows.rows(), rows.count());
 }
 
-std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
-                                const TraceLoadControl& control) {
+namespace {
+
+std::optional<Trace> load_trace_parts(const ResultsDatabase& db, std::int64_t run_id,
+                                      const TraceLoadControl& control, bool with_activities) {
     throw_if_stopped(control);
     const InterruptOnStop interrupt(db.handle(), control.stop);
     try {
@@ -574,11 +576,12 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
         detail::read_lanes(db, run_id, trace);
         detail::read_metadata(db, run_id, trace);
         throw_if_stopped(control);
-        read_activities(db, run_id, *stored, trace, control);
+        if (with_activities)
+            read_activities(db, run_id, *stored, trace, control);
         read_collectives(db, run_id, trace);
         read_counters(db, run_id, trace, control);
         throw_if_stopped(control);
-        if (control.progress)
+        if (control.progress && with_activities)
             control.progress(1.0);
         return trace;
     } catch (const SqliteError& e) {
@@ -587,6 +590,18 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
             throw TraceLoadStopped();
         throw;
     }
+}
+
+}  // namespace
+
+std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
+                                const TraceLoadControl& control) {
+    return load_trace_parts(db, run_id, control, true);
+}
+
+std::optional<Trace> load_trace_header(const ResultsDatabase& db, std::int64_t run_id,
+                                       const TraceLoadControl& control) {
+    return load_trace_parts(db, run_id, control, false);
 }
 
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db) {

@@ -47,6 +47,12 @@ class TraceLoadStopped : public std::exception {
 std::optional<profiler::Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
                                           const TraceLoadControl& control = {});
 
+// The same trace without its activities (clocks, names, lanes, metadata, collectives,
+// counters): what a reader that takes the activities one at a time by their index
+// (ActivityReader, the GUI's loader of a huge run) needs beside them. Same errors.
+std::optional<profiler::Trace> load_trace_header(const ResultsDatabase& db, std::int64_t run_id,
+                                                 const TraceLoadControl& control = {});
+
 // The ok runs whose trace holds at least one activity, by id: what a timeline can show.
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db);
 

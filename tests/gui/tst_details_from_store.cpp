@@ -6,7 +6,10 @@
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gui/kernels/KernelStats.hpp"
@@ -15,11 +18,13 @@
 #include "gui/range/RangeStats.hpp"
 #include "gui/timeline/ActivityTooltip.hpp"
 #include "gui/timeline/TimelineData.hpp"
+#include "profiler/analysis/TrainingSteps.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/TraceStore.hpp"
 #include "tests/gui/CpuTraceGenerator.hpp"
+#include "tests/gui/GuiTestUtil.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
 
 using namespace trainscope;
@@ -72,6 +77,161 @@ class TestDetailsFromStore : public QObject {
         compareStats(loaded_->kernel_stats, computeKernelStats(*in_memory_));
     }
 
+    // The rows are read one by one straight into the timeline's events (TimelineStream),
+    // never all held as records, and the timeline is the one the whole trace gives: every
+    // row and event, every activity's place, kind and category, the GPU work in start
+    // order, the busy time, the extent and precision of the times, the run-wide figures.
+    void rowsReadStraightIntoTheTimeline() {
+        QVERIFY(!loaded_->read_whole);
+        const TimelineData& d = *loaded_->timeline;
+        const TimelineData& m = *in_memory_;
+        QCOMPARE(d.rows().size(), m.rows().size());
+        for (std::size_t r = 0; r < d.rows().size(); ++r) {
+            const TimelineRow& got = d.rows()[r];
+            const TimelineRow& want = m.rows()[r];
+            QCOMPARE(got.lane, want.lane);
+            QCOMPARE(got.depth, want.depth);
+            QCOMPARE(got.label, want.label);
+            QCOMPARE(got.top, want.top);
+            QCOMPARE(got.device_lane, want.device_lane);
+            QCOMPARE(got.max_end, want.max_end);
+            QCOMPARE(got.lod.size(), want.lod.size());
+            QCOMPARE(got.events.size(), want.events.size());
+            for (std::size_t k = 0; k < got.events.size(); ++k) {
+                const TimelineEvent& a = got.events[k];
+                const TimelineEvent& b = want.events[k];
+                QCOMPARE(std::make_tuple(a.start, a.end, a.activity, std::uint32_t{a.name}),
+                         std::make_tuple(b.start, b.end, b.activity, std::uint32_t{b.name}));
+                QCOMPARE(a.category(), b.category());
+            }
+        }
+        QCOMPARE(d.activityCount(), m.activityCount());
+        for (std::uint32_t i = 0; i < d.activityCount(); ++i) {
+            QCOMPARE(d.rowOf(i), m.rowOf(i));
+            QCOMPARE(d.activity(i).kind, m.activity(i).kind);
+            QCOMPARE(d.category(i), m.category(i));
+        }
+        QCOMPARE(d.gpuWorkByStart(), m.gpuWorkByStart());
+        QCOMPARE(d.beginNs(), m.beginNs());
+        QCOMPARE(d.endNs(), m.endNs());
+        QCOMPARE(d.resolutionNs(), m.resolutionNs());
+        QCOMPARE(d.kernelCount(), m.kernelCount());
+        QCOMPARE(d.contentHeight(), m.contentHeight());
+        QCOMPARE(d.deviceBusy().size(), m.deviceBusy().size());
+        QVERIFY(!d.deviceBusy().empty());
+        const auto span = static_cast<double>(d.endNs() - d.beginNs());
+        for (std::size_t b = 0; b < d.deviceBusy().size(); ++b) {
+            QCOMPARE(d.deviceBusy()[b].device, m.deviceBusy()[b].device);
+            for (const double f : {0.0, 0.13, 0.5, 0.77}) {
+                const double t0 = static_cast<double>(d.beginNs()) + f * span;
+                QCOMPARE(d.deviceBusy()[b].busyNs(t0, t0 + 0.2 * span),
+                         m.deviceBusy()[b].busyNs(t0, t0 + 0.2 * span));
+            }
+        }
+        QCOMPARE(d.memoryStacks().size(), m.memoryStacks().size());
+        QCOMPARE(d.trace().collectives.size(), m.trace().collectives.size());
+        QCOMPARE(d.trace().counters.size(), m.trace().counters.size());
+        const reports::ResultsDatabase db(path_, reports::OpenMode::ReadOnly);
+        const auto whole = reports::load_trace(db, run_);
+        QVERIFY(whole.has_value());
+        QVERIFY(loaded_->steps > 0);
+        QCOMPARE(loaded_->steps, profiler::count_training_steps(*whole));
+    }
+
+    // The launch index pairs each GPU activity with the first API call of its rank and
+    // correlation id, and each other activity with an id with the first GPU work of its
+    // rank and id (the flow arrow, the tooltip's "launched by", the collective's launch).
+    void launchesJoinAsTheirCorrelationIdsSay() {
+        const TimelineData& d = *loaded_->timeline;
+        const profiler::Trace& t = in_memory_->trace();
+        using Key = std::pair<std::int32_t, std::uint64_t>;
+        std::map<Key, std::uint32_t> first_work;
+        std::map<Key, std::uint32_t> first_api;
+        for (std::uint32_t i = 0; i < t.activities.size(); ++i) {
+            const profiler::Activity& a = t.activities[i];
+            if (a.correlation == 0)
+                continue;
+            const Key key{t.lanes[a.lane].rank, a.correlation};
+            const Category c = in_memory_->category(i);
+            if (is_gpu_work(c))
+                first_work.emplace(key, i);
+            else if (c == Category::RuntimeApi)
+                first_api.emplace(key, i);
+        }
+        std::size_t joined = 0;
+        for (std::uint32_t i = 0; i < t.activities.size(); ++i) {
+            const profiler::Activity& a = t.activities[i];
+            std::optional<std::uint32_t> want_launch;
+            std::optional<std::uint32_t> want_work;
+            if (a.correlation != 0) {
+                const Key key{t.lanes[a.lane].rank, a.correlation};
+                if (is_gpu_work(in_memory_->category(i))) {
+                    if (const auto it = first_api.find(key); it != first_api.end())
+                        want_launch = it->second;
+                } else if (const auto it = first_work.find(key); it != first_work.end()) {
+                    want_work = it->second;
+                }
+            }
+            QCOMPARE(d.launchOf(i), want_launch);
+            QCOMPARE(d.gpuWorkLaunchedBy(i), want_work);
+            QCOMPARE(in_memory_->launchOf(i), want_launch);
+            QCOMPARE(in_memory_->gpuWorkLaunchedBy(i), want_work);
+            joined += want_launch || want_work ? 1 : 0;
+        }
+        QVERIFY(joined > 40000);
+    }
+
+    // The join's rule where ids repeat: within a rank the first API call (a runtime call
+    // and the driver call under it share the id) launched every kernel of the id, and the
+    // first kernel is what each of them launched; another rank's equal id is another
+    // launch; a sync with an id points at its work but launched nothing.
+    void launchJoinTakesTheFirstOfItsRankAndId() {
+        profiler::Trace t;
+        t.world_size = 2;
+        using profiler::LaneKind;
+        const auto s0 = t.add_lane({LaneKind::GpuStream, 0, 7, 100, "r0 stream", 0});
+        const auto h0 = t.add_lane({LaneKind::HostThread, -1, 1, 100, "r0 thread", 0});
+        const auto s1 = t.add_lane({LaneKind::GpuStream, 0, 7, 200, "r1 stream", 1});
+        const auto h1 = t.add_lane({LaneKind::HostThread, -1, 1, 200, "r1 thread", 1});
+        const auto call = [&t](profiler::LaneId lane, profiler::ActivityKind kind,
+                               std::int64_t start, const char* name, std::uint64_t id) {
+            profiler::Activity a;
+            a.kind = kind;
+            a.lane = lane;
+            a.start_ns = start;
+            a.end_ns = start + 6;
+            a.name = t.strings.intern(name);
+            a.correlation = id;
+            t.activities.push_back(a);
+        };
+        call(h0, profiler::ActivityKind::DriverApi, 2, "cuLaunchKernel", 7);
+        call(h0, profiler::ActivityKind::RuntimeApi, 0, "cudaLaunchKernel", 7);
+        call(h0, profiler::ActivityKind::Synchronization, 20, "cudaStreamSynchronize", 9);
+        call(h1, profiler::ActivityKind::RuntimeApi, 0, "cudaLaunchKernel", 7);
+        testing::kernelAt(t, s0, 120, 130, "k2", 7);
+        testing::kernelAt(t, s0, 100, 110, "k1", 7);
+        testing::kernelAt(t, s0, 200, 210, "k3", 9);
+        testing::kernelAt(t, s1, 50, 60, "k1", 7);
+        const auto d = TimelineData::build(t);
+        const auto at = [&](profiler::LaneId lane, std::int64_t start) {
+            for (std::uint32_t i = 0; i < d->activityCount(); ++i) {
+                if (d->activity(i).lane == lane && d->activity(i).start_ns == start)
+                    return i;
+            }
+            return std::uint32_t{0xffffffff};
+        };
+        using Found = std::optional<std::uint32_t>;
+        QCOMPARE(d->launchOf(at(s0, 100)), Found(at(h0, 0)));
+        QCOMPARE(d->launchOf(at(s0, 120)), Found(at(h0, 0)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 0)), Found(at(s0, 100)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 2)), Found(at(s0, 100)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 20)), Found(at(s0, 200)));
+        QCOMPARE(d->launchOf(at(s0, 200)), Found());
+        QCOMPARE(d->launchOf(at(s1, 50)), Found(at(h1, 0)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h1, 0)), Found(at(s1, 50)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(s0, 100)), Found());
+    }
+
     // Each record read from the file is the one held in memory, and so is every tooltip.
     void everyRecordAndTooltipAsInMemory() {
         const TimelineData& d = *loaded_->timeline;
@@ -96,7 +256,6 @@ class TestDetailsFromStore : public QObject {
             QCOMPARE(core.name, want.name);
             QCOMPARE(core.kind, want.kind);
             QCOMPARE(core.lane, want.lane);
-            QCOMPARE(core.correlation, want.correlation);
         }
         const TimelineViewState state;
         std::size_t tooltips = 0;
@@ -181,11 +340,19 @@ class TestDetailsFromStore : public QObject {
         }
         const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), id);
         QVERIFY(loaded != nullptr);
+        QVERIFY(!loaded->read_whole);  // rebased after its rows passed
         const TimelineData& d = *loaded->timeline;
         QVERIFY(d.detailsInStore());
         QVERIFY(d.rebasedBy() >= base);
         const auto m = TimelineData::build(std::move(*run.trace));
         QCOMPARE(d.activityCount(), m->activityCount());
+        QCOMPARE(d.beginNs(), m->beginNs());
+        QCOMPARE(d.resolutionNs(), m->resolutionNs());
+        for (std::size_t b = 0; b < d.deviceBusy().size(); ++b)
+            QCOMPARE(d.deviceBusy()[b].busyNs(0, 0.5 * static_cast<double>(d.endNs())),
+                     m->deviceBusy()[b].busyNs(0, 0.5 * static_cast<double>(m->endNs())));
+        for (std::uint32_t i = 0; i < d.activityCount(); i += 13)
+            QCOMPARE(d.activity(i).start_ns, m->activity(i).start_ns);
         for (std::uint32_t i = 0; i < d.activityCount(); i += 13) {
             QCOMPARE(d.details(i).start_ns, m->details(i).start_ns);
             QCOMPARE(d.details(i).end_ns, m->details(i).end_ns);
@@ -205,6 +372,8 @@ class TestDetailsFromStore : public QObject {
         const auto run = testing::writeCpuDatabase(path, 6).first;
         const auto loaded = TraceLoader::loadNow(QString::fromStdString(path), run);
         QVERIFY(loaded != nullptr);
+        // Its ops' self times and FLOPs need the whole trace: read whole, then let go.
+        QVERIFY(loaded->read_whole);
         const TimelineData& d = *loaded->timeline;
         QVERIFY(d.detailsInStore());
         QVERIFY(d.hostOpTrace());

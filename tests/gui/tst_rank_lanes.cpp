@@ -463,7 +463,7 @@ class TestRankLanes : public QObject {
         std::optional<std::uint32_t> launch;
         for (std::uint32_t i = 0; i < t.activities.size() && !launch; ++i) {
             const auto& a = t.activities[i];
-            if (a.correlation == d->activity(kernel).correlation &&
+            if (a.correlation == d->details(kernel).correlation &&
                 d->category(i) == Category::RuntimeApi && t.lanes[a.lane].rank == 3)
                 launch = i;
         }

@@ -83,15 +83,16 @@ class TestTimelineOutline : public QObject {
                 QVERIFY(row.max_end.empty());
         }
         QCOMPARE(events, stored->activities.size());
-        // Every kernel's launch is found through the sorted correlation index.
+        // Every kernel's launch is found through the launch index (the ids are the
+        // stored records').
         std::size_t launches = 0;
         for (std::uint32_t i = 0; i < d.activityCount(); ++i) {
-            const auto& a = d.activity(i);
+            const auto& a = stored->activities.at(i);
             if (a.kind != profiler::ActivityKind::Kernel || a.correlation == 0)
                 continue;
-            const auto api = d.apiCallFor(d.rankOf(i), a.correlation);
+            const auto api = d.launchOf(i);
             QVERIFY(api.has_value());
-            QCOMPARE(d.activity(*api).correlation, a.correlation);
+            QCOMPARE(stored->activities.at(*api).correlation, a.correlation);
             ++launches;
         }
         QVERIFY(launches > 1000);

@@ -336,7 +336,7 @@ class TestTimelineRender : public QObject {
         QVERIFY(view.state().flow_to);
         const auto& k = d->activity(*view.state().flow_to);
         QCOMPARE(k.kind, profiler::ActivityKind::Kernel);
-        QCOMPARE(k.correlation, d->activity(*api).correlation);
+        QCOMPARE(d->details(*view.state().flow_to).correlation, d->details(*api).correlation);
         const QImage image = view.renderImage(QSize(1000, 400));
         if (qEnvironmentVariableIsSet("TS_GUI_SAVE_IMAGES"))
             image.save(QStringLiteral("/tmp/flow.png"));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <vector>
 
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/DeviceWorkAccumulator.hpp"
@@ -132,6 +133,71 @@ TEST(DeviceWork, HostOpsAsKernelsFollowHostOpsAsDeviceWork) {
     EXPECT_EQ(busy[0].busy_ns, expected[0].busy_ns);
     EXPECT_EQ(busy[0].span_ns, expected[0].span_ns);
     EXPECT_TRUE(analyze_gpu_busy(DeviceWorkAccumulator::of(t, false)).empty());
+}
+
+// The busy timeline keeps a running sum only every few change points and adds the steps
+// since: every window over thousands of change points of three workers reads the busy
+// time counted point by point, and the timelines made from an accumulator (the GUI's
+// loader, rebased after its rows passed) are the whole trace's.
+TEST(DeviceWork, BusyTimelineReadsEveryWindowExactly) {
+    std::mt19937 rng(11);
+    std::vector<std::vector<Interval>> workers(3);
+    for (auto& intervals : workers) {
+        std::int64_t t = 0;
+        for (int i = 0; i < 700; ++i) {
+            t += static_cast<std::int64_t>(rng() % 50);
+            const std::int64_t end = t + 1 + static_cast<std::int64_t>(rng() % 40);
+            intervals.push_back({t, end});
+            t = end;
+        }
+    }
+    const auto busy_at = [&workers](std::int64_t t) {  // busy workers over [t, t + 1)
+        int n = 0;
+        for (const auto& intervals : workers) {
+            for (const Interval& iv : intervals)
+                n += iv.begin_ns <= t && t < iv.end_ns ? 1 : 0;
+        }
+        return n;
+    };
+    std::vector<std::int64_t> prefix{0};  // busy worker-time before t
+    for (std::int64_t t = 0; t < 60'000; ++t)
+        prefix.push_back(prefix.back() + busy_at(t));
+    const BusyTimeline timeline(workers);
+    for (int i = 0; i < 3000; ++i) {
+        const auto t0 = static_cast<std::int64_t>(rng() % 60'000);
+        const auto t1 =
+            std::min<std::int64_t>(60'000, t0 + static_cast<std::int64_t>(rng() % 9000));
+        ASSERT_EQ(timeline.busy_ns(static_cast<double>(t0), static_cast<double>(t1)),
+                  static_cast<double>(prefix[static_cast<std::size_t>(t1)] -
+                                      prefix[static_cast<std::size_t>(t0)]))
+            << t0 << " " << t1;
+    }
+
+    Trace t;
+    const LaneId s0 = t.add_lane({LaneKind::GpuStream, 0, 7, 1, "s0", 0});
+    const LaneId s1 = t.add_lane({LaneKind::GpuStream, 0, 8, 1, "s1", 0});
+    constexpr std::int64_t kClock = 1'700'000'000'000'000'000;
+    DeviceWorkAccumulator fed(t.lanes);
+    for (int i = 0; i < 500; ++i) {
+        const auto start = static_cast<std::int64_t>(rng() % 100'000);
+        t.activities.push_back(work(i % 3 == 0 ? ActivityKind::Memcpy : ActivityKind::Kernel,
+                                    i % 2 == 0 ? s0 : s1, start,
+                                    start + static_cast<std::int64_t>(rng() % 300)));
+        Activity absolute = t.activities.back();
+        absolute.start_ns += kClock;
+        absolute.end_ns += kClock;
+        fed.add(absolute);
+    }
+    fed.shift_earlier(kClock);
+    GpuBusyOptions options;
+    options.include_copies = true;
+    const auto whole = device_busy_timelines(t, options);
+    const auto streamed = device_busy_timelines(fed, options);
+    ASSERT_EQ(whole.size(), 1U);
+    ASSERT_EQ(streamed.size(), 1U);
+    for (std::int64_t t0 = 0; t0 < 100'000; t0 += 7919)
+        EXPECT_EQ(streamed[0].busy.busy_ns(static_cast<double>(t0), static_cast<double>(t0) + 2e4),
+                  whole[0].busy.busy_ns(static_cast<double>(t0), static_cast<double>(t0) + 2e4));
 }
 
 }  // namespace
