@@ -78,4 +78,14 @@ class ActivitySorter {
     SortedActivities out_;
 };
 
+// How a streaming importer sorts a file's activities (stream_kineto_trace,
+// stream_nsys_sqlite).
+struct StreamOptions {
+    // Activities sorted in memory at a time (tests make it small).
+    std::size_t run_capacity = ActivitySorter::kDefaultRunCapacity;
+    // InMemory: activities that fit one run stay in memory. OnDisk for a file of many
+    // held at once (a job's ranks), so that memory does not grow with their number.
+    ActivitySorter::OneRun one_run = ActivitySorter::OneRun::InMemory;
+};
+
 }  // namespace trainscope::profiler
