@@ -257,7 +257,7 @@ StreamedTrace stream_nsys_sqlite(const std::filesystem::path& file, const Stream
     StreamedTrace out;
     Trace& trace = out.header;
     ActivitySorter sorter(options.run_capacity);
-    std::shared_ptr<detail::NsysCollectiveJoin> join;
+    const auto join = std::make_shared<detail::NsysCollectiveJoin>();
     std::int64_t origin = 0;
     try {
         // Read-only: importing never creates or changes a file.
@@ -267,9 +267,9 @@ StreamedTrace stream_nsys_sqlite(const std::filesystem::path& file, const Stream
                                    "not an Nsight Systems SQLite export with CUDA trace: "
                                    "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
         }
-        join = std::make_shared<detail::NsysCollectiveJoin>(detail::read_nccl_api_ranges(db));
         NsysTraceReader read(db, trace, *join, sorter);
         read.read_all();
+        join->set_ranges(detail::read_nccl_api_ranges(db));
         const bool any = sorter.size() > 0;
         origin = origin_of(read, any, file);
         out.has_gpu_work = read.has_gpu_work;

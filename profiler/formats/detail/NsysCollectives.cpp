@@ -120,9 +120,6 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db) {
     return ranges;
 }
 
-NsysCollectiveJoin::NsysCollectiveJoin(std::vector<NcclApiRange> ranges)
-    : ranges_(std::move(ranges)) {}
-
 bool NsysCollectiveJoin::is_communication(StringId name, const StringTable& strings) {
     if (name >= communication_.size())
         communication_.resize(std::max<std::size_t>(name + 1, communication_.size() * 2), -1);

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "profiler/sqlite/SqliteConnection.hpp"
@@ -47,9 +48,9 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db);
 // and start.
 class NsysCollectiveJoin {
   public:
-    explicit NsysCollectiveJoin(std::vector<NcclApiRange> ranges);
-    // While the export is read: every kernel.
+    // While the export is read: every kernel; then its NCCL ranges.
     void note_kernel(const Activity& kernel, const StringTable& strings);
+    void set_ranges(std::vector<NcclApiRange> ranges) { ranges_ = std::move(ranges); }
     // Each activity in Trace::sort's order, on the trace's clock (t = 0 is `origin_ns` of
     // the export's clock, on which the ranges stay).
     void see(const Activity& a, std::int64_t origin_ns, const Trace& trace);
