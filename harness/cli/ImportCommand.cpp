@@ -19,7 +19,6 @@
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/SqliteError.hpp"
-#include "reports/trace/TraceMetrics.hpp"
 #include "trainscope/version.hpp"
 
 namespace trainscope::harness {
@@ -61,26 +60,14 @@ std::string detect_format(const std::filesystem::path& file) {
                     file.string()));
 }
 
-// One file as read: a Kineto trace streamed (its activities sorted on disk, written as they
-// pass; one of several files also has its joins run on its worker and its activities on
-// disk, ready to be a job's rank), an Nsight Systems export whole.
+// One file as read, streamed (its activities sorted on disk, written as they pass); one of
+// several files also has its joins run on its worker and its activities on disk, ready to
+// be a job's rank.
 struct ImportedFile {
     std::filesystem::path file;
     std::shared_ptr<profiler::StreamedTrace> streamed;
-    std::optional<profiler::Trace> whole;
 
-    [[nodiscard]] const profiler::Trace& header() const {
-        return streamed ? streamed->header : *whole;
-    }
-    // An Nsight Systems export in a job: every rank's trace is assembled whole.
-    profiler::Trace take_whole() {
-        if (streamed) {
-            profiler::Trace trace = profiler::materialize(std::move(*streamed));
-            streamed.reset();
-            return trace;
-        }
-        return std::move(*whole);
-    }
+    [[nodiscard]] const profiler::Trace& header() const { return streamed->header; }
 };
 
 // One file read alone parses its events on this many threads at most (one per core up
@@ -89,17 +76,13 @@ constexpr unsigned kMaxParseThreads = 3;
 
 ImportedFile import_trace(const std::filesystem::path& file, const std::string& format,
                           bool one_of_several, unsigned parse_threads) {
-    ImportedFile out{file, nullptr, std::nullopt};
-    if (format == "nsys") {
-        out.whole = profiler::import_nsys_sqlite(file);
-        return out;
-    }
-    profiler::KinetoStreamOptions options;
+    profiler::StreamOptions options;
     if (one_of_several)
         options.one_run = profiler::ActivitySorter::OneRun::OnDisk;
     options.parse_threads = parse_threads;
-    out.streamed =
-        std::make_shared<profiler::StreamedTrace>(profiler::stream_kineto_trace(file, options));
+    ImportedFile out{file, std::make_shared<profiler::StreamedTrace>(
+                               format == "nsys" ? profiler::stream_nsys_sqlite(file, options)
+                                                : profiler::stream_kineto_trace(file, options))};
     if (one_of_several)
         profiler::complete_header(*out.streamed);
     return out;
@@ -123,26 +106,11 @@ reports::RunRecord run_of(const std::string& format, const std::string& name,
     return run;
 }
 
-reports::RunRecord run_of(profiler::Trace trace, const std::string& format, const std::string& name,
-                          const std::vector<std::filesystem::path>& from) {
-    reports::RunRecord run = run_of(format, name, from, trace);
-    run.metrics = reports::compute_trace_metrics(trace);
-    run.trace = std::move(trace);
-    return run;
-}
-
 reports::RunRecord run_of(ImportedFile imported, const std::string& format) {
     const std::string name = imported.file.filename().string();
-    if (!imported.streamed)
-        return run_of(imported.take_whole(), format, name, {imported.file});
     reports::RunRecord run = run_of(format, name, {imported.file}, imported.header());
     run.streamed_trace = std::move(imported.streamed);  // its metrics come as it is written
     return run;
-}
-
-std::int64_t activity_count(const reports::RunRecord& run) {
-    return run.streamed_trace ? run.streamed_trace->activity_count
-                              : static_cast<std::int64_t>(run.trace->activities.size());
 }
 
 bool is_trace_file_name(const std::filesystem::path& file) {
@@ -253,25 +221,14 @@ void print_job(const profiler::JobLayout& job) {
                 static_cast<double>(job.start_spread_ns) * 1e-6);
 }
 
-// A job's ranks as one run. Kineto ranks are streamed: the job's header is assembled from
-// theirs, and their activities pass from their sorted runs one rank after another while
-// the run is written. A job with an Nsight Systems export is assembled whole.
+// A job's ranks as one run, streamed: the job's header is assembled from the ranks', and
+// their activities pass from their sorted runs one rank after another while the run is
+// written.
 reports::RunRecord import_job(std::vector<ImportedFile> traces,
                               const profiler::JobAssemblyOptions& options,
                               const std::string& format, const std::string& name,
                               const std::vector<std::filesystem::path>& files,
                               std::optional<profiler::JobLayout>& layout) {
-    const bool streamed =
-        std::all_of(traces.begin(), traces.end(), [](const auto& t) { return t.streamed; });
-    if (!streamed) {
-        std::vector<profiler::RankTraceFile> ranks;
-        for (ImportedFile& t : traces)
-            ranks.push_back({t.file, t.take_whole()});
-        traces.clear();
-        profiler::JobAssembly job = profiler::assemble_job(std::move(ranks), options);
-        layout = std::move(static_cast<profiler::JobLayout&>(job));  // the trace stays in job
-        return run_of(std::move(job.trace), format, name, files);
-    }
     std::vector<profiler::RankStreamedFile> ranks;
     for (ImportedFile& t : traces)
         ranks.push_back({t.file, std::move(*t.streamed)});
@@ -336,7 +293,7 @@ int execute(const ImportOptions& options) {
     for (const auto& run : runs) {
         std::printf("run %lld: %s (%s, %lld activities)\n", static_cast<long long>(run.id),
                     run.axes.model.c_str(), run.source.c_str(),
-                    static_cast<long long>(activity_count(run)));
+                    static_cast<long long>(run.streamed_trace->activity_count));
     }
     if (job)
         print_job(*job);

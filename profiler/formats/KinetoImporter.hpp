@@ -22,17 +22,7 @@ namespace trainscope::profiler {
 // Throws TraceFormatError naming the file on any unreadable input.
 Trace import_kineto_trace(const std::filesystem::path& file);
 
-struct KinetoStreamOptions {
-    // Activities sorted in memory at a time (tests make it small).
-    std::size_t run_capacity = ActivitySorter::kDefaultRunCapacity;
-    // InMemory: activities that fit one run stay in memory. OnDisk for a file of many
-    // held at once (a job's ranks), so that memory does not grow with their number.
-    ActivitySorter::OneRun one_run = ActivitySorter::OneRun::InMemory;
-    // Threads that parse the events (simdjson and the flatten) beside the one that reads
-    // and the caller's, which builds. 0 or 1: the reading thread parses too (a job's
-    // ranks, each already on a core of its own). The trace is the same for any number.
-    std::size_t parse_threads = 0;
-};
+using KinetoStreamOptions = StreamOptions;
 
 // The same trace without holding its activities: they are sorted on disk in runs (a
 // temporary file, when they do not fit one run) and pass once through

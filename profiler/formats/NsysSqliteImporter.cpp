@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
+#include <memory>
 
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/NsysCollectives.hpp"
@@ -10,7 +10,6 @@
 #include "profiler/sqlite/SqliteConnection.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
-#include "profiler/trace/TraceNesting.hpp"
 
 namespace trainscope::profiler {
 
@@ -38,10 +37,14 @@ CopyKind copy_kind_from_cupti(std::int64_t kind) {
     }
 }
 
+// Reads an export's tables into the trace model: every decision on names, lanes, kinds
+// and clocks is here, and each activity goes to `keep` as it is read (the sorter, so that
+// memory does not grow with the file).
 class NsysTraceReader {
   public:
-    NsysTraceReader(const SqliteConnection& db, Trace& trace)
-        : db_(db), trace_(trace), lanes_(trace) {}
+    NsysTraceReader(const SqliteConnection& db, Trace& trace, detail::NsysCollectiveJoin& join,
+                    ActivitySorter& sorter)
+        : db_(db), trace_(trace), lanes_(trace), join_(join), sorter_(sorter) {}
 
     void read_all() {
         read_kernels();
@@ -64,7 +67,27 @@ class NsysTraceReader {
         lanes_.finish();
     }
 
+    // What finish needs of the activities read.
+    std::int64_t min_start_ns = std::numeric_limits<std::int64_t>::max();
+    std::int64_t max_start_ns = std::numeric_limits<std::int64_t>::min();
+    std::int64_t min_end_ns = std::numeric_limits<std::int64_t>::max();
+    std::int64_t max_end_ns = std::numeric_limits<std::int64_t>::min();
+    bool has_gpu_work = false;
+
   private:
+    void keep(const Activity& a) {
+        min_start_ns = std::min(min_start_ns, a.start_ns);
+        max_start_ns = std::max(max_start_ns, a.start_ns);
+        min_end_ns = std::min(min_end_ns, a.end_ns);
+        max_end_ns = std::max(max_end_ns, a.end_ns);
+        if (a.kind == ActivityKind::Kernel)
+            join_.note_kernel(a, trace_.strings);
+        if (a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memcpy ||
+            a.kind == ActivityKind::Memset)
+            has_gpu_work = true;
+        sorter_.add(a);
+    }
+
     LaneId host_lane(LaneKind kind, std::int64_t global_tid) {
         const detail::NsysThread t = detail::decode_global_tid(global_tid);
         return kind == LaneKind::Nvtx ? lanes_.nvtx(t.process, t.thread)
@@ -89,7 +112,7 @@ class NsysTraceReader {
             }
             a.registers_per_thread = static_cast<std::int32_t>(q.column_int64(12));
             a.shared_memory_bytes = static_cast<std::int32_t>(q.column_int64(13));
-            trace_.activities.push_back(a);
+            keep(a);
         }
     }
 
@@ -102,7 +125,7 @@ class NsysTraceReader {
             a.bytes = q.column_int64(5);
             a.copy_kind = copy_kind_from_cupti(q.column_int64(6));
             a.name = trace_.strings.intern("Memcpy " + std::string(to_string(a.copy_kind)));
-            trace_.activities.push_back(a);
+            keep(a);
         }
     }
 
@@ -114,7 +137,7 @@ class NsysTraceReader {
             Activity a = gpu_activity(q, ActivityKind::Memset);
             a.bytes = q.column_int64(5);
             a.name = trace_.strings.intern("Memset");
-            trace_.activities.push_back(a);
+            keep(a);
         }
     }
 
@@ -125,7 +148,7 @@ class NsysTraceReader {
         while (q.step()) {
             Activity a = gpu_activity(q, ActivityKind::Synchronization);
             a.name = trace_.strings.intern("Synchronization");
-            trace_.activities.push_back(a);
+            keep(a);
         }
     }
 
@@ -156,7 +179,7 @@ class NsysTraceReader {
             a.lane = host_lane(LaneKind::HostThread, q.column_int64(2));
             a.correlation = q.is_null(3) ? 0 : static_cast<std::uint64_t>(q.column_int64(3));
             a.name = trace_.strings.intern(name);
-            trace_.activities.push_back(a);
+            keep(a);
         }
     }
 
@@ -174,7 +197,7 @@ class NsysTraceReader {
             a.end_ns = q.column_int64(1);
             a.lane = host_lane(LaneKind::Nvtx, q.column_int64(2));
             a.name = trace_.strings.intern(q.column_text(3));
-            trace_.activities.push_back(a);
+            keep(a);
         }
     }
 
@@ -205,41 +228,37 @@ class NsysTraceReader {
     const SqliteConnection& db_;
     Trace& trace_;
     LaneRegistry lanes_;
+    detail::NsysCollectiveJoin& join_;
+    ActivitySorter& sorter_;
 };
 
-void move_origin_to_first_event(Trace& trace, const std::filesystem::path& file) {
-    std::int64_t origin = std::numeric_limits<std::int64_t>::max();
-    std::int64_t last_end = std::numeric_limits<std::int64_t>::min();
-    for (const Activity& a : trace.activities) {
-        origin = std::min(origin, a.start_ns);
-        last_end = std::max(last_end, a.end_ns);
+// t = 0 is the first event: the shift every activity takes as it passes, checked here once
+// on the extremes (a difference overflows for some activity only if it does for one of them).
+std::int64_t origin_of(const NsysTraceReader& read, bool any, const std::filesystem::path& file) {
+    if (!any)
+        return 0;
+    const std::int64_t origin = read.min_start_ns;
+    std::int64_t unused = 0;
+    if (__builtin_sub_overflow(read.max_start_ns, origin, &unused) ||
+        __builtin_sub_overflow(read.max_end_ns, origin, &unused) ||
+        __builtin_sub_overflow(read.min_end_ns, origin, &unused)) {
+        throw TraceFormatError(file, "timestamps span more than int64 nanoseconds");
     }
-    if (trace.activities.empty()) {
-        origin = 0;
-        last_end = 0;
-    }
-    for (Activity& a : trace.activities) {
-        if (__builtin_sub_overflow(a.start_ns, origin, &a.start_ns) ||
-            __builtin_sub_overflow(a.end_ns, origin, &a.end_ns)) {
-            throw TraceFormatError(file, "timestamps span more than int64 nanoseconds");
-        }
-    }
-    if (__builtin_add_overflow(origin, trace.source_clock_offset_ns, &trace.base_ns)) {
-        throw TraceFormatError(file, "session start + first timestamp overflows int64 nanoseconds");
-    }
-    trace.capture_begin_ns = 0;
-    trace.capture_end_ns = last_end - origin;
+    return origin;
 }
 
 }  // namespace
 
-Trace import_nsys_sqlite(const std::filesystem::path& file) {
+StreamedTrace stream_nsys_sqlite(const std::filesystem::path& file, const StreamOptions& options) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) {
         throw TraceFormatError(file, "no such file (or not a regular file)");
     }
-    Trace trace;
-    std::vector<detail::NcclApiRange> nccl_calls;
+    StreamedTrace out;
+    Trace& trace = out.header;
+    ActivitySorter sorter(options.run_capacity);
+    const auto join = std::make_shared<detail::NsysCollectiveJoin>();
+    std::int64_t origin = 0;
     try {
         // Read-only: importing never creates or changes a file.
         const SqliteConnection db(file, SQLITE_OPEN_READONLY);
@@ -248,18 +267,35 @@ Trace import_nsys_sqlite(const std::filesystem::path& file) {
                                    "not an Nsight Systems SQLite export with CUDA trace: "
                                    "table CUPTI_ACTIVITY_KIND_KERNEL is missing");
         }
-        NsysTraceReader(db, trace).read_all();
-        nccl_calls = detail::read_nccl_api_ranges(db);
+        NsysTraceReader read(db, trace, *join, sorter);
+        read.read_all();
+        join->set_ranges(detail::read_nccl_api_ranges(db));
+        const bool any = sorter.size() > 0;
+        origin = origin_of(read, any, file);
+        out.has_gpu_work = read.has_gpu_work;
+        trace.capture_begin_ns = 0;
+        trace.capture_end_ns = any ? read.max_end_ns - origin : 0;
     } catch (const SqliteError& e) {
         throw TraceFormatError(file, std::string("cannot read as SQLite: ") + e.what());
     }
-    move_origin_to_first_event(trace, file);
+    if (__builtin_add_overflow(origin, trace.source_clock_offset_ns, &trace.base_ns)) {
+        throw TraceFormatError(file, "session start + first timestamp overflows int64 nanoseconds");
+    }
     trace.metadata["source.format"] = "nsys-sqlite";
     trace.metadata["source.file"] = file.string();
-    assign_nesting_depths(trace);
+    out.activity_count = sorter.size();
+    out.shift_ns = origin;
+    out.first_start_ns = 0;
+    out.activities = std::make_unique<SortedActivities>(std::move(sorter).finish(options.one_run));
     // Communication kernels become collectives, matched across a job's ranks by order.
-    detail::add_nsys_collectives(trace, nccl_calls, trace.base_ns - trace.source_clock_offset_ns);
-    return trace;
+    out.on_activity = [join, origin](const Activity& a, std::span<const NestingStack::Open>,
+                                     const Trace& header) { join->see(a, origin, header); };
+    out.on_end = [join](Trace& header) { join->finish(header); };
+    return out;
+}
+
+Trace import_nsys_sqlite(const std::filesystem::path& file) {
+    return materialize(stream_nsys_sqlite(file));
 }
 
 }  // namespace trainscope::profiler

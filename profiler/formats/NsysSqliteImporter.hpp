@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "profiler/trace/ActivitySorter.hpp"
+#include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -21,5 +23,14 @@ namespace trainscope::profiler {
 // utcEpochNs of the session plus the first event. A file without
 // CUPTI_ACTIVITY_KIND_KERNEL is rejected. Throws TraceFormatError naming the file.
 Trace import_nsys_sqlite(const std::filesystem::path& file);
+
+// The same trace without holding its activities: each table is read row by row and its
+// activities sorted on disk in runs (a temporary file, when they do not fit one run);
+// they pass once through stream_activities, which nests them and joins the collectives.
+// What stays in memory is the header (lanes, strings, metadata), one run of activities,
+// the NCCL ranges and the communication kernels' launches, whatever the file size.
+// import_nsys_sqlite is this, materialised.
+StreamedTrace stream_nsys_sqlite(const std::filesystem::path& file,
+                                 const StreamOptions& options = {});
 
 }  // namespace trainscope::profiler

@@ -78,4 +78,19 @@ class ActivitySorter {
     SortedActivities out_;
 };
 
+// How a streaming importer sorts a file's activities (stream_kineto_trace,
+// stream_nsys_sqlite).
+struct StreamOptions {
+    // Activities sorted in memory at a time (tests make it small).
+    std::size_t run_capacity = ActivitySorter::kDefaultRunCapacity;
+    // InMemory: activities that fit one run stay in memory. OnDisk for a file of many
+    // held at once (a job's ranks), so that memory does not grow with their number.
+    ActivitySorter::OneRun one_run = ActivitySorter::OneRun::InMemory;
+    // Kineto only: threads that parse the events (simdjson and the flatten) beside the
+    // one that reads and the caller's, which builds. 0 or 1: the reading thread parses too
+    // (a job's ranks, each already on a core of its own). The trace is the same for any
+    // number. An Nsight Systems export is read by SQLite on the caller's thread.
+    std::size_t parse_threads = 0;
+};
+
 }  // namespace trainscope::profiler

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "RecordFields.hpp"
 #include "profiler/analysis/CollectiveMatching.hpp"
 #include "profiler/formats/JobAssembly.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
@@ -132,6 +133,42 @@ TEST(NsysCollectives, ATwoRankJobMatchesTheRanksCollectivesByOrder) {
         EXPECT_EQ(m.last_rank, 1) << to_string(m.kind);
         EXPECT_EQ(m.spread_ns(), 300) << to_string(m.kind);
     }
+}
+
+// The job streamed with every rank's activities in runs of 3 on disk (five runs each),
+// joined as they pass: the activities, collectives, strings and lanes the whole
+// assembly of the whole imports gives.
+TEST(NsysCollectives, AStreamedJobWithRunsOnDiskIsTheWholeJob) {
+    std::vector<RankTraceFile> whole_files;
+    std::vector<RankStreamedFile> streamed_files;
+    for (int rank = 0; rank < 2; ++rank) {
+        const auto path = write_rank(test_dir(), rank, rank == 1 ? 300 : 0);
+        whole_files.push_back({path, import_nsys_sqlite(path)});
+        StreamedTrace t = stream_nsys_sqlite(path, {3, ActivitySorter::OneRun::OnDisk});
+        ASSERT_EQ(t.activity_count, 10);
+        streamed_files.push_back({path, std::move(t)});
+    }
+    const JobAssembly whole = assemble_job(std::move(whole_files));
+    StreamedJobAssembly streamed = assemble_streamed_job(std::move(streamed_files));
+    std::vector<Activity> passed;
+    stream_activities(streamed.trace, [&passed](const Activity& a) { passed.push_back(a); });
+    const Trace& header = streamed.trace.header;
+    ASSERT_EQ(passed.size(), whole.trace.activities.size());
+    for (std::size_t i = 0; i < passed.size(); ++i)
+        EXPECT_EQ(fields(passed[i]), fields(whole.trace.activities[i])) << "activity " << i;
+    ASSERT_EQ(header.collectives.size(), 6u);
+    ASSERT_EQ(header.collectives.size(), whole.trace.collectives.size());
+    for (std::size_t i = 0; i < header.collectives.size(); ++i)
+        EXPECT_EQ(fields(header.collectives[i]), fields(whole.trace.collectives[i]))
+            << "collective " << i;
+    ASSERT_EQ(header.strings.size(), whole.trace.strings.size());
+    for (std::size_t i = 0; i < header.strings.size(); ++i)
+        EXPECT_EQ(header.strings.at(static_cast<StringId>(i)),
+                  whole.trace.strings.at(static_cast<StringId>(i)));
+    ASSERT_EQ(header.lanes.size(), whole.trace.lanes.size());
+    for (std::size_t i = 0; i < header.lanes.size(); ++i)
+        EXPECT_EQ(fields(header.lanes[i]), fields(whole.trace.lanes[i]));
+    EXPECT_EQ(header.metadata, whole.trace.metadata);
 }
 
 }  // namespace

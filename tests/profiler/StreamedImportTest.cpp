@@ -1,7 +1,7 @@
-// The streamed Kineto import (activities sorted on disk in runs, nested and joined as they
-// pass once) against the same file held whole, with runs small enough that every shared
-// trace spills to several: the trace, its collectives and its level-of-detail summaries
-// must be exactly the whole one's.
+// The streamed imports, Kineto and Nsight Systems (activities sorted on disk in runs, nested
+// and joined as they pass once), against the same file held whole, with runs small enough that
+// every shared trace spills to several: the trace, its collectives and its level-of-detail
+// summaries must be exactly the whole one's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/analysis/RowSummarizer.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
+#include "profiler/formats/NsysSqliteImporter.hpp"
 #include "profiler/trace/ActivitySorter.hpp"
 #include "profiler/trace/TraceNesting.hpp"
 #include "profiler/trace/TraceOrder.hpp"
@@ -81,14 +82,18 @@ TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {
 // Runs spilled to disk (tiny runs) against the same reader materialised in memory: this
 // checks the on-disk sort and merge, not the importer against its predecessor; that is
 // import_equivalence_tests' pinned digests of the previous importer's databases.
+using Streamer = StreamedTrace (*)(const std::filesystem::path&, const StreamOptions&);
+
 void expect_streamed_equals_whole(const std::string& relative, std::size_t run,
+                                  Streamer stream = stream_kineto_trace,
                                   std::size_t parse_threads = 0) {
     const auto file = testing::shared_trace_path(relative);
-    const Trace whole = import_kineto_trace(file);  // the default run holds every fixture
-    KinetoStreamOptions options;
+    // The default run holds every fixture.
+    const Trace whole = materialize(stream(file, {}));
+    StreamOptions options;
     options.run_capacity = run;
     options.parse_threads = parse_threads;
-    StreamedTrace streamed = stream_kineto_trace(file, options);
+    StreamedTrace streamed = stream(file, options);
     EXPECT_EQ(streamed.activity_count, static_cast<std::int64_t>(whole.activities.size()));
     // The summaries as the store makes them while the activities pass.
     std::vector<RowSummaryLevel> levels;
@@ -147,7 +152,7 @@ TEST(StreamedKinetoImport, ParsedOnSeveralThreadsEqualsTheWholeImport) {
          {"kineto/v100_resnet50_training.json.gz", "kineto/h100_bert_small_inference.json.gz",
           "kineto/a100_two_streams_add.json.gz"}) {
         SCOPED_TRACE(relative);
-        expect_streamed_equals_whole(relative, 997, 3);
+        expect_streamed_equals_whole(relative, 997, stream_kineto_trace, 3);
     }
 }
 
@@ -158,6 +163,13 @@ TEST(StreamedKinetoImport, JoinsCollectivesAsTheActivitiesPass) {
         "multirank/param_dlrm_kineto/worker0_step_12.1694128201545.pt.trace.json.gz";
     ASSERT_FALSE(import_kineto_trace(testing::shared_trace_path(rank0)).collectives.empty());
     expect_streamed_equals_whole(rank0, 101);
+}
+
+// The Nsight Systems export's 137 activities in runs of 7: twenty runs merged from disk.
+TEST(StreamedNsysImport, EqualsTheWholeImportWithRunsOnDisk) {
+    const char* relative = "nsys/a100_saxpy_mpi_cuda.sqlite";
+    ASSERT_EQ(stream_nsys_sqlite(testing::shared_trace_path(relative), {7}).activity_count, 137);
+    expect_streamed_equals_whole(relative, 7, stream_nsys_sqlite);
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "profiler/analysis/KernelCategory.hpp"
-#include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/formats/detail/KinetoCollectives.hpp"
 #include "profiler/formats/detail/NsysGlobalTid.hpp"
 
@@ -121,30 +120,52 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db) {
     return ranges;
 }
 
-void add_nsys_collectives(Trace& trace, const std::vector<NcclApiRange>& ranges,
-                          std::int64_t origin_ns) {
+bool NsysCollectiveJoin::is_communication(StringId name, const StringTable& strings) {
+    if (name >= communication_.size())
+        communication_.resize(std::max<std::size_t>(name + 1, communication_.size() * 2), -1);
+    auto& verdict = communication_[name];
+    if (verdict < 0)
+        verdict = classify_kernel(strings.at(name)) == KernelCategory::Communication ? 1 : 0;
+    return verdict == 1;
+}
+
+void NsysCollectiveJoin::note_kernel(const Activity& kernel, const StringTable& strings) {
+    if (kernel.correlation != 0 && is_communication(kernel.name, strings))
+        launched_by_.insert(kernel.correlation);
+}
+
+void NsysCollectiveJoin::see(const Activity& a, std::int64_t origin_ns, const Trace& trace) {
+    if (a.kind == ActivityKind::Kernel) {
+        if (is_communication(a.name, trace.strings))
+            kernels_.push_back(a);
+        return;
+    }
+    if (a.correlation == 0 ||
+        (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) ||
+        launched_by_.count(a.correlation) == 0 || launches_.count(a.correlation) != 0) {
+        return;
+    }
+    const Lane& lane = trace.lanes.at(a.lane);
+    launches_.emplace(a.correlation,
+                      Launch{lane.process, lane.stream_or_thread, a.start_ns + origin_ns});
+}
+
+void NsysCollectiveJoin::finish(Trace& trace) const {
     std::map<ThreadKey, std::vector<const NcclApiRange*>> by_thread;
-    for (const NcclApiRange& r : ranges)
+    for (const NcclApiRange& r : ranges_)
         by_thread[{r.process, r.thread}].push_back(&r);
     for (auto& [key, list] : by_thread) {
         std::sort(list.begin(), list.end(), [](const NcclApiRange* a, const NcclApiRange* b) {
             return a->start_ns < b->start_ns;
         });
     }
-    const LaunchIndex launches(trace);
-    for (const Activity& kernel : trace.activities) {
-        if (kernel.kind != ActivityKind::Kernel)
-            continue;
-        const std::string_view name = trace.strings.at(kernel.name);
-        if (classify_kernel(name) != KernelCategory::Communication)
-            continue;
+    for (const Activity& kernel : kernels_) {
+        const std::string name(trace.strings.at(kernel.name));
         const NcclApiRange* call = nullptr;
-        if (const auto found = launches.launch_of(kernel.correlation)) {
-            const Activity& launch = trace.activities[*found];
-            const Lane& lane = trace.lanes.at(launch.lane);
-            if (const auto thread = by_thread.find({lane.process, lane.stream_or_thread});
+        if (const auto launch = launches_.find(kernel.correlation); launch != launches_.end()) {
+            if (const auto thread = by_thread.find({launch->second.process, launch->second.thread});
                 thread != by_thread.end())
-                call = range_holding(thread->second, launch.start_ns + origin_ns);
+                call = range_holding(thread->second, launch->second.start_ns);
         }
         std::optional<CollectiveKind> kind = collective_kind_from_name(name);
         if (!kind && call != nullptr)

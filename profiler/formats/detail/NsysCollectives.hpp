@@ -2,6 +2,9 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "profiler/sqlite/SqliteConnection.hpp"
@@ -29,19 +32,44 @@ struct NcclApiRange {
 std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db);
 
 // Adds one CollectiveCall per communication kernel (ncclKernel_*, ncclDevKernel_*, RCCL's)
-// of an imported Nsight Systems trace, over the kernel's span on its stream lane. The kind
-// comes from the kernel's name (ncclDevKernel_AllReduce_Sum_f32_RING_LL), else from the
-// NCCL range that holds the kernel's launch (by correlation) on the launching thread
-// (SendRecv kernels serve ncclSend and ncclRecv); the element type from the kernel's name.
-// From that range's payload: the bytes where the message size is the nccl-tests size
-// (all-reduce, broadcast, reduce, send, receive; NCCL gives all-gather and reduce-scatter
-// per rank, so those stay unknown), and the communicator as the group, which is the
-// same on every rank of a communicator. Without them bytes are 0 (unknown) and the group
-// "" (the world). The sequence is left unknown, so match_collectives pairs the ranks'
-// calls by order within (group, kind), as it does for Kineto traces without
-// record_param_comms. `origin_ns` is what the importer subtracted from the export's
-// times (the ranges are read before it moved them).
-void add_nsys_collectives(Trace& trace, const std::vector<NcclApiRange>& ranges,
-                          std::int64_t origin_ns);
+// of an imported Nsight Systems trace, over the kernel's span on its stream lane, in the
+// order the kernels pass. The kind comes from the kernel's name
+// (ncclDevKernel_AllReduce_Sum_f32_RING_LL), else from the NCCL range that holds the
+// kernel's launch (by correlation: the first API call that passes with it) on the
+// launching thread (SendRecv kernels serve ncclSend and ncclRecv); the element type from
+// the kernel's name. From that range's payload: the bytes where the message size is the
+// nccl-tests size (all-reduce, broadcast, reduce, send, receive; NCCL gives all-gather and
+// reduce-scatter per rank, so those stay unknown), and the communicator as the group,
+// which is the same on every rank of a communicator. Without them bytes are 0 (unknown)
+// and the group "" (the world). The sequence is left unknown, so match_collectives pairs
+// the ranks' calls by order within (group, kind), as it does for Kineto traces without
+// record_param_comms. Made for a trace whose activities pass once: what it keeps is the
+// NCCL ranges, the communication kernels' correlations and, for each, its launch's thread
+// and start.
+class NsysCollectiveJoin {
+  public:
+    // While the export is read: every kernel; then its NCCL ranges.
+    void note_kernel(const Activity& kernel, const StringTable& strings);
+    void set_ranges(std::vector<NcclApiRange> ranges) { ranges_ = std::move(ranges); }
+    // Each activity in Trace::sort's order, on the trace's clock (t = 0 is `origin_ns` of
+    // the export's clock, on which the ranges stay).
+    void see(const Activity& a, std::int64_t origin_ns, const Trace& trace);
+    // After the last activity: the calls into trace.collectives.
+    void finish(Trace& trace) const;
+
+  private:
+    struct Launch {
+        std::int64_t process = 0;
+        std::int64_t thread = 0;
+        std::int64_t start_ns = 0;  // the export's clock
+    };
+    bool is_communication(StringId name, const StringTable& strings);
+
+    std::vector<NcclApiRange> ranges_;
+    std::vector<std::int8_t> communication_;              // by name: -1 not asked yet, 0 no, 1 yes
+    std::unordered_set<std::uint64_t> launched_by_;       // correlations of communication kernels
+    std::unordered_map<std::uint64_t, Launch> launches_;  // the first launch of each
+    std::vector<Activity> kernels_;                       // communication kernels
+};
 
 }  // namespace trainscope::profiler::detail
