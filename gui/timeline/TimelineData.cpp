@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "gui/timeline/KernelName.hpp"
+#include "gui/timeline/TimestampPrecision.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
@@ -201,19 +202,6 @@ bool stopped(const std::atomic<bool>* stop) {
     return stop != nullptr && stop->load(std::memory_order_relaxed);
 }
 
-// The coarsest of 1 us, 100 ns, 10 ns and 1 ns that every start and end is a multiple
-// of (relative to the first start): the precision the trace really has.
-std::int64_t timestamp_resolution(const std::vector<Activity>& activities, std::int64_t origin) {
-    for (const std::int64_t step : {1000, 100, 10}) {
-        const bool all = std::all_of(activities.begin(), activities.end(), [&](const Activity& a) {
-            return (a.start_ns - origin) % step == 0 && (a.end_ns - origin) % step == 0;
-        });
-        if (all && !activities.empty())
-            return step;
-    }
-    return 1;
-}
-
 // Display order, rank by rank in a distributed job's trace (RankLaneGroups puts a header
 // above each): the devices first (the centrepiece: a deep Python stack must not push the
 // kernels out of view), each GPU's annotation lanes then its streams by id, and in a
@@ -338,25 +326,45 @@ void TimelineData::rebaseAbsoluteTimes() {
             a.start_ns -= begin;
             a.end_ns -= begin;
         }
-        for (auto& call : trace_.collectives) {  // they name their activities by span
-            call.start_ns -= begin;
-            call.end_ns -= begin;
-        }
-        for (auto& series : trace_.counters) {
-            for (auto& sample : series.samples)
-                sample.t_ns -= begin;
-        }
-        trace_.base_ns += begin;
-        rebased_by_ = begin;
-        details_shift_ = begin;
-        trace_.capture_begin_ns -= begin;
-        trace_.capture_end_ns -= begin;
+        rebaseHeaderBy(begin);
         end -= begin;
         begin = 0;
     }
     begin_ns_ = begin;
     end_ns_ = std::max(end, begin + 1);
-    resolution_ns_ = timestamp_resolution(trace_.activities, begin);
+    TimestampPrecision precision;
+    for (const Activity& a : trace_.activities)
+        precision.see(a.start_ns, a.end_ns);
+    resolution_ns_ = precision.resolution_ns();
+}
+
+void TimelineData::rebaseHeaderBy(std::int64_t begin) {
+    for (auto& call : trace_.collectives) {  // they name their activities by span
+        call.start_ns -= begin;
+        call.end_ns -= begin;
+    }
+    for (auto& series : trace_.counters) {
+        for (auto& sample : series.samples)
+            sample.t_ns -= begin;
+    }
+    trace_.base_ns += begin;
+    rebased_by_ = begin;
+    details_shift_ = begin;
+    trace_.capture_begin_ns -= begin;
+    trace_.capture_end_ns -= begin;
+}
+
+profiler::GpuBusyOptions TimelineData::busyOptions() {
+    profiler::GpuBusyOptions options;
+    options.include_copies = true;
+    return options;
+}
+
+void TimelineData::keepDeviceBusy(std::vector<profiler::DeviceBusyTimeline> devices) {
+    for (auto& device : devices) {
+        if (device.device >= 0)
+            busy_.push_back({device.device, std::move(device.busy), device.rank});
+    }
 }
 
 bool TimelineData::isDeviceLane(const Lane& lane) const {
@@ -493,12 +501,7 @@ void TimelineData::measureBusy() {
     // The profiler's busy time (kernels, copies and sets per device), so the plot, the
     // range panel and `trainscope analyze` agree. A CPU-backend trace's ops run on
     // threads: their busy share is compute_busy_, not a device's union.
-    profiler::GpuBusyOptions options;
-    options.include_copies = true;
-    for (auto& device : profiler::device_busy_timelines(trace_, options)) {
-        if (device.device >= 0)
-            busy_.push_back({device.device, std::move(device.busy), device.rank});
-    }
+    keepDeviceBusy(profiler::device_busy_timelines(trace_, busyOptions()));
     if (host_op_trace_)
         compute_busy_ = profiler::ComputeThreadBusy::from_host_ops(trace_);
 }

@@ -15,6 +15,7 @@
 #include "gui/timeline/KernelCategory.hpp"
 #include "profiler/analysis/BusyTimeline.hpp"
 #include "profiler/analysis/ComputeThreadBusy.hpp"
+#include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/memory/MemorySeries.hpp"
@@ -279,6 +280,13 @@ class TimelineData {
     void classifyActivities();   // categories, kernel count, painted labels
     void labelNames();           // labels_ from names_ and category_of_
     void rebaseAbsoluteTimes();  // begin/end, resolution; absolute clocks made relative
+    // What rebaseAbsoluteTimes moves besides the activities (collectives, counters, the
+    // capture window, the clocks), for the whole trace and the rows read one by one alike.
+    void rebaseHeaderBy(std::int64_t begin);
+    // The busy time kept per device, from the profiler's timelines (the same for the
+    // whole trace and the streamed rows; `analyze` asks with the same options).
+    static profiler::GpuBusyOptions busyOptions();
+    void keepDeviceBusy(std::vector<profiler::DeviceBusyTimeline> devices);
     bool layOutRows(const std::atomic<bool>* stop);  // false when stopped
     void addLaneRows(profiler::LaneId lane, std::size_t first, std::size_t last);
     void indexGpuWork();      // launch pairs, GPU work by start

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "gui/timeline/TimelineData.hpp"
+#include "gui/timeline/TimestampPrecision.hpp"
 
 namespace trainscope::gui {
 
@@ -70,19 +71,12 @@ std::shared_ptr<const TimelineData> TimelineData::buildOutline(
     data->end_ns_ = std::max(end, begin + 1);
     // The trace's precision as build finds it from the activities, here from the extents
     // the buckets keep (their first starts and last ends are activities' times).
-    data->resolution_ns_ = 1;
-    for (const std::int64_t step : {1000, 100, 10}) {
-        const bool all = std::all_of(summaries.begin(), summaries.end(), [&](const auto& level) {
-            return std::all_of(level.buckets.begin(), level.buckets.end(), [&](const auto& b) {
-                return (b.first_start - data->rebased_by_ - begin) % step == 0 &&
-                       (b.last_end - data->rebased_by_ - begin) % step == 0;
-            });
-        });
-        if (all) {
-            data->resolution_ns_ = step;
-            break;
-        }
+    TimestampPrecision precision;
+    for (const auto& level : summaries) {
+        for (const auto& b : level.buckets)
+            precision.see(b.first_start, b.last_end);
     }
+    data->resolution_ns_ = precision.resolution_ns();
 
     // Every lane shows at least its first row, so the labels are all there from the start.
     data->lane_first_row_.assign(t.lanes.size(), std::numeric_limits<std::size_t>::max());

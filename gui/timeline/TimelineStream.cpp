@@ -117,18 +117,11 @@ bool TimelineStream::add(const profiler::Activity& a) {
     if (next_ == 0) {
         begin_ns_ = a.start_ns;
         end_ns_ = a.end_ns;
-        first_start_ = a.start_ns;
     } else {
         begin_ns_ = std::min(begin_ns_, a.start_ns);
         end_ns_ = std::max(end_ns_, a.end_ns);
     }
-    // The precision: every time a multiple of the step from the first start (so from the
-    // earliest too, which is one of them), as timestamp_resolution asks of the whole trace.
-    constexpr std::array<std::int64_t, 3> kSteps{1000, 100, 10};
-    for (std::size_t s = 0; s < kSteps.size(); ++s) {
-        multiple_of_[s] = multiple_of_[s] && (a.start_ns - first_start_) % kSteps[s] == 0 &&
-                          (a.end_ns - first_start_) % kSteps[s] == 0;
-    }
+    precision_.see(a.start_ns, a.end_ns);
     last_ = key;
     ++next_;
     return true;
@@ -152,33 +145,14 @@ std::shared_ptr<TimelineData> TimelineStream::finish() {
                 }
             }
         }
-        for (auto& call : d.trace_.collectives) {
-            call.start_ns -= begin;
-            call.end_ns -= begin;
-        }
-        for (auto& series : d.trace_.counters) {
-            for (auto& sample : series.samples)
-                sample.t_ns -= begin;
-        }
         work_->shift_earlier(begin);
-        d.trace_.base_ns += begin;
-        d.rebased_by_ = begin;
-        d.details_shift_ = begin;
-        d.trace_.capture_begin_ns -= begin;
-        d.trace_.capture_end_ns -= begin;
+        d.rebaseHeaderBy(begin);
         end -= begin;
         begin = 0;
     }
     d.begin_ns_ = begin;
     d.end_ns_ = std::max(end, begin + 1);
-    d.resolution_ns_ = 1;
-    constexpr std::array<std::int64_t, 3> kSteps{1000, 100, 10};
-    for (std::size_t s = 0; s < kSteps.size() && next_ > 0; ++s) {
-        if (multiple_of_[s]) {
-            d.resolution_ns_ = kSteps[s];
-            break;
-        }
-    }
+    d.resolution_ns_ = precision_.resolution_ns();
     // The rows in display order, and each activity's row from its depth.
     d.lane_first_row_.assign(d.trace_.lanes.size(), std::numeric_limits<std::size_t>::max());
     for (const profiler::LaneId lane : d.laneOrder()) {
@@ -202,12 +176,7 @@ std::shared_ptr<TimelineData> TimelineStream::finish() {
     // first (the correlation ids are the larger), then the busy timelines' (the device work
     // and its edges).
     d.indexLaunches(std::move(correlated_));
-    profiler::GpuBusyOptions options;
-    options.include_copies = true;
-    for (auto& device : profiler::device_busy_timelines(*work_, options)) {
-        if (device.device >= 0)
-            d.busy_.push_back({device.device, std::move(device.busy), device.rank});
-    }
+    d.keepDeviceBusy(profiler::device_busy_timelines(*work_, TimelineData::busyOptions()));
     work_.reset();
     for (profiler::RowSummaryLevel& level : summaries_) {
         d.attachSummaries({&level, 1});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gui/timeline/TimelineData.hpp"
+#include "gui/timeline/TimestampPrecision.hpp"
 #include "profiler/analysis/DeviceWorkAccumulator.hpp"
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -69,8 +70,7 @@ class TimelineStream {
     std::optional<profiler::DeviceWorkAccumulator> work_;  // let go once measured
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 0;
-    std::int64_t first_start_ = 0;
-    std::array<bool, 3> multiple_of_{true, true, true};  // 1000, 100, 10 ns
+    TimestampPrecision precision_;
     bool gpu_work_ = false;
     bool host_ops_ = false;
 };

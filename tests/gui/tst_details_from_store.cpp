@@ -357,6 +357,25 @@ class TestDetailsFromStore : public QObject {
             QCOMPARE(d.details(i).start_ns, m->details(i).start_ns);
             QCOMPARE(d.details(i).end_ns, m->details(i).end_ns);
         }
+        // What is rebased besides the rows: the clocks, the capture window, the counters
+        // and collectives, by value (a field moved on one path only reads wrong here).
+        QCOMPARE(d.trace().base_ns, m->trace().base_ns);
+        QCOMPARE(d.trace().capture_begin_ns, m->trace().capture_begin_ns);
+        QCOMPARE(d.trace().capture_end_ns, m->trace().capture_end_ns);
+        QCOMPARE(d.trace().counters.size(), m->trace().counters.size());
+        QVERIFY(!d.trace().counters.empty());
+        for (std::size_t c = 0; c < d.trace().counters.size(); ++c) {
+            const auto& got = d.trace().counters[c].samples;
+            const auto& want = m->trace().counters[c].samples;
+            QCOMPARE(got.size(), want.size());
+            for (std::size_t k = 0; k < got.size(); ++k)
+                QCOMPARE(got[k].t_ns, want[k].t_ns);
+        }
+        QCOMPARE(d.trace().collectives.size(), m->trace().collectives.size());
+        for (std::size_t c = 0; c < d.trace().collectives.size(); ++c) {
+            QCOMPARE(d.trace().collectives[c].start_ns, m->trace().collectives[c].start_ns);
+            QCOMPARE(d.trace().collectives[c].end_ns, m->trace().collectives[c].end_ns);
+        }
         const auto span = static_cast<double>(d.endNs() - d.beginNs());
         const RangeStats got = computeRangeStats(d, 0.3 * span, 0.4 * span);
         const RangeStats want = computeRangeStats(*m, 0.3 * span, 0.4 * span);

@@ -99,20 +99,6 @@ std::optional<CollectiveKind> collective_kind_from_name(std::string_view name) {
     return std::nullopt;
 }
 
-bool KinetoCollectiveJoin::is_communication(StringId name, const StringTable& strings) {
-    if (name >= communication_.size())
-        communication_.resize(std::max<std::size_t>(name + 1, communication_.size() * 2), -1);
-    auto& verdict = communication_[name];
-    if (verdict < 0)
-        verdict = classify_kernel(strings.at(name)) == KernelCategory::Communication ? 1 : 0;
-    return verdict == 1;
-}
-
-void KinetoCollectiveJoin::note_kernel(const Activity& kernel, const StringTable& strings) {
-    if (kernel.correlation != 0 && is_communication(kernel.name, strings))
-        launched_by_.insert(kernel.correlation);
-}
-
 void KinetoCollectiveJoin::add_record(RecordParamComms record) {
     records_.push_back(std::move(record));
 }
@@ -131,13 +117,14 @@ void KinetoCollectiveJoin::shift_records(std::int64_t origin_ns) {
 void KinetoCollectiveJoin::see(const Activity& a, std::span<const NestingStack::Open> ancestors,
                                const Trace& trace) {
     if (a.kind == ActivityKind::Kernel) {
-        if (is_communication(a.name, trace.strings))
+        if (communication_.is_communication(a.name, trace.strings))
             kernels_.push_back(a);
         return;
     }
     if (a.correlation == 0 ||
         (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) ||
-        launched_by_.count(a.correlation) == 0 || launches_.count(a.correlation) != 0) {
+        !communication_.launched_communication(a.correlation) ||
+        launches_.count(a.correlation) != 0) {
         return;
     }
     // The ops that hold the launch on its thread: nearest ancestors first.

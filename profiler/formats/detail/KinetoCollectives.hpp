@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "profiler/formats/detail/CommunicationKernels.hpp"
 #include "profiler/trace/NestingStack.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -45,7 +46,9 @@ struct RecordParamComms {
 class KinetoCollectiveJoin {
   public:
     // While the file is read: every kernel, and every record_param_comms op.
-    void note_kernel(const Activity& kernel, const StringTable& strings);
+    void note_kernel(const Activity& kernel, const StringTable& strings) {
+        communication_.note_kernel(kernel, strings);
+    }
     void add_record(RecordParamComms record);
     // After reading, before the activities pass: the records onto the trace's t = 0.
     void shift_records(std::int64_t origin_ns);
@@ -61,10 +64,7 @@ class KinetoCollectiveJoin {
         std::optional<std::size_t> record;  // into records_
         std::optional<CollectiveKind> op_kind;
     };
-    bool is_communication(StringId name, const StringTable& strings);
-
-    std::vector<std::int8_t> communication_;         // by name: -1 not asked yet, 0 no, 1 yes
-    std::unordered_set<std::uint64_t> launched_by_;  // correlations of communication kernels
+    CommunicationKernels communication_;
     std::vector<RecordParamComms> records_;
     std::map<HostKey, std::size_t> record_at_;
     std::unordered_map<std::uint64_t, LaunchContext> launches_;  // the first launch of each

@@ -120,29 +120,16 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db) {
     return ranges;
 }
 
-bool NsysCollectiveJoin::is_communication(StringId name, const StringTable& strings) {
-    if (name >= communication_.size())
-        communication_.resize(std::max<std::size_t>(name + 1, communication_.size() * 2), -1);
-    auto& verdict = communication_[name];
-    if (verdict < 0)
-        verdict = classify_kernel(strings.at(name)) == KernelCategory::Communication ? 1 : 0;
-    return verdict == 1;
-}
-
-void NsysCollectiveJoin::note_kernel(const Activity& kernel, const StringTable& strings) {
-    if (kernel.correlation != 0 && is_communication(kernel.name, strings))
-        launched_by_.insert(kernel.correlation);
-}
-
 void NsysCollectiveJoin::see(const Activity& a, std::int64_t origin_ns, const Trace& trace) {
     if (a.kind == ActivityKind::Kernel) {
-        if (is_communication(a.name, trace.strings))
+        if (communication_.is_communication(a.name, trace.strings))
             kernels_.push_back(a);
         return;
     }
     if (a.correlation == 0 ||
         (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) ||
-        launched_by_.count(a.correlation) == 0 || launches_.count(a.correlation) != 0) {
+        !communication_.launched_communication(a.correlation) ||
+        launches_.count(a.correlation) != 0) {
         return;
     }
     const Lane& lane = trace.lanes.at(a.lane);

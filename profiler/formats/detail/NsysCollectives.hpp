@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "profiler/formats/detail/CommunicationKernels.hpp"
 #include "profiler/sqlite/SqliteConnection.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -49,7 +50,9 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db);
 class NsysCollectiveJoin {
   public:
     // While the export is read: every kernel; then its NCCL ranges.
-    void note_kernel(const Activity& kernel, const StringTable& strings);
+    void note_kernel(const Activity& kernel, const StringTable& strings) {
+        communication_.note_kernel(kernel, strings);
+    }
     void set_ranges(std::vector<NcclApiRange> ranges) { ranges_ = std::move(ranges); }
     // Each activity in Trace::sort's order, on the trace's clock (t = 0 is `origin_ns` of
     // the export's clock, on which the ranges stay).
@@ -63,11 +66,8 @@ class NsysCollectiveJoin {
         std::int64_t thread = 0;
         std::int64_t start_ns = 0;  // the export's clock
     };
-    bool is_communication(StringId name, const StringTable& strings);
-
     std::vector<NcclApiRange> ranges_;
-    std::vector<std::int8_t> communication_;              // by name: -1 not asked yet, 0 no, 1 yes
-    std::unordered_set<std::uint64_t> launched_by_;       // correlations of communication kernels
+    CommunicationKernels communication_;
     std::unordered_map<std::uint64_t, Launch> launches_;  // the first launch of each
     std::vector<Activity> kernels_;                       // communication kernels
 };

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler::detail {
+
+// The communication kernels of a trace whose activities pass once, as the collective joins
+// of every format need them: which names are communication (classify_kernel, asked once
+// per name) and the correlation ids that launched such a kernel, noted while the file is
+// read so that the launches, which come first in trace order, can be recognised.
+class CommunicationKernels {
+  public:
+    bool is_communication(StringId name, const StringTable& strings);
+    // Every kernel, while the file is read.
+    void note_kernel(const Activity& kernel, const StringTable& strings);
+    [[nodiscard]] bool launched_communication(std::uint64_t correlation) const {
+        return launched_by_.count(correlation) != 0;
+    }
+
+  private:
+    std::vector<std::int8_t> verdicts_;              // by name: -1 not asked yet, 0 no, 1 yes
+    std::unordered_set<std::uint64_t> launched_by_;  // correlations of communication kernels
+};
+
+}  // namespace trainscope::profiler::detail
