@@ -220,7 +220,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
                                  std::move(*summaries), stop, progress, whole);
             if (!whole)
                 return out;                                        // nullptr when stopped
-            summaries = reports::load_lane_summaries(db, run_id);  // given to the stream
+            summaries = reports::load_lane_summaries(db, run_id);  // the stream used them up
         }
     }
     std::optional<profiler::Trace> trace;

@@ -71,7 +71,9 @@ struct ImportedFile {
 };
 
 // One file read alone parses its events on this many threads at most (one per core up
-// to it): beyond three the builder, one thread, sets the pace.
+// to it): beyond three the builder, one thread, would set the pace (inferred from the
+// per-thread CPU of a 1 GB import on two cores, docs/performance.md; not measured with
+// more cores).
 constexpr unsigned kMaxParseThreads = 3;
 
 ImportedFile import_trace(const std::filesystem::path& file, const std::string& format,

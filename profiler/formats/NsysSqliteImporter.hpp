@@ -28,7 +28,8 @@ Trace import_nsys_sqlite(const std::filesystem::path& file);
 // activities sorted on disk in runs (a temporary file, when they do not fit one run);
 // they pass once through stream_activities, which nests them and joins the collectives.
 // What stays in memory is the header (lanes, strings, metadata), one run of activities,
-// the NCCL ranges and the communication kernels' launches, whatever the file size.
+// and what grows with the export's communication only: the NCCL ranges, the communication
+// kernels and their launches (NsysCollectiveJoin).
 // import_nsys_sqlite is this, materialised.
 StreamedTrace stream_nsys_sqlite(const std::filesystem::path& file,
                                  const StreamOptions& options = {});

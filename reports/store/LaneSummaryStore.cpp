@@ -100,6 +100,10 @@ std::vector<std::byte> unpack_lane_summary_blob(LaneSummaryEncoding encoding,
                 throw damaged("have a record of the wrong size");
             return {blob.begin(), blob.end()};
         case LaneSummaryEncoding::ShuffledDeflate: {
+            // Deflate makes at most about 1032 bytes of one: a count beyond that is damage,
+            // and must not become an allocation of its size first.
+            if (bucket_count > (blob.size() + 1) * 1032 / kLaneSummaryRecordBytes + 1)
+                throw damaged("do not inflate to their bucket count");
             std::vector<std::byte> shuffled(size);
             uLongf got = static_cast<uLongf>(size);
             const int rc = uncompress(reinterpret_cast<Bytef*>(shuffled.data()), &got,

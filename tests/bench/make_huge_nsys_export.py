@@ -10,7 +10,7 @@ cover so far (plus 1 us), with correlation ids shifted past the largest so far, 
 the copies follow one another on the same threads and streams and every launch still
 joins its own kernel; the last step copies only as many replicas as reach the size. The tables the importer does not read (sampling, scheduling,
 call chains) are left out, so the size is the importer's input. Prints
-"N replicas, K kernels, A activities" (what an import must find: N times the source's)
+"N replicas, K kernels, A activity rows, S MB" (an import must find N times the source's)
 on stdout. A benchmark input, never committed: the tests/bench/huge_traces note says
 where the measurements are written down.
 """

@@ -132,6 +132,21 @@ TEST(LaneSummaryStore, AVersionThreeFileHasNoneUntilAWriterUpgradesIt) {
     EXPECT_FALSE(load_lane_summaries(db, added)->empty());
 }
 
+// A count far beyond what the stored bytes can inflate to is the file's damage, said as
+// such, not an allocation of that size (packed, as a version-5 file has them, too).
+TEST(LaneSummaryStore, AnImpossibleBucketCountIsReportedAsADamagedFile) {
+    const std::vector<std::byte> blob(100);
+    for (const auto encoding :
+         {LaneSummaryEncoding::ShuffledDeflate, LaneSummaryEncoding::Packed}) {
+        try {
+            (void)unpack_lane_summary_blob(encoding, blob, std::size_t(1) << 40, "a test file");
+            FAIL() << "an impossible count was read";
+        } catch (const StoreError& e) {
+            EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(LaneSummaryStore, ADamagedRecordIsReportedAsADamagedFile) {
     testing::TempDir dir;
     ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
