@@ -17,8 +17,15 @@ class CommunicationKernels {
     bool is_communication(StringId name, const StringTable& strings);
     // Every kernel, while the file is read.
     void note_kernel(const Activity& kernel, const StringTable& strings);
-    [[nodiscard]] bool launched_communication(std::uint64_t correlation) const {
-        return launched_by_.count(correlation) != 0;
+    // While the activities pass: a kernel of a communication name; an API call (runtime
+    // or driver) whose id launched one.
+    bool is_communication_kernel(const Activity& a, const StringTable& strings) {
+        return a.kind == ActivityKind::Kernel && is_communication(a.name, strings);
+    }
+    [[nodiscard]] bool launches_communication(const Activity& a) const {
+        return a.correlation != 0 &&
+               (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi) &&
+               launched_by_.count(a.correlation) != 0;
     }
 
   private:

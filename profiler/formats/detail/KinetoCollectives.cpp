@@ -116,17 +116,12 @@ void KinetoCollectiveJoin::shift_records(std::int64_t origin_ns) {
 
 void KinetoCollectiveJoin::see(const Activity& a, std::span<const NestingStack::Open> ancestors,
                                const Trace& trace) {
-    if (a.kind == ActivityKind::Kernel) {
-        if (communication_.is_communication(a.name, trace.strings))
-            kernels_.push_back(a);
+    if (communication_.is_communication_kernel(a, trace.strings)) {
+        kernels_.push_back(a);
         return;
     }
-    if (a.correlation == 0 ||
-        (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) ||
-        !communication_.launched_communication(a.correlation) ||
-        launches_.count(a.correlation) != 0) {
+    if (!communication_.launches_communication(a) || launches_.count(a.correlation) != 0)
         return;
-    }
     // The ops that hold the launch on its thread: nearest ancestors first.
     const Lane& lane = trace.lanes.at(a.lane);
     LaunchContext context;

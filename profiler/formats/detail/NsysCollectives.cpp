@@ -121,17 +121,12 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db) {
 }
 
 void NsysCollectiveJoin::see(const Activity& a, std::int64_t origin_ns, const Trace& trace) {
-    if (a.kind == ActivityKind::Kernel) {
-        if (communication_.is_communication(a.name, trace.strings))
-            kernels_.push_back(a);
+    if (communication_.is_communication_kernel(a, trace.strings)) {
+        kernels_.push_back(a);
         return;
     }
-    if (a.correlation == 0 ||
-        (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) ||
-        !communication_.launched_communication(a.correlation) ||
-        launches_.count(a.correlation) != 0) {
+    if (!communication_.launches_communication(a) || launches_.count(a.correlation) != 0)
         return;
-    }
     const Lane& lane = trace.lanes.at(a.lane);
     launches_.emplace(a.correlation,
                       Launch{lane.process, lane.stream_or_thread, a.start_ns + origin_ns});
