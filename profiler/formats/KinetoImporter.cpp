@@ -2,8 +2,10 @@
 
 #include <exception>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <variant>
+#include <vector>
 
 #include "profiler/formats/detail/KinetoEventPipe.hpp"
 #include "profiler/formats/detail/KinetoJsonReader.hpp"
@@ -17,13 +19,38 @@ namespace {
 // Thrown inside the reading thread when the builder stopped taking events.
 struct BuilderStopped {};
 
-// What the reader delivers after the events (device properties, top-level scalars), in
-// the order it read them.
-struct Outside {
-    bool device = false;
-    detail::KinetoRawObject object;  // a device
-    std::string key;                 // a scalar
-    detail::KinetoField value;
+// What the reader delivers beside the events (device properties, top-level scalars),
+// kept in the order it read them and built after every event, as on one thread.
+class OutsideEvents {
+  public:
+    // Sets the callbacks that keep them (called on the reading thread).
+    void keep_from(detail::KinetoJsonCallbacks& callbacks) {
+        callbacks.on_device = [this](detail::KinetoRawObject& d) {
+            kept_.push_back({true, {}, {}, {}});
+            detail::copy_into(kept_.back().object, d);
+        };
+        callbacks.on_top_level_scalar = [this](std::string_view key, const detail::KinetoField& v) {
+            kept_.push_back({false, {}, std::string(key), v});
+        };
+    }
+    // After the reading thread is joined.
+    void build(detail::KinetoTraceBuilder& builder) const {
+        for (const Kept& k : kept_) {
+            if (k.device)
+                builder.add_device(k.object);
+            else
+                builder.add_top_level(k.key, k.value);
+        }
+    }
+
+  private:
+    struct Kept {
+        bool device = false;
+        detail::KinetoRawObject object;  // a device
+        std::string key;                 // a scalar
+        detail::KinetoField value;
+    };
+    std::vector<Kept> kept_;
 };
 
 // Reads the file on a thread of its own and builds on the caller's: the builder sees
@@ -31,7 +58,7 @@ struct Outside {
 void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceBuilder& builder) {
     detail::KinetoEventPipe pipe;
     std::exception_ptr reader_error;
-    std::vector<Outside> outside;
+    OutsideEvents outside;
     std::thread reader([&] {
         detail::KinetoEventPipe::Batch* batch = nullptr;
         try {
@@ -46,14 +73,7 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
                     batch = pipe.take_empty();
                 }
             };
-            callbacks.on_device = [&](detail::KinetoRawObject& d) {
-                outside.push_back({true, {}, {}, {}});
-                detail::copy_into(outside.back().object, d);
-            };
-            callbacks.on_top_level_scalar = [&](std::string_view key,
-                                                const detail::KinetoField& v) {
-                outside.push_back({false, {}, std::string(key), v});
-            };
+            outside.keep_from(callbacks);
             detail::read_kineto_json(file, callbacks);
         } catch (const BuilderStopped&) {
         } catch (...) {
@@ -85,12 +105,7 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
         reader.join();
     if (reader_error)
         std::rethrow_exception(reader_error);
-    for (const Outside& o : outside) {
-        if (o.device)
-            builder.add_device(o.object);
-        else
-            builder.add_top_level(o.key, o.value);
-    }
+    outside.build(builder);
 }
 
 // The same with the parse on `parse_threads` workers (KinetoParsePool): the reading
@@ -100,7 +115,7 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
                              detail::KinetoTraceBuilder& builder) {
     detail::KinetoParsePool pool(file, parse_threads);
     std::exception_ptr reader_error;
-    std::vector<Outside> outside;
+    OutsideEvents outside;
     // Events of a "traceEvents" key written with escapes: read with the rest of the
     // document after every batch, so built after them.
     std::vector<detail::KinetoRawObject> trailing;
@@ -114,14 +129,7 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
             callbacks.on_event = [&](detail::KinetoRawObject& e) {
                 detail::copy_into(trailing.emplace_back(), e);
             };
-            callbacks.on_device = [&](detail::KinetoRawObject& d) {
-                outside.push_back({true, {}, {}, {}});
-                detail::copy_into(outside.back().object, d);
-            };
-            callbacks.on_top_level_scalar = [&](std::string_view key,
-                                                const detail::KinetoField& v) {
-                outside.push_back({false, {}, std::string(key), v});
-            };
+            outside.keep_from(callbacks);
             detail::read_kineto_json(file, callbacks);
         } catch (const BuilderStopped&) {
         } catch (...) {
@@ -152,12 +160,7 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
         std::rethrow_exception(reader_error);
     for (const detail::KinetoRawObject& e : trailing)
         builder.add_event(e);
-    for (const Outside& o : outside) {
-        if (o.device)
-            builder.add_device(o.object);
-        else
-            builder.add_top_level(o.key, o.value);
-    }
+    outside.build(builder);
 }
 
 }  // namespace
