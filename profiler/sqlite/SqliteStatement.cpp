@@ -80,6 +80,13 @@ void SqliteStatement::run() {
     reset();
 }
 
+void SqliteStatement::run_keeping_bindings() {
+    while (step()) {
+    }
+    // The result repeats the last step's, which step() has already reported.
+    sqlite3_reset(stmt_.get());
+}
+
 void SqliteStatement::reset() {
     // The result repeats the last step's, which step() has already reported.
     sqlite3_reset(stmt_.get());

@@ -46,6 +46,9 @@ class SqliteStatement {
     bool step();
     // Runs a statement that returns no rows, then resets it for the next bindings.
     void run();
+    // Runs it the same way but keeps its bindings for the next run, for a caller that
+    // binds only the values that changed (SqliteChangedBindings).
+    void run_keeping_bindings();
     void reset();
 
     [[nodiscard]] bool is_null(int column) const;

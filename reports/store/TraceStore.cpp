@@ -12,6 +12,7 @@
 
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/analysis/RowSummarizer.hpp"
+#include "profiler/sqlite/SqliteChangedBindings.hpp"
 #include "reports/store/ActivityRow.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/SqliteError.hpp"
@@ -75,7 +76,10 @@ struct RowidRange {
 // time through one multi-row INSERT: SQLite's per-statement work (step, reset, opening
 // the table's cursor, the VDBE's start and halt) was a third of the store thread's time
 // at one row per statement. The rows, their order and their rowids are the same: one
-// INSERT numbers its rows consecutively, in the order of its VALUES.
+// INSERT numbers its rows consecutively, in the order of its VALUES. The multi-row
+// statement keeps its bindings from one run to the next and only the values that differ
+// from the row kRowsPerInsert before are bound: in trace order about three quarters
+// repeat (a 1 GB Kineto trace: 77 % of the columns after run_id).
 class ActivityRows {
   public:
     static constexpr std::size_t kRowsPerInsert = 32;  // 672 parameters, under SQLite's 999
@@ -84,13 +88,16 @@ class ActivityRows {
         : db_(db),
           run_id_(run_id),
           one_(db.prepare(insert_sql(1))),
-          many_(db.prepare(insert_sql(kRowsPerInsert))) {
+          many_(db.prepare(insert_sql(kRowsPerInsert))),
+          many_bindings_(many_, static_cast<int>(kRowsPerInsert * kColumns)) {
         pending_.reserve(kRowsPerInsert);
     }
+    ActivityRows(const ActivityRows&) = delete;  // many_bindings_ refers to many_
+    ActivityRows& operator=(const ActivityRows&) = delete;
     void add(const Activity& a) {
         pending_.push_back(a);
         if (pending_.size() == kRowsPerInsert)
-            write(many_);
+            write(many_bindings_);
     }
     // Writes the rows still held; rows() and count() are complete after it.
     void finish() {
@@ -121,7 +128,9 @@ class ActivityRows {
         return sql;
     }
 
-    void write(Statement& insert) {
+    // `insert`: a Statement (every value bound) or its SqliteChangedBindings.
+    template <typename Insert>
+    void write(Insert& insert) {
         int p = 0;  // the row's first parameter is p + 1
         for (const Activity& a : pending_) {
             insert.bind(p + 1, run_id_)
@@ -144,7 +153,7 @@ class ActivityRows {
                 .bind(p + 18, a.shared_memory_bytes)
                 .bind(p + 19, static_cast<std::int64_t>(a.graph_id))
                 .bind(p + 20, a.device)
-                .bind(p + 21, a.flops);
+                .bind(p + 21, static_cast<double>(a.flops));
             p += static_cast<int>(kColumns);
         }
         insert.run();
@@ -162,6 +171,7 @@ class ActivityRows {
     std::int64_t run_id_;
     Statement one_;
     Statement many_;
+    profiler::SqliteChangedBindings many_bindings_;
     std::vector<Activity> pending_;
     RowidRange rows_;
     std::int64_t count_ = 0;

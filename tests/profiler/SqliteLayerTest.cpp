@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
+#include "profiler/sqlite/SqliteChangedBindings.hpp"
 #include "profiler/sqlite/SqliteConnection.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
 #include "profiler/sqlite/SqliteTransaction.hpp"
@@ -167,6 +170,44 @@ TEST(SqliteTransaction, RollsBackUnlessCommitted) {
     auto rows = db.prepare("SELECT group_concat(x) FROM t");
     ASSERT_TRUE(rows.step());
     EXPECT_EQ(rows.column_text(0), "2");
+}
+
+// Rows whose values repeat the previous row's in some parameters: the statement keeps
+// those from its last run, so every row reads back as bound (a reset that cleared the
+// bindings would store NULLs), and a value that changes type or only its sign is bound.
+TEST(SqliteChangedBindings, RowsReadBackAsBoundWhetherAValueRepeatsOrChanges) {
+    const SqliteConnection db(fresh_file("changed.sqlite"),
+                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    db.exec("CREATE TABLE t (a, b, c)");
+    auto insert = db.prepare("INSERT INTO t (a, b, c) VALUES (?1, ?2, ?3)");
+    SqliteChangedBindings bindings(insert, 3);
+    struct Row {
+        std::int64_t a;
+        double b;
+        bool c_is_real;
+        std::int64_t c;
+    };
+    // 0 and 0.0 have the same bits: the type is part of what repeats.
+    const Row rows[] = {{7, 0.0, false, 1}, {7, -0.0, false, 1}, {8, -0.0, true, 0},
+                        {8, 2.5, true, 0},  {8, 2.5, false, 0},  {-1, 2.5, false, 1}};
+    for (const Row& r : rows) {
+        bindings.bind(1, r.a).bind(2, r.b);
+        if (r.c_is_real)
+            bindings.bind(3, static_cast<double>(r.c));
+        else
+            bindings.bind(3, r.c);
+        bindings.run();
+    }
+    auto read = db.prepare("SELECT a, b, typeof(c), c FROM t ORDER BY rowid");
+    for (const Row& r : rows) {
+        ASSERT_TRUE(read.step());
+        EXPECT_EQ(read.column_int64(0), r.a);
+        EXPECT_EQ(std::signbit(read.column_double(1)), std::signbit(r.b));
+        EXPECT_EQ(read.column_double(1), r.b);
+        EXPECT_EQ(read.column_text(2), r.c_is_real ? "real" : "integer");
+        EXPECT_EQ(read.column_int64(3), r.c);
+    }
+    EXPECT_FALSE(read.step());
 }
 
 }  // namespace
