@@ -16,6 +16,7 @@
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
 #include "profiler/formats/TraceFormatError.hpp"
+#include "reports/store/NewFileJournal.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/SqliteError.hpp"
@@ -277,9 +278,11 @@ int execute(const ImportOptions& options) {
     const bool existed = std::filesystem::exists(options.out, ec);
     try {
         reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
+        reports::NewFileJournal journal(db);
         // The matrix and all its runs in one transaction: a kill leaves neither.
         reports::RunWriter(db).create_matrix_with_runs(
             {"import", "trainscope import", kVersion, kGitRevision}, runs);
+        journal.done();
     } catch (const reports::SqliteError& e) {
         if (!existed) {
             for (const char* suffix : {"", "-wal", "-shm", "-journal"})

@@ -79,6 +79,7 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
                              "into it: choose a new --out path");
         }
         create_schema();
+        created_ = true;
     }
     check_schema(mode);
 }

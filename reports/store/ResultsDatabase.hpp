@@ -41,6 +41,9 @@ class ResultsDatabase : public profiler::SqliteConnection {
     // The file's schema version: kSchemaVersion, or an older one still read (opened
     // read-only; a writable open upgrades it in place first).
     [[nodiscard]] int schema_version() const { return schema_version_; }
+    // True when this open made the schema: the file was new (or empty), so nothing in it
+    // predates this connection (NewFileJournal).
+    [[nodiscard]] bool created() const { return created_; }
 
   private:
     void create_schema() const;
@@ -49,6 +52,7 @@ class ResultsDatabase : public profiler::SqliteConnection {
 
     std::filesystem::path path_;
     int schema_version_ = kSchemaVersion;
+    bool created_ = false;
 };
 
 // True when an SQLite failure with this result code on `database` means its disk is full:

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "reports/store/ResultsDatabase.hpp"
+
+namespace trainscope::reports {
+
+// The journal of a large first write into a results database this connection has just
+// created (ResultsDatabase::created). In WAL mode every page is written twice: into the
+// log, then by the checkpoint into the file. A rollback journal keeps only what the write
+// changes of the file as it was (of a new file, the schema's few pages), so each page is
+// written once, and the write stays atomic and durable as before (the journal is synced
+// before the file is written, the file before the journal goes). A 1 GB Kineto import
+// spent about 0.3 s of wall time in WAL's second copy and its syncs
+// (docs/performance.md). The file returns to WAL mode once the write is committed, as
+// every other writer expects; a write that fails or is killed leaves it in rollback mode,
+// which SQLite reads, recovers and writes as well (the import removes a file it created).
+// A file that existed is left as it is: other connections may have it open, and its
+// pages are not new.
+class NewFileJournal {
+  public:
+    explicit NewFileJournal(const ResultsDatabase& db);
+    NewFileJournal(const NewFileJournal&) = delete;
+    NewFileJournal& operator=(const NewFileJournal&) = delete;
+
+    // After the commit: back to WAL mode. A failure (another connection opened the new
+    // file meanwhile) is logged, not thrown: what was committed stays, in a file that
+    // SQLite reads and writes in either mode.
+    void done() noexcept;
+
+  private:
+    const ResultsDatabase& db_;
+    bool switched_ = false;
+};
+
+}  // namespace trainscope::reports
