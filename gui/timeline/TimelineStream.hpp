@@ -37,6 +37,8 @@ class TimelineStream {
     // out of the trace's order or one too many: then the stream cannot give the timeline.
     bool add(const profiler::Activity& a);
     [[nodiscard]] std::size_t taken() const { return next_; }
+    // The trace without its activities, until finish().
+    [[nodiscard]] const profiler::Trace& header() const { return data_->trace(); }
     // No kernel, copy or set passed, but host ops did (is_host_op_trace).
     [[nodiscard]] bool hostOpTrace() const { return host_ops_ && !gpu_work_; }
     // The timeline, once every activity has passed (taken() == count).

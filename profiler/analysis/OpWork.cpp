@@ -13,6 +13,10 @@ bool carries_op_work(const Activity& a) {
     return a.kind == ActivityKind::HostOp && (a.flops > 0.0 || a.bytes > 0);
 }
 
+bool may_carry_op_work(const Trace& header) {
+    return header.metadata.contains(kHostTracerMetadataKey);
+}
+
 namespace {
 
 struct OpTime {

@@ -29,6 +29,14 @@ struct OpWorkTotals {
 // payload): what the totals below are made of.
 bool carries_op_work(const Activity& a);
 
+// The metadata key the host tracer puts in every trace it records (merged into a CUDA
+// run's, copied into a job's): the only source whose ops carry work (their NVTX payload).
+inline constexpr const char* kHostTracerMetadataKey = "host.nvtx_injection";
+
+// Whether a trace's activities may hold an op that carries work, from its header alone:
+// false when no host tracer recorded into it (an imported trace), so no activity can.
+bool may_carry_op_work(const Trace& header);
+
 // Ops whose start lies in `window`, of every rank together; by device time, largest first
 // (ties by name).
 std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace,

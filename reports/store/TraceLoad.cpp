@@ -135,11 +135,7 @@ void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActiv
     std::int64_t rows_read = 0;
     while (act.step()) {
         const Activity a = detail::activity_from_row(act);
-        if (a.name >= trace.strings.size() || a.lane >= trace.lanes.size()) {
-            throw StoreError("trace of run " + std::to_string(run_id) + " in '" +
-                             db.path().string() +
-                             "' refers to a missing name or lane; the file is damaged");
-        }
+        check_stored_activity(a, trace, run_id, db.path());
         trace.activities.push_back(a);
         if (++rows_read % kChunkRows == 0) {
             throw_if_stopped(control);
@@ -214,6 +210,14 @@ std::optional<Trace> load_trace_parts(const ResultsDatabase& db, std::int64_t ru
 }
 
 }  // namespace
+
+void check_stored_activity(const Activity& a, const Trace& header, std::int64_t run_id,
+                           const std::filesystem::path& file) {
+    if (a.name >= header.strings.size() || a.lane >= header.lanes.size()) {
+        throw StoreError("trace of run " + std::to_string(run_id) + " in '" + file.string() +
+                         "' refers to a missing name or lane; the file is damaged");
+    }
+}
 
 std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
                                 const TraceLoadControl& control) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -52,6 +53,12 @@ std::optional<profiler::Trace> load_trace(const ResultsDatabase& db, std::int64_
 // (ActivityReader, the GUI's loader of a huge run) needs beside them. Same errors.
 std::optional<profiler::Trace> load_trace_header(const ResultsDatabase& db, std::int64_t run_id,
                                                  const TraceLoadControl& control = {});
+
+// StoreError naming the run and `file` when a stored activity refers to a name or lane its
+// trace (`header`) does not have: load_trace checks each row with it, and so does a reader
+// of rows by index (the GUI's loader).
+void check_stored_activity(const profiler::Activity& a, const profiler::Trace& header,
+                           std::int64_t run_id, const std::filesystem::path& file);
 
 // The ok runs whose trace holds at least one activity, by id: what a timeline can show.
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db);
