@@ -69,6 +69,7 @@ class TimelineStream {
     OrderKey last_;
     std::vector<std::vector<std::uint8_t>> category_cache_;  // by kind, name: category + 1
     std::vector<TimelineData::Correlated> correlated_;
+    std::vector<std::uint32_t> rank_key_of_lane_;          // TimelineData::launchRankKeys
     std::optional<profiler::DeviceWorkAccumulator> work_;  // let go once measured
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 0;
