@@ -57,10 +57,17 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     // A CPU-backend trace: its ops are the device's work, by self time (whole trace).
     if (whole || (!gpu_work && host_ops))
         return std::nullopt;
-    // Moving the header keeps its lanes' buffer, which `work` refers to.
-    StoredRunAnalysis out{std::move(header),     count,
-                          std::move(work),       std::move(kernels).finish(),
-                          tensor_cores.finish(), std::move(health).finish()};
+    // The accumulators finish before the header (their names) moves; moving it keeps its
+    // lanes' buffer, which `work` refers to.
+    profiler::KernelBreakdown kernel_breakdown = std::move(kernels).finish();
+    profiler::TensorCoreUsage tensor_core_usage = tensor_cores.finish();
+    profiler::TraceHealth trace_health = std::move(health).finish();
+    StoredRunAnalysis out{std::move(header),
+                          count,
+                          std::move(work),
+                          std::move(kernel_breakdown),
+                          std::move(tensor_core_usage),
+                          std::move(trace_health)};
     return out;
 }
 

@@ -1,0 +1,177 @@
+// analyze_stored_run, one read of a stored run's rows feeding the accumulators, gives what
+// the whole-trace analyses give on the same stored trace (load_trace), on the shared
+// traces recorded by others; and it leaves to the whole-trace path exactly the traces it
+// does not answer (NVTX lanes, several ranks, ops carrying work, a CPU-backend trace).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "SampleRun.hpp"
+#include "TempDir.hpp"
+#include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
+#include "profiler/analysis/GpuBusyAnalysis.hpp"
+#include "profiler/analysis/GpuWork.hpp"
+#include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/analysis/OpWork.hpp"
+#include "profiler/analysis/RankWork.hpp"
+#include "profiler/formats/KinetoImporter.hpp"
+#include "profiler/formats/NsysSqliteImporter.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunWriter.hpp"
+#include "reports/store/TraceStore.hpp"
+#include "reports/trace/StoredRunAnalysis.hpp"
+
+namespace trainscope::reports {
+namespace {
+
+std::filesystem::path shared(const std::string& relative) {
+    return std::filesystem::path(TRAINSCOPE_SHARED_DIR) / "traces" / relative;
+}
+
+// What the whole-trace path is kept for (AnalyzeCommand, ReportTables).
+bool needs_whole_trace(const profiler::Trace& trace) {
+    const bool nvtx = std::any_of(trace.lanes.begin(), trace.lanes.end(), [](const auto& lane) {
+        return lane.kind == profiler::LaneKind::Nvtx;
+    });
+    const bool op_work = std::any_of(trace.activities.begin(), trace.activities.end(),
+                                     [](const auto& a) { return profiler::carries_op_work(a); });
+    return nvtx || op_work || profiler::ranks_of(trace).size() > 1 ||
+           profiler::is_host_op_trace(trace);
+}
+
+void expect_same(const profiler::DurationStats& got, const profiler::DurationStats& want) {
+    EXPECT_EQ(got.count, want.count);
+    EXPECT_EQ(got.total_ns, want.total_ns);
+    EXPECT_EQ(got.min_ns, want.min_ns);
+    EXPECT_EQ(got.max_ns, want.max_ns);
+    EXPECT_EQ(got.mean_ns, want.mean_ns);
+    EXPECT_EQ(got.share, want.share);
+}
+
+void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& whole) {
+    EXPECT_EQ(got.activity_count, whole.activities.size());
+    profiler::GpuBusyOptions options;
+    options.short_gap_threshold_ns = 2'000;
+    const auto busy = profiler::analyze_gpu_busy(got.work, options);
+    const auto want_busy = profiler::analyze_gpu_busy(whole, options);
+    ASSERT_EQ(busy.size(), want_busy.size());
+    for (std::size_t i = 0; i < busy.size(); ++i) {
+        EXPECT_EQ(busy[i].device, want_busy[i].device);
+        EXPECT_EQ(busy[i].span_ns, want_busy[i].span_ns);
+        EXPECT_EQ(busy[i].busy_ns, want_busy[i].busy_ns);
+        EXPECT_EQ(busy[i].short_gap_count, want_busy[i].short_gap_count);
+        EXPECT_EQ(busy[i].long_gap_idle_ns, want_busy[i].long_gap_idle_ns);
+    }
+    const auto overlap = profiler::analyze_copy_compute_overlap(got.work);
+    const auto want_overlap = profiler::analyze_copy_compute_overlap(whole);
+    ASSERT_EQ(overlap.size(), want_overlap.size());
+    for (std::size_t i = 0; i < overlap.size(); ++i) {
+        EXPECT_EQ(overlap[i].copy_ns, want_overlap[i].copy_ns);
+        EXPECT_EQ(overlap[i].overlap_ns, want_overlap[i].overlap_ns);
+    }
+    const auto kernels = profiler::analyze_kernel_breakdown(whole);
+    EXPECT_EQ(got.kernels.total_ns, kernels.total_ns);
+    ASSERT_EQ(got.kernels.by_name.size(), kernels.by_name.size());
+    for (std::size_t i = 0; i < kernels.by_name.size(); ++i) {
+        EXPECT_EQ(got.kernels.by_name[i].name, kernels.by_name[i].name);
+        EXPECT_EQ(got.kernels.by_name[i].category, kernels.by_name[i].category);
+        EXPECT_EQ(got.kernels.by_name[i].longest, kernels.by_name[i].longest);
+        expect_same(got.kernels.by_name[i].stats, kernels.by_name[i].stats);
+    }
+    ASSERT_EQ(got.kernels.by_category.size(), kernels.by_category.size());
+    for (std::size_t i = 0; i < kernels.by_category.size(); ++i) {
+        EXPECT_EQ(got.kernels.by_category[i].category, kernels.by_category[i].category);
+        expect_same(got.kernels.by_category[i].stats, kernels.by_category[i].stats);
+    }
+    const auto tc = profiler::analyze_tensor_core_usage(whole);
+    EXPECT_EQ(got.tensor_cores.tensor_core_kernel_count, tc.tensor_core_kernel_count);
+    EXPECT_EQ(got.tensor_cores.kernel_ns, tc.kernel_ns);
+    EXPECT_EQ(got.tensor_cores.kernel_names, tc.kernel_names);
+    const auto h = profiler::analyze_trace_health(whole);
+    EXPECT_EQ(got.health.zero_duration, h.zero_duration);
+    EXPECT_EQ(got.health.negative_duration, h.negative_duration);
+    EXPECT_EQ(got.health.outside_capture_window, h.outside_capture_window);
+    EXPECT_EQ(got.health.gpu_work_before_launch, h.gpu_work_before_launch);
+    EXPECT_EQ(got.health.max_clock_skew_ns, h.max_clock_skew_ns);
+    EXPECT_EQ(got.health.gpu_work_without_launch, h.gpu_work_without_launch);
+    EXPECT_EQ(got.health.graph_kernels_without_launch, h.graph_kernels_without_launch);
+    EXPECT_EQ(got.health.dropped_records, h.dropped_records);
+}
+
+// Stores `trace` as a run, then reads it back both ways. Returns whether it streamed.
+bool check_stored(const profiler::Trace& trace, const std::string& what) {
+    SCOPED_TRACE(what);
+    const testing::TempDir dir;
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    RunRecord run = testing::sample_run();
+    run.trace = trace;
+    const std::int64_t id = RunWriter(db).write(run);
+    std::optional<profiler::Trace> header = load_trace_header(db, id);
+    const std::optional<profiler::Trace> whole = load_trace(db, id);
+    EXPECT_TRUE(header && whole);
+    if (!header || !whole)
+        return false;
+    const auto streamed = analyze_stored_run(db, id, *header);
+    EXPECT_EQ(streamed.has_value(), !needs_whole_trace(*whole));
+    if (streamed)
+        expect_same_as_whole(*streamed, *whole);
+    return streamed.has_value();
+}
+
+// A Kineto trace without its annotations: its NVTX lanes become plain host threads.
+profiler::Trace without_annotations(profiler::Trace trace) {
+    std::erase_if(trace.activities,
+                  [](const auto& a) { return a.kind == profiler::ActivityKind::NvtxRange; });
+    for (auto& lane : trace.lanes) {
+        if (lane.kind == profiler::LaneKind::Nvtx)
+            lane.kind = profiler::LaneKind::HostThread;
+    }
+    return trace;
+}
+
+TEST(StoredRunAnalysis, StreamedEqualsTheWholeTraceOnTheSharedTraces) {
+    int streamed = 0;
+    int whole = 0;
+    for (const char* stem : {"v100_resnet50_training", "a100_two_streams_add",
+                             "h100_bert_small_inference", "h100_vit_image_classification"}) {
+        const profiler::Trace trace =
+            profiler::import_kineto_trace(shared(std::string("kineto/") + stem + ".json.gz"));
+        (check_stored(trace, stem) ? streamed : whole) += 1;
+        // The H100 traces hold tensor-core kernels; without NVTX lanes they stream.
+        EXPECT_TRUE(check_stored(without_annotations(trace), std::string(stem) + " bare"));
+    }
+    const profiler::Trace nsys =
+        profiler::import_nsys_sqlite(shared("nsys/a100_saxpy_mpi_cuda.sqlite"));
+    (check_stored(nsys, "nsys") ? streamed : whole) += 1;
+    EXPECT_TRUE(check_stored(without_annotations(nsys), "nsys bare"));
+    // Both paths are exercised: the ResNet trace streams, the annotated ones do not.
+    EXPECT_GE(streamed, 1);
+    EXPECT_GE(whole, 1);
+}
+
+TEST(StoredRunAnalysis, LeavesJobsOpWorkAndCpuTracesToTheWholeTrace) {
+    profiler::Trace base = without_annotations(
+        profiler::import_kineto_trace(shared("kineto/a100_two_streams_add.json.gz")));
+    ASSERT_TRUE(check_stored(base, "bare"));
+
+    profiler::Trace job = base;
+    job.lanes.back().rank = 1;
+    job.world_size = 2;
+    EXPECT_FALSE(check_stored(job, "two ranks"));
+
+    profiler::Trace op_work = base;
+    auto op = std::find_if(op_work.activities.begin(), op_work.activities.end(),
+                           [](const auto& a) { return a.kind == profiler::ActivityKind::HostOp; });
+    ASSERT_NE(op, op_work.activities.end());
+    op->flops = 1e6F;
+    EXPECT_FALSE(check_stored(op_work, "an op with FLOPs"));
+
+    profiler::Trace cpu = base;
+    std::erase_if(cpu.activities, [](const auto& a) { return profiler::is_gpu_work(a.kind); });
+    EXPECT_FALSE(check_stored(cpu, "host ops only"));
+}
+
+}  // namespace
+}  // namespace trainscope::reports
