@@ -126,8 +126,7 @@ void print_overlap_and_tensor_cores(const profiler::Trace& trace,
                 ms(tc.kernel_ns).c_str(), 100.0 * tc.share);
 }
 
-void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
-    const auto ranges = profiler::project_nvtx_ranges_to_gpu(trace);
+void print_nvtx(const std::vector<profiler::NvtxRangeGpuTime>& ranges, bool cpu_ops) {
     if (ranges.empty())
         return;
     if (cpu_ops) {
@@ -284,6 +283,7 @@ void print_streamed(const reports::StoredRunAnalysis& a, const reports::RunRecor
     print_breakdown(a.kernels, options.top, "GPU");
     print_overlap_and_tensor_cores(a.header, profiler::analyze_copy_compute_overlap(a.work),
                                    a.tensor_cores);
+    print_nvtx(a.nvtx_ranges, false);
     // No op carries work (else the trace is read whole): the roofline of a trace without
     // activities.
     print_roofline(reports::op_roofline(profiler::Trace{}, reports::roofs_of(run.metrics)), run,
@@ -324,7 +324,7 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
                                        profiler::analyze_tensor_core_usage(trace));
         print_trace_step_anatomy(trace, warmup_steps(run));
     }
-    print_nvtx(trace, cpu_ops);
+    print_nvtx(profiler::project_nvtx_ranges_to_gpu(trace), cpu_ops);
     print_roofline(reports::op_roofline(trace, reports::roofs_of(run.metrics)), run, options.top);
     print_health(profiler::analyze_trace_health(trace));
     return 0;

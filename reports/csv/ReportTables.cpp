@@ -32,8 +32,12 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
     std::optional<StoredRunAnalysis> analysis = analyze_stored_run(db, run.id, *header);
     if (!analysis)
         return false;
-    // Such a trace has no NVTX lanes, no op carrying work and one rank: no nvtx.csv or
-    // ops.csv rows, no roofline, no ranks table (what the whole-trace tables give it).
+    // Such a trace has no op carrying work and one rank: no ops.csv rows, no roofline, no
+    // ranks table (what the whole-trace tables give it).
+    if (selection.nvtx) {
+        for (auto& row : nvtx_rows(run, std::move(analysis->nvtx_ranges)))
+            t.nvtx.push_back(std::move(row));
+    }
     if (selection.kernels) {
         // The launch configuration of each name's longest instance, read by its index.
         std::vector<std::uint32_t> longest;

@@ -1,24 +1,22 @@
 #include "reports/trace/StoredRunAnalysis.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/OpWork.hpp"
 #include "profiler/analysis/RankWork.hpp"
+#include "profiler/analysis/StepApiCounts.hpp"
 #include "reports/store/TraceStore.hpp"
 
 namespace trainscope::reports {
 
 namespace {
 
-// What the streamed analyses do not answer yet: the header tells some before any row
-// is read.
-bool header_needs_whole_trace(const profiler::Trace& header) {
-    if (profiler::ranks_of(header).size() > 1)
-        return true;
+bool has_host_nvtx_lane(const profiler::Trace& header) {
     return std::any_of(header.lanes.begin(), header.lanes.end(), [](const profiler::Lane& lane) {
-        return lane.kind == profiler::LaneKind::Nvtx;
+        return lane.kind == profiler::LaneKind::Nvtx && lane.device < 0;
     });
 }
 
@@ -26,13 +24,19 @@ bool header_needs_whole_trace(const profiler::Trace& header) {
 
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
                                                     profiler::Trace& header) {
-    if (header_needs_whole_trace(header))
+    // A job's analysis joins its ranks over the whole trace.
+    if (profiler::ranks_of(header).size() > 1)
         return std::nullopt;
     const profiler::Trace& h = header;
     profiler::DeviceWorkAccumulator work(h.lanes);
     profiler::KernelBreakdownAccumulator kernels(h.strings);
     profiler::TensorCoreAccumulator tensor_cores(h.strings);
     profiler::TraceHealthAccumulator health(h);
+    // Only a trace with NVTX lanes has ranges to project: the others keep no launches.
+    std::optional<profiler::HostRangeProjectionAccumulator> nvtx;
+    if (has_host_nvtx_lane(h))
+        nvtx.emplace(profiler::HostRangeProjectionAccumulator::nvtx(h.lanes, false));
+    const std::string& step_range = profiler::StepApiCountOptions{}.step_range;
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
@@ -42,6 +46,11 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
             // An op's FLOPs and bytes join its kernels over the whole trace (OpWork).
             if (profiler::carries_op_work(a))
                 return false;
+            // Step ranges: the API calls counted per step (count_api_calls_per_step).
+            if (a.kind == profiler::ActivityKind::NvtxRange && h.strings.at(a.name) == step_range)
+                return false;
+            if (nvtx)
+                nvtx->add(a, index);
             ++count;
             work.add(a);
             tensor_cores.add(a);
@@ -62,12 +71,16 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     profiler::KernelBreakdown kernel_breakdown = std::move(kernels).finish();
     profiler::TensorCoreUsage tensor_core_usage = tensor_cores.finish();
     profiler::TraceHealth trace_health = std::move(health).finish();
+    std::vector<profiler::NvtxRangeGpuTime> nvtx_ranges;
+    if (nvtx)
+        nvtx_ranges = std::move(*nvtx).finish(h.strings);
     StoredRunAnalysis out{std::move(header),
                           count,
                           std::move(work),
                           std::move(kernel_breakdown),
                           std::move(tensor_core_usage),
-                          std::move(trace_health)};
+                          std::move(trace_health),
+                          std::move(nvtx_ranges)};
     return out;
 }
 

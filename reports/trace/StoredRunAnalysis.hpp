@@ -6,6 +6,7 @@
 
 #include "profiler/analysis/DeviceWorkAccumulator.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+#include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -16,7 +17,8 @@ namespace trainscope::reports {
 // What `analyze` (default mode) and `report --csv` ask of a run's whole trace, from one
 // read of its stored rows in trace order (scan_activities) feeding the analyses'
 // accumulators, without holding the activities: busy time and copy/compute overlap
-// (DeviceWorkAccumulator), the kernel breakdown, tensor cores and trace health. The
+// (DeviceWorkAccumulator), the kernel breakdown, tensor cores, trace health and the NVTX
+// ranges projected to the GPU work they launched (HostRangeProjectionAccumulator). The
 // figures are those the whole-trace functions give (they are wrappers over the same
 // accumulators). `header` is the trace without its activities; kernel breakdown's
 // `longest` are indexes into the stored trace (ActivityReader reads them).
@@ -27,12 +29,13 @@ struct StoredRunAnalysis {
     profiler::KernelBreakdown kernels;
     profiler::TensorCoreUsage tensor_cores;
     profiler::TraceHealth health;
+    std::vector<profiler::NvtxRangeGpuTime> nvtx_ranges;  // project_nvtx_ranges_to_gpu's
 };
 
 // The analysis of run `run_id`'s stored trace read once in order, or nullopt where its
-// trace needs the whole-trace analyses: a distributed job's (several ranks), one with
-// NVTX lanes (the NVTX projection and the step counts), one whose ops carry FLOPs or
-// bytes (the roofline), a CPU-backend trace (is_host_op_trace). `header` is the run's
+// trace needs the whole-trace analyses: a distributed job's (several ranks), one with NVTX
+// "step" ranges (the API calls counted per step), one whose ops carry FLOPs or bytes (the
+// roofline), a CPU-backend trace (is_host_op_trace). `header` is the run's
 // load_trace_header (moved in on success). Same errors as scan_activities.
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
                                                     profiler::Trace& header);

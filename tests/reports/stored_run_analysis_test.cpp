@@ -1,7 +1,8 @@
 // analyze_stored_run, one read of a stored run's rows feeding the accumulators, gives what
 // the whole-trace analyses give on the same stored trace (load_trace), on the shared
 // traces recorded by others; and it leaves to the whole-trace path exactly the traces it
-// does not answer (NVTX lanes, several ranks, ops carrying work, a CPU-backend trace).
+// does not answer (NVTX "step" ranges, several ranks, ops carrying work, a CPU-backend
+// trace).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,12 +33,14 @@ std::filesystem::path shared(const std::string& relative) {
 
 // What the whole-trace path is kept for (AnalyzeCommand, ReportTables).
 bool needs_whole_trace(const profiler::Trace& trace) {
-    const bool nvtx = std::any_of(trace.lanes.begin(), trace.lanes.end(), [](const auto& lane) {
-        return lane.kind == profiler::LaneKind::Nvtx;
-    });
+    const bool steps =
+        std::any_of(trace.activities.begin(), trace.activities.end(), [&](const auto& a) {
+            return a.kind == profiler::ActivityKind::NvtxRange &&
+                   trace.strings.at(a.name) == "step";
+        });
     const bool op_work = std::any_of(trace.activities.begin(), trace.activities.end(),
                                      [](const auto& a) { return profiler::carries_op_work(a); });
-    return nvtx || op_work || profiler::ranks_of(trace).size() > 1 ||
+    return steps || op_work || profiler::ranks_of(trace).size() > 1 ||
            profiler::is_host_op_trace(trace);
 }
 
@@ -89,6 +92,18 @@ void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& w
     EXPECT_EQ(got.tensor_cores.tensor_core_kernel_count, tc.tensor_core_kernel_count);
     EXPECT_EQ(got.tensor_cores.kernel_ns, tc.kernel_ns);
     EXPECT_EQ(got.tensor_cores.kernel_names, tc.kernel_names);
+    const auto ranges = profiler::project_nvtx_ranges_to_gpu(whole);
+    ASSERT_EQ(got.nvtx_ranges.size(), ranges.size());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        EXPECT_EQ(got.nvtx_ranges[i].range_index, ranges[i].range_index);
+        EXPECT_EQ(got.nvtx_ranges[i].name, ranges[i].name);
+        EXPECT_EQ(got.nvtx_ranges[i].kernel_count, ranges[i].kernel_count);
+        EXPECT_EQ(got.nvtx_ranges[i].kernel_ns, ranges[i].kernel_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].copy_count, ranges[i].copy_count);
+        EXPECT_EQ(got.nvtx_ranges[i].gpu_busy_ns, ranges[i].gpu_busy_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].gpu_begin_ns, ranges[i].gpu_begin_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].gpu_end_ns, ranges[i].gpu_end_ns);
+    }
     const auto h = profiler::analyze_trace_health(whole);
     EXPECT_EQ(got.health.zero_duration, h.zero_duration);
     EXPECT_EQ(got.health.negative_duration, h.negative_duration);
@@ -132,23 +147,18 @@ profiler::Trace without_annotations(profiler::Trace trace) {
 }
 
 TEST(StoredRunAnalysis, StreamedEqualsTheWholeTraceOnTheSharedTraces) {
-    int streamed = 0;
-    int whole = 0;
     for (const char* stem : {"v100_resnet50_training", "a100_two_streams_add",
                              "h100_bert_small_inference", "h100_vit_image_classification"}) {
         const profiler::Trace trace =
             profiler::import_kineto_trace(shared(std::string("kineto/") + stem + ".json.gz"));
-        (check_stored(trace, stem) ? streamed : whole) += 1;
-        // The H100 traces hold tensor-core kernels; without NVTX lanes they stream.
+        // The annotated ones project their NVTX ranges; the H100 ones hold tensor-core
+        // kernels.
+        EXPECT_TRUE(check_stored(trace, stem));
         EXPECT_TRUE(check_stored(without_annotations(trace), std::string(stem) + " bare"));
     }
     const profiler::Trace nsys =
         profiler::import_nsys_sqlite(shared("nsys/a100_saxpy_mpi_cuda.sqlite"));
-    (check_stored(nsys, "nsys") ? streamed : whole) += 1;
-    EXPECT_TRUE(check_stored(without_annotations(nsys), "nsys bare"));
-    // Both paths are exercised: the ResNet trace streams, the annotated ones do not.
-    EXPECT_GE(streamed, 1);
-    EXPECT_GE(whole, 1);
+    EXPECT_TRUE(check_stored(nsys, "nsys"));
 }
 
 TEST(StoredRunAnalysis, LeavesJobsOpWorkAndCpuTracesToTheWholeTrace) {
@@ -167,6 +177,15 @@ TEST(StoredRunAnalysis, LeavesJobsOpWorkAndCpuTracesToTheWholeTrace) {
     ASSERT_NE(op, op_work.activities.end());
     op->flops = 1e6F;
     EXPECT_FALSE(check_stored(op_work, "an op with FLOPs"));
+
+    profiler::Trace steps =
+        profiler::import_kineto_trace(shared("kineto/h100_bert_small_inference.json.gz"));
+    auto range = std::find_if(steps.activities.begin(), steps.activities.end(), [](const auto& a) {
+        return a.kind == profiler::ActivityKind::NvtxRange;
+    });
+    ASSERT_NE(range, steps.activities.end());
+    range->name = steps.strings.intern("step");
+    EXPECT_FALSE(check_stored(steps, "a step range"));
 
     profiler::Trace cpu = base;
     std::erase_if(cpu.activities, [](const auto& a) { return profiler::is_gpu_work(a.kind); });
