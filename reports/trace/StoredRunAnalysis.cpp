@@ -36,7 +36,7 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::optional<profiler::HostRangeProjectionAccumulator> nvtx;
     if (has_host_nvtx_lane(h))
         nvtx.emplace(profiler::HostRangeProjectionAccumulator::nvtx(h.lanes, false));
-    const std::string& step_range = profiler::StepApiCountOptions{}.step_range;
+    const std::string step_range = profiler::StepApiCountOptions{}.step_range;
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
