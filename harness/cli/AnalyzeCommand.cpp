@@ -243,11 +243,11 @@ void print_spread_line(const char* what, const profiler::ApiCallSpread& s) {
 }
 
 // The same question asked of a CUDA trace's runtime API records, per NVTX "step" range.
-void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_steps) {
-    if (!profiler::has_runtime_api_records(trace))
-        return;
-    const auto steps = profiler::count_api_calls_per_step(trace);
-    if (steps.empty())
+// `runtime_api_records`: has_runtime_api_records; `steps`: count_api_calls_per_step's.
+void print_trace_step_anatomy(bool runtime_api_records,
+                              const std::vector<profiler::StepApiCounts>& steps,
+                              std::size_t warmup_steps) {
+    if (!runtime_api_records || steps.empty())
         return;
     const std::size_t skip = warmup_steps < steps.size() ? warmup_steps : 0;
     std::printf(
@@ -283,6 +283,7 @@ void print_streamed(const reports::StoredRunAnalysis& a, const reports::RunRecor
     print_breakdown(a.kernels, options.top, "GPU");
     print_overlap_and_tensor_cores(a.header, profiler::analyze_copy_compute_overlap(a.work),
                                    a.tensor_cores);
+    print_trace_step_anatomy(a.runtime_api_records, a.steps, warmup_steps(run));
     print_nvtx(a.nvtx_ranges, false);
     // No op carries work (else the trace is read whole): the roofline of a trace without
     // activities.
@@ -322,7 +323,11 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
         print_breakdown(profiler::analyze_kernel_breakdown(trace), options.top, "GPU");
         print_overlap_and_tensor_cores(trace, profiler::analyze_copy_compute_overlap(trace),
                                        profiler::analyze_tensor_core_usage(trace));
-        print_trace_step_anatomy(trace, warmup_steps(run));
+        const bool runtime_api = profiler::has_runtime_api_records(trace);
+        print_trace_step_anatomy(runtime_api,
+                                 runtime_api ? profiler::count_api_calls_per_step(trace)
+                                             : std::vector<profiler::StepApiCounts>{},
+                                 warmup_steps(run));
     }
     print_nvtx(profiler::project_nvtx_ranges_to_gpu(trace), cpu_ops);
     print_roofline(reports::op_roofline(trace, reports::roofs_of(run.metrics)), run, options.top);

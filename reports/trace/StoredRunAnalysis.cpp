@@ -20,6 +20,14 @@ bool has_host_nvtx_lane(const profiler::Trace& header) {
     });
 }
 
+bool names(const profiler::StringTable& strings, const std::string& name) {
+    for (std::size_t id = 0; id < strings.size(); ++id) {
+        if (strings.at(static_cast<profiler::StringId>(id)) == name)
+            return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
@@ -36,7 +44,11 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::optional<profiler::HostRangeProjectionAccumulator> nvtx;
     if (has_host_nvtx_lane(h))
         nvtx.emplace(profiler::HostRangeProjectionAccumulator::nvtx(h.lanes, false));
-    const std::string step_range = profiler::StepApiCountOptions{}.step_range;
+    // Step ranges need a name "step" (StepApiCountOptions): without it, no calls are kept.
+    std::optional<profiler::StepApiCountsAccumulator> steps;
+    if (nvtx && names(h.strings, profiler::StepApiCountOptions{}.step_range))
+        steps.emplace(h.lanes, h.strings);
+    bool runtime_api = false;
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
@@ -46,11 +58,11 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
             // An op's FLOPs and bytes join its kernels over the whole trace (OpWork).
             if (profiler::carries_op_work(a))
                 return false;
-            // Step ranges: the API calls counted per step (count_api_calls_per_step).
-            if (a.kind == profiler::ActivityKind::NvtxRange && h.strings.at(a.name) == step_range)
-                return false;
             if (nvtx)
                 nvtx->add(a, index);
+            if (steps)
+                steps->add(a, index);
+            runtime_api = runtime_api || a.kind == profiler::ActivityKind::RuntimeApi;
             ++count;
             work.add(a);
             tensor_cores.add(a);
@@ -74,13 +86,18 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::vector<profiler::NvtxRangeGpuTime> nvtx_ranges;
     if (nvtx)
         nvtx_ranges = std::move(*nvtx).finish(h.strings);
+    std::vector<profiler::StepApiCounts> step_counts;
+    if (steps)
+        step_counts = std::move(*steps).finish();
     StoredRunAnalysis out{std::move(header),
                           count,
                           std::move(work),
                           std::move(kernel_breakdown),
                           std::move(tensor_core_usage),
                           std::move(trace_health),
-                          std::move(nvtx_ranges)};
+                          std::move(nvtx_ranges),
+                          runtime_api,
+                          std::move(step_counts)};
     return out;
 }
 

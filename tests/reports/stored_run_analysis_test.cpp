@@ -1,8 +1,7 @@
 // analyze_stored_run, one read of a stored run's rows feeding the accumulators, gives what
 // the whole-trace analyses give on the same stored trace (load_trace), on the shared
 // traces recorded by others; and it leaves to the whole-trace path exactly the traces it
-// does not answer (NVTX "step" ranges, several ranks, ops carrying work, a CPU-backend
-// trace).
+// does not answer (several ranks, ops carrying work, a CPU-backend trace).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "profiler/analysis/OpWork.hpp"
 #include "profiler/analysis/RankWork.hpp"
+#include "profiler/analysis/StepApiCounts.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/NsysSqliteImporter.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -33,15 +33,9 @@ std::filesystem::path shared(const std::string& relative) {
 
 // What the whole-trace path is kept for (AnalyzeCommand, ReportTables).
 bool needs_whole_trace(const profiler::Trace& trace) {
-    const bool steps =
-        std::any_of(trace.activities.begin(), trace.activities.end(), [&](const auto& a) {
-            return a.kind == profiler::ActivityKind::NvtxRange &&
-                   trace.strings.at(a.name) == "step";
-        });
     const bool op_work = std::any_of(trace.activities.begin(), trace.activities.end(),
                                      [](const auto& a) { return profiler::carries_op_work(a); });
-    return steps || op_work || profiler::ranks_of(trace).size() > 1 ||
-           profiler::is_host_op_trace(trace);
+    return op_work || profiler::ranks_of(trace).size() > 1 || profiler::is_host_op_trace(trace);
 }
 
 void expect_same(const profiler::DurationStats& got, const profiler::DurationStats& want) {
@@ -104,6 +98,18 @@ void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& w
         EXPECT_EQ(got.nvtx_ranges[i].gpu_begin_ns, ranges[i].gpu_begin_ns);
         EXPECT_EQ(got.nvtx_ranges[i].gpu_end_ns, ranges[i].gpu_end_ns);
     }
+    EXPECT_EQ(got.runtime_api_records, profiler::has_runtime_api_records(whole));
+    const auto steps = profiler::count_api_calls_per_step(whole);
+    ASSERT_EQ(got.steps.size(), steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(got.steps[i].range_index, steps[i].range_index);
+        EXPECT_EQ(got.steps[i].step.runtime_calls, steps[i].step.runtime_calls);
+        EXPECT_EQ(got.steps[i].step.kernel_launches, steps[i].step.kernel_launches);
+        EXPECT_EQ(got.steps[i].step.synchronizations, steps[i].step.synchronizations);
+        EXPECT_EQ(got.steps[i].data.runtime_calls, steps[i].data.runtime_calls);
+        EXPECT_EQ(got.steps[i].window.runtime_calls, steps[i].window.runtime_calls);
+        EXPECT_EQ(got.steps[i].has_window, steps[i].has_window);
+    }
     const auto h = profiler::analyze_trace_health(whole);
     EXPECT_EQ(got.health.zero_duration, h.zero_duration);
     EXPECT_EQ(got.health.negative_duration, h.negative_duration);
@@ -156,6 +162,21 @@ TEST(StoredRunAnalysis, StreamedEqualsTheWholeTraceOnTheSharedTraces) {
         EXPECT_TRUE(check_stored(trace, stem));
         EXPECT_TRUE(check_stored(without_annotations(trace), std::string(stem) + " bare"));
     }
+    // Its ProfilerStep ranges renamed "step": the API calls counted per step.
+    profiler::Trace steps =
+        profiler::import_kineto_trace(shared("kineto/h100_bert_small_inference.json.gz"));
+    const profiler::StringId step = steps.strings.intern("step");
+    std::size_t renamed = 0;
+    for (auto& a : steps.activities) {
+        if (a.kind == profiler::ActivityKind::NvtxRange &&
+            steps.strings.at(a.name).rfind("ProfilerStep", 0) == 0) {
+            a.name = step;
+            ++renamed;
+        }
+    }
+    ASSERT_GT(renamed, 0u);
+    ASSERT_FALSE(profiler::count_api_calls_per_step(steps).empty());
+    EXPECT_TRUE(check_stored(steps, "step ranges"));
     const profiler::Trace nsys =
         profiler::import_nsys_sqlite(shared("nsys/a100_saxpy_mpi_cuda.sqlite"));
     EXPECT_TRUE(check_stored(nsys, "nsys"));
@@ -177,15 +198,6 @@ TEST(StoredRunAnalysis, LeavesJobsOpWorkAndCpuTracesToTheWholeTrace) {
     ASSERT_NE(op, op_work.activities.end());
     op->flops = 1e6F;
     EXPECT_FALSE(check_stored(op_work, "an op with FLOPs"));
-
-    profiler::Trace steps =
-        profiler::import_kineto_trace(shared("kineto/h100_bert_small_inference.json.gz"));
-    auto range = std::find_if(steps.activities.begin(), steps.activities.end(), [](const auto& a) {
-        return a.kind == profiler::ActivityKind::NvtxRange;
-    });
-    ASSERT_NE(range, steps.activities.end());
-    range->name = steps.strings.intern("step");
-    EXPECT_FALSE(check_stored(steps, "a step range"));
 
     profiler::Trace cpu = base;
     std::erase_if(cpu.activities, [](const auto& a) { return profiler::is_gpu_work(a.kind); });
