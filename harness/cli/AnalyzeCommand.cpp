@@ -285,9 +285,7 @@ void print_streamed(const reports::StoredRunAnalysis& a, const reports::RunRecor
                                    a.tensor_cores);
     print_trace_step_anatomy(a.runtime_api_records, a.steps, warmup_steps(run));
     print_nvtx(a.nvtx_ranges, false);
-    // No op carries work (else the trace is read whole): the roofline of a trace without
-    // activities.
-    print_roofline(reports::op_roofline(profiler::Trace{}, reports::roofs_of(run.metrics)), run,
+    print_roofline(reports::op_roofline(a.op_work.by_name, reports::roofs_of(run.metrics)), run,
                    options.top);
     print_health(a.health);
 }

@@ -32,8 +32,15 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
     std::optional<StoredRunAnalysis> analysis = analyze_stored_run(db, run.id, *header);
     if (!analysis)
         return false;
-    // Such a trace has no op carrying work and one rank: no ops.csv rows, no roofline, no
-    // ranks table (what the whole-trace tables give it).
+    // Such a trace has one rank: no ranks table (what the whole-trace tables give it).
+    const Roofs roofs = roofs_of(run.metrics);
+    if (selection.ops) {
+        std::map<std::int32_t, std::vector<OpRooflineRow>> by_rank;
+        for (const auto& [rank, totals] : analysis->op_work.by_rank)
+            by_rank[rank] = op_roofline(totals, roofs);
+        for (auto& row : ops_rows(run, by_rank))
+            t.ops.push_back(std::move(row));
+    }
     if (selection.nvtx) {
         for (auto& row : nvtx_rows(run, std::move(analysis->nvtx_ranges)))
             t.nvtx.push_back(std::move(row));
@@ -60,8 +67,7 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
             t.kernels.push_back(std::move(row));
     }
     if (selection.breakdowns) {
-        if (auto roofline = op_roofline(profiler::Trace{}, roofs_of(run.metrics));
-            !roofline.empty())
+        if (auto roofline = op_roofline(analysis->op_work.by_name, roofs); !roofline.empty())
             t.rooflines[run.id] = std::move(roofline);
         t.breakdowns[run.id] = std::move(analysis->kernels);
     }

@@ -49,15 +49,14 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     if (nvtx && names(h.strings, profiler::StepApiCountOptions{}.step_range))
         steps.emplace(h.lanes, h.strings);
     bool runtime_api = false;
+    bool op_work = false;
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
     const bool whole = !scan_activities(
         db, run_id, h,
         [&](const profiler::Activity& a, std::size_t index) {
-            // An op's FLOPs and bytes join its kernels over the whole trace (OpWork).
-            if (profiler::carries_op_work(a))
-                return false;
+            op_work = op_work || profiler::carries_op_work(a);
             if (nvtx)
                 nvtx->add(a, index);
             if (steps)
@@ -78,6 +77,20 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     // A CPU-backend trace: its ops are the device's work, by self time (whole trace).
     if (whole || (!gpu_work && host_ops))
         return std::nullopt;
+    // Ops carrying work (trainscope's own runs): their launches joined to their kernels in
+    // a second read, so that a trace without them keeps no launches for it.
+    profiler::OpWorkAccumulator::Totals op_totals;
+    if (op_work) {
+        profiler::OpWorkAccumulator ops(h.lanes);
+        scan_activities(
+            db, run_id, h,
+            [&ops](const profiler::Activity& a, std::size_t index) {
+                ops.add(a, index);
+                return true;
+            },
+            ActivityColumns::analysis);
+        op_totals = std::move(ops).finish(h.strings);
+    }
     // The accumulators finish before the header (their names) moves; moving it keeps its
     // lanes' buffer, which `work` refers to.
     profiler::KernelBreakdown kernel_breakdown = std::move(kernels).finish();
@@ -97,7 +110,8 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
                           std::move(trace_health),
                           std::move(nvtx_ranges),
                           runtime_api,
-                          std::move(step_counts)};
+                          std::move(step_counts),
+                          std::move(op_totals)};
     return out;
 }
 
