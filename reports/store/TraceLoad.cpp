@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/store/ActivityRow.hpp"
+#include "reports/store/ActivityStream.hpp"
 #include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceOutline.hpp"
 #include "reports/store/TraceStore.hpp"
@@ -130,16 +130,10 @@ void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& tra
 void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
                      Trace& trace, const TraceLoadControl& control) {
     trace.activities.reserve(static_cast<std::size_t>(stored.count));
-    auto act = db.prepare(detail::activity_range_sql(db.schema_version()));
-    act.bind(1, stored.first_rowid).bind(2, stored.last_rowid);
+    ActivityStream rows(db, run_id, trace);  // reads the header's lanes and names only
+    Activity a;
     std::int64_t rows_read = 0;
-    while (act.step()) {
-        const Activity a = detail::activity_from_row(act);
-        if (a.name >= trace.strings.size() || a.lane >= trace.lanes.size()) {
-            throw StoreError("trace of run " + std::to_string(run_id) + " in '" +
-                             db.path().string() +
-                             "' refers to a missing name or lane; the file is damaged");
-        }
+    while (rows.next(a)) {
         trace.activities.push_back(a);
         if (++rows_read % kChunkRows == 0) {
             throw_if_stopped(control);
