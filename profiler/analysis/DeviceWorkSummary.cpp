@@ -9,31 +9,20 @@ namespace trainscope::profiler {
 namespace {
 
 // The length of a union of intervals that arrive by start: only the open one is held.
-// Intervals that touch are joined, as merge_intervals joins them.
 class UnionLength {
   public:
     void add(std::int64_t begin_ns, std::int64_t end_ns) {
-        if (open_ && begin_ns <= current_.end_ns) {
-            current_.end_ns = std::max(current_.end_ns, end_ns);
-            return;
-        }
-        close();
-        current_ = {begin_ns, end_ns};
-        open_ = true;
+        if (const auto done = open_.add({begin_ns, end_ns}))
+            total_ += done->length_ns();
     }
     std::int64_t finish() {
-        close();
+        if (const auto done = open_.finish())
+            total_ += done->length_ns();
         return total_;
     }
 
   private:
-    void close() {
-        if (open_)
-            total_ += current_.length_ns();
-        open_ = false;
-    }
-    Interval current_;
-    bool open_ = false;
+    OpenInterval open_;
     std::int64_t total_ = 0;
 };
 
