@@ -68,6 +68,16 @@ class RunFigures {
     profiler::KernelBreakdownAccumulator kernels_{steps_.strings};
 };
 
+// Whether the header shows that the run's figures need its whole trace, so that it is read
+// whole at once instead of streamed and then read again: an op that carries work may be
+// among its rows (the roofline joins it to its kernels over the whole trace), or no GPU
+// work can be (a CPU-backend run: its ops are the device's work, by self time). What the
+// header cannot tell (rows out of order, an op's work or a host-op trace it did not
+// foresee) the stream still finds, and the run is then read again (load_rows).
+bool needs_whole_trace(const profiler::Trace& header) {
+    return profiler::may_carry_op_work(header) || !profiler::may_hold_gpu_work(header);
+}
+
 // Reads the run's rows in order into the timeline's events (TimelineStream) and its
 // figures. nullptr when stopped; `whole` set instead when the trace must be read whole.
 LoadedTracePtr load_rows(const QString& database_path, std::int64_t run_id,
@@ -77,8 +87,6 @@ LoadedTracePtr load_rows(const QString& database_path, std::int64_t run_id,
                          const std::atomic<bool>* stop, const std::function<void(int)>& progress,
                          bool& whole) {
     const std::size_t n = reader->size();
-    const std::size_t names = header.strings.size();
-    const std::size_t lanes = header.lanes.size();
     RunFigures figures(header);
     TimelineStream stream(std::move(header), n, std::move(summaries));
     std::vector<std::uint32_t> indexes;
@@ -90,12 +98,9 @@ LoadedTracePtr load_rows(const QString& database_path, std::int64_t run_id,
         const std::vector<profiler::Activity> rows = reader->read(indexes);
         for (std::size_t k = 0; k < rows.size(); ++k) {
             const profiler::Activity& a = rows[k];
-            if (a.name >= names || a.lane >= lanes) {
-                throw reports::StoreError(
-                    "trace of run " + std::to_string(run_id) + " in '" + reader->path().string() +
-                    "' refers to a missing name or lane; the file is damaged");
-            }
-            // An op's work joins its kernels over the whole trace (the roofline).
+            reports::check_stored_activity(a, stream.header(), run_id, reader->path());
+            // An op's work joins its kernels over the whole trace (the roofline): a run
+            // whose header did not say so (needs_whole_trace) is read again, whole.
             if (profiler::carries_op_work(a) || !stream.add(a)) {
                 whole = true;
                 return nullptr;
@@ -195,6 +200,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
             preview(early);
         }
     }
+    int row_passes = 1;
     if (summaries) {
         std::optional<profiler::Trace> header;
         try {
@@ -206,7 +212,8 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
         }
         std::shared_ptr<const reports::ActivityReader> reader;
         try {
-            if (header)  // else the whole read below says why there is none
+            // Without a header the whole read below says why there is none.
+            if (header && !needs_whole_trace(*header))
                 reader = std::make_shared<const reports::ActivityReader>(
                     std::filesystem::path(database_path.toStdString()), run_id);
         } catch (const reports::StoreError&) {
@@ -221,6 +228,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
             if (!whole)
                 return out;                                        // nullptr when stopped
             summaries = reports::load_lane_summaries(db, run_id);  // the stream used them up
+            row_passes = 2;
         }
     }
     std::optional<profiler::Trace> trace;
@@ -247,6 +255,7 @@ LoadedTracePtr TraceLoader::loadNow(const QString& database_path, std::int64_t r
     out->path = database_path;
     out->run_id = run_id;
     out->read_whole = true;
+    out->row_passes = row_passes;
     std::shared_ptr<TimelineData> timeline = TimelineData::build(
         std::move(*trace), stop,
         [&](int p) {

@@ -30,6 +30,9 @@ struct LoadedTrace {
     // The loader held the whole trace's records while it indexed them: a trace it could not
     // index row by row as it read them (see TraceLoader::loadNow).
     bool read_whole = false;
+    // How many times the run's rows were read: 2 when a stream of them met what only the
+    // whole trace can index and the run was read again, whole.
+    int row_passes = 1;
 };
 using LoadedTracePtr = std::shared_ptr<const LoadedTrace>;
 
@@ -72,6 +75,9 @@ class TraceLoader : public QObject {
     // records are never all in memory; a run without summaries, with rows out of order or
     // not contiguous, a CPU-backend run or one whose ops carry FLOPs (the roofline joins
     // them to their kernels over the whole trace) is read whole (LoadedTrace::read_whole).
+    // Whether a run is a CPU-backend run or its ops may carry FLOPs is decided from its
+    // header before its rows are read, so that such a run is read once; only what the header
+    // cannot tell is found by the stream, and the run then read again (row_passes).
     static LoadedTracePtr loadNow(const QString& database_path, std::int64_t run_id,
                                   const std::atomic<bool>* stop = nullptr,
                                   const std::function<void(int)>& progress = {},

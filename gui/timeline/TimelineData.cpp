@@ -475,13 +475,14 @@ void TimelineData::addLaneRows(profiler::LaneId lane_id, std::size_t first, std:
 void TimelineData::indexGpuWork() {
     const profiler::Trace& t = trace_;
     std::vector<Correlated> items;
+    const std::vector<std::uint32_t> rank_keys = launchRankKeys(t.lanes);
     for (std::size_t i = 0; i < t.activities.size(); ++i) {
         const Activity& a = t.activities[i];
         const auto idx = static_cast<std::uint32_t>(i);
         if (is_gpu_work(categories_[i]))
             gpu_by_start_.push_back(idx);
         if (a.correlation != 0)
-            items.push_back(correlated(a.correlation, rankOf(idx), categories_[i], idx));
+            items.push_back(correlated(a.correlation, rank_keys[a.lane], categories_[i], idx));
     }
     sortGpuWork();
     indexLaunches(std::move(items));

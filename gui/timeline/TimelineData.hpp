@@ -316,11 +316,15 @@ class TimelineData {
     struct Correlated {
         enum Role : std::uint32_t { kWork = 0, kApi = 1, kOther = 2 };
         std::uint64_t correlation = 0;
-        std::uint32_t rank_role = 0;  // rank << 2 | Role (ranks are small and not negative)
+        std::uint32_t rank_role = 0;  // the rank's key (launchRankKeys) << 2 | Role
         std::uint32_t index = 0;
     };
-    static Correlated correlated(std::uint64_t correlation, std::int32_t rank, Category category,
-                                 std::uint32_t index);
+    // Each lane's rank as its place among the distinct ranks of `lanes`, in rank order: any
+    // 32-bit rank in the 30 bits beside the role (the ranks themselves would lose their top
+    // bits). std::length_error beyond 2^30 distinct ranks.
+    static std::vector<std::uint32_t> launchRankKeys(std::span<const profiler::Lane> lanes);
+    static Correlated correlated(std::uint64_t correlation, std::uint32_t rank_key,
+                                 Category category, std::uint32_t index);
     // Joins launches to their work by (rank, correlation id): launch_of_work_ and
     // work_of_launch_. Consumes `items`.
     void indexLaunches(std::vector<Correlated> items);

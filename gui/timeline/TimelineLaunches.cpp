@@ -3,6 +3,8 @@
 // timeline is built (the correlation ids themselves are not kept).
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -32,12 +34,31 @@ std::optional<std::uint32_t> TimelineData::launchOf(std::uint32_t work) const {
     return partner_in(launch_of_work_, work);
 }
 
-TimelineData::Correlated TimelineData::correlated(std::uint64_t correlation, std::int32_t rank,
+std::vector<std::uint32_t> TimelineData::launchRankKeys(std::span<const profiler::Lane> lanes) {
+    std::vector<std::int32_t> ranks;
+    ranks.reserve(lanes.size());
+    for (const profiler::Lane& lane : lanes)
+        ranks.push_back(lane.rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    if (ranks.size() > std::size_t{1} << 30) {
+        throw std::length_error("the trace holds " + std::to_string(ranks.size()) +
+                                " ranks; the timeline joins launches for at most 2^30");
+    }
+    std::vector<std::uint32_t> keys;
+    keys.reserve(lanes.size());
+    for (const profiler::Lane& lane : lanes)
+        keys.push_back(static_cast<std::uint32_t>(
+            std::lower_bound(ranks.begin(), ranks.end(), lane.rank) - ranks.begin()));
+    return keys;
+}
+
+TimelineData::Correlated TimelineData::correlated(std::uint64_t correlation, std::uint32_t rank_key,
                                                   Category category, std::uint32_t index) {
     const Correlated::Role role = is_gpu_work(category)              ? Correlated::kWork
                                   : category == Category::RuntimeApi ? Correlated::kApi
                                                                      : Correlated::kOther;
-    return Correlated{correlation, static_cast<std::uint32_t>(rank) << 2 | role, index};
+    return Correlated{correlation, rank_key << 2 | role, index};
 }
 
 void TimelineData::indexLaunches(std::vector<Correlated> items) {

@@ -34,6 +34,7 @@ TimelineStream::TimelineStream(profiler::Trace header, std::size_t count,
     d.where_.resize(count);
     d.kinds_.resize(count);
     correlated_.reserve(count);  // at most one each, and no growth's copy at the peak
+    rank_key_of_lane_ = TimelineData::launchRankKeys(d.trace_.lanes);
     rows_of_lane_.resize(d.trace_.lanes.size());
     range_of_lane_.assign(d.trace_.lanes.size(), {0, 0});
     category_cache_.resize(static_cast<std::size_t>(profiler::ActivityKind::Collective) + 1);
@@ -106,7 +107,8 @@ bool TimelineStream::add(const profiler::Activity& a) {
     if (is_gpu_work(category))
         d.gpu_by_start_.push_back(index);
     if (a.correlation != 0)
-        correlated_.push_back(TimelineData::correlated(a.correlation, lane.rank, category, index));
+        correlated_.push_back(
+            TimelineData::correlated(a.correlation, rank_key_of_lane_[a.lane], category, index));
     work_->add(a);
     if (a.kind == profiler::ActivityKind::Kernel)
         ++d.kernel_count_;

@@ -37,6 +37,8 @@ class TimelineStream {
     // out of the trace's order or one too many: then the stream cannot give the timeline.
     bool add(const profiler::Activity& a);
     [[nodiscard]] std::size_t taken() const { return next_; }
+    // The trace without its activities, until finish().
+    [[nodiscard]] const profiler::Trace& header() const { return data_->trace(); }
     // No kernel, copy or set passed, but host ops did (is_host_op_trace).
     [[nodiscard]] bool hostOpTrace() const { return host_ops_ && !gpu_work_; }
     // The timeline, once every activity has passed (taken() == count).
@@ -67,6 +69,7 @@ class TimelineStream {
     OrderKey last_;
     std::vector<std::vector<std::uint8_t>> category_cache_;  // by kind, name: category + 1
     std::vector<TimelineData::Correlated> correlated_;
+    std::vector<std::uint32_t> rank_key_of_lane_;          // TimelineData::launchRankKeys
     std::optional<profiler::DeviceWorkAccumulator> work_;  // let go once measured
     std::int64_t begin_ns_ = 0;
     std::int64_t end_ns_ = 0;

@@ -28,6 +28,7 @@
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunReader.hpp"
 #include "reports/store/TraceStore.hpp"
+#include "reports/trace/StoredRunAnalysis.hpp"
 
 namespace trainscope::harness {
 
@@ -53,13 +54,17 @@ std::string device_name(const profiler::Trace& trace, std::int32_t rank, std::in
     return trace.names_devices_by_rank() ? fmt::format("rank {} {}", rank, name) : name;
 }
 
-void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, const char* what) {
-    profiler::GpuBusyOptions busy_options;
-    busy_options.short_gap_threshold_ns =
-        static_cast<std::int64_t>(options.gap_threshold_us * 1000.0);
+profiler::GpuBusyOptions busy_options(const AnalyzeOptions& options) {
+    profiler::GpuBusyOptions busy;
+    busy.short_gap_threshold_ns = static_cast<std::int64_t>(options.gap_threshold_us * 1000.0);
+    return busy;
+}
+
+// `trace`: the devices' names (a trace or its header).
+void print_busy(const profiler::Trace& trace, const std::vector<profiler::GpuBusy>& devices,
+                const AnalyzeOptions& options, const char* what) {
     std::printf("%s busy over the span of its work (union of %s intervals):\n", what,
                 std::string_view(what) == "GPU" ? "kernel" : "op");
-    const auto devices = profiler::analyze_gpu_busy(trace, busy_options);
     if (devices.empty())
         std::printf("  no kernels in this trace\n");
     for (const auto& d : devices) {
@@ -74,8 +79,7 @@ void print_busy(const profiler::Trace& trace, const AnalyzeOptions& options, con
     }
 }
 
-void print_breakdown(const profiler::Trace& trace, int top, const char* what) {
-    const auto breakdown = profiler::analyze_kernel_breakdown(trace);
+void print_breakdown(const profiler::KernelBreakdown& breakdown, int top, const char* what) {
     std::printf("\n%s time by category (summed durations, %s in all):\n", what,
                 ms(breakdown.total_ns).c_str());
     for (const auto& c : breakdown.by_category) {
@@ -106,8 +110,9 @@ void print_breakdown(const profiler::Trace& trace, int top, const char* what) {
     }
 }
 
-void print_overlap_and_tensor_cores(const profiler::Trace& trace) {
-    const auto overlap = profiler::analyze_copy_compute_overlap(trace);
+void print_overlap_and_tensor_cores(const profiler::Trace& trace,
+                                    const std::vector<profiler::CopyComputeOverlap>& overlap,
+                                    const profiler::TensorCoreUsage& tc) {
     std::printf("\nCopy/compute overlap:\n");
     for (const auto& o : overlap) {
         std::printf("  %s: copies %s, of which under kernels %s (%.1f %%), exposed %s\n",
@@ -115,15 +120,13 @@ void print_overlap_and_tensor_cores(const profiler::Trace& trace) {
                     ms(o.overlap_ns).c_str(), 100.0 * o.overlapped_copy_fraction,
                     ms(o.exposed_copy_ns).c_str());
     }
-    const auto tc = profiler::analyze_tensor_core_usage(trace);
     std::printf("\nTensor cores: %lld of %lld kernels, %s of %s kernel time (%.1f %%)\n",
                 static_cast<long long>(tc.tensor_core_kernel_count),
                 static_cast<long long>(tc.kernel_count), ms(tc.tensor_core_ns).c_str(),
                 ms(tc.kernel_ns).c_str(), 100.0 * tc.share);
 }
 
-void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
-    const auto ranges = profiler::project_nvtx_ranges_to_gpu(trace);
+void print_nvtx(const std::vector<profiler::NvtxRangeGpuTime>& ranges, bool cpu_ops) {
     if (ranges.empty())
         return;
     if (cpu_ops) {
@@ -141,8 +144,7 @@ void print_nvtx(const profiler::Trace& trace, bool cpu_ops) {
     }
 }
 
-void print_health(const profiler::Trace& trace) {
-    const auto h = profiler::analyze_trace_health(trace);
+void print_health(const profiler::TraceHealth& h) {
     std::printf("\nTrace health: %s\n", h.healthy() ? "ok" : "CHECK");
     std::printf(
         "  dropped records %lld; refused CUPTI buffer requests %lld; GPU records without "
@@ -241,11 +243,11 @@ void print_spread_line(const char* what, const profiler::ApiCallSpread& s) {
 }
 
 // The same question asked of a CUDA trace's runtime API records, per NVTX "step" range.
-void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_steps) {
-    if (!profiler::has_runtime_api_records(trace))
-        return;
-    const auto steps = profiler::count_api_calls_per_step(trace);
-    if (steps.empty())
+// `runtime_api_records`: has_runtime_api_records; `steps`: count_api_calls_per_step's.
+void print_trace_step_anatomy(bool runtime_api_records,
+                              const std::vector<profiler::StepApiCounts>& steps,
+                              std::size_t warmup_steps) {
+    if (!runtime_api_records || steps.empty())
         return;
     const std::size_t skip = warmup_steps < steps.size() ? warmup_steps : 0;
     std::printf(
@@ -259,44 +261,38 @@ void print_trace_step_anatomy(const profiler::Trace& trace, std::size_t warmup_s
     print_spread_line("data load", profiler::spread_of(steps, skip, profiler::StepPart::data));
 }
 
-int execute(const AnalyzeOptions& options) {
-    std::optional<reports::RunRecord> run;
-    std::optional<profiler::Trace> loaded;
-    {
-        const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
-        reports::RunParts parts;
-        parts.steps = true;
-        run = reports::load_run(db, options.run, parts);  // names a missing run
-        loaded = reports::load_trace(db, options.run);
-    }
-    const bool other_tool = options.mode == "tracelens" || options.mode == "hta";
-    if (!other_tool) {
-        print_engine_step_anatomy(*run);
-        print_memory_peak(*run);
-    }
-    if (!loaded) {
-        if (other_tool)
-            (void)load_run_trace(options.database, options.run);  // says how to record one
-        std::printf(
-            "No trace for run %lld: record one with `trainscope run --trace "
-            "kernels|full` (full adds the API records counted per step), or import "
-            "one with `trainscope import`\n",
-            static_cast<long long>(options.run));
-        return 0;
-    }
-    if (options.rank >= 0) {
-        const auto ranks = profiler::ranks_of(*loaded);
-        if (std::find(ranks.begin(), ranks.end(), options.rank) == ranks.end()) {
-            throw UsageError(fmt::format(
-                "run {} has no rank {}: its trace holds ranks {}-{}; give one of them to --rank",
-                options.run, options.rank, ranks.front(), ranks.back()));
-        }
-        loaded = profiler::trace_of_rank(*loaded, options.rank);
-    }
-    const profiler::Trace& trace = *loaded;
+std::size_t warmup_steps(const reports::RunRecord& run) {
+    std::size_t warmup = 0;
+    for (const auto& step : run.steps)
+        warmup += step.warmup ? 1 : 0;
+    return warmup;
+}
+
+void print_run_line(const AnalyzeOptions& options, std::size_t activities, std::size_t lanes) {
     std::printf("Run %lld%s: %zu activities, %zu lanes\n\n", static_cast<long long>(options.run),
-                options.rank >= 0 ? fmt::format(", rank {}", options.rank).c_str() : "",
-                trace.activities.size(), trace.lanes.size());
+                options.rank >= 0 ? fmt::format(", rank {}", options.rank).c_str() : "", activities,
+                lanes);
+}
+
+// The default mode from one read of the stored rows (reports::analyze_stored_run): the
+// same sections as print_whole_trace prints for such a trace, from the same accumulators.
+void print_streamed(const reports::StoredRunAnalysis& a, const reports::RunRecord& run,
+                    const AnalyzeOptions& options) {
+    print_run_line(options, a.activity_count, a.header.lanes.size());
+    print_busy(a.header, profiler::analyze_gpu_busy(a.work, busy_options(options)), options, "GPU");
+    print_breakdown(a.kernels, options.top, "GPU");
+    print_overlap_and_tensor_cores(a.header, profiler::analyze_copy_compute_overlap(a.work),
+                                   a.tensor_cores);
+    print_trace_step_anatomy(a.runtime_api_records, a.steps, warmup_steps(run));
+    print_nvtx(a.nvtx_ranges, false);
+    print_roofline(reports::op_roofline(a.op_work.by_name, reports::roofs_of(run.metrics)), run,
+                   options.top);
+    print_health(a.health);
+}
+
+int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& run,
+                      const AnalyzeOptions& options) {
+    print_run_line(options, trace.activities.size(), trace.lanes.size());
     if (options.mode == "hta") {
         print_hta_analysis(trace);
         return 0;
@@ -318,21 +314,75 @@ int execute(const AnalyzeOptions& options) {
             "CPU backend trace: backend ops are analysed as the device's work (device -1 = "
             "CPU)\n\n");
         const profiler::Trace ops = profiler::host_ops_as_device_work(trace);
-        print_busy(ops, options, "CPU");
-        print_breakdown(ops, options.top, "CPU");
+        print_busy(ops, profiler::analyze_gpu_busy(ops, busy_options(options)), options, "CPU");
+        print_breakdown(profiler::analyze_kernel_breakdown(ops), options.top, "CPU");
     } else {
-        print_busy(trace, options, "GPU");
-        print_breakdown(trace, options.top, "GPU");
-        print_overlap_and_tensor_cores(trace);
-        std::size_t warmup = 0;
-        for (const auto& step : run->steps)
-            warmup += step.warmup ? 1 : 0;
-        print_trace_step_anatomy(trace, warmup);
+        print_busy(trace, profiler::analyze_gpu_busy(trace, busy_options(options)), options, "GPU");
+        print_breakdown(profiler::analyze_kernel_breakdown(trace), options.top, "GPU");
+        print_overlap_and_tensor_cores(trace, profiler::analyze_copy_compute_overlap(trace),
+                                       profiler::analyze_tensor_core_usage(trace));
+        const bool runtime_api = profiler::has_runtime_api_records(trace);
+        print_trace_step_anatomy(runtime_api,
+                                 runtime_api ? profiler::count_api_calls_per_step(trace)
+                                             : std::vector<profiler::StepApiCounts>{},
+                                 warmup_steps(run));
     }
-    print_nvtx(trace, cpu_ops);
-    print_roofline(trace, *run, options.top);
-    print_health(trace);
+    print_nvtx(profiler::project_nvtx_ranges_to_gpu(trace), cpu_ops);
+    print_roofline(reports::op_roofline(trace, reports::roofs_of(run.metrics)), run, options.top);
+    print_health(profiler::analyze_trace_health(trace));
     return 0;
+}
+
+int execute(const AnalyzeOptions& options) {
+    std::optional<reports::RunRecord> run;
+    std::optional<profiler::Trace> loaded;
+    std::optional<reports::StoredRunAnalysis> streamed;
+    {
+        const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+        reports::RunParts parts;
+        parts.steps = true;
+        run = reports::load_run(db, options.run, parts);  // names a missing run
+        // The default mode of a whole run reads the rows once without holding them where
+        // its trace allows (analyze_stored_run); the other modes and --rank read it whole.
+        if (options.mode == "default" && options.rank < 0) {
+            std::optional<profiler::Trace> header = reports::load_trace_header(db, options.run);
+            if (header)
+                streamed = reports::analyze_stored_run(db, options.run, *header);
+            if (header && !streamed)
+                loaded = reports::load_trace(db, options.run);
+        } else {
+            loaded = reports::load_trace(db, options.run);
+        }
+    }
+    const bool other_tool = options.mode == "tracelens" || options.mode == "hta";
+    if (!other_tool) {
+        print_engine_step_anatomy(*run);
+        print_memory_peak(*run);
+    }
+    if (streamed) {
+        print_streamed(*streamed, *run, options);
+        return 0;
+    }
+    if (!loaded) {
+        if (other_tool)
+            (void)load_run_trace(options.database, options.run);  // says how to record one
+        std::printf(
+            "No trace for run %lld: record one with `trainscope run --trace "
+            "kernels|full` (full adds the API records counted per step), or import "
+            "one with `trainscope import`\n",
+            static_cast<long long>(options.run));
+        return 0;
+    }
+    if (options.rank >= 0) {
+        const auto ranks = profiler::ranks_of(*loaded);
+        if (std::find(ranks.begin(), ranks.end(), options.rank) == ranks.end()) {
+            throw UsageError(fmt::format(
+                "run {} has no rank {}: its trace holds ranks {}-{}; give one of them to --rank",
+                options.run, options.rank, ranks.front(), ranks.back()));
+        }
+        loaded = profiler::trace_of_rank(*loaded, options.rank);
+    }
+    return print_whole_trace(*loaded, *run, options);
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 #include "harness/cli/OutputPath.hpp"
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
-#include "profiler/formats/ChromeTraceWriter.hpp"
+#include "profiler/formats/OutputFile.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+#include "reports/trace/StoredChromeTrace.hpp"
 
 namespace trainscope::harness {
 
@@ -23,10 +25,16 @@ struct ExportOptions {
 
 int execute(const ExportOptions& options) {
     check_file_output(options.out, "-o");
-    const profiler::Trace trace = load_run_trace(options.database, options.run);
-    profiler::write_chrome_trace(trace, options.out);
-    std::printf("%s (%zu activities; open it in Perfetto, ui.perfetto.dev)\n", options.out.c_str(),
-                trace.activities.size());
+    const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+    const profiler::Trace header = load_run_trace_header(db, options.database, options.run);
+    // The run's rows pass into the file one at a time: a run of millions of activities is
+    // never held (reports::write_stored_chrome_trace).
+    profiler::AtomicOutputFile out(options.out);
+    const std::int64_t activities =
+        reports::write_stored_chrome_trace(db, options.run, header, out.stream());
+    out.commit();
+    std::printf("%s (%lld activities; open it in Perfetto, ui.perfetto.dev)\n", options.out.c_str(),
+                static_cast<long long>(activities));
     return 0;
 }
 

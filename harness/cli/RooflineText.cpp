@@ -27,9 +27,9 @@ std::string environment(const reports::RunRecord& run, const std::string& key) {
 
 }  // namespace
 
-void print_roofline(const profiler::Trace& trace, const reports::RunRecord& run, int top) {
+void print_roofline(const std::vector<reports::OpRooflineRow>& rows, const reports::RunRecord& run,
+                    int top) {
     const reports::Roofs roofs = reports::roofs_of(run.metrics);
-    const auto rows = reports::op_roofline(trace, roofs);
     const auto forward = metric(run, reports::metric_tag::model_flops_fwd_per_image);
     const auto backward = metric(run, reports::metric_tag::model_flops_bwd_per_image);
     if (rows.empty() && !forward)

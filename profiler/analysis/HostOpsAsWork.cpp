@@ -27,6 +27,14 @@ bool is_device_work(ActivityKind kind, bool host_op_trace) {
     return is_gpu_work(kind) || (host_op_trace && kind == ActivityKind::HostOp);
 }
 
+bool may_hold_gpu_work(const Trace& header) {
+    for (const Lane& lane : header.lanes) {
+        if (lane.kind == LaneKind::GpuStream)
+            return true;
+    }
+    return false;
+}
+
 bool is_host_op_trace(const Trace& trace) {
     bool has_ops = false;
     for (const Activity& a : trace.activities) {

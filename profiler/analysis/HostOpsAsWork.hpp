@@ -13,6 +13,12 @@ Trace host_ops_as_device_work(const Trace& trace);
 // True when the trace holds no GPU work (kernels, copies) but does hold host ops.
 bool is_host_op_trace(const Trace& trace);
 
+// What a trace's header (its lanes, before any activity is read) says of the same: false
+// when it has no GPU stream lane, where every source puts its kernels, copies and sets, so
+// that the trace is a host-op trace as soon as it holds a host op; true when it may hold
+// GPU work (whether a lane of it does is known only once its activities have passed).
+bool may_hold_gpu_work(const Trace& header);
+
 // Whether an activity of this kind is the device's work: kernels, copies and sets; in a
 // host-op trace (a CPU-backend run, is_host_op_trace) the host ops as well.
 bool is_device_work(ActivityKind kind, bool host_op_trace);

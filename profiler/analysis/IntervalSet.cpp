@@ -13,13 +13,13 @@ std::vector<Interval> merge_intervals(std::vector<Interval> intervals) {
         intervals.begin(), intervals.end(),
         [](const Interval& a, const Interval& b) { return a.begin_ns < b.begin_ns; });
     std::vector<Interval> merged;
+    OpenInterval open;
     for (const Interval& i : intervals) {
-        if (!merged.empty() && i.begin_ns <= merged.back().end_ns) {
-            merged.back().end_ns = std::max(merged.back().end_ns, i.end_ns);
-        } else {
-            merged.push_back(i);
-        }
+        if (const auto done = open.add(i))
+            merged.push_back(*done);
     }
+    if (const auto done = open.finish())
+        merged.push_back(*done);
     return merged;
 }
 

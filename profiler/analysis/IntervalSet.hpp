@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -13,6 +14,37 @@ struct Interval {
 
     [[nodiscard]] std::int64_t length_ns() const { return end_ns - begin_ns; }
     friend bool operator==(const Interval&, const Interval&) = default;
+};
+
+// The last interval of a union being built from intervals that arrive by begin: the one
+// joining rule (touching or overlapping intervals join) of merge_intervals and of the
+// streamed busy figures (DeviceWorkSummary), which hold nothing but this.
+class OpenInterval {
+  public:
+    // `next` must not begin before the open interval. Joins it to the open one when they
+    // touch or overlap; otherwise returns the open one, finished, and opens `next`.
+    std::optional<Interval> add(Interval next) {
+        if (open_ && next.begin_ns <= current_.end_ns) {
+            if (next.end_ns > current_.end_ns)
+                current_.end_ns = next.end_ns;
+            return std::nullopt;
+        }
+        const std::optional<Interval> done = finish();
+        current_ = next;
+        open_ = true;
+        return done;
+    }
+    // The open interval, finished; none when nothing is open.
+    std::optional<Interval> finish() {
+        if (!open_)
+            return std::nullopt;
+        open_ = false;
+        return current_;
+    }
+
+  private:
+    Interval current_;
+    bool open_ = false;
 };
 
 // Union of intervals as sorted, disjoint intervals. Intervals that touch are joined;

@@ -6,11 +6,14 @@
 
 namespace trainscope::profiler {
 
+bool is_launch_call(ActivityKind kind) {
+    return kind == ActivityKind::RuntimeApi || kind == ActivityKind::DriverApi;
+}
+
 LaunchIndex::LaunchIndex(const Trace& trace) {
     for (std::size_t i = 0; i < trace.activities.size(); ++i) {
         const Activity& a = trace.activities[i];
-        const bool api = a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi;
-        if (api && a.correlation != 0)
+        if (is_launch_call(a.kind) && a.correlation != 0)
             api_by_correlation_.push_back({a.correlation, i});
     }
     // By index within a correlation: the first call in trace order comes first.

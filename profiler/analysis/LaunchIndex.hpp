@@ -8,6 +8,10 @@
 
 namespace trainscope::profiler {
 
+// True for the calls that launch GPU work: runtime and driver API calls. With a correlation
+// other than 0 such a call is a launch the index finds.
+bool is_launch_call(ActivityKind kind);
+
 // Joins GPU work to the runtime/driver API call that launched it through the
 // correlation id (CUPTI's correlationId, Kineto's "correlation" argument, which the
 // ac2g flow events repeat). Correlation 0 means "none" and never joins.

@@ -13,6 +13,10 @@ bool carries_op_work(const Activity& a) {
     return a.kind == ActivityKind::HostOp && (a.flops > 0.0 || a.bytes > 0);
 }
 
+bool may_carry_op_work(const Trace& header) {
+    return header.metadata.contains(kHostTracerMetadataKey);
+}
+
 namespace {
 
 struct OpTime {
@@ -42,31 +46,12 @@ std::vector<OpTime> host_op_self_times(const Trace& trace, const std::vector<std
     return times;
 }
 
-std::vector<OpTime> op_device_times(const Trace& trace, const TimeWindow& window) {
-    const auto picked = [&window](const Activity& a) {
-        return carries_op_work(a) && window.contains(a.start_ns);
-    };
-    if (is_host_op_trace(trace)) {
-        std::vector<std::size_t> ops;
-        for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-            if (picked(trace.activities[i]))
-                ops.push_back(i);
-        }
-        return host_op_self_times(trace, ops);
-    }
-    std::vector<OpTime> times;
-    for (const NvtxRangeGpuTime& r :
-         project_host_ranges_to_gpu(trace, picked, Attribution::innermost))
-        times.push_back({r.range_index, r.kernel_ns + r.copy_ns});
-    return times;
-}
-
-std::vector<OpWorkTotals> sorted_totals(const Trace& trace,
+std::vector<OpWorkTotals> sorted_totals(const StringTable& strings,
                                         std::map<StringId, OpWorkTotals>& by_name) {
     std::vector<OpWorkTotals> totals;
     totals.reserve(by_name.size());
     for (auto& [id, t] : by_name) {
-        t.name = trace.strings.at(id);
+        t.name = strings.at(id);
         totals.push_back(std::move(t));
     }
     std::sort(totals.begin(), totals.end(), [](const OpWorkTotals& x, const OpWorkTotals& y) {
@@ -75,35 +60,91 @@ std::vector<OpWorkTotals> sorted_totals(const Trace& trace,
     return totals;
 }
 
-void add(OpWorkTotals& t, const Activity& op, std::int64_t device_ns) {
+void add_op(OpWorkTotals& t, float flops, std::int64_t bytes, std::int64_t device_ns) {
     ++t.count;
-    t.flops += op.flops;
-    t.bytes += static_cast<double>(op.bytes);
+    t.flops += flops;
+    t.bytes += static_cast<double>(bytes);
     t.device_ns += device_ns;
+}
+
+OpWorkAccumulator::Totals host_op_totals(const Trace& trace, const TimeWindow& window) {
+    std::vector<std::size_t> ops;
+    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
+        const Activity& a = trace.activities[i];
+        if (carries_op_work(a) && window.contains(a.start_ns))
+            ops.push_back(i);
+    }
+    std::map<StringId, OpWorkTotals> by_name;
+    std::map<std::int32_t, std::map<StringId, OpWorkTotals>> by_rank;
+    for (const OpTime& t : host_op_self_times(trace, ops)) {
+        const Activity& op = trace.activities[t.index];
+        add_op(by_name[op.name], op.flops, op.bytes, t.device_ns);
+        add_op(by_rank[trace.lanes.at(op.lane).rank][op.name], op.flops, op.bytes, t.device_ns);
+    }
+    OpWorkAccumulator::Totals totals;
+    totals.by_name = sorted_totals(trace.strings, by_name);
+    for (auto& [rank, names] : by_rank)
+        totals.by_rank[rank] = sorted_totals(trace.strings, names);
+    return totals;
+}
+
+OpWorkAccumulator::Totals op_totals(const Trace& trace, const TimeWindow& window) {
+    if (is_host_op_trace(trace))
+        return host_op_totals(trace, window);
+    // Nothing to project (a CUDA run's op ranges when it recorded none): spare collecting
+    // and sorting the launches.
+    if (std::none_of(trace.activities.begin(), trace.activities.end(), [&](const Activity& a) {
+            return carries_op_work(a) && window.contains(a.start_ns);
+        }))
+        return {};
+    OpWorkAccumulator ops(trace.lanes, window);
+    for (std::size_t i = 0; i < trace.activities.size(); ++i)
+        ops.add(trace.activities[i], i);
+    return std::move(ops).finish(trace.strings);
 }
 
 }  // namespace
 
-std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace, const TimeWindow& window) {
+OpWorkAccumulator::OpWorkAccumulator(std::span<const Lane> lanes, const TimeWindow& window)
+    : lanes_(lanes),
+      window_(window),
+      projection_(
+          lanes,
+          [window](const Activity& a) { return carries_op_work(a) && window.contains(a.start_ns); },
+          false) {}
+
+void OpWorkAccumulator::add(const Activity& a, std::size_t index) {
+    projection_.add(a, index);
+    if (carries_op_work(a) && window_.contains(a.start_ns))
+        ops_.push_back({a.name, lanes_[a.lane].rank, a.flops, a.bytes});
+}
+
+OpWorkAccumulator::Totals OpWorkAccumulator::finish(const StringTable& strings) && {
+    const std::vector<NvtxRangeGpuTime> times =
+        std::move(projection_).finish(strings, Attribution::innermost);
     std::map<StringId, OpWorkTotals> by_name;
-    for (const OpTime& t : op_device_times(trace, window)) {
-        const Activity& op = trace.activities[t.index];
-        add(by_name[op.name], op, t.device_ns);
+    std::map<std::int32_t, std::map<StringId, OpWorkTotals>> by_rank;
+    // The projection's ranges are the picked ops, in the same (trace) order.
+    for (std::size_t i = 0; i < times.size() && i < ops_.size(); ++i) {
+        const Op& op = ops_[i];
+        const std::int64_t device_ns = times[i].kernel_ns + times[i].copy_ns;
+        add_op(by_name[op.name], op.flops, op.bytes, device_ns);
+        add_op(by_rank[op.rank][op.name], op.flops, op.bytes, device_ns);
     }
-    return sorted_totals(trace, by_name);
+    Totals totals;
+    totals.by_name = sorted_totals(strings, by_name);
+    for (auto& [rank, names] : by_rank)
+        totals.by_rank[rank] = sorted_totals(strings, names);
+    return totals;
+}
+
+std::vector<OpWorkTotals> total_op_work_by_name(const Trace& trace, const TimeWindow& window) {
+    return op_totals(trace, window).by_name;
 }
 
 std::map<std::int32_t, std::vector<OpWorkTotals>> total_op_work_by_rank(const Trace& trace,
                                                                         const TimeWindow& window) {
-    std::map<std::int32_t, std::map<StringId, OpWorkTotals>> by_rank;
-    for (const OpTime& t : op_device_times(trace, window)) {
-        const Activity& op = trace.activities[t.index];
-        add(by_rank[trace.lanes.at(op.lane).rank][op.name], op, t.device_ns);
-    }
-    std::map<std::int32_t, std::vector<OpWorkTotals>> totals;
-    for (auto& [rank, by_name] : by_rank)
-        totals[rank] = sorted_totals(trace, by_name);
-    return totals;
+    return op_totals(trace, window).by_rank;
 }
 
 std::vector<std::size_t> op_instances(const Trace& trace, const std::string& name) {

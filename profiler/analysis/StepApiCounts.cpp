@@ -13,7 +13,7 @@ namespace trainscope::profiler {
 
 namespace {
 
-using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
+using ThreadKey = StepApiCountsAccumulator::ThreadKey;
 
 bool starts_with(std::string_view text, std::string_view prefix) {
     return text.substr(0, prefix.size()) == prefix;
@@ -25,17 +25,8 @@ std::string_view without_version(std::string_view name) {
     return suffix == std::string_view::npos ? name : name.substr(0, suffix);
 }
 
-struct ApiCall {
-    std::int64_t start_ns = 0;
-    std::uint64_t correlation = 0;
-    bool runtime = false;
-    RuntimeCallClass call_class = RuntimeCallClass::other;
-};
-
-struct Range {
-    std::int64_t start_ns = 0;
-    std::int64_t end_ns = 0;
-};
+using ApiCall = StepApiCountsAccumulator::ApiCall;
+using Range = StepApiCountsAccumulator::Range;
 
 void add_call(const ApiCall& call, ApiCallCounts& counts) {
     if (!call.runtime) {
@@ -85,96 +76,83 @@ bool has_runtime_api_records(const Trace& trace) {
                        [](const Activity& a) { return a.kind == ActivityKind::RuntimeApi; });
 }
 
-std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
-                                                    const StepApiCountOptions& options) {
-    // A trace without step ranges (most imported ones) has nothing to count: spare
-    // gathering its millions of calls.
-    const auto is_step = [&](const Activity& a) {
-        if (a.kind != ActivityKind::NvtxRange)
-            return false;
-        const Lane& lane = trace.lanes.at(a.lane);
-        return lane.kind == LaneKind::Nvtx && lane.device < 0 &&
-               trace.strings.at(a.name) == options.step_range;
-    };
-    if (std::none_of(trace.activities.begin(), trace.activities.end(), is_step))
+StepApiCountsAccumulator::StepApiCountsAccumulator(std::span<const Lane> lanes,
+                                                   const StringTable& strings,
+                                                   StepApiCountOptions options)
+    : lanes_(lanes),
+      strings_(&strings),
+      options_(std::move(options)),
+      class_of_name_(strings.size()) {}
+
+void StepApiCountsAccumulator::add(const Activity& a, std::size_t index) {
+    const Lane& lane = lanes_[a.lane];
+    const ThreadKey key{lane.process, lane.stream_or_thread};
+    if (a.kind == ActivityKind::NvtxRange) {
+        if (lane.kind != LaneKind::Nvtx || lane.device >= 0)
+            return;
+        // Data-load and timed-window ranges per thread, to tell a step's staging from its
+        // own calls and its timed part from the wait after it.
+        const std::string& name = strings_->at(a.name);
+        if (name == options_.step_range)
+            steps_.push_back({index, key, a.start_ns, a.end_ns});
+        else if (name == options_.data_range)
+            data_ranges_[key].push_back({a.start_ns, a.end_ns});
+        else if (name == options_.window_range)
+            window_ranges_[key].push_back({a.start_ns, a.end_ns});
+        return;
+    }
+    runtime_records_ = runtime_records_ || a.kind == ActivityKind::RuntimeApi;
+    if (a.correlation != 0 && a.kind == ActivityKind::Kernel)
+        kernel_correlations_.push_back(a.correlation);
+    if (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi)
+        return;
+    if (a.correlation != 0)
+        api_correlations_.emplace_back(a.correlation, index);
+    const bool runtime = a.kind == ActivityKind::RuntimeApi;
+    RuntimeCallClass call_class = RuntimeCallClass::other;
+    if (runtime) {
+        // Classified once per name: a trace has millions of calls and a few dozen names.
+        std::optional<RuntimeCallClass>& known = class_of_name_.at(a.name);
+        if (!known)
+            known = classify_runtime_call(strings_->at(a.name));
+        call_class = *known;
+    }
+    calls_by_thread_[key].push_back({a.start_ns, a.correlation, runtime, call_class, index});
+}
+
+std::vector<StepApiCounts> StepApiCountsAccumulator::finish() && {
+    if (steps_.empty())
         return {};
     // nsys stores some calls twice under one correlation id (cudaLaunchKernel and
     // cudaLaunchKernel_v7000): the first record of an id stands for the call. Sorted
     // vectors rather than hash sets: a trace of millions of launches keeps a fraction of
     // the memory.
-    std::vector<std::pair<std::uint64_t, std::size_t>> api_correlations;  // (id, index)
-    std::vector<std::uint64_t> kernel_correlations;
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const Activity& a = trace.activities[i];
-        if (a.correlation == 0)
-            continue;
-        if (a.kind == ActivityKind::Kernel)
-            kernel_correlations.push_back(a.correlation);
-        else if (a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi)
-            api_correlations.emplace_back(a.correlation, i);
-    }
-    sort_ascending_runs(kernel_correlations.begin(), kernel_correlations.end(),
+    sort_ascending_runs(kernel_correlations_.begin(), kernel_correlations_.end(),
                         std::less<std::uint64_t>());
-    sort_ascending_runs(api_correlations.begin(), api_correlations.end(),
+    sort_ascending_runs(api_correlations_.begin(), api_correlations_.end(),
                         std::less<std::pair<std::uint64_t, std::size_t>>());
-    std::vector<bool> repeated(trace.activities.size(), false);
-    for (std::size_t k = 1; k < api_correlations.size(); ++k) {
-        if (api_correlations[k].first == api_correlations[k - 1].first)
-            repeated[api_correlations[k].second] = true;
+    std::vector<std::size_t> repeated;  // indexes, ascending once sorted
+    for (std::size_t k = 1; k < api_correlations_.size(); ++k) {
+        if (api_correlations_[k].first == api_correlations_[k - 1].first)
+            repeated.push_back(api_correlations_[k].second);
     }
-    std::vector<std::pair<std::uint64_t, std::size_t>>().swap(api_correlations);
-    const auto kernels_launched_by = [&kernel_correlations](std::uint64_t correlation) {
+    std::vector<std::pair<std::uint64_t, std::size_t>>().swap(api_correlations_);
+    std::sort(repeated.begin(), repeated.end());
+    const auto kernels_launched_by = [this](std::uint64_t correlation) {
         const auto [begin, end] =
-            std::equal_range(kernel_correlations.begin(), kernel_correlations.end(), correlation);
+            std::equal_range(kernel_correlations_.begin(), kernel_correlations_.end(), correlation);
         return static_cast<std::int64_t>(end - begin);
     };
-    // Classified once per name: a trace has millions of calls and a few dozen names.
-    std::vector<std::optional<RuntimeCallClass>> class_of_name(trace.strings.size());
-    std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread;
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const Activity& a = trace.activities[i];
-        if (a.kind != ActivityKind::RuntimeApi && a.kind != ActivityKind::DriverApi) {
-            continue;
+    for (auto& [key, calls] : calls_by_thread_) {
+        if (!repeated.empty()) {
+            std::erase_if(calls, [&repeated](const ApiCall& c) {
+                return std::binary_search(repeated.begin(), repeated.end(), c.index);
+            });
         }
-        if (repeated[i]) {
-            continue;
-        }
-        const Lane& lane = trace.lanes.at(a.lane);
-        const bool runtime = a.kind == ActivityKind::RuntimeApi;
-        RuntimeCallClass call_class = RuntimeCallClass::other;
-        if (runtime) {
-            std::optional<RuntimeCallClass>& known = class_of_name.at(a.name);
-            if (!known)
-                known = classify_runtime_call(trace.strings.at(a.name));
-            call_class = *known;
-        }
-        calls_by_thread[{lane.process, lane.stream_or_thread}].push_back(
-            {a.start_ns, a.correlation, runtime, call_class});
-    }
-    for (auto& [key, calls] : calls_by_thread) {
         std::sort(calls.begin(), calls.end(),
                   [](const ApiCall& x, const ApiCall& y) { return x.start_ns < y.start_ns; });
     }
-    // Data-load and timed-window ranges per thread, to tell a step's staging from its own
-    // calls and its timed part from the wait after it.
-    std::map<ThreadKey, std::vector<Range>> data_ranges;
-    std::map<ThreadKey, std::vector<Range>> window_ranges;
-    for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::NvtxRange) {
-            continue;
-        }
-        const Lane& lane = trace.lanes.at(a.lane);
-        if (lane.kind != LaneKind::Nvtx || lane.device >= 0) {
-            continue;
-        }
-        const std::string& name = trace.strings.at(a.name);
-        if (name == options.data_range) {
-            data_ranges[{lane.process, lane.stream_or_thread}].push_back({a.start_ns, a.end_ns});
-        } else if (name == options.window_range) {
-            window_ranges[{lane.process, lane.stream_or_thread}].push_back({a.start_ns, a.end_ns});
-        }
-    }
-    for (auto* by_thread : {&data_ranges, &window_ranges}) {
+    for (auto* by_thread : {&data_ranges_, &window_ranges_}) {
         for (auto& [key, ranges] : *by_thread) {
             std::sort(ranges.begin(), ranges.end(),
                       [](const Range& x, const Range& y) { return x.start_ns < y.start_ns; });
@@ -182,19 +160,14 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
     }
 
     std::vector<StepApiCounts> result;
-    for (std::size_t i = 0; i < trace.activities.size(); ++i) {
-        const Activity& range = trace.activities[i];
-        if (!is_step(range)) {
-            continue;
-        }
-        const Lane& lane = trace.lanes.at(range.lane);
+    for (const StepRange& range : steps_) {
         StepApiCounts step;
-        step.range_index = i;
+        step.range_index = range.index;
         step.begin_ns = range.start_ns;
         step.end_ns = range.end_ns;
-        const ThreadKey key{lane.process, lane.stream_or_thread};
-        const auto calls = calls_by_thread.find(key);
-        if (calls == calls_by_thread.end()) {
+        const ThreadKey& key = range.thread;
+        const auto calls = calls_by_thread_.find(key);
+        if (calls == calls_by_thread_.end()) {
             result.push_back(step);
             continue;
         }
@@ -205,8 +178,8 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
             const auto it = by_thread.find(key);
             return it == by_thread.end() ? no_ranges : it->second;
         };
-        const std::vector<Range>& data_of_thread = ranges_of(data_ranges);
-        const std::vector<Range>& windows_of_thread = ranges_of(window_ranges);
+        const std::vector<Range>& data_of_thread = ranges_of(data_ranges_);
+        const std::vector<Range>& windows_of_thread = ranges_of(window_ranges_);
         // Ranges of one kind on one thread never overlap: the last one starting at or
         // before t is the only candidate.
         const auto in_range = [](const std::vector<Range>& ranges, std::int64_t t) {
@@ -238,6 +211,25 @@ std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
         result.push_back(step);
     }
     return result;
+}
+
+std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
+                                                    const StepApiCountOptions& options) {
+    // A trace without step ranges (most imported ones) has nothing to count: spare
+    // gathering its millions of calls.
+    const auto is_step = [&](const Activity& a) {
+        if (a.kind != ActivityKind::NvtxRange)
+            return false;
+        const Lane& lane = trace.lanes.at(a.lane);
+        return lane.kind == LaneKind::Nvtx && lane.device < 0 &&
+               trace.strings.at(a.name) == options.step_range;
+    };
+    if (std::none_of(trace.activities.begin(), trace.activities.end(), is_step))
+        return {};
+    StepApiCountsAccumulator counts(trace.lanes, trace.strings, options);
+    for (std::size_t i = 0; i < trace.activities.size(); ++i)
+        counts.add(trace.activities[i], i);
+    return std::move(counts).finish();
 }
 
 ApiCallSpread spread_of(const std::vector<StepApiCounts>& steps, std::size_t skip_first,

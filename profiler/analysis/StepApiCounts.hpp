@@ -1,8 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profiler/trace/Trace.hpp"
@@ -58,6 +62,55 @@ struct StepApiCountOptions {
 // below --trace full, or a CPU-backend trace). Threads are matched by (process, thread).
 std::vector<StepApiCounts> count_api_calls_per_step(const Trace& trace,
                                                     const StepApiCountOptions& options = {});
+
+// The counts as activities pass one at a time in trace order (analyze reads a huge run's
+// rows without holding them); count_api_calls_per_step is this over every activity. What
+// it keeps: each API call's thread, start, correlation, class and index (40 bytes), each
+// kernel's correlation, each correlated call's (correlation, index) to find the repeated
+// records, and the step, data-load and timed-window ranges.
+class StepApiCountsAccumulator {
+  public:
+    // `lanes` and `strings` must outlive the accumulator.
+    StepApiCountsAccumulator(std::span<const Lane> lanes, const StringTable& strings,
+                             StepApiCountOptions options = {});
+    // `index`: the activity's index in the trace (StepApiCounts::range_index).
+    void add(const Activity& a, std::size_t index);
+    // Whether a runtime API record has passed (has_runtime_api_records).
+    [[nodiscard]] bool runtime_api_records() const { return runtime_records_; }
+    [[nodiscard]] std::vector<StepApiCounts> finish() &&;
+
+    using ThreadKey = std::pair<std::int64_t, std::int64_t>;  // (process, thread)
+    struct ApiCall {
+        std::int64_t start_ns = 0;
+        std::uint64_t correlation = 0;
+        bool runtime = false;
+        RuntimeCallClass call_class = RuntimeCallClass::other;
+        std::size_t index = 0;
+    };
+    struct Range {
+        std::int64_t start_ns = 0;
+        std::int64_t end_ns = 0;
+    };
+
+  private:
+    struct StepRange {
+        std::size_t index = 0;
+        ThreadKey thread;
+        std::int64_t start_ns = 0;
+        std::int64_t end_ns = 0;
+    };
+    std::span<const Lane> lanes_;
+    const StringTable* strings_;
+    StepApiCountOptions options_;
+    std::vector<std::optional<RuntimeCallClass>> class_of_name_;
+    bool runtime_records_ = false;
+    std::vector<StepRange> steps_;
+    std::map<ThreadKey, std::vector<Range>> data_ranges_;
+    std::map<ThreadKey, std::vector<Range>> window_ranges_;
+    std::map<ThreadKey, std::vector<ApiCall>> calls_by_thread_;
+    std::vector<std::uint64_t> kernel_correlations_;
+    std::vector<std::pair<std::uint64_t, std::size_t>> api_correlations_;
+};
 
 // Each count over a run of steps: median, least and most.
 struct CountSpread {

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <utility>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/GpuWork.hpp"
-#include "profiler/analysis/LaunchIndex.hpp"
 
 namespace trainscope::profiler {
 
@@ -25,40 +26,64 @@ std::int64_t metadata_count(const Trace& trace, const std::string& key) {
 
 }  // namespace
 
-TraceHealth analyze_trace_health(const Trace& trace) {
-    TraceHealth h;
-    h.dropped_records = trace.dropped_records;
-    h.refused_buffer_requests = metadata_count(trace, "cupti.refused_buffer_requests");
-    h.records_without_timestamps = metadata_count(trace, "cupti.records_without_timestamps");
-    const LaunchIndex launches(trace);
-    const bool has_window = trace.capture_end_ns > trace.capture_begin_ns;
-    for (const Activity& a : trace.activities) {
-        if (a.end_ns == a.start_ns)
-            ++h.zero_duration;
-        if (a.end_ns < a.start_ns)
-            ++h.negative_duration;
-        if (has_window &&
-            (a.end_ns < trace.capture_begin_ns || a.start_ns > trace.capture_end_ns)) {
-            ++h.outside_capture_window;
-        }
-        if (!is_gpu_work(a.kind))
-            continue;
-        const auto launch = launches.launch_of(a.correlation);
-        if (!launch) {
-            if (a.correlation != 0 || a.graph_id != 0) {
+TraceHealthAccumulator::TraceHealthAccumulator(const Trace& header)
+    : capture_begin_ns_(header.capture_begin_ns), capture_end_ns_(header.capture_end_ns) {
+    health_.dropped_records = header.dropped_records;
+    health_.refused_buffer_requests = metadata_count(header, "cupti.refused_buffer_requests");
+    health_.records_without_timestamps = metadata_count(header, "cupti.records_without_timestamps");
+}
+
+void TraceHealthAccumulator::add(const Activity& a) {
+    TraceHealth& h = health_;
+    if (a.end_ns == a.start_ns)
+        ++h.zero_duration;
+    if (a.end_ns < a.start_ns)
+        ++h.negative_duration;
+    if (capture_end_ns_ > capture_begin_ns_ &&
+        (a.end_ns < capture_begin_ns_ || a.start_ns > capture_end_ns_)) {
+        ++h.outside_capture_window;
+    }
+    const bool api = a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi;
+    if (api && a.correlation != 0)
+        launches_.push_back({a.correlation, a.start_ns});
+    if (is_gpu_work(a.kind))
+        work_.push_back({a.correlation, a.start_ns, a.graph_id, a.kind == ActivityKind::Kernel});
+}
+
+TraceHealth TraceHealthAccumulator::finish() && {
+    TraceHealth h = health_;
+    // Stable: within a correlation the first call in trace order stays first.
+    sort_ascending_runs(launches_.begin(), launches_.end(), [](const Launch& x, const Launch& y) {
+        return x.correlation < y.correlation;
+    });
+    for (const Work& w : work_) {
+        const auto it = w.correlation == 0
+                            ? launches_.end()
+                            : std::lower_bound(launches_.begin(), launches_.end(), w.correlation,
+                                               [](const Launch& l, std::uint64_t c) {
+                                                   return l.correlation < c;
+                                               });
+        if (it == launches_.end() || it->correlation != w.correlation) {
+            if (w.correlation != 0 || w.graph_id != 0) {
                 ++h.gpu_work_without_launch;
-                if (a.kind == ActivityKind::Kernel && a.graph_id != 0)
+                if (w.kernel && w.graph_id != 0)
                     ++h.graph_kernels_without_launch;
             }
             continue;
         }
-        const std::int64_t launch_start_ns = trace.activities[*launch].start_ns;
-        if (a.start_ns < launch_start_ns) {
+        if (w.start_ns < it->start_ns) {
             ++h.gpu_work_before_launch;
-            h.max_clock_skew_ns = std::max(h.max_clock_skew_ns, launch_start_ns - a.start_ns);
+            h.max_clock_skew_ns = std::max(h.max_clock_skew_ns, it->start_ns - w.start_ns);
         }
     }
     return h;
+}
+
+TraceHealth analyze_trace_health(const Trace& trace) {
+    TraceHealthAccumulator health(trace);
+    for (const Activity& a : trace.activities)
+        health.add(a);
+    return std::move(health).finish();
 }
 
 }  // namespace trainscope::profiler

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "profiler/trace/Trace.hpp"
 
@@ -35,6 +36,38 @@ struct TraceHealth {
                outside_capture_window == 0 && negative_duration == 0 &&
                gpu_work_without_launch == 0;
     }
+};
+
+// The health as activities pass one at a time in trace order (analyze on a huge run reads
+// them without holding them). What it keeps is compact launch records, not activities:
+// each API call's correlation id and start (16 bytes) and each GPU work item's
+// correlation, start and graph id (24 bytes), joined at finish as LaunchIndex joins them
+// (the first call of a correlation in trace order is its launch). analyze_trace_health
+// is this over every activity of a trace.
+class TraceHealthAccumulator {
+  public:
+    // The counts kept beside the activities (dropped records, CUPTI's metadata) and the
+    // capture window come from `header` (a trace, with or without its activities).
+    explicit TraceHealthAccumulator(const Trace& header);
+    void add(const Activity& a);
+    [[nodiscard]] TraceHealth finish() &&;
+
+  private:
+    struct Launch {
+        std::uint64_t correlation = 0;
+        std::int64_t start_ns = 0;
+    };
+    struct Work {
+        std::uint64_t correlation = 0;
+        std::int64_t start_ns = 0;
+        std::uint32_t graph_id = 0;
+        bool kernel = false;
+    };
+    TraceHealth health_;
+    std::int64_t capture_begin_ns_ = 0;
+    std::int64_t capture_end_ns_ = 0;
+    std::vector<Launch> launches_;
+    std::vector<Work> work_;
 };
 
 TraceHealth analyze_trace_health(const Trace& trace);

@@ -6,8 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/formats/OutputFile.hpp"
 
@@ -36,18 +38,13 @@ std::string quoted(const std::string& text) {
     return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-struct LaneIds {
-    std::int64_t pid = 0;
-    std::int64_t tid = 0;
-};
-
 // A job's ranks get processes of their own: two ranks on two nodes may share a pid or a
 // device ordinal. Rank r's GPUs are kGpuProcessBase + r * kRankStride + device, its host
 // processes r * kRankStride + kRankHostBase + their order within the rank.
 constexpr std::int64_t kRankStride = 10'000;
 constexpr std::int64_t kRankHostBase = 1'000;
 
-LaneIds ids_of(const Trace& trace, LaneId lane_id) {
+std::pair<std::int64_t, std::int64_t> ids_of(const Trace& trace, LaneId lane_id) {
     const Lane& lane = trace.lanes.at(lane_id);
     // Every lane gets its own thread id (lane index + 1): NVTX ranges and API calls of one
     // OS thread stay on separate tracks, where each one nests cleanly.
@@ -101,12 +98,76 @@ std::string_view category_of(ActivityKind kind) {
     return "other";
 }
 
-void write_args(std::ostream& out, const Trace& trace, const Activity& a) {
-    const Lane& lane = trace.lanes.at(a.lane);
-    out << "\"args\":{";
+}  // namespace
+
+ChromeTraceWriter::ChromeTraceWriter(const Trace& header, std::ostream& out)
+    : header_(header), out_(out), quoted_names_(header.strings.size()) {
+    lane_ids_.reserve(header.lanes.size());
+    for (std::size_t i = 0; i < header.lanes.size(); ++i) {
+        const auto [pid, tid] = ids_of(header, static_cast<LaneId>(i));
+        lane_ids_.push_back({pid, tid});
+    }
+
+    out_ << "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_ns\":"
+         << header.base_ns;
+    for (const auto& [key, value] : header.metadata)
+        out_ << ',' << quoted(key) << ':' << quoted(value);
+    out_ << "},\n\"traceEvents\":[\n";
+
+    // Metadata: names and order of processes and threads (GPUs sort first).
+    std::map<std::int64_t, std::string> processes;
+    for (std::size_t i = 0; i < header.lanes.size(); ++i) {
+        const Lane& lane = header.lanes[i];
+        const LaneIds ids = lane_ids_[i];
+        std::string process_name(header.world_size > 1 ? "rank " + std::to_string(lane.rank) + " · "
+                                                       : std::string());
+        process_name += lane.device >= 0 ? "GPU " : "process ";
+        process_name += std::to_string(lane.device >= 0 ? lane.device : lane.process);
+        processes.emplace(ids.pid, std::move(process_name));
+        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << ids.pid
+                      << ",\"tid\":" << ids.tid << ",\"args\":{\"name\":" << quoted(lane.name)
+                      << "}}";
+        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << ids.pid
+                      << ",\"tid\":" << ids.tid << ",\"args\":{\"sort_index\":" << i << "}}";
+    }
+    for (const auto& [pid, name] : processes) {
+        begin_event() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
+                      << ",\"tid\":0,\"args\":{\"name\":" << quoted(name) << "}}";
+        begin_event() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
+                      << ",\"tid\":0,\"args\":{\"sort_index\":"
+                      << (pid >= kGpuProcessBase ? pid - kGpuProcessBase : pid + 1000) << "}}";
+    }
+}
+
+std::ostream& ChromeTraceWriter::begin_event() {
+    out_ << (first_event_ ? "" : ",\n");
+    first_event_ = false;
+    return out_;
+}
+
+const std::string& ChromeTraceWriter::quoted_name(StringId name) {
+    std::string& text = quoted_names_.at(name);
+    if (text.empty())  // a quoted name is never empty: it has its quotes
+        text = quoted(header_.strings.at(name));
+    return text;
+}
+
+void ChromeTraceWriter::write_activity(const Activity& a) {
+    const LaneIds ids = lane_ids_.at(a.lane);
+    begin_event() << "{\"ph\":\"X\",\"cat\":\"" << category_of(a.kind)
+                  << "\",\"name\":" << quoted_name(a.name) << ",\"pid\":" << ids.pid
+                  << ",\"tid\":" << ids.tid << ",\"ts\":" << microseconds_text(a.start_ns)
+                  << ",\"dur\":" << microseconds_text(a.duration_ns()) << ',';
+    write_args(a);
+    out_ << '}';
+}
+
+void ChromeTraceWriter::write_args(const Activity& a) {
+    const Lane& lane = header_.lanes.at(a.lane);
+    out_ << "\"args\":{";
     bool first = true;
     auto field = [&](const char* key, const std::string& value) {
-        out << (first ? "" : ",") << '"' << key << "\":" << value;
+        out_ << (first ? "" : ",") << '"' << key << "\":" << value;
         first = false;
     };
     if (a.correlation != 0)
@@ -141,82 +202,41 @@ void write_args(std::ostream& out, const Trace& trace, const Activity& a) {
         field("copy kind", quoted(std::string(to_string(a.copy_kind))));
     if (lane.kind != LaneKind::GpuStream)
         field("depth", std::to_string(a.depth));
-    out << '}';
+    out_ << '}';
 }
 
-}  // namespace
+void ChromeTraceWriter::write_flow(FlowEnd launch, FlowEnd work) {
+    const LaneIds from = lane_ids_.at(launch.lane);
+    const LaneIds to = lane_ids_.at(work.lane);
+    ++flow_id_;
+    begin_event() << "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" << flow_id_
+                  << ",\"pid\":" << from.pid << ",\"tid\":" << from.tid
+                  << ",\"ts\":" << microseconds_text(launch.start_ns) << '}';
+    begin_event() << "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":"
+                  << flow_id_ << ",\"pid\":" << to.pid << ",\"tid\":" << to.tid
+                  << ",\"ts\":" << microseconds_text(work.start_ns) << '}';
+}
+
+void ChromeTraceWriter::finish() {
+    out_ << "\n]}\n";
+}
 
 void write_chrome_trace(const Trace& trace, std::ostream& out) {
-    out << "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_ns\":"
-        << trace.base_ns;
-    for (const auto& [key, value] : trace.metadata)
-        out << ',' << quoted(key) << ':' << quoted(value);
-    out << "},\n\"traceEvents\":[\n";
-    bool first = true;
-    auto begin_event = [&]() -> std::ostream& {
-        out << (first ? "" : ",\n");
-        first = false;
-        return out;
-    };
-
-    // Metadata: names and order of processes and threads (GPUs sort first).
-    std::map<std::int64_t, std::string> processes;
-    for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
-        const Lane& lane = trace.lanes[i];
-        const LaneIds ids = ids_of(trace, static_cast<LaneId>(i));
-        std::string process_name(trace.world_size > 1 ? "rank " + std::to_string(lane.rank) + " · "
-                                                      : std::string());
-        process_name += lane.device >= 0 ? "GPU " : "process ";
-        process_name += std::to_string(lane.device >= 0 ? lane.device : lane.process);
-        processes.emplace(ids.pid, std::move(process_name));
-        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << ids.pid
-                      << ",\"tid\":" << ids.tid << ",\"args\":{\"name\":" << quoted(lane.name)
-                      << "}}";
-        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << ids.pid
-                      << ",\"tid\":" << ids.tid << ",\"args\":{\"sort_index\":" << i << "}}";
-    }
-    for (const auto& [pid, name] : processes) {
-        begin_event() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
-                      << ",\"tid\":0,\"args\":{\"name\":" << quoted(name) << "}}";
-        begin_event() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
-                      << ",\"tid\":0,\"args\":{\"sort_index\":"
-                      << (pid >= kGpuProcessBase ? pid - kGpuProcessBase : pid + 1000) << "}}";
-    }
-
-    for (const Activity& a : trace.activities) {
-        const LaneIds ids = ids_of(trace, a.lane);
-        begin_event() << "{\"ph\":\"X\",\"cat\":\"" << category_of(a.kind)
-                      << "\",\"name\":" << quoted(trace.strings.at(a.name))
-                      << ",\"pid\":" << ids.pid << ",\"tid\":" << ids.tid
-                      << ",\"ts\":" << microseconds_text(a.start_ns)
-                      << ",\"dur\":" << microseconds_text(a.duration_ns()) << ',';
-        write_args(out, trace, a);
-        out << '}';
-    }
-
+    ChromeTraceWriter writer(trace, out);
+    for (const Activity& a : trace.activities)
+        writer.write_activity(a);
     // Flows from each launch to the GPU work it launched.
     const LaunchIndex launches(trace);
-    std::uint64_t flow_id = 0;
     for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::Kernel && a.kind != ActivityKind::Memcpy &&
-            a.kind != ActivityKind::Memset) {
+        if (!is_gpu_work(a.kind))
             continue;
-        }
         const auto launch = launches.launch_of(a.correlation);
         if (!launch)
             continue;
         const Activity& api = trace.activities[*launch];
-        const LaneIds from = ids_of(trace, api.lane);
-        const LaneIds to = ids_of(trace, a.lane);
-        ++flow_id;
-        begin_event() << "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" << flow_id
-                      << ",\"pid\":" << from.pid << ",\"tid\":" << from.tid
-                      << ",\"ts\":" << microseconds_text(api.start_ns) << '}';
-        begin_event() << "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":"
-                      << flow_id << ",\"pid\":" << to.pid << ",\"tid\":" << to.tid
-                      << ",\"ts\":" << microseconds_text(a.start_ns) << '}';
+        writer.write_flow({api.lane, api.start_ns}, {a.lane, a.start_ns});
     }
-    out << "\n]}\n";
+    writer.finish();
 }
 
 void write_chrome_trace(const Trace& trace, const std::filesystem::path& file) {

@@ -53,6 +53,45 @@ class OutsideEvents {
     std::vector<Kept> kept_;
 };
 
+// The reading thread's end of a KinetoEventPipe: events go to the builder a batch at a
+// time, so only the pipe's few batches are held whatever the number of events.
+class PipeFeeder {
+  public:
+    explicit PipeFeeder(detail::KinetoEventPipe& pipe) : pipe_(pipe) {}
+    // Throws BuilderStopped once the builder stopped taking events.
+    void add(detail::KinetoRawObject& e) {
+        if (batch_ == nullptr && (batch_ = pipe_.take_empty()) == nullptr)
+            throw BuilderStopped{};
+        batch_->take(e);
+        if (batch_->size == detail::KinetoEventPipe::kEventsPerBatch) {
+            pipe_.send(batch_);
+            batch_ = nullptr;
+        }
+    }
+    // The events taken so far are sent (those before a fault are built first, as on one
+    // thread: an event the builder refuses earlier in the file is the error to report), and
+    // the pipe closed.
+    void close() {
+        if (batch_ != nullptr && batch_->size > 0)
+            pipe_.send(batch_);
+        batch_ = nullptr;
+        pipe_.close();
+    }
+
+  private:
+    detail::KinetoEventPipe& pipe_;
+    detail::KinetoEventPipe::Batch* batch_ = nullptr;
+};
+
+// The builder's end: every event the pipe passes, in order, until it is closed.
+void build_from(detail::KinetoEventPipe& pipe, detail::KinetoTraceBuilder& builder) {
+    while (detail::KinetoEventPipe::Batch* batch = pipe.receive()) {
+        for (std::size_t i = 0; i < batch->size; ++i)
+            builder.add_event(batch->events[i]);
+        pipe.give_back(batch);
+    }
+}
+
 // Reads the file on a thread of its own and builds on the caller's: the builder sees
 // exactly the calls the reader would make on one thread, in the same order.
 void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceBuilder& builder) {
@@ -60,30 +99,17 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
     std::exception_ptr reader_error;
     OutsideEvents outside;
     std::thread reader([&] {
-        detail::KinetoEventPipe::Batch* batch = nullptr;
+        PipeFeeder events(pipe);
         try {
-            batch = pipe.take_empty();
             detail::KinetoJsonCallbacks callbacks;
-            callbacks.on_event = [&](detail::KinetoRawObject& e) {
-                if (batch == nullptr)
-                    throw BuilderStopped{};
-                batch->take(e);
-                if (batch->size == detail::KinetoEventPipe::kEventsPerBatch) {
-                    pipe.send(batch);
-                    batch = pipe.take_empty();
-                }
-            };
+            callbacks.on_event = [&events](detail::KinetoRawObject& e) { events.add(e); };
             outside.keep_from(callbacks);
             detail::read_kineto_json(file, callbacks);
         } catch (const BuilderStopped&) {
         } catch (...) {
             reader_error = std::current_exception();
         }
-        // The events read before a fault are built first, as on one thread: an event
-        // the builder refuses earlier in the file is the error to report.
-        if (batch != nullptr && batch->size > 0)
-            pipe.send(batch);
-        pipe.close();
+        events.close();
     });
     // However the builder leaves (an event it refuses), the reader is stopped and joined.
     struct JoinReader {
@@ -95,11 +121,7 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
                 reader.join();
         }
     } join{pipe, reader};
-    while (detail::KinetoEventPipe::Batch* batch = pipe.receive()) {
-        for (std::size_t i = 0; i < batch->size; ++i)
-            builder.add_event(batch->events[i]);
-        pipe.give_back(batch);
-    }
+    build_from(pipe, builder);
     pipe.stop();
     if (reader.joinable())
         reader.join();
@@ -114,12 +136,14 @@ void read_beside_builder(const std::filesystem::path& file, detail::KinetoTraceB
 void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t parse_threads,
                              detail::KinetoTraceBuilder& builder) {
     detail::KinetoParsePool pool(file, parse_threads);
+    // Events of a "traceEvents" key written with escapes, which the scan does not cut into
+    // batches: read with the rest of the document after every batch, so built after them,
+    // through a pipe as on one thread (a few batches held, not every such event).
+    detail::KinetoEventPipe trailing;
     std::exception_ptr reader_error;
     OutsideEvents outside;
-    // Events of a "traceEvents" key written with escapes: read with the rest of the
-    // document after every batch, so built after them.
-    std::vector<detail::KinetoRawObject> trailing;
     std::thread reader([&] {
+        PipeFeeder events(trailing);
         try {
             detail::KinetoJsonCallbacks callbacks;
             callbacks.on_event_batch = [&](const detail::KinetoEventBytes& batch) {
@@ -127,7 +151,9 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
                     throw BuilderStopped{};
             };
             callbacks.on_event = [&](detail::KinetoRawObject& e) {
-                detail::copy_into(trailing.emplace_back(), e);
+                // Every batch is submitted by now: the builder takes them, then these.
+                pool.close();
+                events.add(e);
             };
             outside.keep_from(callbacks);
             detail::read_kineto_json(file, callbacks);
@@ -135,19 +161,23 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
         } catch (...) {
             reader_error = std::current_exception();
         }
-        // The batches submitted before a fault are built first, as on one thread.
+        // The batches and events read before a fault are built first, as on one thread.
         pool.close();
+        events.close();
     });
-    // However the builder leaves (an event it refuses), the pool and the reader stop.
+    // However the builder leaves (an event it refuses), the pool, the pipe and the reader
+    // stop.
     struct JoinReader {
         detail::KinetoParsePool& pool;
+        detail::KinetoEventPipe& trailing;
         std::thread& reader;
         ~JoinReader() {
             pool.stop();
+            trailing.stop();
             if (reader.joinable())
                 reader.join();
         }
-    } join{pool, reader};
+    } join{pool, trailing, reader};
     while (const detail::KinetoParsePool::Parsed* batch = pool.receive()) {
         for (std::size_t i = 0; i < batch->size; ++i)
             builder.add_event(batch->events[i]);
@@ -155,11 +185,10 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
             std::rethrow_exception(batch->error);
         pool.give_back();
     }
+    build_from(trailing, builder);
     reader.join();
     if (reader_error)
         std::rethrow_exception(reader_error);
-    for (const detail::KinetoRawObject& e : trailing)
-        builder.add_event(e);
     outside.build(builder);
 }
 

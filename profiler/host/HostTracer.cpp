@@ -6,6 +6,7 @@
 
 #include "common/CollectiveMessage.hpp"
 #include "common/OpWorkPayload.hpp"
+#include "profiler/analysis/OpWork.hpp"
 #include "profiler/capture/HostClock.hpp"
 #include "profiler/host/detail/NvtxRangeSink.hpp"
 #include "profiler/trace/LaneRegistry.hpp"
@@ -118,7 +119,7 @@ Trace HostTracer::stop() {
     assign_nesting_depths(trace);
     trace.capture_begin_ns = 0;
     trace.capture_end_ns = end_ns - start_ns_;
-    trace.metadata["host.nvtx_injection"] = injection_attached() ? "attached" : "not attached";
+    trace.metadata[kHostTracerMetadataKey] = injection_attached() ? "attached" : "not attached";
     return trace;
 }
 

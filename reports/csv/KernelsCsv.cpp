@@ -2,6 +2,7 @@
 
 #include <iterator>
 #include <string>
+#include <utility>
 
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
@@ -53,7 +54,18 @@ namespace {
 
 void add_kernel_rows(const RunRecord& run, const profiler::Trace& trace, std::int32_t rank,
                      std::vector<std::vector<CsvCell>>& rows) {
-    const profiler::KernelBreakdown breakdown = profiler::analyze_kernel_breakdown(trace);
+    for (auto& row : kernel_rows(
+             run, profiler::analyze_kernel_breakdown(trace),
+             [&trace](std::size_t i) { return trace.activities.at(i); }, rank))
+        rows.push_back(std::move(row));
+}
+
+}  // namespace
+
+std::vector<std::vector<CsvCell>> kernel_rows(
+    const RunRecord& run, const profiler::KernelBreakdown& breakdown,
+    const std::function<profiler::Activity(std::size_t)>& activity_at, std::int32_t rank) {
+    std::vector<std::vector<CsvCell>> rows;
     for (const auto& entry : breakdown.by_name) {
         const auto& s = entry.stats;
         std::vector<CsvCell> row{run.matrix_id,
@@ -69,7 +81,7 @@ void add_kernel_rows(const RunRecord& run, const profiler::Trace& trace, std::in
                                  to_us(static_cast<double>(s.max_ns)),
                                  s.share * 100.0};
         // The launch configuration of the name's longest instance (the breakdown's).
-        const profiler::Activity& k = trace.activities.at(entry.longest);
+        const profiler::Activity k = activity_at(entry.longest);
         if (entry.category != profiler::KernelCategory::MemcpyMemset &&
             k.kind == profiler::ActivityKind::Kernel) {
             for (const std::int32_t v : k.grid)
@@ -84,9 +96,8 @@ void add_kernel_rows(const RunRecord& run, const profiler::Trace& trace, std::in
         row.emplace_back(rank);
         rows.push_back(std::move(row));
     }
+    return rows;
 }
-
-}  // namespace
 
 std::vector<std::vector<CsvCell>> kernel_rows(const RunRecord& run) {
     std::vector<std::vector<CsvCell>> rows;

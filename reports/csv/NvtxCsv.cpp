@@ -23,12 +23,17 @@ std::vector<CsvCell> nvtx_header() {
 }
 
 std::vector<std::vector<CsvCell>> nvtx_rows(const RunRecord& run) {
-    std::vector<std::vector<CsvCell>> rows;
     if (!run.trace)
-        return rows;
+        return {};
+    return nvtx_rows(run, profiler::project_nvtx_ranges_to_gpu(*run.trace));
+}
+
+std::vector<std::vector<CsvCell>> nvtx_rows(const RunRecord& run,
+                                            std::vector<profiler::NvtxRangeGpuTime> projected) {
+    std::vector<std::vector<CsvCell>> rows;
     // The projection joins each rank's launches within that rank; the rows are per rank.
     std::map<std::int32_t, std::vector<profiler::NvtxRangeGpuTime>> by_rank;
-    for (profiler::NvtxRangeGpuTime& r : profiler::project_nvtx_ranges_to_gpu(*run.trace))
+    for (profiler::NvtxRangeGpuTime& r : projected)
         by_rank[r.rank].push_back(std::move(r));
     for (const auto& [rank, ranges] : by_rank) {
         for (const auto& t : profiler::total_nvtx_ranges_by_name(ranges)) {

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 #include "reports/csv/CsvWriter.hpp"
 #include "reports/store/RunRecord.hpp"
 
@@ -15,6 +16,9 @@ namespace trainscope::reports {
 // without a trace or without NVTX ranges contribute no rows.
 std::vector<CsvCell> nvtx_header();
 std::vector<std::vector<CsvCell>> nvtx_rows(const RunRecord& run);
+// The same rows from the run's projected ranges (run: its identity only).
+std::vector<std::vector<CsvCell>> nvtx_rows(const RunRecord& run,
+                                            std::vector<profiler::NvtxRangeGpuTime> projected);
 CsvTable nvtx_table(const std::vector<RunRecord>& runs);
 
 }  // namespace trainscope::reports

@@ -13,10 +13,15 @@ std::vector<CsvCell> ops_header() {
 }
 
 std::vector<std::vector<CsvCell>> ops_rows(const RunRecord& run) {
-    std::vector<std::vector<CsvCell>> rows;
     if (!run.trace)
-        return rows;
-    for (const auto& [rank, ops] : op_roofline_by_rank(*run.trace, roofs_of(run.metrics))) {
+        return {};
+    return ops_rows(run, op_roofline_by_rank(*run.trace, roofs_of(run.metrics)));
+}
+
+std::vector<std::vector<CsvCell>> ops_rows(
+    const RunRecord& run, const std::map<std::int32_t, std::vector<OpRooflineRow>>& by_rank) {
+    std::vector<std::vector<CsvCell>> rows;
+    for (const auto& [rank, ops] : by_rank) {
         for (const OpRooflineRow& r : ops) {
             rows.push_back({run.matrix_id, run.id, r.name, r.category, r.count, r.flops, r.bytes,
                             static_cast<double>(r.device_ns) / 1000.0, r.intensity,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <vector>
 
 #include "reports/csv/CsvWriter.hpp"
@@ -16,5 +17,8 @@ namespace trainscope::reports {
 std::vector<CsvCell> ops_header();
 // `run` holds its metrics and its trace.
 std::vector<std::vector<CsvCell>> ops_rows(const RunRecord& run);
+// The same rows from each rank's roofline (run: its identity only).
+std::vector<std::vector<CsvCell>> ops_rows(
+    const RunRecord& run, const std::map<std::int32_t, std::vector<OpRooflineRow>>& by_rank);
 
 }  // namespace trainscope::reports

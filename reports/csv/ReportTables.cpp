@@ -1,6 +1,11 @@
 #include "reports/csv/ReportTables.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <utility>
+
 #include "profiler/analysis/HostOpsAsWork.hpp"
+#include "profiler/analysis/RankWork.hpp"
 #include "reports/csv/KernelsCsv.hpp"
 #include "reports/csv/MemoryCsv.hpp"
 #include "reports/csv/NvtxCsv.hpp"
@@ -8,9 +13,68 @@
 #include "reports/csv/RanksTable.hpp"
 #include "reports/csv/RunsCsv.hpp"
 #include "reports/csv/StepsCsv.hpp"
+#include "reports/store/ActivityReader.hpp"
+#include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceStore.hpp"
+#include "reports/trace/StoredRunAnalysis.hpp"
 
 namespace trainscope::reports {
+
+namespace {
+
+// The tables of one run from one read of its stored rows (analyze_stored_run); false,
+// with nothing added, where its trace must be read whole.
+bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
+                      const ReportSelection& selection, ReportTables& t) {
+    std::optional<profiler::Trace> header = load_trace_header(db, run.id);
+    if (!header)
+        return true;  // no trace: no rows
+    std::optional<StoredRunAnalysis> analysis = analyze_stored_run(db, run.id, *header);
+    if (!analysis)
+        return false;
+    // Such a trace has one rank: no ranks table (what the whole-trace tables give it).
+    const Roofs roofs = roofs_of(run.metrics);
+    if (selection.ops) {
+        std::map<std::int32_t, std::vector<OpRooflineRow>> by_rank;
+        for (const auto& [rank, totals] : analysis->op_work.by_rank)
+            by_rank[rank] = op_roofline(totals, roofs);
+        for (auto& row : ops_rows(run, by_rank))
+            t.ops.push_back(std::move(row));
+    }
+    if (selection.nvtx) {
+        for (auto& row : nvtx_rows(run, std::move(analysis->nvtx_ranges)))
+            t.nvtx.push_back(std::move(row));
+    }
+    if (selection.kernels) {
+        // The launch configuration of each name's longest instance, read by its index.
+        std::vector<std::uint32_t> longest;
+        for (const profiler::KernelNameStats& entry : analysis->kernels.by_name)
+            longest.push_back(static_cast<std::uint32_t>(entry.longest));
+        std::sort(longest.begin(), longest.end());
+        longest.erase(std::unique(longest.begin(), longest.end()), longest.end());
+        std::vector<profiler::Activity> activities;
+        try {
+            activities = ActivityReader(db.path(), run.id).read(longest);
+        } catch (const StoreError&) {
+            return false;  // rows this reader cannot index: read the trace whole
+        }
+        const auto activity_at = [&](std::size_t index) {
+            const auto it = std::lower_bound(longest.begin(), longest.end(), index);
+            return activities.at(static_cast<std::size_t>(it - longest.begin()));
+        };
+        for (auto& row : kernel_rows(run, analysis->kernels, activity_at,
+                                     profiler::ranks_of(analysis->header).front()))
+            t.kernels.push_back(std::move(row));
+    }
+    if (selection.breakdowns) {
+        if (auto roofline = op_roofline(analysis->op_work.by_name, roofs); !roofline.empty())
+            t.rooflines[run.id] = std::move(roofline);
+        t.breakdowns[run.id] = std::move(analysis->kernels);
+    }
+    return true;
+}
+
+}  // namespace
 
 ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<RunRecord>& runs,
                                  const ReportSelection& selection, const PivotSpec& pivot) {
@@ -36,6 +100,8 @@ ReportTables build_report_tables(const ResultsDatabase& db, const std::vector<Ru
         run.id = stored.id;
         run.matrix_id = stored.matrix_id;
         run.metrics = stored.metrics;  // the roofs of ops.csv
+        if (add_streamed_run(db, run, selection, t))
+            continue;
         run.trace = load_trace(db, stored.id);
         if (!run.trace)
             continue;

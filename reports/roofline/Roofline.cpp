@@ -96,6 +96,11 @@ std::vector<OpRooflineRow> roofline_rows(const std::vector<profiler::OpWorkTotal
 
 }  // namespace
 
+std::vector<OpRooflineRow> op_roofline(const std::vector<profiler::OpWorkTotals>& totals,
+                                       const Roofs& roofs) {
+    return roofline_rows(totals, roofs);
+}
+
 std::vector<OpRooflineRow> op_roofline(const profiler::Trace& trace, const Roofs& roofs,
                                        const profiler::TimeWindow& window) {
     return roofline_rows(profiler::total_op_work_by_name(trace, window), roofs);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/analysis/OpWork.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/RunRecord.hpp"
@@ -56,6 +57,9 @@ struct OpRooflineRow {
 // Every op name that carries work, by device time (largest first); a job's ranks together.
 std::vector<OpRooflineRow> op_roofline(const profiler::Trace& trace, const Roofs& roofs,
                                        const profiler::TimeWindow& window = {});
+// The same from op totals (profiler::OpWorkAccumulator's by_name, a streamed read's).
+std::vector<OpRooflineRow> op_roofline(const std::vector<profiler::OpWorkTotals>& totals,
+                                       const Roofs& roofs);
 // The same for each rank on its own, by rank (ops.csv).
 std::map<std::int32_t, std::vector<OpRooflineRow>> op_roofline_by_rank(
     const profiler::Trace& trace, const Roofs& roofs, const profiler::TimeWindow& window = {});

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -125,22 +126,21 @@ void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& tra
     }
 }
 
-// The bulk of a trace: chunk by chunk, each followed by a look at the stop flag and a
-// progress report.
-void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
-                     Trace& trace, const TraceLoadControl& control) {
-    trace.activities.reserve(static_cast<std::size_t>(stored.count));
-    auto act = db.prepare(detail::activity_range_sql(db.schema_version()));
+// The bulk of a trace, in trace order: chunk by chunk, each followed by a look at the stop
+// flag and a progress report. The one reader of the rows for load_trace and
+// scan_activities.
+bool visit_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
+                      const Trace& header,
+                      const std::function<bool(const Activity&, std::size_t)>& visit,
+                      ActivityColumns columns, const TraceLoadControl& control) {
+    auto act = db.prepare(detail::activity_range_sql(db.schema_version(), columns));
     act.bind(1, stored.first_rowid).bind(2, stored.last_rowid);
     std::int64_t rows_read = 0;
     while (act.step()) {
-        const Activity a = detail::activity_from_row(act);
-        if (a.name >= trace.strings.size() || a.lane >= trace.lanes.size()) {
-            throw StoreError("trace of run " + std::to_string(run_id) + " in '" +
-                             db.path().string() +
-                             "' refers to a missing name or lane; the file is damaged");
-        }
-        trace.activities.push_back(a);
+        const Activity a = detail::activity_from_row(act, columns);
+        check_stored_activity(a, header, run_id, db.path());
+        if (!visit(a, static_cast<std::size_t>(rows_read)))
+            return false;
         if (++rows_read % kChunkRows == 0) {
             throw_if_stopped(control);
             if (control.progress && stored.count > 0)
@@ -148,6 +148,19 @@ void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActiv
                                  static_cast<double>(stored.count));
         }
     }
+    return true;
+}
+
+void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
+                     Trace& trace, const TraceLoadControl& control) {
+    trace.activities.reserve(static_cast<std::size_t>(stored.count));
+    visit_activities(
+        db, run_id, stored, trace,
+        [&trace](const Activity& a, std::size_t) {
+            trace.activities.push_back(a);
+            return true;
+        },
+        ActivityColumns::all, control);
 }
 
 void read_counters(const ResultsDatabase& db, std::int64_t run_id, Trace& trace,
@@ -215,6 +228,14 @@ std::optional<Trace> load_trace_parts(const ResultsDatabase& db, std::int64_t ru
 
 }  // namespace
 
+void check_stored_activity(const Activity& a, const Trace& header, std::int64_t run_id,
+                           const std::filesystem::path& file) {
+    if (a.name >= header.strings.size() || a.lane >= header.lanes.size()) {
+        throw StoreError("trace of run " + std::to_string(run_id) + " in '" + file.string() +
+                         "' refers to a missing name or lane; the file is damaged");
+    }
+}
+
 std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
                                 const TraceLoadControl& control) {
     return load_trace_parts(db, run_id, control, true);
@@ -223,6 +244,24 @@ std::optional<Trace> load_trace(const ResultsDatabase& db, std::int64_t run_id,
 std::optional<Trace> load_trace_header(const ResultsDatabase& db, std::int64_t run_id,
                                        const TraceLoadControl& control) {
     return load_trace_parts(db, run_id, control, false);
+}
+
+bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const Trace& header,
+                     const std::function<bool(const Activity&, std::size_t)>& visit,
+                     ActivityColumns columns, const TraceLoadControl& control) {
+    throw_if_stopped(control);
+    const InterruptOnStop interrupt(db.handle(), control.stop);
+    try {
+        Trace info;
+        const auto stored = read_trace_info(db, run_id, info);
+        if (!stored)
+            return true;
+        return visit_activities(db, run_id, *stored, header, visit, columns, control);
+    } catch (const SqliteError& e) {
+        if (e.code() == SQLITE_INTERRUPT && stopped(control))
+            throw TraceLoadStopped();
+        throw;
+    }
 }
 
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db) {

@@ -3,12 +3,14 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <vector>
 
 #include "profiler/trace/StreamedTrace.hpp"
 #include "profiler/trace/Trace.hpp"
+#include "reports/store/ActivityRow.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 
 namespace trainscope::reports {
@@ -52,6 +54,25 @@ std::optional<profiler::Trace> load_trace(const ResultsDatabase& db, std::int64_
 // (ActivityReader, the GUI's loader of a huge run) needs beside them. Same errors.
 std::optional<profiler::Trace> load_trace_header(const ResultsDatabase& db, std::int64_t run_id,
                                                  const TraceLoadControl& control = {});
+
+// StoreError naming the run and `file` when a stored activity refers to a name or lane its
+// trace (`header`) does not have: load_trace checks each row with it, and so does a reader
+// of rows by index (the GUI's loader).
+void check_stored_activity(const profiler::Activity& a, const profiler::Trace& header,
+                           std::int64_t run_id, const std::filesystem::path& file);
+
+// Passes a run's stored activities to `visit` one at a time, in trace order (the order
+// load_trace gives them), with their index in the trace, holding none of them: what a
+// whole-run analysis that feeds accumulators reads instead of load_trace (analyze and
+// report --csv on a huge run). `header` is the run's load_trace_header; `columns` which
+// columns are filled (ActivityColumns: `analysis` leaves the launch
+// configuration 0). `visit` returns false to stop the scan early; then so does this.
+// StoreError when a row names a missing name or lane, SqliteError for an unreadable
+// file, TraceLoadStopped when stopped; nothing is passed for a run without a trace.
+bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const profiler::Trace& header,
+                     const std::function<bool(const profiler::Activity&, std::size_t)>& visit,
+                     ActivityColumns columns = ActivityColumns::all,
+                     const TraceLoadControl& control = {});
 
 // The ok runs whose trace holds at least one activity, by id: what a timeline can show.
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db);

@@ -1,7 +1,5 @@
 #include "reports/trace/TraceMetrics.hpp"
 
-#include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
-#include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "reports/metrics/MetricTags.hpp"
 
@@ -9,18 +7,23 @@ namespace trainscope::reports {
 
 namespace {
 
-// Summed over devices: the span from each device's first to last busy moment, and the
-// busy time in it.
-struct SpanBusy {
+// Summed over devices: the span from each device's first to last kernel moment and the
+// kernels' busy time in it (analyze_gpu_busy's span_ns and busy_ns); the copy time and
+// the part of it no kernel hid (analyze_copy_compute_overlap's copy_ns and exposed_copy_ns).
+struct DeviceSums {
     std::int64_t span_ns = 0;
     std::int64_t busy_ns = 0;
+    std::int64_t copy_ns = 0;
+    std::int64_t exposed_ns = 0;
 };
 
-SpanBusy span_and_busy(const profiler::DeviceWorkAccumulator& work) {
-    SpanBusy total;
-    for (const profiler::GpuBusy& device : profiler::analyze_gpu_busy(work)) {
-        total.span_ns += device.span_ns;
-        total.busy_ns += device.busy_ns;
+DeviceSums sums_of(const std::vector<profiler::DeviceWorkTotals>& devices) {
+    DeviceSums total;
+    for (const profiler::DeviceWorkTotals& d : devices) {
+        total.span_ns += d.span_end_ns - d.span_begin_ns;
+        total.busy_ns += d.kernel_ns;
+        total.copy_ns += d.copy_ns;
+        total.exposed_ns += d.copy_ns - d.overlap_ns;
     }
     return total;
 }
@@ -42,11 +45,11 @@ void TraceMetricsAccumulator::add(const profiler::Activity& a) {
     tensor_cores_.add(a);
 }
 
-std::vector<Metric> TraceMetricsAccumulator::finish(std::int64_t dropped_records) const {
+std::vector<Metric> TraceMetricsAccumulator::finish(std::int64_t dropped_records) {
     std::vector<Metric> metrics;
+    const DeviceSums busy = sums_of(std::move(work_).finish());
     // In a host-op trace (a CPU run) the accumulated "kernels" are the backend's ops: how
     // much of the op span they covered. Such a trace has no kernels, so no GPU figures.
-    const SpanBusy busy = span_and_busy(work_);
     if (busy.span_ns > 0) {
         if (host_op_trace_) {
             metrics.push_back({metric_tag::cpu_op_busy_pct, percent(busy.busy_ns, busy.span_ns)});
@@ -61,15 +64,10 @@ std::vector<Metric> TraceMetricsAccumulator::finish(std::int64_t dropped_records
     metrics.push_back({metric_tag::kernel_time_ms, static_cast<double>(usage.kernel_ns) * 1e-6});
     if (usage.kernel_ns > 0)
         metrics.push_back({metric_tag::tensor_core_pct, 100.0 * usage.share});
-    std::int64_t copy_ns = 0;
-    std::int64_t exposed_ns = 0;
-    for (const profiler::CopyComputeOverlap& o : profiler::analyze_copy_compute_overlap(work_)) {
-        copy_ns += o.copy_ns;
-        exposed_ns += o.exposed_copy_ns;
-    }
-    if (copy_ns > 0) {
-        metrics.push_back({metric_tag::copy_time_ms, static_cast<double>(copy_ns) * 1e-6});
-        metrics.push_back({metric_tag::exposed_copy_ms, static_cast<double>(exposed_ns) * 1e-6});
+    if (busy.copy_ns > 0) {
+        metrics.push_back({metric_tag::copy_time_ms, static_cast<double>(busy.copy_ns) * 1e-6});
+        metrics.push_back(
+            {metric_tag::exposed_copy_ms, static_cast<double>(busy.exposed_ns) * 1e-6});
     }
     metrics.push_back({metric_tag::dropped_records, static_cast<double>(dropped_records)});
     metrics.push_back({metric_tag::trace_activities, static_cast<double>(activities_)});

@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "profiler/analysis/DeviceWorkAccumulator.hpp"
+#include "profiler/analysis/DeviceWorkSummary.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/trace/Trace.hpp"
 #include "reports/store/RunRecord.hpp"
@@ -19,9 +19,10 @@ namespace trainscope::reports {
 std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace);
 
 // The same numbers from activities that pass one at a time (a streamed import, and
-// compute_trace_metrics itself). The figures are the profiler's own analyses
-// (analyze_gpu_busy, analyze_copy_compute_overlap, TensorCoreUsage) over their
-// accumulators; this class only maps them to metric tags.
+// compute_trace_metrics itself). The figures are the profiler's own: busy and overlap
+// from DeviceWorkSummary (the figures of analyze_gpu_busy and analyze_copy_compute_overlap
+// in bounded memory, whatever the trace's size), the tensor-core share from
+// TensorCoreAccumulator; this class only maps them to metric tags.
 class TraceMetricsAccumulator {
   public:
     // `host_op_trace`: the trace holds no GPU work (no kernel, memcpy or memset), so its
@@ -29,11 +30,12 @@ class TraceMetricsAccumulator {
     TraceMetricsAccumulator(const profiler::StringTable& strings,
                             std::span<const profiler::Lane> lanes, bool host_op_trace);
     void add(const profiler::Activity& a);
-    [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records) const;
+    // Once, after the last add.
+    [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records);
 
   private:
     bool host_op_trace_;
-    profiler::DeviceWorkAccumulator work_;
+    profiler::DeviceWorkSummary work_;
     profiler::TensorCoreAccumulator tensor_cores_;
     std::int64_t activities_ = 0;
 };

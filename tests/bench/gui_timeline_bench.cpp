@@ -238,6 +238,9 @@ int main(int argc, char** argv) {
         std::printf("activities %zu\n", d.activityCount());
         std::printf("load_ms %.1f\n", load_ms);
         std::printf("load_cpu_ms %.1f\n", load_cpu_ms);
+        // Whether the records were all held (read whole) and how often the rows were read.
+        std::printf("read_whole %d\n", loaded->read_whole ? 1 : 0);
+        std::printf("row_passes %d\n", loaded->row_passes);
         std::printf("first_frame_ms %.1f\n", ms_since(t_open));
         std::printf("first_paint_ms %.2f\n", first_paint);
         std::printf("rss_after_load_mb %.1f\n", rss_mb());

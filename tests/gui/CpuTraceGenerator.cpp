@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/analysis/OpWork.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "tests/gui/TraceDbGenerator.hpp"
@@ -71,7 +72,7 @@ class CpuGenerator {
         trace_.capture_begin_ns = 0;
         trace_.capture_end_ns = t_ + 50 * kUs;
         trace_.metadata["source.format"] = "host-nvtx";
-        trace_.metadata["host.nvtx_injection"] = "attached";
+        trace_.metadata[profiler::kHostTracerMetadataKey] = "attached";
         trace_.sort();
         return std::move(trace_);
     }

@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -184,15 +185,24 @@ class TestDetailsFromStore : public QObject {
     // The join's rule where ids repeat: within a rank the first API call (a runtime call
     // and the driver call under it share the id) launched every kernel of the id, and the
     // first kernel is what each of them launched; another rank's equal id is another
-    // launch; a sync with an id points at its work but launched nothing.
+    // launch, whatever its rank (a rank of 2^30 is 0 in the 30 bits beside the role); a
+    // sync with an id points at its work but launched nothing.
+    void launchJoinTakesTheFirstOfItsRankAndId_data() {
+        QTest::addColumn<std::int32_t>("other_rank");
+        QTest::newRow("rank 1") << std::int32_t{1};
+        QTest::newRow("rank 2^30") << std::int32_t{1 << 30};
+        QTest::newRow("rank 2^31 - 1") << std::numeric_limits<std::int32_t>::max();
+        QTest::newRow("rank -2^30") << std::int32_t{-(1 << 30)};
+    }
     void launchJoinTakesTheFirstOfItsRankAndId() {
+        QFETCH(std::int32_t, other_rank);
         profiler::Trace t;
         t.world_size = 2;
         using profiler::LaneKind;
         const auto s0 = t.add_lane({LaneKind::GpuStream, 0, 7, 100, "r0 stream", 0});
         const auto h0 = t.add_lane({LaneKind::HostThread, -1, 1, 100, "r0 thread", 0});
-        const auto s1 = t.add_lane({LaneKind::GpuStream, 0, 7, 200, "r1 stream", 1});
-        const auto h1 = t.add_lane({LaneKind::HostThread, -1, 1, 200, "r1 thread", 1});
+        const auto s1 = t.add_lane({LaneKind::GpuStream, 0, 7, 200, "r1 stream", other_rank});
+        const auto h1 = t.add_lane({LaneKind::HostThread, -1, 1, 200, "r1 thread", other_rank});
         const auto call = [&t](profiler::LaneId lane, profiler::ActivityKind kind,
                                std::int64_t start, const char* name, std::uint64_t id) {
             profiler::Activity a;
@@ -212,24 +222,23 @@ class TestDetailsFromStore : public QObject {
         testing::kernelAt(t, s0, 100, 110, "k1", 7);
         testing::kernelAt(t, s0, 200, 210, "k3", 9);
         testing::kernelAt(t, s1, 50, 60, "k1", 7);
-        const auto d = TimelineData::build(t);
-        const auto at = [&](profiler::LaneId lane, std::int64_t start) {
-            for (std::uint32_t i = 0; i < d->activityCount(); ++i) {
-                if (d->activity(i).lane == lane && d->activity(i).start_ns == start)
-                    return i;
-            }
-            return std::uint32_t{0xffffffff};
-        };
-        using Found = std::optional<std::uint32_t>;
-        QCOMPARE(d->launchOf(at(s0, 100)), Found(at(h0, 0)));
-        QCOMPARE(d->launchOf(at(s0, 120)), Found(at(h0, 0)));
-        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 0)), Found(at(s0, 100)));
-        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 2)), Found(at(s0, 100)));
-        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 20)), Found(at(s0, 200)));
-        QCOMPARE(d->launchOf(at(s0, 200)), Found());
-        QCOMPARE(d->launchOf(at(s1, 50)), Found(at(h1, 0)));
-        QCOMPARE(d->gpuWorkLaunchedBy(at(h1, 0)), Found(at(s1, 50)));
-        QCOMPARE(d->gpuWorkLaunchedBy(at(s0, 100)), Found());
+        // Built from the trace in memory, and streamed from a file's rows (TimelineStream).
+        const std::string path = dir_.filePath(QStringLiteral("launches.db")).toStdString();
+        testing::removeDatabase(path);
+        std::int64_t run = 0;
+        {
+            reports::RunRecord record;
+            record.trace = t;
+            record.trace->sort();
+            reports::ResultsDatabase db(path, reports::OpenMode::CreateOrOpen);
+            run = reports::RunWriter(db).write(record);
+        }
+        const auto streamed = TraceLoader::loadNow(QString::fromStdString(path), run);
+        QVERIFY(streamed != nullptr);
+        QVERIFY(!streamed->read_whole);
+        for (const auto& d :
+             {std::shared_ptr<const TimelineData>(TimelineData::build(t)), streamed->timeline})
+            checkLaunchJoin(*d, s0, h0, s1, h1);
     }
 
     // Each record read from the file is the one held in memory, and so is every tooltip.
@@ -440,6 +449,29 @@ class TestDetailsFromStore : public QObject {
     }
 
   private:
+    // The launch join's answers for launchJoinTakesTheFirstOfItsRankAndId's trace.
+    static void checkLaunchJoin(const TimelineData& timeline, profiler::LaneId s0,
+                                profiler::LaneId h0, profiler::LaneId s1, profiler::LaneId h1) {
+        const TimelineData* d = &timeline;
+        const auto at = [&](profiler::LaneId lane, std::int64_t start) {
+            for (std::uint32_t i = 0; i < d->activityCount(); ++i) {
+                if (d->activity(i).lane == lane && d->activity(i).start_ns == start)
+                    return i;
+            }
+            return std::uint32_t{0xffffffff};
+        };
+        using Found = std::optional<std::uint32_t>;
+        QCOMPARE(d->launchOf(at(s0, 100)), Found(at(h0, 0)));
+        QCOMPARE(d->launchOf(at(s0, 120)), Found(at(h0, 0)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 0)), Found(at(s0, 100)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 2)), Found(at(s0, 100)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h0, 20)), Found(at(s0, 200)));
+        QCOMPARE(d->launchOf(at(s0, 200)), Found());
+        QCOMPARE(d->launchOf(at(s1, 50)), Found(at(h1, 0)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(h1, 0)), Found(at(s1, 50)));
+        QCOMPARE(d->gpuWorkLaunchedBy(at(s0, 100)), Found());
+    }
+
     QTemporaryDir dir_;
     std::string path_;
     std::int64_t run_ = 0;

@@ -23,6 +23,7 @@
 #include "CliProcess.hpp"
 #include "TempDir.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
+#include "tests/profiler/NsysNcclExport.hpp"
 
 namespace trainscope::testing {
 namespace {
@@ -66,8 +67,10 @@ std::uint64_t fnv1a(std::uint64_t h, const void* data, std::size_t n) {
 }
 
 // "table:rows:digest;" for every table, rows in the order of all their columns; paths
-// under the shared traces folder are written relative to it.
-std::string digest_database(const std::filesystem::path& db_path) {
+// under the shared traces folder are written relative to it, and so are those under
+// `inputs` (a test's own input files), as "<inputs>".
+std::string digest_database(const std::filesystem::path& db_path,
+                            const std::filesystem::path& inputs = {}) {
     sqlite3* db = nullptr;
     if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
         sqlite3_close(db);
@@ -138,6 +141,12 @@ std::string digest_database(const std::filesystem::path& db_path) {
                     for (auto at = value.find(folder); at != std::string::npos;
                          at = value.find(folder, at))
                         value.replace(at, folder.size(), "<traces>");
+                if (!inputs.empty()) {
+                    const std::string folder = inputs.string();
+                    for (auto at = value.find(folder); at != std::string::npos;
+                         at = value.find(folder, at))
+                        value.replace(at, folder.size(), "<inputs>");
+                }
                 h = fnv1a(h, value.data(), value.size());
                 h = fnv1a(h, "\x1f", 1);
             }
@@ -250,6 +259,48 @@ TEST_P(ImportEquivalenceStreamedJob, EveryTableIsTheOneTheWholeJobAssemblyWrote)
 INSTANTIATE_TEST_SUITE_P(SharedJobs, ImportEquivalenceStreamedJob,
                          ::testing::ValuesIn(kJobFixtures),
                          [](const auto& fixture) { return std::string(fixture.param.label); });
+
+// The hand-made two-rank NCCL job of NsysCollectivesTest (tests/profiler/NsysNcclExport),
+// imported as a job: every table, collectives included, is the one the whole-trace Nsight
+// Systems importer and its NCCL join wrote (main at 2c0948c, before the streamed join).
+// Taken with that commit's trainscope built on its own:
+//   TRAINSCOPE_DIGEST_CLI=<2c0948c build>/bin/trainscope ./import_equivalence_tests
+//       --gtest_also_run_disabled_tests --gtest_filter='*PrintNcclJobDigest*'
+constexpr const char* kNcclJobDigest =
+    "activities:20:7b21482ac6676f67;collectives:6:876e1f719f41492a;"
+    "counter_series:0:14650fb0739d0383;counters:0:14650fb0739d0383;"
+    "environment:11:28cdaeab4e54cb1d;evaluations:0:14650fb0739d0383;"
+    "lane_summaries:0:14650fb0739d0383;lane_summary_runs:1:0342706b3c7c0cb5;"
+    "lanes:8:46c4ba2e4cf20d8d;matrices:1:04ea92202a5833d8;"
+    "memory_peak_classes:0:14650fb0739d0383;memory_peaks:0:14650fb0739d0383;"
+    "metrics:7:38785e4adc8d1077;runs:1:056100e2f8b21482;"
+    "schema_version:1:3fb475502096b272;steps:0:14650fb0739d0383;"
+    "strings:10:8507d28ca7b32523;trace_info:1:1e071228734e3f48;"
+    "trace_metadata:10:c282e0f00f01cae2;";
+
+std::string import_nccl_job_and_digest(const std::string& cli) {
+    TempDir dir;
+    const auto rank0 = profiler::testing::write_rank(dir.path(), 0, 0);
+    const auto rank1 = profiler::testing::write_rank(dir.path(), 1, 300);
+    const auto db = dir / "nccl_job.db";
+    const std::string command = cli + " import --job " + rank0.string() + " " + rank1.string() +
+                                " -o " + db.string() + " 2>&1 >/dev/null";
+    if (std::system(command.c_str()) != 0)
+        return "import failed: " + command;
+    return digest_database(db, dir.path());
+}
+
+TEST(ImportEquivalenceNcclJob, EveryTableIsTheOneTheWholeNsysJoinWrote) {
+    const std::string now = import_nccl_job_and_digest(std::string(TRAINSCOPE_CLI));
+    ASSERT_EQ(now.rfind("import failed", 0), std::string::npos) << now;
+    EXPECT_NE(now.find("collectives:6:"), std::string::npos) << "three per rank";
+    EXPECT_EQ(without_schema_version(now), without_schema_version(kNcclJobDigest));
+}
+
+TEST(ImportEquivalenceNcclJob, DISABLED_PrintNcclJobDigest) {
+    const char* cli = std::getenv("TRAINSCOPE_DIGEST_CLI");
+    std::printf("%s\n", import_nccl_job_and_digest(cli ? cli : TRAINSCOPE_CLI).c_str());
+}
 
 using ImportEquivalenceJob = NeedsSharedTraces;
 using ImportEquivalenceGenerated = NeedsSharedTraces;

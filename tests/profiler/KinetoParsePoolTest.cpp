@@ -110,18 +110,22 @@ class KinetoParsePoolImport : public ::testing::Test {
     // Kernels on two streams (a new name every 64 events: the names' ids follow the
     // order the events are built in), the runtime calls that launched them, nested CPU
     // ops on three threads and a thread's name; event `bad` (if any) has a time that is no
-    // number (`malformed`: a number that is no JSON).
+    // number (`malformed`: a number that is no JSON), and so has event `malformed_at` (a
+    // number that is no JSON). `escaped_key`: "traceEvents" spelled with a JSON escape,
+    // which the scan does not cut into batches.
     static std::filesystem::path write(const std::string& name, int bad = -1,
-                                       bool malformed = false, bool truncated = false) {
+                                       bool malformed = false, bool truncated = false,
+                                       bool escaped_key = false, int malformed_at = -1) {
         const auto dir = std::filesystem::path(TRAINSCOPE_BINARY_DIR) / "profiler_test_inputs";
         std::filesystem::create_directories(dir);
-        std::string json = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "G"}],)"
-                           R"( "traceEvents": [)";
+        std::string json = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "G"}],)";
+        json += escaped_key ? R"( "trace\u0045vents": [)" : R"( "traceEvents": [)";
         json +=
             R"({"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "main"}})";
         for (int i = 0; i < kEvents; ++i) {
-            const std::string ts =
-                i == bad ? (malformed ? "01.5" : R"("soon")") : std::to_string(i * 10) + ".125";
+            const std::string ts = i == malformed_at ? "01.5"
+                                   : i == bad        ? (malformed ? "01.5" : R"("soon")")
+                                                     : std::to_string(i * 10) + ".125";
             switch (i % 4) {
                 case 0:
                     json += R"(, {"ph": "X", "cat": "kernel", "name": "k)" + std::to_string(i / 64);
@@ -193,6 +197,35 @@ TEST_F(KinetoParsePoolImport, TheTraceIsOneThreadsForAnyNumberOfParsers) {
         EXPECT_EQ(std::make_tuple(many.base_ns, many.capture_begin_ns, many.capture_end_ns),
                   std::make_tuple(one.base_ns, one.capture_begin_ns, one.capture_end_ns));
     }
+}
+
+// "traceEvents" written with an escape: its events come with the rest of the document,
+// after the scan, and are built as one thread builds them.
+TEST_F(KinetoParsePoolImport, AnEscapedTraceEventsKeyGivesOneThreadsTrace) {
+    const auto path = write("pool_escaped.json", -1, false, false, true);
+    const Trace one = materialize(stream_kineto_trace(path, threads(1)));
+    ASSERT_EQ(one.activities.size(), std::size_t{kEvents} / 4 * 3);
+    for (const std::size_t parsers : {std::size_t{2}, std::size_t{3}}) {
+        SCOPED_TRACE(parsers);
+        const Trace many = materialize(stream_kineto_trace(path, threads(parsers)));
+        ASSERT_EQ(many.activities.size(), one.activities.size());
+        for (std::size_t i = 0; i < one.activities.size(); ++i)
+            ASSERT_EQ(fields(many.activities[i]), fields(one.activities[i])) << "activity " << i;
+        EXPECT_EQ(many.metadata, one.metadata);
+    }
+}
+
+// The events of an escaped key pass to the builder a few batches at a time, as on one
+// thread, not held until the reader is done: the builder refuses an early one while the
+// reader is still far from a malformed number late in the array, and that refusal is the
+// error, as on one thread (events held until the end were built after the reader's fault).
+TEST_F(KinetoParsePoolImport, AnEscapedKeysEventsAreNotHeldUntilTheEnd) {
+    const auto path =
+        write("pool_escaped_bad.json", kEvents / 8, false, false, true, kEvents * 7 / 8);
+    const std::string expected = error_of(path, 1);
+    EXPECT_NE(expected.find("no numeric \"ts\""), std::string::npos) << expected;
+    EXPECT_EQ(error_of(path, 2), expected);
+    EXPECT_EQ(error_of(path, 3), expected);
 }
 
 TEST_F(KinetoParsePoolImport, AnEventTheBuilderRefusesStopsAndJoinsEveryThread) {

@@ -122,7 +122,7 @@ std::vector<NcclApiRange> read_nccl_api_ranges(const SqliteConnection& db) {
 
 void NsysCollectiveJoin::see(const Activity& a, std::int64_t origin_ns, const Trace& trace) {
     if (communication_.is_communication_kernel(a, trace.strings)) {
-        kernels_.push_back(a);
+        kernels_.push_back({a.correlation, a.start_ns, a.end_ns, a.name, a.lane});
         return;
     }
     if (!communication_.launches_communication(a) || launches_.count(a.correlation) != 0)
@@ -141,7 +141,7 @@ void NsysCollectiveJoin::finish(Trace& trace) const {
             return a->start_ns < b->start_ns;
         });
     }
-    for (const Activity& kernel : kernels_) {
+    for (const Kernel& kernel : kernels_) {
         const std::string name(trace.strings.at(kernel.name));
         const NcclApiRange* call = nullptr;
         if (const auto launch = launches_.find(kernel.correlation); launch != launches_.end()) {

@@ -66,10 +66,18 @@ class NsysCollectiveJoin {
         std::int64_t thread = 0;
         std::int64_t start_ns = 0;  // the export's clock
     };
+    // What a communication kernel's call needs of it: 32 bytes, not a whole Activity's 88.
+    struct Kernel {
+        std::uint64_t correlation = 0;
+        std::int64_t start_ns = 0;
+        std::int64_t end_ns = 0;
+        StringId name = 0;
+        LaneId lane = 0;
+    };
     std::vector<NcclApiRange> ranges_;
     CommunicationKernels communication_;
     std::unordered_map<std::uint64_t, Launch> launches_;  // the first launch of each
-    std::vector<Activity> kernels_;                       // communication kernels
+    std::vector<Kernel> kernels_;                         // communication kernels
 };
 
 }  // namespace trainscope::profiler::detail

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "profiler/analysis/GpuWork.hpp"
+#include "profiler/trace/ActivitySorter.hpp"
+#include "profiler/trace/Trace.hpp"
+
+namespace trainscope::profiler {
+
+// One device's totals: what analyze_gpu_busy (default options, no window) and
+// analyze_copy_compute_overlap give for it, without its intervals.
+struct DeviceWorkTotals {
+    DeviceKey device;
+    std::int64_t kernel_count = 0;
+    std::int64_t copy_count = 0;
+    // The kernels' span (first start to last end of non-empty kernels; 0 and 0 for none)
+    // and the length of their union.
+    std::int64_t span_begin_ns = 0;
+    std::int64_t span_end_ns = 0;
+    std::int64_t kernel_ns = 0;
+    // The length of the memcpys' union, and of its intersection with the kernels'.
+    std::int64_t copy_ns = 0;
+    std::int64_t overlap_ns = 0;
+};
+
+// The run metrics' busy and overlap figures in bounded memory, for an import of any size.
+// DeviceWorkAccumulator keeps every device's intervals (the GUI draws them; the figures
+// merge them at the end), which grows with the trace, since activities pass lane by lane
+// and a later stream of the same device may fill any gap. Here each kernel and memcpy
+// (host ops as kernels in a host-op trace, as the accumulator counts them) goes, as a
+// compact record keyed by its device, into an ActivitySorter (runs on disk), and finish()
+// reads them back in start order per device, so that only the open interval of the
+// kernels', the copies' and their joint union is held: overlap = kernels + copies - joint.
+// Memory: the sorter's run buffer (64 Ki records, 5.5 MiB) and a read block per run.
+// The figures equal the interval-union analyses' (tests/profiler/DeviceWorkSummaryTest).
+class DeviceWorkSummary {
+  public:
+    // `lanes` must outlive the summary; `host_ops_as_kernels` as DeviceWorkAccumulator's.
+    explicit DeviceWorkSummary(std::span<const Lane> lanes, bool host_ops_as_kernels = false);
+
+    void add(const Activity& a);
+    // One entry per device with kernels or memcpys, ordered by rank, then device. Throws
+    // std::system_error when the temporary file cannot be written or read.
+    [[nodiscard]] std::vector<DeviceWorkTotals> finish() &&;
+
+    static constexpr std::size_t kRunCapacity = std::size_t{1} << 16;
+
+  private:
+    void add_work(DeviceKey key, const Activity& a, bool kernel);
+
+    std::span<const Lane> lanes_;
+    bool host_ops_as_kernels_;
+    // Dense ids for the sorter's lane field, so that it orders by device, then start.
+    std::map<DeviceKey, std::uint32_t> ids_;
+    std::vector<DeviceWorkTotals> totals_;  // by dense id
+    ActivitySorter sorter_{kRunCapacity};
+};
+
+}  // namespace trainscope::profiler

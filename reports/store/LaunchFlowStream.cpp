@@ -1,0 +1,83 @@
+#include "reports/store/LaunchFlowStream.hpp"
+
+#include <string>
+
+#include "profiler/analysis/GpuWork.hpp"
+#include "profiler/analysis/LaunchIndex.hpp"
+#include "reports/store/SqliteError.hpp"
+
+namespace trainscope::reports {
+
+namespace {
+
+using profiler::ActivityKind;
+
+// The stored kind values `test` accepts, as an SQL list "(0,1,2)": the kinds' one
+// definition (is_gpu_work, is_launch_call) rather than a copy of it in SQL.
+std::string stored_kinds(bool (*test)(ActivityKind)) {
+    std::string list(1, '(');
+    for (int kind = 0; kind <= 255; ++kind) {
+        if (!test(static_cast<ActivityKind>(kind)))
+            continue;
+        if (list.size() > 1)
+            list += ',';
+        list += std::to_string(kind);
+    }
+    list += ')';
+    return list;
+}
+
+struct RowidRange {
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+};
+
+RowidRange stored_rowids(const ResultsDatabase& db, std::int64_t run_id) {
+    auto info =
+        db.prepare("SELECT first_activity, last_activity FROM trace_info WHERE run_id = ?1");
+    info.bind(1, run_id);
+    if (!info.step()) {
+        throw StoreError("run " + std::to_string(run_id) + " in '" + db.path().string() +
+                         "' has no trace");
+    }
+    return {info.column_int64(0), info.column_int64(1)};
+}
+
+// Fills the temporary table of launches and prepares the join, bound to the run's rows.
+Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
+    const RowidRange rows = stored_rowids(db, run_id);
+    // On disk whatever SQLite was built with: a run's launches are millions of rows.
+    db.exec("PRAGMA temp_store = FILE");
+    db.exec(
+        "CREATE TEMP TABLE launches (correlation INTEGER PRIMARY KEY, lane INTEGER NOT NULL, "
+        "start_ns INTEGER NOT NULL)");
+    // In rowid (trace) order, so OR IGNORE keeps a correlation's first call.
+    auto fill = db.prepare(
+        "INSERT OR IGNORE INTO temp.launches SELECT correlation, lane, start_ns FROM activities "
+        "WHERE rowid BETWEEN ?1 AND ?2 AND correlation <> 0 AND kind IN " +
+        stored_kinds(&profiler::is_launch_call) + " ORDER BY rowid");
+    fill.bind(1, rows.first).bind(2, rows.last);
+    fill.step();
+    auto flows = db.prepare(
+        "SELECT l.lane, l.start_ns, w.lane, w.start_ns FROM activities w "
+        "JOIN temp.launches l ON l.correlation = w.correlation "
+        "WHERE w.rowid BETWEEN ?1 AND ?2 AND w.kind IN " +
+        stored_kinds(&profiler::is_gpu_work) + " ORDER BY w.rowid");
+    flows.bind(1, rows.first).bind(2, rows.last);
+    return flows;
+}
+
+}  // namespace
+
+LaunchFlowStream::LaunchFlowStream(const std::filesystem::path& database_path, std::int64_t run_id)
+    : db_(database_path, OpenMode::ReadOnly), flows_(joined_flows(db_, run_id)) {}
+
+bool LaunchFlowStream::next(profiler::FlowEnd& launch, profiler::FlowEnd& work) {
+    if (!flows_.step())
+        return false;
+    launch = {static_cast<profiler::LaneId>(flows_.column_int64(0)), flows_.column_int64(1)};
+    work = {static_cast<profiler::LaneId>(flows_.column_int64(2)), flows_.column_int64(3)};
+    return true;
+}
+
+}  // namespace trainscope::reports

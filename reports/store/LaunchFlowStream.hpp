@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "profiler/formats/ChromeTraceWriter.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+
+namespace trainscope::reports {
+
+// A stored run's GPU work (kernels, memcpys, memsets) in trace order, each with the API
+// call that launched it, by profiler::LaunchIndex's rule: the first runtime or driver call
+// in trace order with the work's correlation id (0 never joins); work without such a call
+// is left out. The Chrome export's flows, without holding the run: SQLite joins the rows
+// through a temporary table of the launches (correlation, lane, start) that it keeps on
+// disk (temp_store FILE, in SQLite's temporary folder: $SQLITE_TMPDIR, else $TMPDIR, else
+// /var/tmp or /tmp), so memory stays at SQLite's page cache whatever the run's size.
+// Opens its own read-only connection; the table goes with it.
+class LaunchFlowStream {
+  public:
+    // StoreError when the run has no trace; SqliteError for an unreadable file or a
+    // temporary folder SQLite cannot write.
+    LaunchFlowStream(const std::filesystem::path& database_path, std::int64_t run_id);
+
+    // The next GPU work item with a launch: where its launch and it start. False after the
+    // last.
+    bool next(profiler::FlowEnd& launch, profiler::FlowEnd& work);
+
+  private:
+    ResultsDatabase db_;
+    Statement flows_;
+};
+
+}  // namespace trainscope::reports

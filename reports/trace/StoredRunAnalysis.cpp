@@ -1,0 +1,118 @@
+#include "reports/trace/StoredRunAnalysis.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "profiler/analysis/GpuWork.hpp"
+#include "profiler/analysis/OpWork.hpp"
+#include "profiler/analysis/RankWork.hpp"
+#include "profiler/analysis/StepApiCounts.hpp"
+#include "reports/store/TraceStore.hpp"
+
+namespace trainscope::reports {
+
+namespace {
+
+bool has_host_nvtx_lane(const profiler::Trace& header) {
+    return std::any_of(header.lanes.begin(), header.lanes.end(), [](const profiler::Lane& lane) {
+        return lane.kind == profiler::LaneKind::Nvtx && lane.device < 0;
+    });
+}
+
+bool names(const profiler::StringTable& strings, const std::string& name) {
+    for (std::size_t id = 0; id < strings.size(); ++id) {
+        if (strings.at(static_cast<profiler::StringId>(id)) == name)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
+                                                    profiler::Trace& header) {
+    // A job's analysis joins its ranks over the whole trace.
+    if (profiler::ranks_of(header).size() > 1)
+        return std::nullopt;
+    const profiler::Trace& h = header;
+    profiler::DeviceWorkAccumulator work(h.lanes);
+    profiler::KernelBreakdownAccumulator kernels(h.strings);
+    profiler::TensorCoreAccumulator tensor_cores(h.strings);
+    profiler::TraceHealthAccumulator health(h);
+    // Only a trace with NVTX lanes has ranges to project: the others keep no launches.
+    std::optional<profiler::HostRangeProjectionAccumulator> nvtx;
+    if (has_host_nvtx_lane(h))
+        nvtx.emplace(profiler::HostRangeProjectionAccumulator::nvtx(h.lanes, false));
+    // Step ranges need a name "step" (StepApiCountOptions): without it, no calls are kept.
+    std::optional<profiler::StepApiCountsAccumulator> steps;
+    if (nvtx && names(h.strings, profiler::StepApiCountOptions{}.step_range))
+        steps.emplace(h.lanes, h.strings);
+    bool runtime_api = false;
+    bool op_work = false;
+    std::size_t count = 0;
+    bool gpu_work = false;
+    bool host_ops = false;
+    const bool whole = !scan_activities(
+        db, run_id, h,
+        [&](const profiler::Activity& a, std::size_t index) {
+            op_work = op_work || profiler::carries_op_work(a);
+            if (nvtx)
+                nvtx->add(a, index);
+            if (steps)
+                steps->add(a, index);
+            runtime_api = runtime_api || a.kind == profiler::ActivityKind::RuntimeApi;
+            ++count;
+            work.add(a);
+            tensor_cores.add(a);
+            health.add(a);
+            if (profiler::is_gpu_work(a.kind)) {
+                gpu_work = true;
+                kernels.add(a, index, a.duration_ns());
+            }
+            host_ops = host_ops || a.kind == profiler::ActivityKind::HostOp;
+            return true;
+        },
+        ActivityColumns::analysis);
+    // A CPU-backend trace: its ops are the device's work, by self time (whole trace).
+    if (whole || (!gpu_work && host_ops))
+        return std::nullopt;
+    // Ops carrying work (trainscope's own runs): their launches joined to their kernels in
+    // a second read, so that a trace without them keeps no launches for it.
+    profiler::OpWorkAccumulator::Totals op_totals;
+    if (op_work) {
+        profiler::OpWorkAccumulator ops(h.lanes);
+        scan_activities(
+            db, run_id, h,
+            [&ops](const profiler::Activity& a, std::size_t index) {
+                ops.add(a, index);
+                return true;
+            },
+            ActivityColumns::analysis);
+        op_totals = std::move(ops).finish(h.strings);
+    }
+    // The accumulators finish before the header (their names) moves; moving it keeps its
+    // lanes' buffer, which `work` refers to.
+    profiler::KernelBreakdown kernel_breakdown = std::move(kernels).finish();
+    profiler::TensorCoreUsage tensor_core_usage = tensor_cores.finish();
+    profiler::TraceHealth trace_health = std::move(health).finish();
+    std::vector<profiler::NvtxRangeGpuTime> nvtx_ranges;
+    if (nvtx)
+        nvtx_ranges = std::move(*nvtx).finish(h.strings);
+    std::vector<profiler::StepApiCounts> step_counts;
+    if (steps)
+        step_counts = std::move(*steps).finish();
+    StoredRunAnalysis out{std::move(header),
+                          count,
+                          std::move(work),
+                          std::move(kernel_breakdown),
+                          std::move(tensor_core_usage),
+                          std::move(trace_health),
+                          std::move(nvtx_ranges),
+                          runtime_api,
+                          std::move(step_counts),
+                          std::move(op_totals)};
+    return out;
+}
+
+}  // namespace trainscope::reports

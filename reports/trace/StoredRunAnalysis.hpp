@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "profiler/analysis/DeviceWorkAccumulator.hpp"
+#include "profiler/analysis/KernelBreakdownAnalysis.hpp"
+#include "profiler/analysis/NvtxProjectionAnalysis.hpp"
+#include "profiler/analysis/OpWork.hpp"
+#include "profiler/analysis/StepApiCounts.hpp"
+#include "profiler/analysis/TensorCoreAnalysis.hpp"
+#include "profiler/analysis/TraceHealthAnalysis.hpp"
+#include "profiler/trace/Trace.hpp"
+#include "reports/store/ResultsDatabase.hpp"
+
+namespace trainscope::reports {
+
+// What `analyze` (default mode) and `report --csv` ask of a run's whole trace, from one
+// read of its stored rows in trace order (scan_activities) feeding the analyses'
+// accumulators, without holding the activities: busy time and copy/compute overlap
+// (DeviceWorkAccumulator), the kernel breakdown, tensor cores, trace health and the NVTX
+// ranges projected to the GPU work they launched (HostRangeProjectionAccumulator) and the
+// API calls counted per NVTX step range (StepApiCountsAccumulator), and the ops' work
+// (OpWorkAccumulator). The
+// figures are those the whole-trace functions give (they are wrappers over the same
+// accumulators). `header` is the trace without its activities; kernel breakdown's
+// `longest` are indexes into the stored trace (ActivityReader reads them).
+struct StoredRunAnalysis {
+    profiler::Trace header;
+    std::size_t activity_count = 0;
+    profiler::DeviceWorkAccumulator work;
+    profiler::KernelBreakdown kernels;
+    profiler::TensorCoreUsage tensor_cores;
+    profiler::TraceHealth health;
+    std::vector<profiler::NvtxRangeGpuTime> nvtx_ranges;  // project_nvtx_ranges_to_gpu's
+    bool runtime_api_records = false;                     // has_runtime_api_records
+    std::vector<profiler::StepApiCounts> steps;           // count_api_calls_per_step's
+    profiler::OpWorkAccumulator::Totals op_work;          // total_op_work_by_name/_by_rank's
+};
+
+// The analysis of run `run_id`'s stored trace read once in order, or nullopt where its
+// trace needs the whole-trace analyses: a distributed job's (several ranks) or a
+// CPU-backend trace's (is_host_op_trace). A trace whose ops carry FLOPs or bytes is read a
+// second time for their work (OpWorkAccumulator). `header` is the
+// run's load_trace_header (moved in on success). Same errors as scan_activities.
+std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
+                                                    profiler::Trace& header);
+
+}  // namespace trainscope::reports
