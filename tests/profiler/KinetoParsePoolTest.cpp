@@ -165,6 +165,13 @@ class KinetoParsePoolImport : public ::testing::Test {
         return options;
     }
 
+    // Activity by activity, in order: what a pool of any size must build.
+    static void expect_same_activities(const Trace& many, const Trace& one) {
+        ASSERT_EQ(many.activities.size(), one.activities.size());
+        for (std::size_t i = 0; i < one.activities.size(); ++i)
+            ASSERT_EQ(fields(many.activities[i]), fields(one.activities[i])) << "activity " << i;
+    }
+
     static std::string error_of(const std::filesystem::path& path, std::size_t parse_threads) {
         try {
             (void)stream_kineto_trace(path, threads(parse_threads));
@@ -182,9 +189,7 @@ TEST_F(KinetoParsePoolImport, TheTraceIsOneThreadsForAnyNumberOfParsers) {
     for (const std::size_t parsers : {std::size_t{2}, std::size_t{3}}) {
         SCOPED_TRACE(parsers);
         const Trace many = materialize(stream_kineto_trace(path, threads(parsers)));
-        ASSERT_EQ(many.activities.size(), one.activities.size());
-        for (std::size_t i = 0; i < one.activities.size(); ++i)
-            ASSERT_EQ(fields(many.activities[i]), fields(one.activities[i])) << "activity " << i;
+        expect_same_activities(many, one);
         ASSERT_EQ(many.strings.size(), one.strings.size());
         for (std::size_t i = 0; i < one.strings.size(); ++i) {
             EXPECT_EQ(many.strings.at(static_cast<StringId>(i)),
@@ -208,9 +213,7 @@ TEST_F(KinetoParsePoolImport, AnEscapedTraceEventsKeyGivesOneThreadsTrace) {
     for (const std::size_t parsers : {std::size_t{2}, std::size_t{3}}) {
         SCOPED_TRACE(parsers);
         const Trace many = materialize(stream_kineto_trace(path, threads(parsers)));
-        ASSERT_EQ(many.activities.size(), one.activities.size());
-        for (std::size_t i = 0; i < one.activities.size(); ++i)
-            ASSERT_EQ(fields(many.activities[i]), fields(one.activities[i])) << "activity " << i;
+        expect_same_activities(many, one);
         EXPECT_EQ(many.metadata, one.metadata);
     }
 }
