@@ -23,7 +23,9 @@ namespace trainscope::reports {
 namespace {
 
 // The tables of one run from one read of its stored rows (analyze_stored_run); false,
-// with nothing added, where its trace must be read whole.
+// with nothing added, where its trace must be read whole. The rows are built aside and
+// added only once the last read that can fail has passed, so that the whole read's rows
+// are not added after some of these.
 bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
                       const ReportSelection& selection, ReportTables& t) {
     std::optional<profiler::Trace> header = load_trace_header(db, run.id);
@@ -32,19 +34,7 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
     std::optional<StoredRunAnalysis> analysis = analyze_stored_run(db, run.id, *header);
     if (!analysis)
         return false;
-    // Such a trace has one rank: no ranks table (what the whole-trace tables give it).
-    const Roofs roofs = roofs_of(run.metrics);
-    if (selection.ops) {
-        std::map<std::int32_t, std::vector<OpRooflineRow>> by_rank;
-        for (const auto& [rank, totals] : analysis->op_work.by_rank)
-            by_rank[rank] = op_roofline(totals, roofs);
-        for (auto& row : ops_rows(run, by_rank))
-            t.ops.push_back(std::move(row));
-    }
-    if (selection.nvtx) {
-        for (auto& row : nvtx_rows(run, std::move(analysis->nvtx_ranges)))
-            t.nvtx.push_back(std::move(row));
-    }
+    CsvTable kernels;
     if (selection.kernels) {
         // The launch configuration of each name's longest instance, read by its index.
         std::vector<std::uint32_t> longest;
@@ -62,9 +52,23 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
             const auto it = std::lower_bound(longest.begin(), longest.end(), index);
             return activities.at(static_cast<std::size_t>(it - longest.begin()));
         };
-        for (auto& row : kernel_rows(run, analysis->kernels, activity_at,
-                                     profiler::ranks_of(analysis->header).front()))
-            t.kernels.push_back(std::move(row));
+        kernels = kernel_rows(run, analysis->kernels, activity_at,
+                              profiler::ranks_of(analysis->header).front());
+    }
+    for (auto& row : kernels)
+        t.kernels.push_back(std::move(row));
+    // Such a trace has one rank: no ranks table (what the whole-trace tables give it).
+    const Roofs roofs = roofs_of(run.metrics);
+    if (selection.ops) {
+        std::map<std::int32_t, std::vector<OpRooflineRow>> by_rank;
+        for (const auto& [rank, totals] : analysis->op_work.by_rank)
+            by_rank[rank] = op_roofline(totals, roofs);
+        for (auto& row : ops_rows(run, by_rank))
+            t.ops.push_back(std::move(row));
+    }
+    if (selection.nvtx) {
+        for (auto& row : nvtx_rows(run, std::move(analysis->nvtx_ranges)))
+            t.nvtx.push_back(std::move(row));
     }
     if (selection.breakdowns) {
         if (auto roofline = op_roofline(analysis->op_work.by_name, roofs); !roofline.empty())

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "Popen.hpp"
 #include "ReportFixture.hpp"
@@ -159,6 +160,35 @@ TEST_F(ReportExports, ASelectionBuildsExactlyTheTablesItNames) {
         EXPECT_TRUE(other->empty());
     EXPECT_TRUE(t.breakdowns.empty());
     EXPECT_TRUE(t.rooflines.empty());
+}
+
+// A run whose rows ActivityReader cannot index (its rowids have a gap) is analysed from
+// its stored rows first, then read whole: its ops, NVTX and kernel rows appear once, as
+// they do when the streamed tables stand.
+TEST_F(ReportExports, AFallbackToTheWholeReadAddsEachRowOnce) {
+    const ReportTables streamed = tables();
+    {
+        // The last run's last activity moves past every row: the whole read's rowid range
+        // still holds that run's rows alone.
+        const ResultsDatabase db(dir_ / "results.db", OpenMode::CreateOrOpen);
+        db.exec(
+            "UPDATE trace_info SET last_activity = (SELECT max(rowid) + 10 FROM activities) "
+            "WHERE last_activity = (SELECT max(rowid) FROM activities)");
+        db.exec(
+            "UPDATE activities SET rowid = (SELECT max(rowid) + 10 FROM activities) "
+            "WHERE rowid = (SELECT max(rowid) FROM activities)");
+    }
+    const ReportTables whole = tables();
+    for (const auto& [name, before, after] :
+         std::vector<std::tuple<std::string, const CsvTable*, const CsvTable*>>{
+             {"ops.csv", &streamed.ops, &whole.ops},
+             {"nvtx.csv", &streamed.nvtx, &whole.nvtx},
+             {"kernels.csv", &streamed.kernels, &whole.kernels}}) {
+        write_csv_table(*before, dir_ / ("streamed-" + name));
+        write_csv_table(*after, dir_ / ("whole-" + name));
+        EXPECT_EQ(read_file(dir_ / ("whole-" + name)), read_file(dir_ / ("streamed-" + name)))
+            << name;
+    }
 }
 
 TEST_F(ReportExports, StepsAndNvtxCarryTheirUnits) {
