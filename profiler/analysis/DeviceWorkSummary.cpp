@@ -36,8 +36,9 @@ struct DeviceSweep {
 
 }  // namespace
 
-DeviceWorkSummary::DeviceWorkSummary(std::span<const Lane> lanes, bool host_ops_as_kernels)
-    : lanes_(lanes), host_ops_as_kernels_(host_ops_as_kernels) {}
+DeviceWorkSummary::DeviceWorkSummary(std::span<const Lane> lanes, bool host_ops_as_kernels,
+                                     std::size_t run_capacity)
+    : lanes_(lanes), host_ops_as_kernels_(host_ops_as_kernels), sorter_(run_capacity) {}
 
 void DeviceWorkSummary::add(const Activity& a) {
     switch (a.kind) {

@@ -40,7 +40,10 @@ struct DeviceWorkTotals {
 class DeviceWorkSummary {
   public:
     // `lanes` must outlive the summary; `host_ops_as_kernels` as DeviceWorkAccumulator's.
-    explicit DeviceWorkSummary(std::span<const Lane> lanes, bool host_ops_as_kernels = false);
+    // `run_capacity`: records sorted in memory at a time; a caller that holds the whole
+    // trace already passes its work count, so that nothing goes to $TMPDIR.
+    explicit DeviceWorkSummary(std::span<const Lane> lanes, bool host_ops_as_kernels = false,
+                               std::size_t run_capacity = kRunCapacity);
 
     void add(const Activity& a);
     // One entry per device with kernels or memcpys, ordered by rank, then device. Throws
@@ -57,7 +60,7 @@ class DeviceWorkSummary {
     // Dense ids for the sorter's lane field, so that it orders by device, then start.
     std::map<DeviceKey, std::uint32_t> ids_;
     std::vector<DeviceWorkTotals> totals_;  // by dense id
-    ActivitySorter sorter_{kRunCapacity};
+    ActivitySorter sorter_;
 };
 
 }  // namespace trainscope::profiler

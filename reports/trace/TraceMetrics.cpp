@@ -1,5 +1,7 @@
 #include "reports/trace/TraceMetrics.hpp"
 
+#include <algorithm>
+
 #include "profiler/analysis/HostOpsAsWork.hpp"
 #include "reports/metrics/MetricTags.hpp"
 
@@ -36,8 +38,10 @@ double percent(std::int64_t part, std::int64_t whole) {
 
 TraceMetricsAccumulator::TraceMetricsAccumulator(const profiler::StringTable& strings,
                                                  std::span<const profiler::Lane> lanes,
-                                                 bool host_op_trace)
-    : host_op_trace_(host_op_trace), work_(lanes, host_op_trace), tensor_cores_(strings) {}
+                                                 bool host_op_trace, std::size_t run_capacity)
+    : host_op_trace_(host_op_trace),
+      work_(lanes, host_op_trace, run_capacity),
+      tensor_cores_(strings) {}
 
 void TraceMetricsAccumulator::add(const profiler::Activity& a) {
     ++activities_;
@@ -75,7 +79,16 @@ std::vector<Metric> TraceMetricsAccumulator::finish(std::int64_t dropped_records
 }
 
 std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace) {
-    TraceMetricsAccumulator metrics(trace.strings, trace.lanes, profiler::is_host_op_trace(trace));
+    const bool host_op_trace = profiler::is_host_op_trace(trace);
+    // One run as large as the work it will sort: in memory beside the trace, which is
+    // held anyway, rather than 88 bytes a record through $TMPDIR.
+    const auto work_count = static_cast<std::size_t>(std::count_if(
+        trace.activities.begin(), trace.activities.end(), [&](const profiler::Activity& a) {
+            return a.kind == profiler::ActivityKind::Kernel ||
+                   a.kind == profiler::ActivityKind::Memcpy ||
+                   (host_op_trace && a.kind == profiler::ActivityKind::HostOp);
+        }));
+    TraceMetricsAccumulator metrics(trace.strings, trace.lanes, host_op_trace, work_count);
     for (const profiler::Activity& a : trace.activities)
         metrics.add(a);
     return metrics.finish(trace.dropped_records);

@@ -16,6 +16,7 @@ namespace trainscope::reports {
 // (all devices, each a (rank, device), pooled by summing), kernel count and time,
 // tensor-core share, exposed copy time, dropped records; for a trace of host ops without
 // GPU work (a CPU run), the share of the op span the ops covered.
+// The trace is held already: its work is sorted in memory, not in $TMPDIR.
 std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace);
 
 // The same numbers from activities that pass one at a time (a streamed import, and
@@ -26,9 +27,11 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace);
 class TraceMetricsAccumulator {
   public:
     // `host_op_trace`: the trace holds no GPU work (no kernel, memcpy or memset), so its
-    // host ops stand for the device's work (profiler::is_host_op_trace).
+    // host ops stand for the device's work (profiler::is_host_op_trace). `run_capacity`
+    // as DeviceWorkSummary's.
     TraceMetricsAccumulator(const profiler::StringTable& strings,
-                            std::span<const profiler::Lane> lanes, bool host_op_trace);
+                            std::span<const profiler::Lane> lanes, bool host_op_trace,
+                            std::size_t run_capacity = profiler::DeviceWorkSummary::kRunCapacity);
     void add(const profiler::Activity& a);
     // Once, after the last add.
     [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records);

@@ -4,7 +4,9 @@
 // hidden under kernels, the tensor-core share, and for a CPU run the ops' busy share.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
+#include <string>
 
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
@@ -126,6 +128,41 @@ TEST(TraceMetrics, EachRanksDeviceIsItsOwn) {
     EXPECT_DOUBLE_EQ(metric(metrics, "gpu_busy_pct"), 100.0);
     EXPECT_DOUBLE_EQ(metric(metrics, "gpu_idle_ms"), 0.0);
     EXPECT_DOUBLE_EQ(metric(metrics, "exposed_copy_ms"), 50e-6);
+}
+
+// A whole trace (trainscope run's, held in memory) sorts its work in memory whatever its
+// size: with more kernels and copies than one of DeviceWorkSummary's runs and $TMPDIR a
+// folder that does not exist, the metrics still come.
+TEST(TraceMetrics, AWholeTraceNeedsNoTemporaryFile) {
+    profiler::Trace t;
+    const auto stream = t.add_lane({profiler::LaneKind::GpuStream, 0, 7, 0, "s", 0});
+    const std::int64_t n =
+        static_cast<std::int64_t>(profiler::DeviceWorkSummary::kRunCapacity) + 1000;
+    for (std::int64_t i = 0; i < n; ++i) {
+        Activity a;
+        a.kind = i % 4 == 0 ? ActivityKind::Memcpy : ActivityKind::Kernel;
+        a.lane = stream;
+        a.start_ns = 10 * (n - i);  // backwards: the sort has work to do
+        a.end_ns = a.start_ns + 5;
+        t.activities.push_back(a);
+    }
+    const char* old = std::getenv("TMPDIR");
+    const std::string saved = old != nullptr ? old : "";
+    setenv("TMPDIR", "/nonexistent/trainscope-no-tmp", 1);
+    std::vector<Metric> metrics;
+    EXPECT_NO_THROW(metrics = compute_trace_metrics(t));
+    if (old != nullptr)
+        setenv("TMPDIR", saved.c_str(), 1);
+    else
+        unsetenv("TMPDIR");
+    ASSERT_FALSE(metrics.empty());
+    EXPECT_EQ(metric(metrics, "kernel_count"), static_cast<double>(n - (n + 3) / 4));
+    std::int64_t span = 0, busy = 0;
+    for (const auto& d : profiler::analyze_gpu_busy(t)) {
+        span += d.span_ns;
+        busy += d.busy_ns;
+    }
+    EXPECT_EQ(metric(metrics, "gpu_busy_pct"), 100.0 * static_cast<double>(busy) / span);
 }
 
 }  // namespace
