@@ -276,6 +276,14 @@ int execute(const ImportOptions& options) {
     }
     std::error_code ec;
     const bool existed = std::filesystem::exists(options.out, ec);
+    // Whatever stops the write (SQLite, or the metrics' temporary file in a full or
+    // unwritable $TMPDIR) leaves no file of this import's making behind.
+    const auto remove_created = [&] {
+        if (!existed) {
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+                std::filesystem::remove(options.out + suffix, ec);
+        }
+    };
     try {
         reports::ResultsDatabase db(options.out, reports::OpenMode::CreateOrOpen);
         reports::NewFileJournal journal(db);
@@ -284,16 +292,16 @@ int execute(const ImportOptions& options) {
             {"import", "trainscope import", kVersion, kGitRevision}, runs);
         journal.done();
     } catch (const reports::SqliteError& e) {
-        if (!existed) {
-            for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-                std::filesystem::remove(options.out + suffix, ec);
-        }
+        remove_created();
         if (!reports::is_disk_full(options.out, e.code()))
             throw;
         throw reports::StoreError(
             fmt::format("cannot write '{}': its disk is full; nothing was imported{} (free some "
                         "space and import again)",
                         options.out, existed ? " and the database is as it was" : ""));
+    } catch (...) {
+        remove_created();
+        throw;
     }
     for (const auto& run : runs) {
         std::printf("run %lld: %s (%s, %lld activities)\n", static_cast<long long>(run.id),

@@ -8,14 +8,14 @@ namespace trainscope::reports {
 // created (ResultsDatabase::created). In WAL mode every page is written twice: into the
 // log, then by the checkpoint into the file. A rollback journal keeps only what the write
 // changes of the file as it was (of a new file, the schema's few pages), so each page is
-// written once, and the write stays atomic and durable as before (the journal is synced
-// before the file is written, the file before the journal goes). A 1 GB Kineto import
-// spent about 0.3 s of wall time in WAL's second copy and its syncs
-// (docs/performance.md). The file returns to WAL mode once the write is committed, as
-// every other writer expects; a write that fails or is killed leaves it in rollback mode,
-// which SQLite reads, recovers and writes as well (the import removes a file it created).
-// A file that existed is left as it is: other connections may have it open, and its
-// pages are not new.
+// written once. The write stays atomic (the journal is synced before the file is
+// written, the file before the journal goes). A 1 GB Kineto import spent about 0.3 s of
+// wall time in WAL's second copy and its syncs (docs/performance.md). The file returns
+// to WAL mode once the write is committed, as every other writer expects; a write that
+// is killed before done() leaves it in rollback mode, which SQLite reads, recovers and
+// writes as well, and the next writable open (ResultsDatabase) switches it back to WAL.
+// The import removes a file it created when the write fails. A file that existed is left
+// as it is: other connections may have it open, and its pages are not new.
 class NewFileJournal {
   public:
     explicit NewFileJournal(const ResultsDatabase& db);

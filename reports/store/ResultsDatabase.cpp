@@ -82,6 +82,26 @@ ResultsDatabase::ResultsDatabase(const std::filesystem::path& path, OpenMode mod
         created_ = true;
     }
     check_schema(mode);
+    if (mode != OpenMode::ReadOnly && !created_)
+        restore_wal();
+}
+
+// A file left in rollback mode (an import into a new file that stopped, or was killed,
+// before NewFileJournal::done) returns to WAL, the mode every writer expects. A file
+// another connection holds stays as it is: SQLite reads and writes it in either mode.
+void ResultsDatabase::restore_wal() const {
+    Statement mode(handle(), "PRAGMA journal_mode");
+    const bool wal = mode.step() && mode.column_text(0) == "wal";
+    mode.reset();
+    if (wal)
+        return;
+    try {
+        exec("PRAGMA journal_mode = WAL");
+    } catch (const SqliteError& e) {
+        const int primary = e.code() & 0xff;
+        if (primary != SQLITE_BUSY && primary != SQLITE_LOCKED)
+            throw;
+    }
 }
 
 void ResultsDatabase::create_schema() const {

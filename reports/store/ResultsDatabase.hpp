@@ -49,6 +49,7 @@ class ResultsDatabase : public profiler::SqliteConnection {
     void create_schema() const;
     void check_schema(OpenMode mode);
     void upgrade() const;
+    void restore_wal() const;
 
     std::filesystem::path path_;
     int schema_version_ = kSchemaVersion;

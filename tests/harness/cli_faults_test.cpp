@@ -261,6 +261,31 @@ TEST(Leftovers, StaleCellFoldersOfDeadMatricesAreRemoved) {
     }
 }
 
+// An import's run metrics sort its kernels and copies through $TMPDIR once they fill one
+// in-memory run (64 Ki), inside the write: a $TMPDIR that cannot be written stops the
+// import with one line naming it, and the database the import created is not left behind.
+TEST(Leftovers, ImportWithAnUnwritableTmpdirLeavesNoDatabase) {
+    testing::TempDir dir;
+    const auto trace = dir / "many.json";
+    {
+        std::ofstream out(trace);
+        out << R"({"traceEvents":[)";
+        for (int i = 0; i < 70000; ++i) {
+            out << (i == 0 ? "" : ",") << R"({"ph":"X","cat":"kernel","name":"k","ts":)" << 2 * i
+                << R"(,"dur":1,"pid":0,"tid":7,"args":{"device":0,"stream":7}})";
+        }
+        out << "]}";
+    }
+    const auto db = dir / "r.db";
+    setenv("TMPDIR", (dir / "missing").c_str(), 1);
+    const auto r = run_trainscope("import " + trace.string() + " -o " + db.string());
+    unsetenv("TMPDIR");
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("$TMPDIR"), std::string::npos) << r.output;
+    EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"many.json"})
+        << "the import left its database behind";
+}
+
 TEST(Leftovers, KilledImportLeavesNoEmptyMatrix) {
     testing::TempDir dir;
     const std::string big =

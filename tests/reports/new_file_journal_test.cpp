@@ -1,6 +1,7 @@
 // NewFileJournal: a first write into a new results database goes through a rollback
 // journal and the file ends in WAL mode; a file that existed keeps WAL mode; a write
-// killed half-way into a new file leaves the file as it was before it.
+// killed half-way into a new file leaves the file as it was before it, and a file left in
+// rollback mode is in WAL mode again after a writable open.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,6 +88,31 @@ TEST(NewFileJournal, AWriteKilledBeforeItsCommitLeavesNothing) {
     EXPECT_GT(std::filesystem::file_size(path), 8u << 20) << "the pages were not spilled";
     const ResultsDatabase db(path, OpenMode::CreateOrOpen);
     EXPECT_EQ(count(db, "matrices"), 0);
+    EXPECT_EQ(db.integrity_check(), "ok");
+    EXPECT_EQ(journal_mode(db), "wal") << "a writable open left the file in rollback mode";
+}
+
+// An import stopped between its commit and done() (a kill, a crash) leaves its file in
+// rollback mode: the next writable open puts it back in WAL mode, with what was committed.
+TEST(NewFileJournal, AFileLeftInRollbackModeIsWalAgainAfterAWritableOpen) {
+    testing::TempDir dir;
+    const auto path = dir / "left.db";
+    {
+        ResultsDatabase db(path, OpenMode::CreateOrOpen);
+        NewFileJournal journal(db);
+        std::vector<RunRecord> runs{testing::sample_run()};
+        RunWriter(db).create_matrix_with_runs({"import", "trainscope import", "0.1.0", "abc"},
+                                              runs);
+        EXPECT_EQ(journal_mode(db), "delete");  // no done()
+    }
+    {
+        const ResultsDatabase db(path, OpenMode::ReadOnly);
+        EXPECT_EQ(journal_mode(db), "delete");  // a reader changes nothing
+    }
+    const ResultsDatabase db(path, OpenMode::CreateOrOpen);
+    EXPECT_FALSE(db.created());
+    EXPECT_EQ(journal_mode(db), "wal");
+    EXPECT_EQ(count(db, "runs"), 1);
     EXPECT_EQ(db.integrity_check(), "ok");
 }
 
