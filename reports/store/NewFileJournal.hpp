@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include "reports/store/ResultsDatabase.hpp"
 
 namespace trainscope::reports {
@@ -8,9 +10,13 @@ namespace trainscope::reports {
 // created (ResultsDatabase::created). In WAL mode every page is written twice: into the
 // log, then by the checkpoint into the file. A rollback journal keeps only what the write
 // changes of the file as it was (of a new file, the schema's few pages), so each page is
-// written once. The write stays atomic (the journal is synced before the file is
-// written, the file before the journal goes). A 1 GB Kineto import spent about 0.3 s of
-// wall time in WAL's second copy and its syncs (docs/performance.md). The file returns
+// written once. The write stays atomic, and durable with synchronous = EXTRA while
+// switched (the journal is synced before the file is written, the file before the
+// journal goes, the folder after it goes). A 1 GB Kineto import spent about 0.3 s of
+// wall time in WAL's second copy and its syncs (docs/performance.md). While switched and
+// once the write has spilled pages into the file, a reader that opens the new file waits
+// for the commit (up to the busy timeout, then "database is locked"), where under WAL it
+// would see the empty schema. The file returns
 // to WAL mode once the write is committed, as every other writer expects; a write that
 // is killed before done() leaves it in rollback mode, which SQLite reads, recovers and
 // writes as well, and the next writable open (ResultsDatabase) switches it back to WAL.
@@ -30,6 +36,7 @@ class NewFileJournal {
   private:
     const ResultsDatabase& db_;
     bool switched_ = false;
+    std::int64_t synchronous_ = 2;  // the connection's own, restored by done() (FULL)
 };
 
 }  // namespace trainscope::reports

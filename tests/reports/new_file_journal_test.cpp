@@ -25,6 +25,12 @@ std::string journal_mode(const ResultsDatabase& db) {
     return mode.column_text(0);
 }
 
+std::int64_t synchronous(const ResultsDatabase& db) {
+    Statement mode = db.prepare("PRAGMA synchronous");
+    EXPECT_TRUE(mode.step());
+    return mode.column_int64(0);
+}
+
 std::int64_t count(const ResultsDatabase& db, const char* table) {
     Statement rows = db.prepare(std::string("SELECT count(*) FROM ") + table);
     EXPECT_TRUE(rows.step());
@@ -37,13 +43,17 @@ TEST(NewFileJournal, ANewFileIsWrittenThroughARollbackJournalAndEndsInWalMode) {
     {
         ResultsDatabase db(path, OpenMode::CreateOrOpen);
         EXPECT_TRUE(db.created());
+        EXPECT_EQ(synchronous(db), 2);  // FULL
         NewFileJournal journal(db);
         EXPECT_EQ(journal_mode(db), "delete");
+        // EXTRA: the folder is synced after the journal's unlink, the commit.
+        EXPECT_EQ(synchronous(db), 3);
         std::vector<RunRecord> runs{testing::sample_run()};
         RunWriter(db).create_matrix_with_runs({"import", "trainscope import", "0.1.0", "abc"},
                                               runs);
         journal.done();
         EXPECT_EQ(journal_mode(db), "wal");
+        EXPECT_EQ(synchronous(db), 2);
     }
     const ResultsDatabase db(path, OpenMode::ReadOnly);
     EXPECT_EQ(journal_mode(db), "wal");
