@@ -48,22 +48,28 @@ Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
     const RowidRange rows = stored_rowids(db, run_id);
     // On disk whatever SQLite was built with: a run's launches are millions of rows.
     db.exec("PRAGMA temp_store = FILE");
+    // Keyed by (rank, correlation): correlation ids are each rank's own (LaunchJoin's rule).
+    // The lanes are joined after the activities (CROSS JOIN keeps that order), so the scan
+    // stays one pass over the run's rows in rowid order.
     db.exec(
-        "CREATE TEMP TABLE launches (correlation INTEGER PRIMARY KEY, lane INTEGER NOT NULL, "
-        "start_ns INTEGER NOT NULL)");
-    // In rowid (trace) order, so OR IGNORE keeps a correlation's first call.
+        "CREATE TEMP TABLE launches (rank INTEGER NOT NULL, correlation INTEGER NOT NULL, "
+        "lane INTEGER NOT NULL, start_ns INTEGER NOT NULL, PRIMARY KEY (rank, correlation)) "
+        "WITHOUT ROWID");
+    // In rowid (trace) order, so OR IGNORE keeps a (rank, correlation)'s first call.
     auto fill = db.prepare(
-        "INSERT OR IGNORE INTO temp.launches SELECT correlation, lane, start_ns FROM activities "
-        "WHERE rowid BETWEEN ?1 AND ?2 AND correlation <> 0 AND kind IN " +
-        stored_kinds(&profiler::is_launch_call) + " ORDER BY rowid");
-    fill.bind(1, rows.first).bind(2, rows.last);
+        "INSERT OR IGNORE INTO temp.launches SELECT r.rank, a.correlation, a.lane, "
+        "a.start_ns FROM activities a CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = "
+        "a.lane WHERE a.rowid BETWEEN ?1 AND ?2 AND a.correlation <> 0 AND a.kind IN " +
+        stored_kinds(&profiler::is_launch_call) + " ORDER BY a.rowid");
+    fill.bind(1, rows.first).bind(2, rows.last).bind(3, run_id);
     fill.step();
     auto flows = db.prepare(
         "SELECT l.lane, l.start_ns, w.lane, w.start_ns FROM activities w "
-        "JOIN temp.launches l ON l.correlation = w.correlation "
+        "CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = w.lane "
+        "CROSS JOIN temp.launches l ON l.rank = r.rank AND l.correlation = w.correlation "
         "WHERE w.rowid BETWEEN ?1 AND ?2 AND w.kind IN " +
         stored_kinds(&profiler::is_gpu_work) + " ORDER BY w.rowid");
-    flows.bind(1, rows.first).bind(2, rows.last);
+    flows.bind(1, rows.first).bind(2, rows.last).bind(3, run_id);
     return flows;
 }
 
