@@ -1,5 +1,8 @@
 #include "reports/store/LaunchFlowStream.hpp"
 
+#include <sqlite3.h>
+
+#include <cstdlib>
 #include <string>
 
 #include "profiler/analysis/GpuWork.hpp"
@@ -43,6 +46,17 @@ RowidRange stored_rowids(const ResultsDatabase& db, std::int64_t run_id) {
     return {info.column_int64(0), info.column_int64(1)};
 }
 
+// SQLite's temporary folder as it picks it: $SQLITE_TMPDIR, else $TMPDIR, else the first of
+// /var/tmp, /usr/tmp, /tmp it can write.
+std::string sqlite_temporary_folder() {
+    for (const char* name : {"SQLITE_TMPDIR", "TMPDIR"}) {
+        const char* dir = std::getenv(name);
+        if (dir != nullptr && *dir != '\0')
+            return "'" + std::string(dir) + "' ($" + name + ")";
+    }
+    return "/var/tmp or /tmp (neither $SQLITE_TMPDIR nor $TMPDIR is set)";
+}
+
 // Fills the temporary table of launches and prepares the join, bound to the run's rows.
 Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
     const RowidRange rows = stored_rowids(db, run_id);
@@ -51,18 +65,29 @@ Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
     // Keyed by (rank, correlation): correlation ids are each rank's own (LaunchJoin's rule).
     // The lanes are joined after the activities (CROSS JOIN keeps that order), so the scan
     // stays one pass over the run's rows in rowid order.
-    db.exec(
-        "CREATE TEMP TABLE launches (rank INTEGER NOT NULL, correlation INTEGER NOT NULL, "
-        "lane INTEGER NOT NULL, start_ns INTEGER NOT NULL, PRIMARY KEY (rank, correlation)) "
-        "WITHOUT ROWID");
-    // In rowid (trace) order, so OR IGNORE keeps a (rank, correlation)'s first call.
-    auto fill = db.prepare(
-        "INSERT OR IGNORE INTO temp.launches SELECT r.rank, a.correlation, a.lane, "
-        "a.start_ns FROM activities a CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = "
-        "a.lane WHERE a.rowid BETWEEN ?1 AND ?2 AND a.correlation <> 0 AND a.kind IN " +
-        stored_kinds(&profiler::is_launch_call) + " ORDER BY a.rowid");
-    fill.bind(1, rows.first).bind(2, rows.last).bind(3, run_id);
-    fill.step();
+    try {
+        db.exec(
+            "CREATE TEMP TABLE launches (rank INTEGER NOT NULL, correlation INTEGER NOT NULL, "
+            "lane INTEGER NOT NULL, start_ns INTEGER NOT NULL, PRIMARY KEY (rank, correlation)) "
+            "WITHOUT ROWID");
+        // In rowid (trace) order, so OR IGNORE keeps a (rank, correlation)'s first call.
+        auto fill = db.prepare(
+            "INSERT OR IGNORE INTO temp.launches SELECT r.rank, a.correlation, a.lane, "
+            "a.start_ns FROM activities a CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = "
+            "a.lane WHERE a.rowid BETWEEN ?1 AND ?2 AND a.correlation <> 0 AND a.kind IN " +
+            stored_kinds(&profiler::is_launch_call) + " ORDER BY a.rowid");
+        fill.bind(1, rows.first).bind(2, rows.last).bind(3, run_id);
+        fill.step();
+    } catch (const SqliteError& e) {
+        const int code = e.code() & 0xff;
+        if (code != SQLITE_CANTOPEN && code != SQLITE_FULL && code != SQLITE_IOERR)
+            throw;
+        throw StoreError("cannot write the launches of run " + std::to_string(run_id) + " of '" +
+                         db.path().string() + "' to SQLite's temporary folder " +
+                         sqlite_temporary_folder() + ": " + sqlite3_errstr(e.code()) +
+                         " (point SQLITE_TMPDIR or TMPDIR at a writable folder on a disk with "
+                         "room)");
+    }
     auto flows = db.prepare(
         "SELECT l.lane, l.start_ns, w.lane, w.start_ns FROM activities w "
         "CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = w.lane "

@@ -19,8 +19,9 @@ namespace trainscope::reports {
 // Opens its own read-only connection; the table goes with it.
 class LaunchFlowStream {
   public:
-    // StoreError when the run has no trace; SqliteError for an unreadable file or a
-    // temporary folder SQLite cannot write.
+    // StoreError when the run has no trace or SQLite's temporary folder cannot take the
+    // launches (unwritable, full: the message names the folder); SqliteError for an
+    // unreadable file.
     LaunchFlowStream(const std::filesystem::path& database_path, std::int64_t run_id);
 
     // The next GPU work item with a launch: where its launch and it start. False after the
