@@ -132,7 +132,7 @@ class DiffBuilder {
     // When the activity's work was asked for: GPU work at its launch.
     static std::int64_t origin(const Trace& trace, const Activity& a, const LaunchIndex& launches) {
         if (is_gpu_work(a.kind) && a.correlation != 0) {
-            if (const auto launch = launches.launch_of(a.correlation))
+            if (const auto launch = launches.launch_of(a))
                 return trace.activities[*launch].start_ns;
         }
         return a.start_ns;

@@ -5,7 +5,6 @@
 #include <string>
 #include <utility>
 
-#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/GpuWork.hpp"
 
 namespace trainscope::profiler {
@@ -27,7 +26,9 @@ std::int64_t metadata_count(const Trace& trace, const std::string& key) {
 }  // namespace
 
 TraceHealthAccumulator::TraceHealthAccumulator(const Trace& header)
-    : capture_begin_ns_(header.capture_begin_ns), capture_end_ns_(header.capture_end_ns) {
+    : capture_begin_ns_(header.capture_begin_ns),
+      capture_end_ns_(header.capture_end_ns),
+      lane_ranks_(lane_ranks(header.lanes)) {
     health_.dropped_records = header.dropped_records;
     health_.refused_buffer_requests = metadata_count(header, "cupti.refused_buffer_requests");
     health_.records_without_timestamps = metadata_count(header, "cupti.records_without_timestamps");
@@ -43,37 +44,30 @@ void TraceHealthAccumulator::add(const Activity& a) {
         (a.end_ns < capture_begin_ns_ || a.start_ns > capture_end_ns_)) {
         ++h.outside_capture_window;
     }
-    const bool api = a.kind == ActivityKind::RuntimeApi || a.kind == ActivityKind::DriverApi;
-    if (api && a.correlation != 0)
-        launches_.push_back({a.correlation, a.start_ns});
-    if (is_gpu_work(a.kind))
-        work_.push_back({a.correlation, a.start_ns, a.graph_id, a.kind == ActivityKind::Kernel});
+    const std::int32_t rank = lane_ranks_.at(a.lane);
+    launches_.add(rank, a, a.start_ns);
+    if (is_gpu_work(a.kind)) {
+        work_.push_back({a.correlation, a.start_ns, rank, a.graph_id != 0,
+                         a.graph_id != 0 && a.kind == ActivityKind::Kernel});
+    }
 }
 
 TraceHealth TraceHealthAccumulator::finish() && {
     TraceHealth h = health_;
-    // Stable: within a correlation the first call in trace order stays first.
-    sort_ascending_runs(launches_.begin(), launches_.end(), [](const Launch& x, const Launch& y) {
-        return x.correlation < y.correlation;
-    });
+    launches_.seal();
     for (const Work& w : work_) {
-        const auto it = w.correlation == 0
-                            ? launches_.end()
-                            : std::lower_bound(launches_.begin(), launches_.end(), w.correlation,
-                                               [](const Launch& l, std::uint64_t c) {
-                                                   return l.correlation < c;
-                                               });
-        if (it == launches_.end() || it->correlation != w.correlation) {
-            if (w.correlation != 0 || w.graph_id != 0) {
+        const std::int64_t* launch_start = launches_.find(w.rank, w.correlation);
+        if (launch_start == nullptr) {
+            if (w.correlation != 0 || w.graph) {
                 ++h.gpu_work_without_launch;
-                if (w.kernel && w.graph_id != 0)
+                if (w.graph_kernel)
                     ++h.graph_kernels_without_launch;
             }
             continue;
         }
-        if (w.start_ns < it->start_ns) {
+        if (w.start_ns < *launch_start) {
             ++h.gpu_work_before_launch;
-            h.max_clock_skew_ns = std::max(h.max_clock_skew_ns, it->start_ns - w.start_ns);
+            h.max_clock_skew_ns = std::max(h.max_clock_skew_ns, *launch_start - w.start_ns);
         }
     }
     return h;

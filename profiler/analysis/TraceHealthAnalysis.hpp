@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -40,33 +41,32 @@ struct TraceHealth {
 
 // The health as activities pass one at a time in trace order (analyze on a huge run reads
 // them without holding them). What it keeps is compact launch records, not activities:
-// each API call's correlation id and start (16 bytes) and each GPU work item's
-// correlation, start and graph id (24 bytes), joined at finish as LaunchIndex joins them
-// (the first call of a correlation in trace order is its launch). analyze_trace_health
-// is this over every activity of a trace.
+// each API call's correlation id and start (16 bytes, by rank) and each GPU work item's
+// rank, correlation, start and graph flags (24 bytes), joined at finish by LaunchJoin's
+// rule (the first call of the work's rank and correlation in trace order is its launch).
+// analyze_trace_health is this over every activity of a trace.
 class TraceHealthAccumulator {
   public:
-    // The counts kept beside the activities (dropped records, CUPTI's metadata) and the
-    // capture window come from `header` (a trace, with or without its activities).
+    // The counts kept beside the activities (dropped records, CUPTI's metadata), the
+    // capture window and the lanes' ranks come from `header` (a trace, with or without its
+    // activities).
     explicit TraceHealthAccumulator(const Trace& header);
     void add(const Activity& a);
     [[nodiscard]] TraceHealth finish() &&;
 
   private:
-    struct Launch {
-        std::uint64_t correlation = 0;
-        std::int64_t start_ns = 0;
-    };
     struct Work {
         std::uint64_t correlation = 0;
         std::int64_t start_ns = 0;
-        std::uint32_t graph_id = 0;
-        bool kernel = false;
+        std::int32_t rank = 0;
+        bool graph = false;         // graph_id != 0
+        bool graph_kernel = false;  // a kernel launched from a graph
     };
     TraceHealth health_;
     std::int64_t capture_begin_ns_ = 0;
     std::int64_t capture_end_ns_ = 0;
-    std::vector<Launch> launches_;
+    std::vector<std::int32_t> lane_ranks_;
+    LaunchJoin<std::int64_t> launches_;  // each launch's start
     std::vector<Work> work_;
 };
 

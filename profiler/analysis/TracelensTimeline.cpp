@@ -102,7 +102,7 @@ std::array<T, 8> compute_for(const Trace& trace, ToSpan to_span) {
     for (const Activity& a : trace.activities) {
         const bool gpu = a.kind == ActivityKind::Kernel || a.kind == ActivityKind::Memcpy ||
                          a.kind == ActivityKind::Memset;
-        if (!gpu || !launches.launch_of(a.correlation))
+        if (!gpu || !launches.launch_of(a))
             continue;
         const Span<T> s = to_span(a);
         g.all.push_back(s);

@@ -102,7 +102,7 @@ TimeWindow training_steps_span(const Trace& trace) {
     for (const Activity& a : trace.activities) {
         if (!is_gpu_work(a.kind) || a.start_ns < end || a.correlation == 0)
             continue;
-        if (const auto launch = launches.launch_of(a.correlation)) {
+        if (const auto launch = launches.launch_of(a)) {
             const std::int64_t launched = trace.activities[*launch].start_ns;
             if (launched >= begin && launched < end)
                 last_end = std::max(last_end, a.start_ns + 1);

@@ -230,7 +230,7 @@ void write_chrome_trace(const Trace& trace, std::ostream& out) {
     for (const Activity& a : trace.activities) {
         if (!is_gpu_work(a.kind))
             continue;
-        const auto launch = launches.launch_of(a.correlation);
+        const auto launch = launches.launch_of(a);
         if (!launch)
             continue;
         const Activity& api = trace.activities[*launch];

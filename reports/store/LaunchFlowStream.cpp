@@ -1,5 +1,8 @@
 #include "reports/store/LaunchFlowStream.hpp"
 
+#include <sqlite3.h>
+
+#include <cstdlib>
 #include <string>
 
 #include "profiler/analysis/GpuWork.hpp"
@@ -43,27 +46,55 @@ RowidRange stored_rowids(const ResultsDatabase& db, std::int64_t run_id) {
     return {info.column_int64(0), info.column_int64(1)};
 }
 
+// SQLite's temporary folder as it picks it: $SQLITE_TMPDIR, else $TMPDIR, else the first of
+// /var/tmp, /usr/tmp, /tmp it can write.
+std::string sqlite_temporary_folder() {
+    for (const char* name : {"SQLITE_TMPDIR", "TMPDIR"}) {
+        const char* dir = std::getenv(name);
+        if (dir != nullptr && *dir != '\0')
+            return "'" + std::string(dir) + "' ($" + name + ")";
+    }
+    return "/var/tmp or /tmp (neither $SQLITE_TMPDIR nor $TMPDIR is set)";
+}
+
 // Fills the temporary table of launches and prepares the join, bound to the run's rows.
 Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
     const RowidRange rows = stored_rowids(db, run_id);
     // On disk whatever SQLite was built with: a run's launches are millions of rows.
     db.exec("PRAGMA temp_store = FILE");
-    db.exec(
-        "CREATE TEMP TABLE launches (correlation INTEGER PRIMARY KEY, lane INTEGER NOT NULL, "
-        "start_ns INTEGER NOT NULL)");
-    // In rowid (trace) order, so OR IGNORE keeps a correlation's first call.
-    auto fill = db.prepare(
-        "INSERT OR IGNORE INTO temp.launches SELECT correlation, lane, start_ns FROM activities "
-        "WHERE rowid BETWEEN ?1 AND ?2 AND correlation <> 0 AND kind IN " +
-        stored_kinds(&profiler::is_launch_call) + " ORDER BY rowid");
-    fill.bind(1, rows.first).bind(2, rows.last);
-    fill.step();
+    // Keyed by (rank, correlation): correlation ids are each rank's own (LaunchJoin's rule).
+    // The lanes are joined after the activities (CROSS JOIN keeps that order), so the scan
+    // stays one pass over the run's rows in rowid order.
+    try {
+        db.exec(
+            "CREATE TEMP TABLE launches (rank INTEGER NOT NULL, correlation INTEGER NOT NULL, "
+            "lane INTEGER NOT NULL, start_ns INTEGER NOT NULL, PRIMARY KEY (rank, correlation)) "
+            "WITHOUT ROWID");
+        // In rowid (trace) order, so OR IGNORE keeps a (rank, correlation)'s first call.
+        auto fill = db.prepare(
+            "INSERT OR IGNORE INTO temp.launches SELECT r.rank, a.correlation, a.lane, "
+            "a.start_ns FROM activities a CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = "
+            "a.lane WHERE a.rowid BETWEEN ?1 AND ?2 AND a.correlation <> 0 AND a.kind IN " +
+            stored_kinds(&profiler::is_launch_call) + " ORDER BY a.rowid");
+        fill.bind(1, rows.first).bind(2, rows.last).bind(3, run_id);
+        fill.step();
+    } catch (const SqliteError& e) {
+        const int code = e.code() & 0xff;
+        if (code != SQLITE_CANTOPEN && code != SQLITE_FULL && code != SQLITE_IOERR)
+            throw;
+        throw StoreError("cannot write the launches of run " + std::to_string(run_id) + " of '" +
+                         db.path().string() + "' to SQLite's temporary folder " +
+                         sqlite_temporary_folder() + ": " + sqlite3_errstr(e.code()) +
+                         " (point SQLITE_TMPDIR or TMPDIR at a writable folder on a disk with "
+                         "room)");
+    }
     auto flows = db.prepare(
         "SELECT l.lane, l.start_ns, w.lane, w.start_ns FROM activities w "
-        "JOIN temp.launches l ON l.correlation = w.correlation "
+        "CROSS JOIN lanes r ON r.run_id = ?3 AND r.lane = w.lane "
+        "CROSS JOIN temp.launches l ON l.rank = r.rank AND l.correlation = w.correlation "
         "WHERE w.rowid BETWEEN ?1 AND ?2 AND w.kind IN " +
         stored_kinds(&profiler::is_gpu_work) + " ORDER BY w.rowid");
-    flows.bind(1, rows.first).bind(2, rows.last);
+    flows.bind(1, rows.first).bind(2, rows.last).bind(3, run_id);
     return flows;
 }
 

@@ -9,17 +9,19 @@
 namespace trainscope::reports {
 
 // A stored run's GPU work (kernels, memcpys, memsets) in trace order, each with the API
-// call that launched it, by profiler::LaunchIndex's rule: the first runtime or driver call
-// in trace order with the work's correlation id (0 never joins); work without such a call
-// is left out. The Chrome export's flows, without holding the run: SQLite joins the rows
-// through a temporary table of the launches (correlation, lane, start) that it keeps on
+// call that launched it, by profiler::LaunchJoin's rule: the first runtime or driver call
+// in trace order with the work's rank and correlation id (0 never joins); work without such
+// a call is left out. The Chrome export's flows, without holding the run: SQLite joins the
+// rows through a temporary table of the launches (rank, correlation, lane, start), the
+// rank through the lanes table, that it keeps on
 // disk (temp_store FILE, in SQLite's temporary folder: $SQLITE_TMPDIR, else $TMPDIR, else
 // /var/tmp or /tmp), so memory stays at SQLite's page cache whatever the run's size.
 // Opens its own read-only connection; the table goes with it.
 class LaunchFlowStream {
   public:
-    // StoreError when the run has no trace; SqliteError for an unreadable file or a
-    // temporary folder SQLite cannot write.
+    // StoreError when the run has no trace or SQLite's temporary folder cannot take the
+    // launches (unwritable, full: the message names the folder); SqliteError for an
+    // unreadable file.
     LaunchFlowStream(const std::filesystem::path& database_path, std::int64_t run_id);
 
     // The next GPU work item with a launch: where its launch and it start. False after the

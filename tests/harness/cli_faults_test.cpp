@@ -13,10 +13,13 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "CliProcess.hpp"
+#include "SampleRun.hpp"
 #include "TempDir.hpp"
 #include "reports/store/ResultsDatabase.hpp"
+#include "reports/store/RunWriter.hpp"
 
 namespace trainscope {
 namespace {
@@ -209,6 +212,53 @@ TEST_F(FullDisk, ImportAndExportSayOneLineAndLeaveNothing) {
     expect_one_clear_line(
         cli("export " + source.string() + " --run 1 -o " + (disk_ / "t.json").string()));
     EXPECT_EQ(names_in(disk_), before);
+}
+
+// A run with 300,000 kernel launches: its launch table (about 6 MB) outgrows SQLite's page
+// cache (2 MB), so the export writes it to SQLite's temporary folder.
+void store_many_launches(const std::filesystem::path& db) {
+    using profiler::ActivityKind;
+    reports::RunRecord run = testing::sample_run();
+    profiler::Trace& t = *run.trace;
+    const auto gpu = t.add_lane({profiler::LaneKind::GpuStream, 0, 7, 1, "GPU 0 stream 7"});
+    const auto host = t.add_lane({profiler::LaneKind::HostThread, -1, 42, 1, "main"});
+    const auto kernel = t.strings.intern("k");
+    const auto launch = t.strings.intern("cudaLaunchKernel");
+    for (std::uint64_t i = 1; i <= 300'000; ++i) {
+        const auto at = static_cast<std::int64_t>(i) * 1'000;
+        for (const auto& [kind, lane, name, start] :
+             {std::tuple{ActivityKind::RuntimeApi, host, launch, at},
+              std::tuple{ActivityKind::Kernel, gpu, kernel, at + 500}}) {
+            profiler::Activity a;
+            a.kind = kind;
+            a.lane = lane;
+            a.name = name;
+            a.start_ns = start;
+            a.end_ns = start + 100;
+            a.correlation = i;
+            t.activities.push_back(a);
+        }
+    }
+    t.sort();
+    reports::ResultsDatabase results(db, reports::OpenMode::CreateOrOpen);
+    (void)reports::RunWriter(results).write(run);
+}
+
+// The export's flows are joined through a temporary table in SQLite's temporary folder:
+// when that folder's disk is full, the message names the folder and the variables that
+// move it, not an SQLite fault of the read-only results database.
+TEST_F(FullDisk, ExportNamesAFullTemporaryFolder) {
+    const auto source = dir_ / "source.db";
+    store_many_launches(source);
+    fill();
+    const auto json = dir_ / "t.json";
+    setenv("TMPDIR", disk_.c_str(), 1);
+    const auto r = run_trainscope("export " + source.string() + " --run 1 -o " + json.string());
+    unsetenv("TMPDIR");
+    expect_one_clear_line(r);
+    EXPECT_NE(r.output.find("'" + disk_.string() + "' ($TMPDIR)"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("SQLITE_TMPDIR"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(json));
 }
 
 TEST_F(FullDisk, ValidDatabaseOnAFullDiskIsNotCalledForeign) {

@@ -112,7 +112,7 @@ TEST_F(CuptiDecoderTest, RuntimeAndDriverCallsAreNamedAndJoinTheirKernels) {
     EXPECT_EQ(lane.process, 1234);
     EXPECT_EQ(lane.stream_or_thread, 5678);
     const LaunchIndex launches(trace_);
-    EXPECT_EQ(launches.launch_of(trace_.activities[2].correlation), 0u);
+    EXPECT_EQ(launches.launch_of(trace_.activities[2]), 0u);
 }
 
 // CUPTI writes 0 for a timestamp it could not collect; such a record at -base_ns would

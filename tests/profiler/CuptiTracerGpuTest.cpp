@@ -40,7 +40,7 @@ TEST(CuptiTracerGpu, RecordsCopiesMemsetsAndTheirLaunchesOnTheHostClock) {
         if (a.kind == ActivityKind::Memcpy) {
             ++copies;
             EXPECT_EQ(a.bytes, static_cast<std::int64_t>(kBytes));
-            EXPECT_TRUE(launches.launch_of(a.correlation).has_value());
+            EXPECT_TRUE(launches.launch_of(a).has_value());
         }
         if (a.kind == ActivityKind::Memset)
             ++memsets;

@@ -1,7 +1,8 @@
 // TraceHealthAccumulator, fed one activity at a time in trace order, joins GPU work to its
 // launch as LaunchIndex does over the whole trace: the first call of a correlation in
 // trace order is the launch (even where a later one starts earlier), work listed before
-// its launch still finds it, and correlation 0 never joins.
+// its launch still finds it, correlation 0 never joins, and in a job a rank's work joins
+// only its own rank's calls.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,7 +33,7 @@ LaunchJoin join_with_launch_index(const Trace& trace) {
     for (const Activity& a : trace.activities) {
         if (!is_gpu_work(a.kind))
             continue;
-        const auto launch = launches.launch_of(a.correlation);
+        const auto launch = launches.launch_of(a);
         if (!launch) {
             if (a.correlation != 0 || a.graph_id != 0) {
                 ++j.without_launch;
@@ -95,6 +96,32 @@ TEST(TraceHealthAccumulator, FedInTraceOrderJoinsLaunchesAsLaunchIndexDoes) {
     EXPECT_EQ(whole.max_clock_skew_ns, h.max_clock_skew_ns);
     EXPECT_EQ(whole.gpu_work_without_launch, h.gpu_work_without_launch);
     EXPECT_EQ(whole.outside_capture_window, h.outside_capture_window);
+}
+
+// Correlation ids are a process's own: in a job two ranks reuse them. Rank 0's calls come
+// first in trace order, so a join by correlation alone would take them for rank 1's work.
+TEST(TraceHealthAccumulator, JoinsEachRanksWorkToItsOwnRanksCall) {
+    HandBuiltTrace t;
+    t.runtime_call(1, "cudaLaunchKernel", 100, 110, 5);      // rank 0
+    t.runtime_call(1, "cudaLaunchKernel", 100, 110, 9);      // rank 0: rank 1 has no call 9
+    const LaneId gpu = t.kernel(1, 7, "k", 50, 60, 5).lane;  // rank 1, launched at 40
+    t.kernel(1, 7, "k", 300, 310, 9);                        // rank 1, no launch of its rank
+    const LaneId host = t.runtime_call(2, "cudaLaunchKernel", 40, 45, 5).lane;  // rank 1
+    Trace& trace = t.trace();
+    trace.lanes[gpu].rank = 1;
+    trace.lanes[host].rank = 1;
+    trace.world_size = 2;
+
+    const TraceHealth h = analyze_trace_health(trace);
+    EXPECT_EQ(h.gpu_work_before_launch, 0);  // not rank 0's call at 100
+    EXPECT_EQ(h.max_clock_skew_ns, 0);
+    EXPECT_EQ(h.gpu_work_without_launch, 1);  // k9: rank 0's call 9 is not its launch
+    const LaunchIndex launches(trace);
+    EXPECT_EQ(launches.launch_of(trace.activities[2]), 4u);
+    EXPECT_FALSE(launches.launch_of(trace.activities[3]).has_value());
+    const LaunchJoin want = join_with_launch_index(trace);
+    EXPECT_EQ(want.before_launch, h.gpu_work_before_launch);
+    EXPECT_EQ(want.without_launch, h.gpu_work_without_launch);
 }
 
 }  // namespace

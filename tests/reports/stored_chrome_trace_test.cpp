@@ -158,6 +158,33 @@ TEST(StoredChromeTrace, JoinsEachWorkToTheFirstCallOfItsCorrelation) {
     EXPECT_EQ(count_of(both.streamed, "\"ph\":\"s\""), 5u);
 }
 
+// Correlation ids are each rank's own: rank 1's kernels join rank 1's calls, never rank
+// 0's, which come first in trace order with the same ids.
+TEST(StoredChromeTrace, JoinsEachRanksWorkWithinItsRank) {
+    using profiler::ActivityKind;
+    profiler::Trace t;
+    t.world_size = 2;
+    const auto gpu0 = t.add_lane({profiler::LaneKind::GpuStream, 0, 7, 1, "GPU 0 stream 7", 0});
+    const auto host0 = t.add_lane({profiler::LaneKind::HostThread, -1, 42, 1, "main", 0});
+    const auto gpu1 = t.add_lane({profiler::LaneKind::GpuStream, 0, 7, 1, "GPU 0 stream 7", 1});
+    const auto host1 = t.add_lane({profiler::LaneKind::HostThread, -1, 42, 1, "main", 1});
+    const auto launch = t.strings.intern("cudaLaunchKernel");
+    const auto kernel = t.strings.intern("k");
+    auto& acts = t.activities;
+    acts.push_back(activity(ActivityKind::Kernel, gpu0, 1'000, 5, kernel));
+    acts.push_back(activity(ActivityKind::RuntimeApi, host0, 100, 5, launch));
+    acts.push_back(activity(ActivityKind::RuntimeApi, host0, 150, 9, launch));
+    acts.push_back(activity(ActivityKind::Kernel, gpu1, 2'000, 5, kernel));
+    acts.push_back(activity(ActivityKind::Kernel, gpu1, 3'000, 9, kernel));  // rank 1: no 9
+    acts.push_back(activity(ActivityKind::RuntimeApi, host1, 200, 5, launch));
+    const BothExports both = export_both(std::move(t));
+    expect_same_bytes(both);
+    // Rank 0's kernel 5 from 0.1 µs, rank 1's from 0.2 µs; rank 1's kernel 9 has none.
+    EXPECT_EQ(count_of(both.streamed, "\"ph\":\"f\""), 2u);
+    EXPECT_EQ(count_of(both.streamed, "\"ph\":\"s\""), 2u);
+    EXPECT_EQ(count_of(both.streamed, "\"ts\":0.200}"), 1u) << both.streamed;
+}
+
 TEST(StoredChromeTrace, ARunWithoutTraceIsAStoreError) {
     testing::TempDir dir;
     std::int64_t id = 0;
