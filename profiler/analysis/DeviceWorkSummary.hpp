@@ -33,8 +33,8 @@ struct DeviceWorkTotals {
 // and a later stream of the same device may fill any gap. Here each kernel and memcpy
 // (host ops as kernels in a host-op trace, as the accumulator counts them) goes, as a
 // compact record keyed by its device, into an ActivitySorter (runs on disk), and finish()
-// reads them back in start order per device, so that only the open interval of the
-// kernels', the copies' and their joint union is held: overlap = kernels + copies - joint.
+// reads them back in start order per device into a DeviceSweep (the figures' one
+// definition, which the interval-union analyses use too), which holds only open intervals.
 // Memory: the sorter's run buffer (64 Ki records, 5.5 MiB) and a read block per run.
 // The figures equal the interval-union analyses' (tests/profiler/DeviceWorkSummaryTest).
 class DeviceWorkSummary {
