@@ -90,6 +90,11 @@ void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& w
     for (std::size_t i = 0; i < ranges.size(); ++i) {
         EXPECT_EQ(got.nvtx_ranges[i].range_index, ranges[i].range_index);
         EXPECT_EQ(got.nvtx_ranges[i].name, ranges[i].name);
+        EXPECT_EQ(got.nvtx_ranges[i].depth, ranges[i].depth);
+        EXPECT_EQ(got.nvtx_ranges[i].rank, ranges[i].rank);
+        EXPECT_EQ(got.nvtx_ranges[i].host_begin_ns, ranges[i].host_begin_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].host_end_ns, ranges[i].host_end_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].copy_ns, ranges[i].copy_ns);
         EXPECT_EQ(got.nvtx_ranges[i].kernel_count, ranges[i].kernel_count);
         EXPECT_EQ(got.nvtx_ranges[i].kernel_ns, ranges[i].kernel_ns);
         EXPECT_EQ(got.nvtx_ranges[i].copy_count, ranges[i].copy_count);
