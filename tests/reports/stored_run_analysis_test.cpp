@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "SampleRun.hpp"
@@ -45,6 +46,11 @@ void expect_same(const profiler::DurationStats& got, const profiler::DurationSta
     EXPECT_EQ(got.mean_ns, want.mean_ns);
     EXPECT_EQ(got.share, want.share);
 }
+
+// A copy's `work` would refer to the original's lanes.
+static_assert(!std::is_copy_constructible_v<StoredRunAnalysis> &&
+              !std::is_copy_assignable_v<StoredRunAnalysis> &&
+              std::is_move_constructible_v<StoredRunAnalysis>);
 
 void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& whole) {
     EXPECT_EQ(got.activity_count, whole.activities.size());
