@@ -31,7 +31,7 @@ class TraceMetricsAccumulator {
                             std::span<const profiler::Lane> lanes, bool host_op_trace);
     void add(const profiler::Activity& a);
     // Once, after the last add.
-    [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records);
+    [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records) &&;
 
   private:
     bool host_op_trace_;
