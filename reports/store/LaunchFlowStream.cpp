@@ -46,7 +46,8 @@ RowidRange stored_rowids(const ResultsDatabase& db, std::int64_t run_id) {
 // Fills the temporary table of launches and prepares the join, bound to the run's rows.
 Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
     const RowidRange rows = stored_rowids(db, run_id);
-    // On disk whatever SQLite was built with: a run's launches are millions of rows.
+    // On disk, as a run's launches are millions of rows, unless SQLite was built with
+    // SQLITE_TEMP_STORE=3: such a build keeps temporary tables in memory and ignores this.
     db.exec("PRAGMA temp_store = FILE");
     db.exec(
         "CREATE TEMP TABLE launches (correlation INTEGER PRIMARY KEY, lane INTEGER NOT NULL, "
