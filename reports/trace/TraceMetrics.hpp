@@ -21,7 +21,7 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace);
 // The same numbers from activities that pass one at a time (a streamed import, and
 // compute_trace_metrics itself). The figures are the profiler's own: busy and overlap
 // from DeviceWorkSummary (the figures of analyze_gpu_busy and analyze_copy_compute_overlap
-// in bounded memory, whatever the trace's size), the tensor-core share from
+// in little memory, whatever the trace's size), the tensor-core share from
 // TensorCoreAccumulator; this class only maps them to metric tags.
 class TraceMetricsAccumulator {
   public:
