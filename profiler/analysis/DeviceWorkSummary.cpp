@@ -1,40 +1,8 @@
 #include "profiler/analysis/DeviceWorkSummary.hpp"
 
-#include <algorithm>
-
-#include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/analysis/DeviceSweep.hpp"
 
 namespace trainscope::profiler {
-
-namespace {
-
-// The length of a union of intervals that arrive by start: only the open one is held.
-class UnionLength {
-  public:
-    void add(std::int64_t begin_ns, std::int64_t end_ns) {
-        if (const auto done = open_.add({begin_ns, end_ns}))
-            total_ += done->length_ns();
-    }
-    std::int64_t finish() {
-        if (const auto done = open_.finish())
-            total_ += done->length_ns();
-        return total_;
-    }
-
-  private:
-    OpenInterval open_;
-    std::int64_t total_ = 0;
-};
-
-// One device's unions while its records pass by start.
-struct DeviceSweep {
-    UnionLength kernels;
-    UnionLength copies;
-    UnionLength joint;
-    bool any_kernel = false;
-};
-
-}  // namespace
 
 DeviceWorkSummary::DeviceWorkSummary(std::span<const Lane> lanes, bool host_ops_as_kernels,
                                      std::size_t run_capacity)
@@ -79,30 +47,18 @@ std::vector<DeviceWorkTotals> DeviceWorkSummary::finish() && {
     SortedActivities sorted = std::move(sorter_).finish();
     std::vector<DeviceSweep> sweeps(totals_.size());
     Activity r;
-    while (sorted.next(r)) {
-        DeviceWorkTotals& totals = totals_[r.lane];
-        DeviceSweep& sweep = sweeps[r.lane];
-        if (r.kind == ActivityKind::Kernel) {
-            if (!sweep.any_kernel) {
-                totals.span_begin_ns = r.start_ns;  // the first by start
-                totals.span_end_ns = r.end_ns;
-                sweep.any_kernel = true;
-            }
-            totals.span_end_ns = std::max(totals.span_end_ns, r.end_ns);
-            sweep.kernels.add(r.start_ns, r.end_ns);
-        } else {
-            sweep.copies.add(r.start_ns, r.end_ns);
-        }
-        sweep.joint.add(r.start_ns, r.end_ns);
-    }
+    while (sorted.next(r))
+        sweeps[r.lane].add({r.start_ns, r.end_ns}, r.kind == ActivityKind::Kernel);
     std::vector<DeviceWorkTotals> out;
     out.reserve(totals_.size());
     for (const auto& [key, id] : ids_) {  // by rank, then device
         DeviceWorkTotals totals = totals_[id];
-        DeviceSweep& sweep = sweeps[id];
-        totals.kernel_ns = sweep.kernels.finish();
-        totals.copy_ns = sweep.copies.finish();
-        totals.overlap_ns = totals.kernel_ns + totals.copy_ns - sweep.joint.finish();
+        const DeviceSweepFigures figures = std::move(sweeps[id]).finish();
+        totals.span_begin_ns = figures.span_begin_ns;
+        totals.span_end_ns = figures.span_end_ns;
+        totals.kernel_ns = figures.kernel_ns;
+        totals.copy_ns = figures.copy_ns;
+        totals.overlap_ns = figures.overlap_ns;
         out.push_back(totals);
     }
     return out;

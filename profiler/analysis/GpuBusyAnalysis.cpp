@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "profiler/analysis/DeviceSweep.hpp"
+
 namespace trainscope::profiler {
 
 namespace {
@@ -61,13 +63,16 @@ std::vector<GpuBusy> analyze_gpu_busy(const DeviceWorkAccumulator& work,
         const std::vector<Interval> merged = merge_intervals(std::move(intervals));
         if (merged.empty())
             continue;
+        // The busy intervals stand for the kernels: span and busy time as the run
+        // metrics' DeviceWorkSummary measures them.
+        const DeviceSweepFigures figures = DeviceSweep::of(merged, {});
         GpuBusy b;
         b.rank = key.rank;
         b.device = key.device;
-        b.span_begin_ns = merged.front().begin_ns;
-        b.span_end_ns = merged.back().end_ns;
+        b.span_begin_ns = figures.span_begin_ns;
+        b.span_end_ns = figures.span_end_ns;
         b.span_ns = b.span_end_ns - b.span_begin_ns;
-        b.busy_ns = total_length_ns(merged);
+        b.busy_ns = figures.kernel_ns;
         b.idle_ns = b.span_ns - b.busy_ns;
         for (std::size_t i = 1; i < merged.size(); ++i) {
             const std::int64_t gap = merged[i].begin_ns - merged[i - 1].end_ns;

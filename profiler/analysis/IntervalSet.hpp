@@ -18,7 +18,7 @@ struct Interval {
 
 // The last interval of a union being built from intervals that arrive by begin: the one
 // joining rule (touching or overlapping intervals join) of merge_intervals and of the
-// streamed busy figures (DeviceWorkSummary), which hold nothing but this.
+// busy and overlap figures (DeviceSweep), which hold nothing but this.
 class OpenInterval {
   public:
     // `next` must not begin before the open interval. Joins it to the open one when they

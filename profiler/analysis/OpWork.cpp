@@ -1,6 +1,8 @@
 #include "profiler/analysis/OpWork.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "profiler/analysis/HostOpsAsWork.hpp"
@@ -124,8 +126,13 @@ OpWorkAccumulator::Totals OpWorkAccumulator::finish(const StringTable& strings) 
         std::move(projection_).finish(strings, Attribution::innermost);
     std::map<StringId, OpWorkTotals> by_name;
     std::map<std::int32_t, std::map<StringId, OpWorkTotals>> by_rank;
-    // The projection's ranges are the picked ops, in the same (trace) order.
-    for (std::size_t i = 0; i < times.size() && i < ops_.size(); ++i) {
+    // The projection's ranges are the picked ops, in the same (trace) order: one picking
+    // rule for both, so a difference is a fault here, not in the trace.
+    if (times.size() != ops_.size()) {
+        throw std::logic_error("OpWorkAccumulator: " + std::to_string(times.size()) +
+                               " projected ranges for " + std::to_string(ops_.size()) + " ops");
+    }
+    for (std::size_t i = 0; i < times.size(); ++i) {
         const Op& op = ops_[i];
         const std::int64_t device_ns = times[i].kernel_ns + times[i].copy_ns;
         add_op(by_name[op.name], op.flops, op.bytes, device_ns);

@@ -144,6 +144,13 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
     OutsideEvents outside;
     std::thread reader([&] {
         PipeFeeder events(trailing);
+        // close() locks the pool and wakes its workers: once, not for every escaped event.
+        bool pool_closed = false;
+        const auto close_pool = [&] {
+            if (!pool_closed)
+                pool.close();
+            pool_closed = true;
+        };
         try {
             detail::KinetoJsonCallbacks callbacks;
             callbacks.on_event_batch = [&](const detail::KinetoEventBytes& batch) {
@@ -152,7 +159,7 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
             };
             callbacks.on_event = [&](detail::KinetoRawObject& e) {
                 // Every batch is submitted by now: the builder takes them, then these.
-                pool.close();
+                close_pool();
                 events.add(e);
             };
             outside.keep_from(callbacks);
@@ -162,7 +169,7 @@ void read_parsed_in_parallel(const std::filesystem::path& file, std::size_t pars
             reader_error = std::current_exception();
         }
         // The batches and events read before a fault are built first, as on one thread.
-        pool.close();
+        close_pool();
         events.close();
     });
     // However the builder leaves (an event it refuses), the pool, the pipe and the reader

@@ -6,10 +6,10 @@ const char* activity_range_sql(int schema_version, ActivityColumns columns) {
     if (columns == ActivityColumns::analysis) {
         return schema_version >= 4
                    ? "SELECT kind, lane, start_ns, end_ns, name_id, correlation, graph_id, "
-                     "device, bytes, flops "
+                     "device, bytes, flops, depth "
                      "FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid"
                    : "SELECT kind, lane, start_ns, end_ns, name_id, correlation, graph_id, "
-                     "device, bytes, 0.0 "
+                     "device, bytes, 0.0, depth "
                      "FROM activities WHERE rowid BETWEEN ?1 AND ?2 ORDER BY rowid";
     }
     return schema_version >= 4
@@ -40,6 +40,8 @@ profiler::Activity analysis_columns_from_row(const Statement& act) {
     if (a.kind == profiler::ActivityKind::HostOp) {
         a.bytes = act.column_int64(8);
         a.flops = static_cast<float>(act.column_double(9));
+    } else if (a.kind == profiler::ActivityKind::NvtxRange) {
+        a.depth = static_cast<std::uint16_t>(act.column_int64(10));  // the projected ranges'
     }
     return a;
 }

@@ -9,9 +9,10 @@ namespace trainscope::reports {
 enum class ActivityColumns {
     all,
     // What the whole-run analyses use (scan_activities): kind, lane, start, end, name,
-    // correlation, graph id, device, and an op's bytes and FLOPs; the rest (launch
-    // configuration, copy kind, depth, other kinds' bytes) read as 0. Half the columns
-    // to decode for each of millions of rows, which is most of such a read's time.
+    // correlation, graph id, device, an op's bytes and FLOPs and an NVTX range's depth;
+    // the rest (launch configuration, copy kind, other kinds' depth and bytes) read as 0.
+    // Half the columns to decode for each of millions of rows, which is most of such a
+    // read's time.
     analysis,
 };
 

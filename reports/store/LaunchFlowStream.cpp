@@ -60,7 +60,8 @@ std::string sqlite_temporary_folder() {
 // Fills the temporary table of launches and prepares the join, bound to the run's rows.
 Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
     const RowidRange rows = stored_rowids(db, run_id);
-    // On disk whatever SQLite was built with: a run's launches are millions of rows.
+    // On disk, as a run's launches are millions of rows, unless SQLite was built with
+    // SQLITE_TEMP_STORE=3: such a build keeps temporary tables in memory and ignores this.
     db.exec("PRAGMA temp_store = FILE");
     // Keyed by (rank, correlation): correlation ids are each rank's own (LaunchJoin's rule).
     // The lanes are joined after the activities (CROSS JOIN keeps that order), so the scan

@@ -179,7 +179,7 @@ std::int64_t RunWriter::insert_run(const RunRecord& run) {
                                         !trace.has_gpu_work);
         write_streamed_trace(db_, run_id, trace,
                              [&metrics](const profiler::Activity& a) { metrics.add(a); });
-        trace_metrics = metrics.finish(trace.header.dropped_records);
+        trace_metrics = std::move(metrics).finish(trace.header.dropped_records);
     }
     auto metric =
         db_.prepare("INSERT INTO metrics (run_id, name, value, unit) VALUES (?1, ?2, ?3, ?4)");

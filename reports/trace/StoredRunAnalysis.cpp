@@ -53,7 +53,7 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
-    const bool whole = !scan_activities(
+    scan_activities(
         db, run_id, h,
         [&](const profiler::Activity& a, std::size_t index) {
             op_work = op_work || profiler::carries_op_work(a);
@@ -75,7 +75,7 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
         },
         ActivityColumns::analysis);
     // A CPU-backend trace: its ops are the device's work, by self time (whole trace).
-    if (whole || (!gpu_work && host_ops))
+    if (!gpu_work && host_ops)
         return std::nullopt;
     // Ops carrying work (trainscope's own runs): their launches joined to their kernels in
     // a second read, so that a trace without them keeps no launches for it.
@@ -102,16 +102,15 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::vector<profiler::StepApiCounts> step_counts;
     if (steps)
         step_counts = std::move(*steps).finish();
-    StoredRunAnalysis out{std::move(header),
-                          count,
-                          std::move(work),
-                          std::move(kernel_breakdown),
-                          std::move(tensor_core_usage),
-                          std::move(trace_health),
-                          std::move(nvtx_ranges),
-                          runtime_api,
-                          std::move(step_counts),
-                          std::move(op_totals)};
+    StoredRunAnalysis out(std::move(header), std::move(work));
+    out.activity_count = count;
+    out.kernels = std::move(kernel_breakdown);
+    out.tensor_cores = std::move(tensor_core_usage);
+    out.health = std::move(trace_health);
+    out.nvtx_ranges = std::move(nvtx_ranges);
+    out.runtime_api_records = runtime_api;
+    out.steps = std::move(step_counts);
+    out.op_work = std::move(op_totals);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "profiler/analysis/DeviceWorkAccumulator.hpp"
@@ -27,6 +28,16 @@ namespace trainscope::reports {
 // accumulators). `header` is the trace without its activities; kernel breakdown's
 // `longest` are indexes into the stored trace (ActivityReader reads them).
 struct StoredRunAnalysis {
+    // `work` refers to header.lanes: the two move together (a vector's move keeps its
+    // buffer), and a copy, whose `work` would refer to the original's lanes, is refused.
+    StoredRunAnalysis(profiler::Trace&& trace_header, profiler::DeviceWorkAccumulator&& device_work)
+        : header(std::move(trace_header)), work(std::move(device_work)) {}
+    StoredRunAnalysis(const StoredRunAnalysis&) = delete;
+    StoredRunAnalysis& operator=(const StoredRunAnalysis&) = delete;
+    StoredRunAnalysis(StoredRunAnalysis&&) = default;
+    StoredRunAnalysis& operator=(StoredRunAnalysis&&) = default;
+    ~StoredRunAnalysis() = default;
+
     profiler::Trace header;
     std::size_t activity_count = 0;
     profiler::DeviceWorkAccumulator work;

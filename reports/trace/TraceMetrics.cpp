@@ -49,7 +49,7 @@ void TraceMetricsAccumulator::add(const profiler::Activity& a) {
     tensor_cores_.add(a);
 }
 
-std::vector<Metric> TraceMetricsAccumulator::finish(std::int64_t dropped_records) {
+std::vector<Metric> TraceMetricsAccumulator::finish(std::int64_t dropped_records) && {
     std::vector<Metric> metrics;
     const DeviceSums busy = sums_of(std::move(work_).finish());
     // In a host-op trace (a CPU run) the accumulated "kernels" are the backend's ops: how
@@ -91,7 +91,7 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace) {
     TraceMetricsAccumulator metrics(trace.strings, trace.lanes, host_op_trace, work_count);
     for (const profiler::Activity& a : trace.activities)
         metrics.add(a);
-    return metrics.finish(trace.dropped_records);
+    return std::move(metrics).finish(trace.dropped_records);
 }
 
 }  // namespace trainscope::reports

@@ -22,7 +22,7 @@ std::vector<Metric> compute_trace_metrics(const profiler::Trace& trace);
 // The same numbers from activities that pass one at a time (a streamed import, and
 // compute_trace_metrics itself). The figures are the profiler's own: busy and overlap
 // from DeviceWorkSummary (the figures of analyze_gpu_busy and analyze_copy_compute_overlap
-// in bounded memory, whatever the trace's size), the tensor-core share from
+// in little memory, whatever the trace's size), the tensor-core share from
 // TensorCoreAccumulator; this class only maps them to metric tags.
 class TraceMetricsAccumulator {
   public:
@@ -34,7 +34,7 @@ class TraceMetricsAccumulator {
                             std::size_t run_capacity = profiler::DeviceWorkSummary::kRunCapacity);
     void add(const profiler::Activity& a);
     // Once, after the last add.
-    [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records);
+    [[nodiscard]] std::vector<Metric> finish(std::int64_t dropped_records) &&;
 
   private:
     bool host_op_trace_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "SampleRun.hpp"
@@ -45,6 +46,11 @@ void expect_same(const profiler::DurationStats& got, const profiler::DurationSta
     EXPECT_EQ(got.mean_ns, want.mean_ns);
     EXPECT_EQ(got.share, want.share);
 }
+
+// A copy's `work` would refer to the original's lanes.
+static_assert(!std::is_copy_constructible_v<StoredRunAnalysis> &&
+              !std::is_copy_assignable_v<StoredRunAnalysis> &&
+              std::is_move_constructible_v<StoredRunAnalysis>);
 
 void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& whole) {
     EXPECT_EQ(got.activity_count, whole.activities.size());
@@ -90,6 +96,11 @@ void expect_same_as_whole(const StoredRunAnalysis& got, const profiler::Trace& w
     for (std::size_t i = 0; i < ranges.size(); ++i) {
         EXPECT_EQ(got.nvtx_ranges[i].range_index, ranges[i].range_index);
         EXPECT_EQ(got.nvtx_ranges[i].name, ranges[i].name);
+        EXPECT_EQ(got.nvtx_ranges[i].depth, ranges[i].depth);
+        EXPECT_EQ(got.nvtx_ranges[i].rank, ranges[i].rank);
+        EXPECT_EQ(got.nvtx_ranges[i].host_begin_ns, ranges[i].host_begin_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].host_end_ns, ranges[i].host_end_ns);
+        EXPECT_EQ(got.nvtx_ranges[i].copy_ns, ranges[i].copy_ns);
         EXPECT_EQ(got.nvtx_ranges[i].kernel_count, ranges[i].kernel_count);
         EXPECT_EQ(got.nvtx_ranges[i].kernel_ns, ranges[i].kernel_ns);
         EXPECT_EQ(got.nvtx_ranges[i].copy_count, ranges[i].copy_count);
