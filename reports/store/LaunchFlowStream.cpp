@@ -30,12 +30,12 @@ std::string stored_kinds(bool (*test)(ActivityKind)) {
     return list;
 }
 
-struct RowidRange {
+struct StoredRowids {
     std::int64_t first = 0;
     std::int64_t last = 0;
 };
 
-RowidRange stored_rowids(const ResultsDatabase& db, std::int64_t run_id) {
+StoredRowids stored_rowids(const ResultsDatabase& db, std::int64_t run_id) {
     auto info =
         db.prepare("SELECT first_activity, last_activity FROM trace_info WHERE run_id = ?1");
     info.bind(1, run_id);
@@ -59,7 +59,7 @@ std::string sqlite_temporary_folder() {
 
 // Fills the temporary table of launches and prepares the join, bound to the run's rows.
 Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
-    const RowidRange rows = stored_rowids(db, run_id);
+    const StoredRowids rows = stored_rowids(db, run_id);
     // On disk, as a run's launches are millions of rows, unless SQLite was built with
     // SQLITE_TEMP_STORE=3: such a build keeps temporary tables in memory and ignores this.
     db.exec("PRAGMA temp_store = FILE");

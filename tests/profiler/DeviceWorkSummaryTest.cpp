@@ -7,23 +7,13 @@
 
 #include <random>
 
+#include "WorkActivity.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/DeviceWorkSummary.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 
 namespace trainscope::profiler {
 namespace {
-
-Activity work(ActivityKind kind, LaneId lane, std::int64_t start, std::int64_t end,
-              std::int32_t device = -1) {
-    Activity a;
-    a.kind = kind;
-    a.lane = lane;
-    a.start_ns = start;
-    a.end_ns = end;
-    a.device = device;
-    return a;
-}
 
 std::vector<DeviceWorkTotals> summarize(const Trace& t, bool host_ops = false) {
     DeviceWorkSummary summary(t.lanes, host_ops);

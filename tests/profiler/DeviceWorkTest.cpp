@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "WorkActivity.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/DeviceWorkAccumulator.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
@@ -15,17 +16,6 @@
 
 namespace trainscope::profiler {
 namespace {
-
-Activity work(ActivityKind kind, LaneId lane, std::int64_t start_ns, std::int64_t end_ns,
-              std::int32_t device = -1) {
-    Activity a;
-    a.kind = kind;
-    a.lane = lane;
-    a.start_ns = start_ns;
-    a.end_ns = end_ns;
-    a.device = device;
-    return a;
-}
 
 // Two ranks of a job, each with its own "device 0": rank 0 busy [0, 100), rank 1 busy
 // [1000, 1100) (its kernel names the device on the record, rank 0's takes the lane's).

@@ -34,7 +34,7 @@ HandBuiltTrace conv_step(std::int64_t conv_kernel_ns, std::int64_t bias_kernel_n
     return t;
 }
 
-Trace two_rank_job() {
+Trace two_rank_op_job() {
     HandBuiltTrace rank0 = conv_step(100, 10);
     HandBuiltTrace rank1 = conv_step(300, 30);
     for (Lane& lane : rank1.trace().lanes)
@@ -53,7 +53,7 @@ std::map<std::string, OpWorkTotals> by_name(const std::vector<OpWorkTotals>& tot
 }
 
 TEST(OpWorkProjection, EachOpGetsItsOwnRanksKernelsOnly) {
-    const Trace job = two_rank_job();
+    const Trace job = two_rank_op_job();
     auto job_totals = by_name(total_op_work_by_name(job));
     EXPECT_EQ(job_totals["conv_fwd"].count, 2);
     EXPECT_EQ(job_totals["conv_fwd"].device_ns, 100 + 300);
@@ -70,7 +70,7 @@ TEST(OpWorkProjection, EachOpGetsItsOwnRanksKernelsOnly) {
 }
 
 TEST(OpWorkProjection, NvtxRangesJoinTheirOwnRanksLaunches) {
-    const Trace job = two_rank_job();
+    const Trace job = two_rank_op_job();
     std::map<std::int32_t, NvtxRangeGpuTime> forward;
     for (const NvtxRangeGpuTime& r : project_nvtx_ranges_to_gpu(job))
         forward[r.rank] = r;
