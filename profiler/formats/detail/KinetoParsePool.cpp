@@ -9,6 +9,27 @@
 
 namespace trainscope::profiler::detail {
 
+namespace {
+
+// The other side of a hand-over is usually a few microseconds away from it: yielding the
+// core a while before sleeping on the condition spares the wake-up, which reached a
+// sleeping thread late enough that the 1 GB import's reading phase left its two cores
+// about a quarter idle with every thread waiting (docs/performance.md, "Hand-overs that
+// yield before they sleep").
+constexpr int kYieldsBeforeSleeping = 200;
+
+template <typename Ready>
+void wait_for(std::unique_lock<std::mutex>& lock, std::condition_variable& cv, Ready ready) {
+    for (int i = 0; i < kYieldsBeforeSleeping && !ready(); ++i) {
+        lock.unlock();
+        std::this_thread::yield();
+        lock.lock();
+    }
+    cv.wait(lock, ready);
+}
+
+}  // namespace
+
 KinetoParsePool::KinetoParsePool(const std::filesystem::path& file, std::size_t workers) {
     const std::size_t slots = workers + 2;  // one parsing per worker, one built, one read
     for (std::size_t i = 0; i < slots; ++i) {
@@ -36,7 +57,7 @@ bool KinetoParsePool::submit(const KinetoEventBytes& batch) {
     Slot* slot = nullptr;
     {
         std::unique_lock lock(mutex_);
-        slot_freed_.wait(lock, [this] { return stopped_ || !free_.empty(); });
+        wait_for(lock, slot_freed_, [this] { return stopped_ || !free_.empty(); });
         if (stopped_)
             return false;
         slot = free_.back();
@@ -70,7 +91,7 @@ void KinetoParsePool::close() {
 
 const KinetoParsePool::Parsed* KinetoParsePool::receive() {
     std::unique_lock lock(mutex_);
-    parsed_.wait(lock, [this] {
+    wait_for(lock, parsed_, [this] {
         return stopped_ || (in_order_.empty() ? closed_ : in_order_.front()->done);
     });
     if (stopped_ || in_order_.empty())
@@ -103,7 +124,8 @@ void KinetoParsePool::work(const std::filesystem::path& file) {
         Slot* slot = nullptr;
         {
             std::unique_lock lock(mutex_);
-            submitted_.wait(lock, [this] { return stopped_ || closed_ || !to_parse_.empty(); });
+            wait_for(lock, submitted_,
+                     [this] { return stopped_ || closed_ || !to_parse_.empty(); });
             if (stopped_ || to_parse_.empty())
                 return;
             slot = to_parse_.front();
