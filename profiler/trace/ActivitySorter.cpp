@@ -128,6 +128,21 @@ void SortedActivities::rewind() {
     release_blocks();
 }
 
+std::unique_ptr<ActivityStream> SortedActivities::another_reader() const {
+    if (!file_)
+        return nullptr;
+    auto reader = std::make_unique<SortedActivities>();
+    reader->file_ = file_;
+    for (const Run& run : runs_) {
+        Run copy;
+        copy.begin = run.begin;
+        copy.next = run.begin;
+        copy.end = run.end;
+        reader->runs_.push_back(std::move(copy));
+    }
+    return reader;
+}
+
 bool SortedActivities::next(Activity& out) {
     if (!file_) {
         if (memory_at_ == memory_.size())
@@ -191,9 +206,10 @@ void ActivitySorter::add(const Activity& activity) {
 void ActivitySorter::spill() {
     if (!out_.file_) {
         errno = 0;
-        out_.file_.reset(unnamed_temporary_file());
-        if (!out_.file_)
+        std::FILE* file = unnamed_temporary_file();
+        if (file == nullptr)
             throw_io("creating a temporary file in $TMPDIR (or /tmp) for sorting the activities");
+        out_.file_.reset(file, SortedActivities::FileCloser{});
     }
     const std::vector<SortKey> keys = sorted_keys(buffer_);
     SortedActivities::Run run;

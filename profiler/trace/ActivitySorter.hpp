@@ -23,6 +23,9 @@ class SortedActivities final : public ActivityStream {
 
     bool next(Activity& out) override;
     void rewind() override;
+    // Runs on disk: a reader of the same file (pread, so both read at once). Activities
+    // held in memory (a small trace): none.
+    [[nodiscard]] std::unique_ptr<ActivityStream> another_reader() const override;
 
   private:
     friend class ActivitySorter;
@@ -39,7 +42,8 @@ class SortedActivities final : public ActivityStream {
     struct FileCloser {
         void operator()(std::FILE* f) const noexcept { std::fclose(f); }
     };
-    std::unique_ptr<std::FILE, FileCloser> file_;  // the sorted runs, one after another
+    // The sorted runs, one after another; shared by another_reader's readers.
+    std::shared_ptr<std::FILE> file_;
     std::vector<Run> runs_;
     std::vector<std::uint32_t> heap_;  // runs by their next activity, the first on top
 };

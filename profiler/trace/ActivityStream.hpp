@@ -1,5 +1,7 @@
 #pragma once
 
+#include <memory>
+
 #include "profiler/trace/Activity.hpp"
 
 namespace trainscope::profiler {
@@ -18,6 +20,10 @@ class ActivityStream {
     virtual bool next(Activity& out) = 0;
     // Back to the first activity, to read them all again.
     virtual void rewind() = 0;
+    // A second reader of the same activities, from the first, independent of this one: a
+    // pass on another thread while this one is read. Null where the stream has none (the
+    // caller then reads this one twice).
+    [[nodiscard]] virtual std::unique_ptr<ActivityStream> another_reader() const { return nullptr; }
 
   protected:
     ActivityStream(ActivityStream&&) = default;

@@ -1,38 +1,57 @@
 #include "profiler/trace/StreamedTrace.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace trainscope::profiler {
 
 namespace {
 
-void pass(StreamedTrace& trace, const std::function<void(const Activity&)>& visit, bool joins) {
+using Joins = std::function<void(const Activity&, std::span<const NestingStack::Open>)>;
+
+// The nesting of assign_nesting_depths (streams are flat), with the source's shift.
+void pass(ActivityStream& activities, std::int64_t shift_ns, std::span<const Lane> lanes,
+          const Joins& joins, const std::function<void(const Activity&)>& visit) {
     NestingStack stack;
     LaneId lane = 0;
     bool first = true;
-    if (!trace.activities)
-        return;
     Activity a;
-    while (trace.activities->next(a)) {
-        a.start_ns -= trace.shift_ns;
-        a.end_ns -= trace.shift_ns;
+    while (activities.next(a)) {
+        a.start_ns -= shift_ns;
+        a.end_ns -= shift_ns;
         if (first || a.lane != lane) {
             stack.clear();
             lane = a.lane;
             first = false;
         }
-        // The nesting of assign_nesting_depths: streams are flat.
-        if (trace.header.lanes.at(a.lane).kind == LaneKind::GpuStream) {
+        if (a.lane >= lanes.size())
+            throw std::out_of_range("an activity of lane " + std::to_string(a.lane) +
+                                    ", beyond the trace's lanes");
+        if (lanes[a.lane].kind == LaneKind::GpuStream) {
             a.depth = 0;
             if (joins)
-                trace.on_activity(a, {}, trace.header);
+                joins(a, {});
         } else {
             stack.close_before(a);
             a.depth = stack.depth();
             if (joins)
-                trace.on_activity(a, stack.open(), trace.header);
+                joins(a, stack.open());
             stack.push(a);
         }
         visit(a);
     }
+}
+
+void pass(StreamedTrace& trace, const std::function<void(const Activity&)>& visit, bool joins) {
+    if (!trace.activities)
+        return;
+    Joins with_header;
+    if (joins) {
+        with_header = [&trace](const Activity& a, std::span<const NestingStack::Open> open) {
+            trace.on_activity(a, open, trace.header);
+        };
+    }
+    pass(*trace.activities, trace.shift_ns, trace.header.lanes, with_header, visit);
 }
 
 }  // namespace
@@ -47,6 +66,16 @@ void preview_activities(StreamedTrace& trace, const std::function<void(const Act
     pass(trace, visit, false);
     if (trace.activities)
         trace.activities->rewind();
+}
+
+SecondPass::SecondPass(const StreamedTrace& trace)
+    : reader_(trace.activities ? trace.activities->another_reader() : nullptr),
+      shift_ns_(trace.shift_ns),
+      lanes_(trace.header.lanes) {}
+
+void SecondPass::preview(const std::function<void(const Activity&)>& visit) {
+    pass(*reader_, shift_ns_, lanes_, {}, visit);
+    reader_->rewind();
 }
 
 void complete_header(StreamedTrace& trace) {

@@ -40,6 +40,25 @@ void stream_activities(StreamedTrace& trace, const std::function<void(const Acti
 // must see them all before the real one (what the lane summaries keep).
 void preview_activities(StreamedTrace& trace, const std::function<void(const Activity&)>& visit);
 
+// A second reader of a streamed trace's activities, for passes like preview_activities on
+// another thread while stream_activities runs on this one (the import's lane summaries
+// beside its inserts). It copies what it needs of the trace when made (the shift, the
+// lanes), as stream_activities may complete the header meanwhile. available() is false
+// where the activities have no second reader (held in memory, a job's ranks): pass twice.
+class SecondPass {
+  public:
+    explicit SecondPass(const StreamedTrace& trace);
+    [[nodiscard]] bool available() const { return reader_ != nullptr; }
+    // As preview_activities, through this reader; then from the first again.
+    void preview(const std::function<void(const Activity&)>& visit);
+    [[nodiscard]] std::span<const Lane> lanes() const { return lanes_; }
+
+  private:
+    std::unique_ptr<ActivityStream> reader_;
+    std::int64_t shift_ns_;
+    std::vector<Lane> lanes_;
+};
+
 // Runs the source's joins now, in a pass that keeps nothing, and rewinds: the header is
 // complete before the activities pass for good, and the joins' state is freed. A job's
 // assembly needs every rank's strings and collectives before its activities pass.

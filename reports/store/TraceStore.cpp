@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -272,10 +273,13 @@ class StoreWorker {
         if (pending_.activities.size() == kBlock)
             send();
     }
+    // From any thread: a lane's summaries, queued as a block of their own (the rows of
+    // each table still go in the order their own thread sent them).
     void write_levels(std::vector<profiler::RowSummaryLevel>&& levels) {
-        pending_.levels = std::move(levels);
-        pending_.has_levels = true;
-        send();
+        Block block;
+        block.levels = std::move(levels);
+        block.has_levels = true;
+        enqueue(std::move(block));
     }
     // Waits until everything is written; rethrows what the thread threw.
     void finish() {
@@ -302,19 +306,26 @@ class StoreWorker {
     };
 
     void send() {
-        if (pending_.activities.empty() && !pending_.has_levels)
+        if (pending_.activities.empty())
             return;
+        enqueue(std::move(pending_));
+        pending_ = {};
+        {
+            const std::lock_guard lock(mutex_);
+            if (!spare_.empty()) {  // an emptied block's capacity, reused
+                pending_.activities = std::move(spare_.back());
+                spare_.pop_back();
+            }
+        }
+        pending_.activities.reserve(kBlock);
+    }
+
+    void enqueue(Block&& block) {
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [this] { return queue_.size() < kMaxQueued || error_; });
         if (error_)
             std::rethrow_exception(error_);
-        queue_.push_back(std::move(pending_));
-        pending_ = {};
-        if (!spare_.empty()) {  // an emptied block's capacity, reused
-            pending_.activities = std::move(spare_.back());
-            spare_.pop_back();
-        }
-        pending_.activities.reserve(kBlock);
+        queue_.push_back(std::move(block));
         lock.unlock();
         changed_.notify_all();
     }
@@ -352,7 +363,7 @@ class StoreWorker {
 
     ActivityRows& rows_;
     LaneSummaryWriter& summaries_;
-    Block pending_;  // the streaming thread's, not shared
+    Block pending_;  // activities: the streaming thread's, not shared
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Block> queue_;
@@ -379,28 +390,103 @@ void write_trace(const ResultsDatabase& db, std::int64_t run_id, const Trace& tr
     write_lane_summaries(db, run_id, profiler::summarize_rows(trace));
 }
 
+namespace {
+
+// The lane summaries of a streamed trace, made on a thread of their own through a second
+// reader of its sorted runs while the activities pass for the inserts: the summaries'
+// planning pass and their building pass no longer come before and beside the inserts on
+// one thread. The destructor, reached early by an exception, makes the thread stop at its
+// next activity and joins it.
+class SummaryThread {
+  public:
+    SummaryThread(profiler::SecondPass& reader, std::int64_t origin_ns, StoreWorker& inserts)
+        : thread_([this, &reader, origin_ns, &inserts] { run(reader, origin_ns, inserts); }) {}
+    SummaryThread(const SummaryThread&) = delete;
+    SummaryThread& operator=(const SummaryThread&) = delete;
+    ~SummaryThread() {
+        abandon_.store(true, std::memory_order_relaxed);
+        if (thread_.joinable())
+            thread_.join();
+    }
+
+    // Waits for the thread; rethrows what it threw.
+    void finish() {
+        thread_.join();
+        if (error_)
+            std::rethrow_exception(error_);
+    }
+
+  private:
+    struct Abandoned {};
+
+    void run(profiler::SecondPass& reader, std::int64_t origin_ns, StoreWorker& inserts) {
+        try {
+            profiler::LaneSummaryStream summaries(reader.lanes(), origin_ns);
+            reader.preview([this, &summaries](const Activity& a) {
+                go_on();
+                summaries.plan(a);
+            });
+            summaries.set_plan(summaries.take_plan(),
+                               [&inserts](std::vector<profiler::RowSummaryLevel>&& levels) {
+                                   inserts.write_levels(std::move(levels));
+                               });
+            reader.preview([this, &summaries](const Activity& a) {
+                go_on();
+                summaries.add(a);
+            });
+            summaries.finish();
+        } catch (const Abandoned&) {
+        } catch (...) {
+            error_ = std::current_exception();
+        }
+    }
+    void go_on() const {
+        if (abandon_.load(std::memory_order_relaxed))
+            throw Abandoned{};
+    }
+
+    std::atomic<bool> abandon_{false};
+    std::exception_ptr error_;
+    std::thread thread_;  // last: starts once everything above exists
+};
+
+}  // namespace
+
 void write_streamed_trace(const ResultsDatabase& db, std::int64_t run_id,
                           profiler::StreamedTrace& trace,
                           const std::function<void(const Activity&)>& also) {
     ActivityRows rows(db, run_id);
     LaneSummaryWriter summary_rows(db, run_id);
-    // The summaries' levels are known once every activity was seen: a first pass counts
-    // them (holding nothing), the second builds only what is kept.
-    profiler::LaneSummaryStream summaries(trace.header.lanes, trace.first_start_ns);
-    profiler::preview_activities(trace, [&summaries](const Activity& a) { summaries.plan(a); });
-    StoreWorker inserts(rows, summary_rows);
-    summaries.set_plan(summaries.take_plan(),
-                       [&inserts](std::vector<profiler::RowSummaryLevel>&& levels) {
-                           inserts.write_levels(std::move(levels));
-                       });
-    profiler::stream_activities(trace, [&](const Activity& a) {
-        inserts.add(a);
-        summaries.add(a);
-        if (also)
-            also(a);
-    });
-    summaries.finish();
-    inserts.finish();
+    profiler::SecondPass second(trace);
+    if (second.available()) {
+        StoreWorker inserts(rows, summary_rows);
+        SummaryThread summaries(second, trace.first_start_ns, inserts);
+        profiler::stream_activities(trace, [&](const Activity& a) {
+            inserts.add(a);
+            if (also)
+                also(a);
+        });
+        summaries.finish();
+        inserts.finish();
+    } else {
+        // The summaries' levels are known once every activity was seen: a first pass
+        // counts them (holding nothing), the second builds only what is kept.
+        profiler::LaneSummaryStream summaries(trace.header.lanes, trace.first_start_ns);
+        profiler::preview_activities(trace, [&summaries](const Activity& a) { summaries.plan(a); });
+        StoreWorker inserts(rows, summary_rows);
+        summaries.set_plan(summaries.take_plan(),
+                           [&inserts](std::vector<profiler::RowSummaryLevel>&& levels) {
+                               inserts.write_levels(std::move(levels));
+                           });
+        profiler::stream_activities(trace, [&](const Activity& a) {
+            inserts.add(a);
+            summaries.add(a);
+            if (also)
+                also(a);
+        });
+        summaries.finish();
+        inserts.finish();
+    }
     // The header is complete once the activities have passed (the collectives).
     const Trace& header = trace.header;
     write_strings(db, run_id, header);

@@ -14,7 +14,9 @@
 
 #include "SampleRun.hpp"
 #include "TempDir.hpp"
+#include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
+#include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/SqliteError.hpp"
@@ -85,6 +87,56 @@ TEST(StreamedStoreThread, StoresWhatTheWholeTraceGivesInItsOrder) {
                                   whole.strings.at(want.name)))
             << "activity " << i;
     }
+}
+
+// With its runs on disk the trace's summaries are made on a thread of their own, through a
+// second reader of the runs, while the rows pass for the inserts: they are the ones the
+// whole trace gives.
+TEST(StreamedStoreThread, StoresTheWholeTracesSummariesMadeBesideTheInserts) {
+    testing::TempDir dir;
+    const auto file = write_kineto(dir / "t.json");
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const std::int64_t id = RunWriter(db).write(streamed_run(file));
+
+    const auto expected = profiler::summarize_rows(profiler::import_kineto_trace(file));
+    ASSERT_GE(expected.size(), 3u);
+    const auto loaded = load_lane_summaries(db, id);
+    ASSERT_TRUE(loaded.has_value());
+    ASSERT_EQ(loaded->size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const auto& want = expected[i];
+        const auto& got = (*loaded)[i];
+        EXPECT_EQ(std::make_tuple(got.lane, got.depth, got.level, got.width_ns, got.origin_ns),
+                  std::make_tuple(want.lane, want.depth, want.level, want.width_ns, want.origin_ns))
+            << "level " << i;
+        EXPECT_TRUE(got.buckets == want.buckets) << "level " << i;
+    }
+}
+
+// A summary's insert fails on the store thread (as on a full disk): the error reaches the
+// caller, both other threads are joined, and no row of the run is kept.
+TEST(StreamedStoreThread, ASummaryInsertThatFailsReachesTheCaller) {
+    testing::TempDir dir;
+    const auto file = write_kineto(dir / "t.json");
+    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const std::int64_t id = write_traceless_run(db);
+    db.exec(
+        "CREATE TEMP TRIGGER fail_summary BEFORE INSERT ON main.lane_summaries BEGIN "
+        "SELECT RAISE(ABORT, 'no space left for the summaries'); END;");
+
+    RunRecord run = streamed_run(file);
+    {
+        Transaction tx(db);
+        try {
+            write_streamed_trace(db, id, *run.streamed_trace);
+            ADD_FAILURE() << "the write did not fail";
+        } catch (const SqliteError& error) {
+            EXPECT_NE(std::string(error.what()).find("no space left for the summaries"),
+                      std::string::npos)
+                << error.what();
+        }
+    }
+    EXPECT_EQ(count_activities(db), 0);
 }
 
 // The passing side throws half-way, while the store thread holds queued blocks: the write
