@@ -13,7 +13,8 @@ namespace trainscope::profiler {
 
 // Activities in the order Trace::sort gives (lane, start, the longer first, then as
 // added). Made by ActivitySorter. Runs on disk hold a read block each only while they are
-// read: from the first next() after finish or rewind until they are passed.
+// read: from the first next() after finish or rewind until they are passed; the blocks
+// together stay within a few MiB however many runs there are.
 class SortedActivities final : public ActivityStream {
   public:
     SortedActivities();  // none
@@ -46,6 +47,7 @@ class SortedActivities final : public ActivityStream {
     std::shared_ptr<std::FILE> file_;
     std::vector<Run> runs_;
     std::vector<std::uint32_t> heap_;  // runs by their next activity, the first on top
+    std::size_t read_block_ = 0;       // activities a run reads at a time
 };
 
 // Sorts activities as Trace::sort does in bounded memory: runs of `run_capacity`

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
 #include <tuple>
 
@@ -77,6 +78,56 @@ TEST(ActivitySorter, SortsAsTraceSortDoesAcrossRunsOnDisk) {
         }
         EXPECT_EQ(i, expected.activities.size());
     }
+}
+
+// Enough runs that each reads its part in blocks smaller than the run (the readers' blocks
+// together stay within a budget), read through the sorter's own reader and a second one
+// (another_reader, the import's summary pass) in turns: both give Trace::sort's order.
+TEST(ActivitySorter, ManyRunsReadInSmallBlocksByTwoReadersInTurn) {
+    std::mt19937 rng(11);
+    Trace trace;
+    constexpr int kActivities = 120'000;  // 120 runs of 1000: blocks of under 1000
+    for (int i = 0; i < kActivities; ++i) {
+        Activity a;
+        a.lane = static_cast<LaneId>(rng() % 3);
+        a.start_ns = static_cast<std::int64_t>(rng() % 1'000'000);
+        a.end_ns = a.start_ns + static_cast<std::int64_t>(rng() % 100);
+        a.correlation = static_cast<std::uint64_t>(i);
+        trace.activities.push_back(a);
+    }
+    ActivitySorter sorter(1000);
+    for (const Activity& a : trace.activities)
+        sorter.add(a);
+    SortedActivities sorted = std::move(sorter).finish();
+    const std::unique_ptr<ActivityStream> second = sorted.another_reader();
+    ASSERT_NE(second, nullptr);
+    Trace expected = trace;
+    expected.sort();
+    Activity a;
+    Activity b;
+    for (std::size_t i = 0; i < expected.activities.size(); ++i) {
+        ASSERT_TRUE(sorted.next(a)) << "at " << i;
+        ASSERT_EQ(a.correlation, expected.activities[i].correlation) << "at " << i;
+        if (i % 3 == 0) {  // the second reader lags, then catches up
+            const std::size_t at = i / 3;
+            ASSERT_TRUE(second->next(b)) << "at " << at;
+            ASSERT_EQ(b.correlation, expected.activities[at].correlation) << "at " << at;
+        }
+    }
+    EXPECT_FALSE(sorted.next(a));
+    for (std::size_t at = (expected.activities.size() + 2) / 3; at < expected.activities.size();
+         ++at) {
+        ASSERT_TRUE(second->next(b)) << "at " << at;
+        ASSERT_EQ(b.correlation, expected.activities[at].correlation) << "at " << at;
+    }
+    EXPECT_FALSE(second->next(b));
+}
+
+TEST(ActivitySorter, ActivitiesHeldInMemoryHaveNoSecondReader) {
+    ActivitySorter sorter;
+    sorter.add(Activity{});
+    const SortedActivities sorted = std::move(sorter).finish();
+    EXPECT_EQ(sorted.another_reader(), nullptr);
 }
 
 // Runs spilled to disk (tiny runs) against the same reader materialised in memory: this
