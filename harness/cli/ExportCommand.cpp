@@ -9,6 +9,7 @@
 #include "harness/cli/RunTraceLoader.hpp"
 #include "harness/cli/UsageError.hpp"
 #include "profiler/formats/OutputFile.hpp"
+#include "profiler/sqlite/SqliteReadSnapshot.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/trace/StoredChromeTrace.hpp"
 
@@ -26,6 +27,9 @@ struct ExportOptions {
 int execute(const ExportOptions& options) {
     check_file_output(options.out, "-o");
     const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+    // The header, the rows and their flows from one state of the file, whatever another
+    // process commits meanwhile (a resumed matrix replacing this run).
+    const profiler::SqliteReadSnapshot snapshot(db);
     const profiler::Trace header = load_run_trace_header(db, options.database, options.run);
     // The run's rows pass into the file one at a time: a run of millions of activities is
     // never held (reports::write_stored_chrome_trace).

@@ -101,14 +101,23 @@ Statement joined_flows(const ResultsDatabase& db, std::int64_t run_id) {
 
 }  // namespace
 
-LaunchFlowStream::LaunchFlowStream(const std::filesystem::path& database_path, std::int64_t run_id)
-    : db_(database_path, OpenMode::ReadOnly), flows_(joined_flows(db_, run_id)) {}
+LaunchFlowStream::LaunchFlowStream(const ResultsDatabase& db, std::int64_t run_id)
+    : db_(db), flows_(joined_flows(db, run_id)) {}
+
+LaunchFlowStream::~LaunchFlowStream() {
+    flows_.reset();  // finalized first: a table a statement reads cannot be dropped
+    // The layer's function, not the macro: a destructor does not throw.
+    profiler::log_sqlite_error(
+        __FILE__, __LINE__, "sqlite3_exec(\"DROP TABLE IF EXISTS temp.launches\")",
+        sqlite3_exec(db_.handle(), "DROP TABLE IF EXISTS temp.launches", nullptr, nullptr, nullptr),
+        db_.handle());
+}
 
 bool LaunchFlowStream::next(profiler::FlowEnd& launch, profiler::FlowEnd& work) {
-    if (!flows_.step())
+    if (!flows_->step())
         return false;
-    launch = {static_cast<profiler::LaneId>(flows_.column_int64(0)), flows_.column_int64(1)};
-    work = {static_cast<profiler::LaneId>(flows_.column_int64(2)), flows_.column_int64(3)};
+    launch = {static_cast<profiler::LaneId>(flows_->column_int64(0)), flows_->column_int64(1)};
+    work = {static_cast<profiler::LaneId>(flows_->column_int64(2)), flows_->column_int64(3)};
     return true;
 }
 

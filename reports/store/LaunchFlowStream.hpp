@@ -1,7 +1,7 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
+#include <optional>
 
 #include "profiler/formats/ChromeTraceWriter.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -16,21 +16,26 @@ namespace trainscope::reports {
 // rank through the lanes table, that it keeps on
 // disk (temp_store FILE, in SQLite's temporary folder: $SQLITE_TMPDIR, else $TMPDIR, else
 // /var/tmp or /tmp), so memory stays at SQLite's page cache whatever the run's size.
-// Opens its own read-only connection; the table goes with it.
+// Reads through the caller's connection (so that the rows and their flows can come from
+// one read snapshot: SqliteReadSnapshot), sets its temp_store to FILE, and drops the table
+// when it ends.
 class LaunchFlowStream {
   public:
     // StoreError when the run has no trace or SQLite's temporary folder cannot take the
     // launches (unwritable, full: the message names the folder); SqliteError for an
     // unreadable file.
-    LaunchFlowStream(const std::filesystem::path& database_path, std::int64_t run_id);
+    LaunchFlowStream(const ResultsDatabase& db, std::int64_t run_id);
+    ~LaunchFlowStream();
+    LaunchFlowStream(const LaunchFlowStream&) = delete;
+    LaunchFlowStream& operator=(const LaunchFlowStream&) = delete;
 
     // The next GPU work item with a launch: where its launch and it start. False after the
     // last.
     bool next(profiler::FlowEnd& launch, profiler::FlowEnd& work);
 
   private:
-    ResultsDatabase db_;
-    Statement flows_;
+    const ResultsDatabase& db_;
+    std::optional<Statement> flows_;
 };
 
 }  // namespace trainscope::reports

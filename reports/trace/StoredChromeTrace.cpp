@@ -15,7 +15,7 @@ std::int64_t write_stored_chrome_trace(const ResultsDatabase& db, std::int64_t r
         ++written;
         return true;
     });
-    LaunchFlowStream flows(db.path(), run_id);
+    LaunchFlowStream flows(db, run_id);
     profiler::FlowEnd launch;
     profiler::FlowEnd work;
     while (flows.next(launch, work))

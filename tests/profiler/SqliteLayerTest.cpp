@@ -11,6 +11,7 @@
 #include "profiler/sqlite/SqliteChangedBindings.hpp"
 #include "profiler/sqlite/SqliteConnection.hpp"
 #include "profiler/sqlite/SqliteError.hpp"
+#include "profiler/sqlite/SqliteReadSnapshot.hpp"
 #include "profiler/sqlite/SqliteTransaction.hpp"
 
 namespace trainscope::profiler {
@@ -170,6 +171,38 @@ TEST(SqliteTransaction, RollsBackUnlessCommitted) {
     auto rows = db.prepare("SELECT group_concat(x) FROM t");
     ASSERT_TRUE(rows.step());
     EXPECT_EQ(rows.column_text(0), "2");
+}
+
+std::int64_t count_rows(const SqliteConnection& db) {
+    auto count = db.prepare("SELECT COUNT(*) FROM t");
+    count.step();
+    return count.column_int64(0);
+}
+
+// A reader in WAL mode keeps the state of its first read while another connection deletes
+// rows and commits (as a resumed matrix replacing a run the reader exports), and sees the
+// new state once the snapshot ends; temporary tables may be written meanwhile (the
+// export's launches) on a read-only connection.
+TEST(SqliteReadSnapshot, ReadsOneStateOfTheFileWhateverOthersCommit) {
+    const auto file = fresh_file("snapshot.sqlite");
+    const SqliteConnection writer(file, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    writer.exec("PRAGMA journal_mode = WAL");
+    writer.exec("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)");
+    const SqliteConnection reader(file, SQLITE_OPEN_READONLY);
+    {
+        const SqliteReadSnapshot snapshot(reader);
+        EXPECT_EQ(count_rows(reader), 3);
+        writer.exec("DELETE FROM t WHERE x > 1");
+        reader.exec("CREATE TEMP TABLE seen AS SELECT x FROM t");
+        EXPECT_EQ(count_rows(reader), 3);
+        {
+            const SqliteReadSnapshot inner(reader);  // inside one: nothing of its own
+            EXPECT_EQ(count_rows(reader), 3);
+        }
+        EXPECT_EQ(count_rows(reader), 3);
+    }
+    EXPECT_EQ(count_rows(reader), 1);
+    EXPECT_EQ(sqlite3_get_autocommit(reader.handle()), 1);
 }
 
 // Rows whose values repeat the previous row's in some parameters: the statement keeps
