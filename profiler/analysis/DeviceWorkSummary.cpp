@@ -29,8 +29,11 @@ void DeviceWorkSummary::add(const Activity& a) {
 
 void DeviceWorkSummary::add_work(DeviceKey key, const Activity& a, bool kernel) {
     const auto [it, added] = ids_.try_emplace(key, static_cast<std::uint32_t>(totals_.size()));
-    if (added)
-        totals_.push_back({key});
+    if (added) {
+        DeviceWorkTotals fresh;
+        fresh.device = key;
+        totals_.push_back(fresh);
+    }
     DeviceWorkTotals& totals = totals_[it->second];
     ++(kernel ? totals.kernel_count : totals.copy_count);
     if (a.end_ns <= a.start_ns)
@@ -53,12 +56,7 @@ std::vector<DeviceWorkTotals> DeviceWorkSummary::finish() && {
     out.reserve(totals_.size());
     for (const auto& [key, id] : ids_) {  // by rank, then device
         DeviceWorkTotals totals = totals_[id];
-        const DeviceSweepFigures figures = std::move(sweeps[id]).finish();
-        totals.span_begin_ns = figures.span_begin_ns;
-        totals.span_end_ns = figures.span_end_ns;
-        totals.kernel_ns = figures.kernel_ns;
-        totals.copy_ns = figures.copy_ns;
-        totals.overlap_ns = figures.overlap_ns;
+        totals.figures = std::move(sweeps[id]).finish();
         out.push_back(totals);
     }
     return out;

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "profiler/analysis/DeviceSweep.hpp"
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/trace/ActivitySorter.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -17,14 +18,7 @@ struct DeviceWorkTotals {
     DeviceKey device;
     std::int64_t kernel_count = 0;
     std::int64_t copy_count = 0;
-    // The kernels' span (first start to last end of non-empty kernels; 0 and 0 for none)
-    // and the length of their union.
-    std::int64_t span_begin_ns = 0;
-    std::int64_t span_end_ns = 0;
-    std::int64_t kernel_ns = 0;
-    // The length of the memcpys' union, and of its intersection with the kernels'.
-    std::int64_t copy_ns = 0;
-    std::int64_t overlap_ns = 0;
+    DeviceSweepFigures figures;  // the span, busy, copy and overlap times
 };
 
 // The run metrics' busy and overlap figures in little memory for an import of any size.

@@ -22,10 +22,10 @@ struct DeviceSums {
 DeviceSums sums_of(const std::vector<profiler::DeviceWorkTotals>& devices) {
     DeviceSums total;
     for (const profiler::DeviceWorkTotals& d : devices) {
-        total.span_ns += d.span_end_ns - d.span_begin_ns;
-        total.busy_ns += d.kernel_ns;
-        total.copy_ns += d.copy_ns;
-        total.exposed_ns += d.copy_ns - d.overlap_ns;
+        total.span_ns += d.figures.span_end_ns - d.figures.span_begin_ns;
+        total.busy_ns += d.figures.kernel_ns;
+        total.copy_ns += d.figures.copy_ns;
+        total.exposed_ns += d.figures.copy_ns - d.figures.overlap_ns;
     }
     return total;
 }

@@ -40,19 +40,19 @@ void expect_equal_to_interval_unions(const Trace& t, bool host_ops = false) {
                      std::to_string(got[i].device.device));
         EXPECT_EQ(got[i].device.rank, overlap[i].rank);
         EXPECT_EQ(got[i].device.device, overlap[i].device);
-        EXPECT_EQ(got[i].copy_ns, overlap[i].copy_ns);
-        EXPECT_EQ(got[i].kernel_ns, overlap[i].compute_ns);
-        EXPECT_EQ(got[i].overlap_ns, overlap[i].overlap_ns);
+        EXPECT_EQ(got[i].figures.copy_ns, overlap[i].copy_ns);
+        EXPECT_EQ(got[i].figures.kernel_ns, overlap[i].compute_ns);
+        EXPECT_EQ(got[i].figures.overlap_ns, overlap[i].overlap_ns);
         // analyze_gpu_busy lists only devices with a non-empty kernel.
         if (b < busy.size() && busy[b].rank == got[i].device.rank &&
             busy[b].device == got[i].device.device) {
-            EXPECT_EQ(got[i].span_begin_ns, busy[b].span_begin_ns);
-            EXPECT_EQ(got[i].span_end_ns, busy[b].span_end_ns);
-            EXPECT_EQ(got[i].kernel_ns, busy[b].busy_ns);
+            EXPECT_EQ(got[i].figures.span_begin_ns, busy[b].span_begin_ns);
+            EXPECT_EQ(got[i].figures.span_end_ns, busy[b].span_end_ns);
+            EXPECT_EQ(got[i].figures.kernel_ns, busy[b].busy_ns);
             ++b;
         } else {
-            EXPECT_EQ(got[i].kernel_ns, 0);
-            EXPECT_EQ(got[i].span_end_ns - got[i].span_begin_ns, 0);
+            EXPECT_EQ(got[i].figures.kernel_ns, 0);
+            EXPECT_EQ(got[i].figures.span_end_ns - got[i].figures.span_begin_ns, 0);
         }
     }
     EXPECT_EQ(b, busy.size());
@@ -88,8 +88,8 @@ TEST(DeviceWorkSummary, EqualsTheIntervalUnionsOnOverlapsAndOutOfOrderDevices) {
     a.push_back(work(ActivityKind::Memcpy, d1b, 100, 600));
     expect_equal_to_interval_unions(t);
     const auto got = summarize(t);
-    ASSERT_EQ(got.size(), 3u);               // rank 0: devices 0 and 1; rank 1: device 0
-    EXPECT_EQ(got[0].kernel_ns, 650 + 100);  // 50-700 and 1500-1600
+    ASSERT_EQ(got.size(), 3u);                       // rank 0: devices 0 and 1; rank 1: device 0
+    EXPECT_EQ(got[0].figures.kernel_ns, 650 + 100);  // 50-700 and 1500-1600
     EXPECT_EQ(got[0].kernel_count, 7);
 }
 
@@ -101,7 +101,7 @@ TEST(DeviceWorkSummary, HostOpsCountAsKernelsInAHostOpTrace) {
     t.activities.push_back(work(ActivityKind::HostOp, thread, 300, 400));
     t.activities.push_back(work(ActivityKind::HostOp, other, 50, 350));
     expect_equal_to_interval_unions(t, true);
-    EXPECT_EQ(summarize(t, true).at(0).kernel_ns, 400);
+    EXPECT_EQ(summarize(t, true).at(0).figures.kernel_ns, 400);
     EXPECT_TRUE(summarize(t, false).empty());
 }
 
