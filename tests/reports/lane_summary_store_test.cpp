@@ -6,6 +6,7 @@
 
 #include "SampleRun.hpp"
 #include "SchemaVersionThree.hpp"
+#include "StoredSummaries.hpp"
 #include "TempDir.hpp"
 #include "reports/store/LaneSummaryStore.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -33,21 +34,7 @@ RunRecord dense_run() {
 }
 
 void expect_summaries(const ResultsDatabase& db, std::int64_t id, const RunRecord& run) {
-    const auto expected = profiler::summarize_rows(*run.trace);
-    ASSERT_GE(expected.size(), 3u);
-    const auto loaded = load_lane_summaries(db, id);
-    ASSERT_TRUE(loaded.has_value());
-    ASSERT_EQ(loaded->size(), expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        const auto& want = expected[i];
-        const auto& got = (*loaded)[i];
-        EXPECT_EQ(got.lane, want.lane);
-        EXPECT_EQ(got.depth, want.depth);
-        EXPECT_EQ(got.level, want.level);
-        EXPECT_EQ(got.width_ns, want.width_ns);
-        EXPECT_EQ(got.origin_ns, want.origin_ns);
-        EXPECT_EQ(got.buckets, want.buckets);
-    }
+    testing::expect_stored_summaries(db, id, profiler::summarize_rows(*run.trace));
 }
 
 TEST(LaneSummaryStore, ReadsBackWhatSummarizeRowsMakes) {

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "SampleRun.hpp"
+#include "StoredSummaries.hpp"
 #include "TempDir.hpp"
 #include "profiler/analysis/LaneSummary.hpp"
 #include "profiler/formats/KinetoImporter.hpp"
@@ -98,45 +99,8 @@ TEST(StreamedStoreThread, StoresTheWholeTracesSummariesMadeBesideTheInserts) {
     ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
     const std::int64_t id = RunWriter(db).write(streamed_run(file));
 
-    const auto expected = profiler::summarize_rows(profiler::import_kineto_trace(file));
-    ASSERT_GE(expected.size(), 3u);
-    const auto loaded = load_lane_summaries(db, id);
-    ASSERT_TRUE(loaded.has_value());
-    ASSERT_EQ(loaded->size(), expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        const auto& want = expected[i];
-        const auto& got = (*loaded)[i];
-        EXPECT_EQ(std::make_tuple(got.lane, got.depth, got.level, got.width_ns, got.origin_ns),
-                  std::make_tuple(want.lane, want.depth, want.level, want.width_ns, want.origin_ns))
-            << "level " << i;
-        EXPECT_TRUE(got.buckets == want.buckets) << "level " << i;
-    }
-}
-
-// A summary's insert fails on the store thread (as on a full disk): the error reaches the
-// caller, both other threads are joined, and no row of the run is kept.
-TEST(StreamedStoreThread, ASummaryInsertThatFailsReachesTheCaller) {
-    testing::TempDir dir;
-    const auto file = write_kineto(dir / "t.json");
-    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    const std::int64_t id = write_traceless_run(db);
-    db.exec(
-        "CREATE TEMP TRIGGER fail_summary BEFORE INSERT ON main.lane_summaries BEGIN "
-        "SELECT RAISE(ABORT, 'no space left for the summaries'); END;");
-
-    RunRecord run = streamed_run(file);
-    {
-        Transaction tx(db);
-        try {
-            write_streamed_trace(db, id, *run.streamed_trace);
-            ADD_FAILURE() << "the write did not fail";
-        } catch (const SqliteError& error) {
-            EXPECT_NE(std::string(error.what()).find("no space left for the summaries"),
-                      std::string::npos)
-                << error.what();
-        }
-    }
-    EXPECT_EQ(count_activities(db), 0);
+    testing::expect_stored_summaries(db, id,
+                                     profiler::summarize_rows(profiler::import_kineto_trace(file)));
 }
 
 // The passing side throws half-way, while the store thread holds queued blocks: the write
@@ -165,19 +129,15 @@ TEST(StreamedStoreThread, AFailureWhileRowsAreQueuedKeepsNothingOfTheRun) {
     EXPECT_EQ(count_activities(db), 0);
 }
 
-// The store thread's own insert fails half-way (as on a full disk): the error reaches the
-// caller from the passing side, the thread is joined, and no row of the run is kept.
-TEST(StreamedStoreThread, AnInsertThatFailsOnTheStoreThreadReachesTheCaller) {
+// A streamed write into a run whose inserts `triggers` (SQL run first) make fail on the store
+// thread, as on a full disk: the error, which names `message`, reaches the caller, every
+// thread is joined, and no row of the run is kept.
+void expect_a_failing_insert_reaches_the_caller(const char* triggers, const char* message) {
     testing::TempDir dir;
     const auto file = write_kineto(dir / "t.json");
     ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
     const std::int64_t id = write_traceless_run(db);
-    db.exec(
-        "CREATE TEMP TABLE inserted (n INTEGER); INSERT INTO inserted VALUES (0);"
-        "CREATE TEMP TRIGGER fail_late BEFORE INSERT ON main.activities BEGIN "
-        "UPDATE inserted SET n = n + 1; "
-        "SELECT RAISE(ABORT, 'no space left on the test device') "
-        "WHERE (SELECT n FROM inserted) > 5000; END;");
+    db.exec(triggers);
 
     RunRecord run = streamed_run(file);
     {
@@ -186,12 +146,29 @@ TEST(StreamedStoreThread, AnInsertThatFailsOnTheStoreThreadReachesTheCaller) {
             write_streamed_trace(db, id, *run.streamed_trace);
             ADD_FAILURE() << "the write did not fail";
         } catch (const SqliteError& error) {
-            EXPECT_NE(std::string(error.what()).find("no space left on the test device"),
-                      std::string::npos)
-                << error.what();
+            EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
         }
     }
     EXPECT_EQ(count_activities(db), 0);
+}
+
+// The store thread's own insert of a row fails half-way.
+TEST(StreamedStoreThread, AnInsertThatFailsOnTheStoreThreadReachesTheCaller) {
+    expect_a_failing_insert_reaches_the_caller(
+        "CREATE TEMP TABLE inserted (n INTEGER); INSERT INTO inserted VALUES (0);"
+        "CREATE TEMP TRIGGER fail_late BEFORE INSERT ON main.activities BEGIN "
+        "UPDATE inserted SET n = n + 1; "
+        "SELECT RAISE(ABORT, 'no space left on the test device') "
+        "WHERE (SELECT n FROM inserted) > 5000; END;",
+        "no space left on the test device");
+}
+
+// A lane's summaries, which come from the summary thread, fail to insert.
+TEST(StreamedStoreThread, ASummaryInsertThatFailsReachesTheCaller) {
+    expect_a_failing_insert_reaches_the_caller(
+        "CREATE TEMP TRIGGER fail_summary BEFORE INSERT ON main.lane_summaries BEGIN "
+        "SELECT RAISE(ABORT, 'no space left for the summaries'); END;",
+        "no space left for the summaries");
 }
 
 }  // namespace
