@@ -23,6 +23,7 @@
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
 #include "profiler/analysis/TracelensTimeline.hpp"
+#include "profiler/sqlite/SqliteReadSnapshot.hpp"
 #include "reports/csv/TerminalText.hpp"
 #include "reports/metrics/MetricTags.hpp"
 #include "reports/store/ResultsDatabase.hpp"
@@ -339,6 +340,9 @@ int execute(const AnalyzeOptions& options) {
     std::optional<reports::StoredRunAnalysis> streamed;
     {
         const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+        // The run, its header and its rows (read twice for op FLOPs) from one state of the
+        // file, whatever a resumed matrix commits meanwhile.
+        const profiler::SqliteReadSnapshot snapshot(db);
         reports::RunParts parts;
         parts.steps = true;
         run = reports::load_run(db, options.run, parts);  // names a missing run

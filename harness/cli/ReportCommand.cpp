@@ -10,6 +10,7 @@
 #include "harness/cli/Commands.hpp"
 #include "harness/cli/OutputPath.hpp"
 #include "harness/cli/UsageError.hpp"
+#include "profiler/sqlite/SqliteReadSnapshot.hpp"
 #include "reports/csv/CsvSet.hpp"
 #include "reports/csv/MatrixPivot.hpp"
 #include "reports/csv/ReportTables.hpp"
@@ -89,6 +90,8 @@ int execute(const ReportOptions& options) {
         check_file_output(options.html_file, "--html");
 
     const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
+    // Every table from one state of the file, while a matrix may still be adding runs.
+    const profiler::SqliteReadSnapshot snapshot(db);
     const reports::RunQuery query{options.matrix, options.runs};
     reports::RunParts parts;
     parts.steps = wants(options, "steps") || !options.html_file.empty();
