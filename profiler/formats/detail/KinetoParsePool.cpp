@@ -14,8 +14,8 @@ namespace {
 // The other side of a hand-over is usually a few microseconds away from it: yielding the
 // core a while before sleeping on the condition spares the wake-up, which reached a
 // sleeping thread late enough that the 1 GB import's reading phase left its two cores
-// about a quarter idle with every thread waiting (docs/performance.md, "Hand-overs that
-// yield before they sleep").
+// about a quarter idle with every thread waiting (docs/performance.md, "The import's tail
+// on three threads, and hand-overs that yield before they sleep").
 constexpr int kYieldsBeforeSleeping = 200;
 
 template <typename Ready>
