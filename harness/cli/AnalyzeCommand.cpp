@@ -280,6 +280,8 @@ void print_run_line(const AnalyzeOptions& options, std::size_t activities, std::
 void print_streamed(const reports::StoredRunAnalysis& a, const reports::RunRecord& run,
                     const AnalyzeOptions& options) {
     print_run_line(options, a.activity_count, a.header.lanes.size());
+    if (a.job)
+        print_job_analysis(a.header, *a.job, options.top);
     print_busy(a.header, profiler::analyze_gpu_busy(a.work, busy_options(options)), options, "GPU");
     print_breakdown(a.kernels, options.top, "GPU");
     print_overlap_and_tensor_cores(a.header, profiler::analyze_copy_compute_overlap(a.work),
@@ -307,7 +309,7 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
         return 0;
     }
     if (profiler::ranks_of(trace).size() > 1)
-        print_job_analysis(trace, options.top);
+        print_job_analysis(trace, profiler::analyze_job(trace), options.top);
     const bool cpu_ops = profiler::is_host_op_trace(trace);
     if (cpu_ops) {
         // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).

@@ -28,9 +28,12 @@ RankTimeBreakdown breakdown_of(std::int32_t rank, Interval span, const std::vect
     return b;
 }
 
-std::vector<RankTimeBreakdown> trainscope_breakdown(const Trace& trace, const TimeWindow& window) {
+}  // namespace
+
+std::vector<RankTimeBreakdown> rank_time_breakdown(
+    const std::map<std::int32_t, RankWork>& by_rank) {
     std::vector<RankTimeBreakdown> rows;
-    for (const auto& [rank, work] : work_by_rank(trace, window)) {
+    for (const auto& [rank, work] : by_rank) {
         if (work.all.empty())
             continue;
         RankTimeBreakdown b = breakdown_of(rank, {work.first_ns, work.last_ns}, work.all,
@@ -40,6 +43,8 @@ std::vector<RankTimeBreakdown> trainscope_breakdown(const Trace& trace, const Ti
     }
     return rows;
 }
+
+namespace {
 
 // HTA's kernel types (hta/utils/utils.py get_kernel_type), by regular expressions
 // anchored at the start of the name (re.match).
@@ -165,8 +170,9 @@ std::vector<RankTimeBreakdown> hta_breakdown(const Trace& trace) {
 std::vector<RankTimeBreakdown> analyze_rank_time_breakdown(const Trace& trace,
                                                            const TimeWindow& window,
                                                            BreakdownDefinitions definitions) {
-    return definitions == BreakdownDefinitions::Hta ? hta_breakdown(trace)
-                                                    : trainscope_breakdown(trace, window);
+    return definitions == BreakdownDefinitions::Hta
+               ? hta_breakdown(trace)
+               : rank_time_breakdown(work_by_rank(trace, window));
 }
 
 double hta_percent(std::int64_t part, std::int64_t whole) {

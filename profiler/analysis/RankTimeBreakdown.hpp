@@ -1,8 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
+#include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -57,6 +59,10 @@ struct RankTimeBreakdown {
 std::vector<RankTimeBreakdown> analyze_rank_time_breakdown(
     const Trace& trace, const TimeWindow& window = {},
     BreakdownDefinitions definitions = BreakdownDefinitions::Trainscope);
+
+// The Trainscope rows from each rank's work (work_by_rank or RankWorkAccumulator's): what
+// analyze_rank_time_breakdown gives with those definitions.
+std::vector<RankTimeBreakdown> rank_time_breakdown(const std::map<std::int32_t, RankWork>& work);
 
 // round(100 * (part / whole), 2) as HTA computes its percentages (Python's round rounds
 // the exact binary value to the nearest, as printf does); 0 when whole is 0.

@@ -51,49 +51,65 @@ Trace trace_of_rank(const Trace& trace, std::int32_t rank) {
     return out;
 }
 
-std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWindow& window) {
-    const bool host_ops = is_host_op_trace(trace);
-    struct Raw {
-        std::vector<Interval> all, compute, communication;
-    };
-    std::map<std::int32_t, Raw> raw;
-    for (const std::int32_t rank : ranks_of(trace))
-        raw[rank];
-    // Names are interned: classify each once.
-    std::vector<signed char> is_comm_name(trace.strings.size(), -1);
-    for (const Activity& a : trace.activities) {
-        const bool collective = a.kind == ActivityKind::Collective;
-        if (!collective && !is_device_work(a.kind, host_ops))
-            continue;
-        // Between steps, waiting on the other ranks: neither work nor the step's
-        // communication (ControlCollectives.hpp).
-        if (collective && is_control_collective(trace, a))
-            continue;
-        if (a.lane >= trace.lanes.size())
-            continue;
-        const std::int64_t begin = std::max(a.start_ns, window.begin_ns);
-        const std::int64_t end = std::min(a.end_ns, window.end_ns);
-        if (end <= begin)
-            continue;
-        Raw& r = raw[trace.lanes[a.lane].rank];
-        const Interval span{begin, end};
-        r.all.push_back(span);
-        if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset)
-            continue;
-        bool comm = collective;
-        if (!comm && a.name < is_comm_name.size()) {
-            signed char& known = is_comm_name[a.name];
-            if (known < 0) {
-                known = classify_kernel(trace.strings.at(a.name)) == KernelCategory::Communication
-                            ? 1
-                            : 0;
-            }
-            comm = known == 1;
-        }
-        (comm ? r.communication : r.compute).push_back(span);
+namespace {
+
+// Appends `span` to a list of intervals in arrival order, joined to the last one when it
+// starts inside it: the union is kept and merge_intervals finishes it.
+void append(std::vector<Interval>& to, Interval span) {
+    if (!to.empty() && span.begin_ns >= to.back().begin_ns && span.begin_ns <= to.back().end_ns) {
+        to.back().end_ns = std::max(to.back().end_ns, span.end_ns);
+        return;
     }
+    to.push_back(span);
+}
+
+}  // namespace
+
+RankWorkAccumulator::RankWorkAccumulator(const Trace& header, bool host_ops,
+                                         const TimeWindow& window)
+    : header_(header),
+      host_ops_(host_ops),
+      window_(window),
+      is_comm_name_(header.strings.size(), -1) {
+    for (const std::int32_t rank : ranks_of(header))
+        raw_[rank];
+}
+
+void RankWorkAccumulator::add(const Activity& a) {
+    const bool collective = a.kind == ActivityKind::Collective;
+    if (!collective && !is_device_work(a.kind, host_ops_))
+        return;
+    // Between steps, waiting on the other ranks: neither work nor the step's
+    // communication (ControlCollectives.hpp).
+    if (collective && is_control_collective(header_, a))
+        return;
+    if (a.lane >= header_.lanes.size())
+        return;
+    const std::int64_t begin = std::max(a.start_ns, window_.begin_ns);
+    const std::int64_t end = std::min(a.end_ns, window_.end_ns);
+    if (end <= begin)
+        return;
+    Raw& r = raw_[header_.lanes[a.lane].rank];
+    const Interval span{begin, end};
+    append(r.all, span);
+    if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset)
+        return;
+    bool comm = collective;
+    if (!comm && a.name < is_comm_name_.size()) {
+        signed char& known = is_comm_name_[a.name];
+        if (known < 0) {
+            known = classify_kernel(header_.strings.at(a.name)) == KernelCategory::Communication
+                        ? 1
+                        : 0;
+        }
+        comm = known == 1;
+    }
+    append(comm ? r.communication : r.compute, span);
+}
+
+std::map<std::int32_t, RankWork> RankWorkAccumulator::finish() && {
     std::map<std::int32_t, RankWork> out;
-    for (auto& [rank, r] : raw) {
+    for (auto& [rank, r] : raw_) {
         RankWork w;
         w.all = merge_intervals(std::move(r.all));
         w.compute = merge_intervals(std::move(r.compute));
@@ -105,6 +121,13 @@ std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWind
         out.emplace(rank, std::move(w));
     }
     return out;
+}
+
+std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWindow& window) {
+    RankWorkAccumulator work(trace, is_host_op_trace(trace), window);
+    for (const Activity& a : trace.activities)
+        work.add(a);
+    return std::move(work).finish();
 }
 
 }  // namespace trainscope::profiler

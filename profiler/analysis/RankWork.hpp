@@ -31,4 +31,28 @@ struct RankWork {
 };
 std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWindow& window = {});
 
+// work_by_rank as activities pass one at a time (work_by_rank is this fed every activity):
+// each rank's work intervals, an interval that starts inside the one before it in its list
+// joined to it (trace order, by lane then start, makes a stream's back-to-back work one
+// interval), merged at finish; no activity is held.
+class RankWorkAccumulator {
+  public:
+    // `header`: the trace's lanes and names (its activities are not read); it must outlive
+    // the accumulator. `host_ops`: the trace is a CPU-backend one (is_host_op_trace).
+    RankWorkAccumulator(const Trace& header, bool host_ops, const TimeWindow& window = {});
+    void add(const Activity& a);
+    [[nodiscard]] std::map<std::int32_t, RankWork> finish() &&;
+
+  private:
+    struct Raw {
+        std::vector<Interval> all, compute, communication;
+    };
+    const Trace& header_;
+    bool host_ops_;
+    TimeWindow window_;
+    std::map<std::int32_t, Raw> raw_;
+    // Names are interned: classify each once.
+    std::vector<signed char> is_comm_name_;
+};
+
 }  // namespace trainscope::profiler

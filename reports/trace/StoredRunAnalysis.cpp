@@ -32,10 +32,13 @@ bool names(const profiler::StringTable& strings, const std::string& name) {
 
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
                                                     profiler::Trace& header) {
-    // A job's analysis joins its ranks over the whole trace.
-    if (profiler::ranks_of(header).size() > 1)
-        return std::nullopt;
     const profiler::Trace& h = header;
+    // A job's: its ranks' work and communication, the GPU work's (a CPU-backend job falls
+    // back to the whole trace below).
+    std::optional<profiler::JobAnalysisAccumulator> job;
+    std::map<std::int32_t, profiler::KernelBreakdownAccumulator> rank_kernels;
+    if (profiler::ranks_of(h).size() > 1)
+        job.emplace(h, false);
     profiler::DeviceWorkAccumulator work(h.lanes);
     profiler::KernelBreakdownAccumulator kernels(h.strings);
     profiler::TensorCoreAccumulator tensor_cores(h.strings);
@@ -66,9 +69,15 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
             work.add(a);
             tensor_cores.add(a);
             health.add(a);
+            if (job)
+                job->add(a);
             if (profiler::is_gpu_work(a.kind)) {
                 gpu_work = true;
                 kernels.add(a, index, a.duration_ns());
+                if (job) {
+                    rank_kernels.try_emplace(h.lanes[a.lane].rank, h.strings)
+                        .first->second.add(a, index, a.duration_ns());
+                }
             }
             host_ops = host_ops || a.kind == profiler::ActivityKind::HostOp;
             return true;
@@ -102,6 +111,12 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::vector<profiler::StepApiCounts> step_counts;
     if (steps)
         step_counts = std::move(*steps).finish();
+    std::optional<profiler::JobAnalysis> job_analysis;
+    if (job)
+        job_analysis = std::move(*job).finish();
+    std::map<std::int32_t, profiler::KernelBreakdown> kernels_by_rank;
+    for (auto& [rank, accumulator] : rank_kernels)
+        kernels_by_rank.emplace(rank, std::move(accumulator).finish());
     StoredRunAnalysis out(std::move(header), std::move(work));
     out.activity_count = count;
     out.kernels = std::move(kernel_breakdown);
@@ -111,6 +126,8 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     out.runtime_api_records = runtime_api;
     out.steps = std::move(step_counts);
     out.op_work = std::move(op_totals);
+    out.job = std::move(job_analysis);
+    out.kernels_by_rank = std::move(kernels_by_rank);
     return out;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "profiler/analysis/DeviceWorkAccumulator.hpp"
+#include "profiler/analysis/JobAnalysis.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 #include "profiler/analysis/OpWork.hpp"
@@ -48,11 +50,16 @@ struct StoredRunAnalysis {
     bool runtime_api_records = false;                     // has_runtime_api_records
     std::vector<profiler::StepApiCounts> steps;           // count_api_calls_per_step's
     profiler::OpWorkAccumulator::Totals op_work;          // total_op_work_by_name/_by_rank's
+    // A job's (several ranks): analyze_job's, and each rank's kernel breakdown
+    // (analyze_kernel_breakdown of its trace_of_rank, `longest` indexing the whole trace).
+    std::optional<profiler::JobAnalysis> job;
+    std::map<std::int32_t, profiler::KernelBreakdown> kernels_by_rank;
 };
 
 // The analysis of run `run_id`'s stored trace read once in order, or nullopt where its
-// trace needs the whole-trace analyses: a distributed job's (several ranks) or a
-// CPU-backend trace's (is_host_op_trace). A trace whose ops carry FLOPs or bytes is read a
+// trace needs the whole-trace analyses: a CPU-backend trace's (is_host_op_trace). A
+// distributed job's (several ranks) adds the job analysis; the other figures pool its
+// ranks, as the whole-trace functions do. A trace whose ops carry FLOPs or bytes is read a
 // second time for their work (OpWorkAccumulator). `header` is the
 // run's load_trace_header (moved in on success). Same errors as scan_activities.
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
