@@ -336,6 +336,12 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
     return 0;
 }
 
+// Whether `rank` (-1: the whole run) is one the trace has.
+bool has_rank(const profiler::Trace& trace, std::int32_t rank) {
+    const auto ranks = profiler::ranks_of(trace);
+    return rank < 0 || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+}
+
 int execute(const AnalyzeOptions& options) {
     std::optional<reports::RunRecord> run;
     std::optional<profiler::Trace> loaded;
@@ -348,12 +354,13 @@ int execute(const AnalyzeOptions& options) {
         reports::RunParts parts;
         parts.steps = true;
         run = reports::load_run(db, options.run, parts);  // names a missing run
-        // The default mode of a whole run reads the rows once without holding them where
-        // its trace allows (analyze_stored_run); the other modes and --rank read it whole.
-        if (options.mode == "default" && options.rank < 0) {
+        // The default mode, of a whole run or of one of its ranks, reads the rows once
+        // without holding them where its trace allows (analyze_stored_run); the other
+        // modes, and a rank the run does not have (refused below), read it whole.
+        if (options.mode == "default") {
             std::optional<profiler::Trace> header = reports::load_trace_header(db, options.run);
-            if (header)
-                streamed = reports::analyze_stored_run(db, options.run, *header);
+            if (header && has_rank(*header, options.rank))
+                streamed = reports::analyze_stored_run(db, options.run, *header, options.rank);
             if (header && !streamed)
                 loaded = reports::load_trace(db, options.run);
         } else {

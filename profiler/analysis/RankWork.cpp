@@ -20,33 +20,44 @@ std::vector<std::int32_t> ranks_of(const Trace& trace) {
     return {ranks.begin(), ranks.end()};
 }
 
-Trace trace_of_rank(const Trace& trace, std::int32_t rank) {
-    Trace out;
-    out.base_ns = trace.base_ns;
-    out.capture_begin_ns = trace.capture_begin_ns;
-    out.capture_end_ns = trace.capture_end_ns;
-    out.strings = trace.strings;
-    out.metadata = trace.metadata;
-    out.source_clock_offset_ns = trace.source_clock_offset_ns;
-    constexpr LaneId kNone = std::numeric_limits<LaneId>::max();
-    std::vector<LaneId> lane_map(trace.lanes.size(), kNone);
+RankSlice::RankSlice(const Trace& trace, std::int32_t rank)
+    : trace_(trace), rank_(rank), lane_map_(trace.lanes.size(), kNone) {
+    LaneId next = 0;
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         if (trace.lanes[i].rank == rank)
-            lane_map[i] = out.add_lane(trace.lanes[i]);
+            lane_map_[i] = next++;  // as header() adds them
     }
-    for (const Activity& a : trace.activities) {
-        if (a.lane < lane_map.size() && lane_map[a.lane] != kNone) {
-            Activity copy = a;
-            copy.lane = lane_map[a.lane];
-            out.activities.push_back(copy);
-        }
+}
+
+Trace RankSlice::header() const {
+    Trace out;
+    out.base_ns = trace_.base_ns;
+    out.capture_begin_ns = trace_.capture_begin_ns;
+    out.capture_end_ns = trace_.capture_end_ns;
+    out.strings = trace_.strings;
+    out.metadata = trace_.metadata;
+    out.source_clock_offset_ns = trace_.source_clock_offset_ns;
+    for (const Lane& lane : trace_.lanes) {
+        if (lane.rank == rank_)
+            out.add_lane(lane);
     }
-    for (const CollectiveCall& c : trace.collectives) {
-        if (c.rank == rank && c.lane < lane_map.size() && lane_map[c.lane] != kNone) {
+    for (const CollectiveCall& c : trace_.collectives) {
+        if (c.rank == rank_ && c.lane < lane_map_.size() && lane_map_[c.lane] != kNone) {
             CollectiveCall copy = c;
-            copy.lane = lane_map[c.lane];
+            copy.lane = lane_map_[c.lane];
             out.collectives.push_back(copy);
         }
+    }
+    return out;
+}
+
+Trace trace_of_rank(const Trace& trace, std::int32_t rank) {
+    const RankSlice slice(trace, rank);
+    Trace out = slice.header();
+    for (const Activity& a : trace.activities) {
+        Activity copy = a;
+        if (slice.take(copy))
+            out.activities.push_back(copy);
     }
     return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -17,6 +18,29 @@ std::vector<std::int32_t> ranks_of(const Trace& trace);
 // activities and the rank's collectives; world_size 1, so that every single-process
 // analysis (busy time, kernel breakdown, NVTX) answers for that rank alone.
 Trace trace_of_rank(const Trace& trace, std::int32_t rank);
+
+// trace_of_rank as activities pass one at a time (trace_of_rank is this over the trace's
+// vector): the rank's header, and each activity of the rank with its lane renumbered.
+class RankSlice {
+  public:
+    // `trace`: a trace or its header (activities are not read); it must outlive the slice.
+    RankSlice(const Trace& trace, std::int32_t rank);
+    // trace_of_rank's trace without its activities.
+    [[nodiscard]] Trace header() const;
+    // False, leaving `a` as it is, when it is another rank's; else its lane renumbered.
+    bool take(Activity& a) const {
+        if (a.lane >= lane_map_.size() || lane_map_[a.lane] == kNone)
+            return false;
+        a.lane = lane_map_[a.lane];
+        return true;
+    }
+
+  private:
+    static constexpr LaneId kNone = std::numeric_limits<LaneId>::max();
+    const Trace& trace_;
+    std::int32_t rank_;
+    std::vector<LaneId> lane_map_;
+};
 
 // One rank's device work, clipped to a window, as the per-rank analyses see it:
 // compute = kernels (or, in a CPU-backend trace, backend ops) that are not

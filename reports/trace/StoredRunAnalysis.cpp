@@ -31,7 +31,29 @@ bool names(const profiler::StringTable& strings, const std::string& name) {
 }  // namespace
 
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
-                                                    profiler::Trace& header) {
+                                                    profiler::Trace& header, std::int32_t rank) {
+    // One rank's part: the rows are checked against the stored lanes (`stored`), the
+    // analyses see the rank's header and its activities renumbered (RankSlice).
+    profiler::Trace stored;
+    std::optional<profiler::RankSlice> slice;
+    if (rank >= 0) {
+        stored = std::move(header);
+        slice.emplace(stored, rank);
+        header = slice->header();
+    }
+    const profiler::Trace& scanned = slice ? stored : header;
+    const auto scan = [&](const auto& visit) {
+        std::size_t next = 0;  // the index in the rank's trace
+        scan_activities(
+            db, run_id, scanned,
+            [&](const profiler::Activity& a, std::size_t index) {
+                if (!slice)
+                    return visit(a, index);
+                profiler::Activity copy = a;
+                return !slice->take(copy) || visit(copy, next++);
+            },
+            ActivityColumns::analysis);
+    };
     const profiler::Trace& h = header;
     // A job's: its ranks' work and communication, the GPU work's (a CPU-backend job falls
     // back to the whole trace below).
@@ -56,33 +78,30 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
-    scan_activities(
-        db, run_id, h,
-        [&](const profiler::Activity& a, std::size_t index) {
-            op_work = op_work || profiler::carries_op_work(a);
-            if (nvtx)
-                nvtx->add(a, index);
-            if (steps)
-                steps->add(a, index);
-            runtime_api = runtime_api || a.kind == profiler::ActivityKind::RuntimeApi;
-            ++count;
-            work.add(a);
-            tensor_cores.add(a);
-            health.add(a);
-            if (job)
-                job->add(a);
-            if (profiler::is_gpu_work(a.kind)) {
-                gpu_work = true;
-                kernels.add(a, index, a.duration_ns());
-                if (job) {
-                    rank_kernels.try_emplace(h.lanes[a.lane].rank, h.strings)
-                        .first->second.add(a, index, a.duration_ns());
-                }
+    scan([&](const profiler::Activity& a, std::size_t index) {
+        op_work = op_work || profiler::carries_op_work(a);
+        if (nvtx)
+            nvtx->add(a, index);
+        if (steps)
+            steps->add(a, index);
+        runtime_api = runtime_api || a.kind == profiler::ActivityKind::RuntimeApi;
+        ++count;
+        work.add(a);
+        tensor_cores.add(a);
+        health.add(a);
+        if (job)
+            job->add(a);
+        if (profiler::is_gpu_work(a.kind)) {
+            gpu_work = true;
+            kernels.add(a, index, a.duration_ns());
+            if (job) {
+                rank_kernels.try_emplace(h.lanes[a.lane].rank, h.strings)
+                    .first->second.add(a, index, a.duration_ns());
             }
-            host_ops = host_ops || a.kind == profiler::ActivityKind::HostOp;
-            return true;
-        },
-        ActivityColumns::analysis);
+        }
+        host_ops = host_ops || a.kind == profiler::ActivityKind::HostOp;
+        return true;
+    });
     // A CPU-backend trace: its ops are the device's work, by self time (whole trace).
     if (!gpu_work && host_ops)
         return std::nullopt;
@@ -91,13 +110,10 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     profiler::OpWorkAccumulator::Totals op_totals;
     if (op_work) {
         profiler::OpWorkAccumulator ops(h.lanes);
-        scan_activities(
-            db, run_id, h,
-            [&ops](const profiler::Activity& a, std::size_t index) {
-                ops.add(a, index);
-                return true;
-            },
-            ActivityColumns::analysis);
+        scan([&ops](const profiler::Activity& a, std::size_t index) {
+            ops.add(a, index);
+            return true;
+        });
         op_totals = std::move(ops).finish(h.strings);
     }
     // The accumulators finish before the header (their names) moves; moving it keeps its
@@ -115,8 +131,8 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     if (job)
         job_analysis = std::move(*job).finish();
     std::map<std::int32_t, profiler::KernelBreakdown> kernels_by_rank;
-    for (auto& [rank, accumulator] : rank_kernels)
-        kernels_by_rank.emplace(rank, std::move(accumulator).finish());
+    for (auto& [of_rank, accumulator] : rank_kernels)
+        kernels_by_rank.emplace(of_rank, std::move(accumulator).finish());
     StoredRunAnalysis out(std::move(header), std::move(work));
     out.activity_count = count;
     out.kernels = std::move(kernel_breakdown);

@@ -61,8 +61,11 @@ struct StoredRunAnalysis {
 // distributed job's (several ranks) adds the job analysis; the other figures pool its
 // ranks, as the whole-trace functions do. A trace whose ops carry FLOPs or bytes is read a
 // second time for their work (OpWorkAccumulator). `header` is the
-// run's load_trace_header (moved in on success). Same errors as scan_activities.
+// run's load_trace_header (moved in on success). `rank` >= 0, one of the header's ranks:
+// the analysis of that rank's part alone (trace_of_rank's; the result's header is that
+// rank's, its indexes those of its activities). Same errors as scan_activities.
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
-                                                    profiler::Trace& header);
+                                                    profiler::Trace& header,
+                                                    std::int32_t rank = -1);
 
 }  // namespace trainscope::reports

@@ -248,6 +248,20 @@ bool check_stored(const profiler::Trace& trace, const std::string& what) {
     EXPECT_EQ(streamed.has_value(), !needs_whole_trace(*whole));
     if (streamed)
         expect_same_as_whole(*streamed, *whole);
+    // Each rank of a job (`analyze --rank N`) against that rank's trace_of_rank.
+    const auto ranks = profiler::ranks_of(*whole);
+    for (std::size_t i = 0; streamed && ranks.size() > 1 && i < ranks.size(); ++i) {
+        SCOPED_TRACE("--rank " + std::to_string(ranks[i]));
+        std::optional<profiler::Trace> rank_header = load_trace_header(db, id);
+        const auto one = analyze_stored_run(db, id, *rank_header, ranks[i]);
+        const profiler::Trace want = profiler::trace_of_rank(*whole, ranks[i]);
+        EXPECT_EQ(one.has_value(), !needs_whole_trace(want));
+        if (one) {
+            EXPECT_EQ(one->header.lanes.size(), want.lanes.size());
+            EXPECT_EQ(one->header.collectives.size(), want.collectives.size());
+            expect_same_as_whole(*one, want);
+        }
+    }
     return streamed.has_value();
 }
 
