@@ -418,7 +418,7 @@ CommandAction add_analyze_command(CLI::App& app) {
     cmd->add_option("--rank", options->rank,
                     "analyse one rank of a distributed job's run (default: the job, then "
                     "every rank pooled)")
-        ->check(number_check(0, true));
+        ->check(number_check(0, false));  // ranks count from 0
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
         ->check(number_check(0, true))
