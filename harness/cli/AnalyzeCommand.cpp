@@ -297,7 +297,8 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
                       const AnalyzeOptions& options) {
     print_run_line(options, trace.activities.size(), trace.lanes.size());
     if (options.mode == "hta") {
-        print_hta_analysis(trace);
+        print_hta_analysis(
+            profiler::analyze_rank_time_breakdown(trace, {}, profiler::BreakdownDefinitions::Hta));
         return 0;
     }
     if (options.mode == "tracelens") {
@@ -346,6 +347,8 @@ int execute(const AnalyzeOptions& options) {
     std::optional<reports::RunRecord> run;
     std::optional<profiler::Trace> loaded;
     std::optional<reports::StoredRunAnalysis> streamed;
+    std::optional<reports::StoredHtaBreakdown> hta;
+    std::size_t hta_lanes = 0;
     {
         const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
         // The run, its header and its rows (read twice for op FLOPs) from one state of the
@@ -363,6 +366,14 @@ int execute(const AnalyzeOptions& options) {
                 streamed = reports::analyze_stored_run(db, options.run, *header, options.rank);
             if (header && !streamed)
                 loaded = reports::load_trace(db, options.run);
+        } else if (options.mode == "hta" && options.rank < 0) {
+            // HTA's breakdown of a whole run from one read of its rows.
+            const std::optional<profiler::Trace> header =
+                reports::load_trace_header(db, options.run);
+            if (header) {
+                hta = reports::analyze_stored_hta(db, options.run, *header);
+                hta_lanes = header->lanes.size();
+            }
         } else {
             loaded = reports::load_trace(db, options.run);
         }
@@ -374,6 +385,11 @@ int execute(const AnalyzeOptions& options) {
     }
     if (streamed) {
         print_streamed(*streamed, *run, options);
+        return 0;
+    }
+    if (hta) {
+        print_run_line(options, hta->activity_count, hta_lanes);
+        print_hta_analysis(hta->ranks);
         return 0;
     }
     if (!loaded) {

@@ -168,9 +168,7 @@ void print_job_analysis(const profiler::Trace& trace, const profiler::JobAnalysi
     std::printf("\nThe sections below pool every rank; `--rank N` gives them for one rank.\n\n");
 }
 
-void print_hta_analysis(const profiler::Trace& trace) {
-    const auto rows =
-        profiler::analyze_rank_time_breakdown(trace, {}, profiler::BreakdownDefinitions::Hta);
+void print_hta_analysis(const std::vector<profiler::RankTimeBreakdown>& rows) {
     const auto us = [](std::int64_t ns) { return static_cast<double>(ns) * 1e-3; };
     std::printf(
         "Temporal breakdown (Holistic Trace Analysis 0.5 definitions, docs/profiler.md):\n"

@@ -13,6 +13,7 @@ void print_job_analysis(const profiler::Trace& trace, const profiler::JobAnalysi
 
 // `analyze --mode hta`: Holistic Trace Analysis's temporal breakdown and
 // communication/computation overlap per rank, laid out as its DataFrames print.
-void print_hta_analysis(const profiler::Trace& trace);
+// `rows`: analyze_rank_time_breakdown's with BreakdownDefinitions::Hta.
+void print_hta_analysis(const std::vector<profiler::RankTimeBreakdown>& rows);
 
 }  // namespace trainscope::harness

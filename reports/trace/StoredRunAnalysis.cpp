@@ -147,4 +147,20 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     return out;
 }
 
+StoredHtaBreakdown analyze_stored_hta(const ResultsDatabase& db, std::int64_t run_id,
+                                      const profiler::Trace& header) {
+    StoredHtaBreakdown out;
+    profiler::HtaBreakdownAccumulator hta(header);
+    scan_activities(
+        db, run_id, header,
+        [&](const profiler::Activity& a, std::size_t) {
+            ++out.activity_count;
+            hta.add(a);
+            return true;
+        },
+        ActivityColumns::analysis);
+    out.ranks = std::move(hta).finish();
+    return out;
+}
+
 }  // namespace trainscope::reports

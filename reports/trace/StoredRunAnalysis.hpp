@@ -11,6 +11,7 @@
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
 #include "profiler/analysis/NvtxProjectionAnalysis.hpp"
 #include "profiler/analysis/OpWork.hpp"
+#include "profiler/analysis/RankTimeBreakdown.hpp"
 #include "profiler/analysis/StepApiCounts.hpp"
 #include "profiler/analysis/TensorCoreAnalysis.hpp"
 #include "profiler/analysis/TraceHealthAnalysis.hpp"
@@ -67,5 +68,14 @@ struct StoredRunAnalysis {
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
                                                     profiler::Trace& header,
                                                     std::int32_t rank = -1);
+
+// `analyze --mode hta` of a whole run: Holistic Trace Analysis's per-rank breakdown
+// (analyze_rank_time_breakdown's Hta rows) from one read of the stored rows.
+struct StoredHtaBreakdown {
+    std::size_t activity_count = 0;
+    std::vector<profiler::RankTimeBreakdown> ranks;
+};
+StoredHtaBreakdown analyze_stored_hta(const ResultsDatabase& db, std::int64_t run_id,
+                                      const profiler::Trace& header);
 
 }  // namespace trainscope::reports

@@ -248,6 +248,22 @@ bool check_stored(const profiler::Trace& trace, const std::string& what) {
     EXPECT_EQ(streamed.has_value(), !needs_whole_trace(*whole));
     if (streamed)
         expect_same_as_whole(*streamed, *whole);
+    // `analyze --mode hta`, any trace.
+    const StoredHtaBreakdown hta = analyze_stored_hta(db, id, *load_trace_header(db, id));
+    EXPECT_EQ(hta.activity_count, whole->activities.size());
+    const auto want_hta =
+        profiler::analyze_rank_time_breakdown(*whole, {}, profiler::BreakdownDefinitions::Hta);
+    EXPECT_EQ(hta.ranks.size(), want_hta.size());
+    for (std::size_t i = 0; i < want_hta.size() && i < hta.ranks.size(); ++i) {
+        EXPECT_EQ(hta.ranks[i].rank, want_hta[i].rank);
+        EXPECT_EQ(hta.ranks[i].span_ns, want_hta[i].span_ns);
+        EXPECT_EQ(hta.ranks[i].idle_ns, want_hta[i].idle_ns);
+        EXPECT_EQ(hta.ranks[i].compute_ns, want_hta[i].compute_ns);
+        EXPECT_EQ(hta.ranks[i].non_compute_ns, want_hta[i].non_compute_ns);
+        EXPECT_EQ(hta.ranks[i].communication_ns, want_hta[i].communication_ns);
+        EXPECT_EQ(hta.ranks[i].overlap_ns, want_hta[i].overlap_ns);
+        EXPECT_EQ(hta.ranks[i].work_count, want_hta[i].work_count);
+    }
     // Each rank of a job (`analyze --rank N`) against that rank's trace_of_rank.
     const auto ranks = profiler::ranks_of(*whole);
     for (std::size_t i = 0; streamed && ranks.size() > 1 && i < ranks.size(); ++i) {
@@ -330,6 +346,10 @@ TEST(StoredRunAnalysis, AJobsAnalysisStreamedEqualsTheWholeTraceOnTheSharedJobs)
         const auto whole = profiler::analyze_job(job);
         EXPECT_FALSE(whole.stragglers.collectives.empty()) << set;
         EXPECT_FALSE(whole.exposed.empty()) << set;
+        // HTA drops each rank's work launched after its last step.
+        const auto hta =
+            profiler::analyze_rank_time_breakdown(job, {}, profiler::BreakdownDefinitions::Hta);
+        EXPECT_EQ(hta.size(), profiler::ranks_of(job).size()) << set;
         EXPECT_TRUE(check_stored(job, set));
     }
 }
