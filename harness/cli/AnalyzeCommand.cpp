@@ -348,7 +348,6 @@ int execute(const AnalyzeOptions& options) {
     std::optional<profiler::Trace> loaded;
     std::optional<reports::StoredRunAnalysis> streamed;
     std::optional<reports::StoredHtaBreakdown> hta;
-    std::size_t hta_lanes = 0;
     {
         const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
         // The run, its header and its rows (read twice for op FLOPs) from one state of the
@@ -366,14 +365,14 @@ int execute(const AnalyzeOptions& options) {
                 streamed = reports::analyze_stored_run(db, options.run, *header, options.rank);
             if (header && !streamed)
                 loaded = reports::load_trace(db, options.run);
-        } else if (options.mode == "hta" && options.rank < 0) {
-            // HTA's breakdown of a whole run from one read of its rows.
+        } else if (options.mode == "hta") {
+            // HTA's breakdown of a run, or of one of its ranks, from one read of its rows.
             const std::optional<profiler::Trace> header =
                 reports::load_trace_header(db, options.run);
-            if (header) {
-                hta = reports::analyze_stored_hta(db, options.run, *header);
-                hta_lanes = header->lanes.size();
-            }
+            if (header && has_rank(*header, options.rank))
+                hta = reports::analyze_stored_hta(db, options.run, *header, options.rank);
+            else if (header)
+                loaded = reports::load_trace(db, options.run);
         } else {
             loaded = reports::load_trace(db, options.run);
         }
@@ -388,7 +387,7 @@ int execute(const AnalyzeOptions& options) {
         return 0;
     }
     if (hta) {
-        print_run_line(options, hta->activity_count, hta_lanes);
+        print_run_line(options, hta->activity_count, hta->lanes);
         print_hta_analysis(hta->ranks);
         return 0;
     }

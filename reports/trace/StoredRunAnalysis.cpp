@@ -28,6 +28,23 @@ bool names(const profiler::StringTable& strings, const std::string& name) {
     return false;
 }
 
+// Run `run_id`'s rows in trace order (checked against `stored`, its stored header), or,
+// through `slice`, one rank's: lanes renumbered, indexed as in trace_of_rank's trace.
+template <class Visit>
+void scan_run(const ResultsDatabase& db, std::int64_t run_id, const profiler::Trace& stored,
+              const profiler::RankSlice* slice, const Visit& visit) {
+    std::size_t next = 0;
+    scan_activities(
+        db, run_id, stored,
+        [&](const profiler::Activity& a, std::size_t index) {
+            if (slice == nullptr)
+                return visit(a, index);
+            profiler::Activity copy = a;
+            return !slice->take(copy) || visit(copy, next++);
+        },
+        ActivityColumns::analysis);
+}
+
 }  // namespace
 
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
@@ -43,16 +60,7 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     }
     const profiler::Trace& scanned = slice ? stored : header;
     const auto scan = [&](const auto& visit) {
-        std::size_t next = 0;  // the index in the rank's trace
-        scan_activities(
-            db, run_id, scanned,
-            [&](const profiler::Activity& a, std::size_t index) {
-                if (!slice)
-                    return visit(a, index);
-                profiler::Activity copy = a;
-                return !slice->take(copy) || visit(copy, next++);
-            },
-            ActivityColumns::analysis);
+        scan_run(db, run_id, scanned, slice ? &*slice : nullptr, visit);
     };
     const profiler::Trace& h = header;
     // A job's: its ranks' work and communication, the GPU work's (a CPU-backend job falls
@@ -148,17 +156,23 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
 }
 
 StoredHtaBreakdown analyze_stored_hta(const ResultsDatabase& db, std::int64_t run_id,
-                                      const profiler::Trace& header) {
+                                      const profiler::Trace& header, std::int32_t rank) {
     StoredHtaBreakdown out;
-    profiler::HtaBreakdownAccumulator hta(header);
-    scan_activities(
-        db, run_id, header,
-        [&](const profiler::Activity& a, std::size_t) {
-            ++out.activity_count;
-            hta.add(a);
-            return true;
-        },
-        ActivityColumns::analysis);
+    std::optional<profiler::RankSlice> slice;
+    profiler::Trace rank_header;
+    if (rank >= 0) {
+        slice.emplace(header, rank);
+        rank_header = slice->header();
+    }
+    const profiler::Trace& analysed = slice ? rank_header : header;
+    out.lanes = analysed.lanes.size();
+    profiler::HtaBreakdownAccumulator hta(analysed);
+    scan_run(db, run_id, header, slice ? &*slice : nullptr,
+             [&](const profiler::Activity& a, std::size_t) {
+                 ++out.activity_count;
+                 hta.add(a);
+                 return true;
+             });
     out.ranks = std::move(hta).finish();
     return out;
 }

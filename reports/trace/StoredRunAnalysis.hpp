@@ -69,13 +69,15 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
                                                     profiler::Trace& header,
                                                     std::int32_t rank = -1);
 
-// `analyze --mode hta` of a whole run: Holistic Trace Analysis's per-rank breakdown
-// (analyze_rank_time_breakdown's Hta rows) from one read of the stored rows.
+// `analyze --mode hta`: Holistic Trace Analysis's per-rank breakdown
+// (analyze_rank_time_breakdown's Hta rows) from one read of the stored rows, of the whole
+// run or (`rank` >= 0, one of the header's ranks) of that rank's trace_of_rank.
 struct StoredHtaBreakdown {
-    std::size_t activity_count = 0;
+    std::size_t activity_count = 0;  // the run's, or the rank's
+    std::size_t lanes = 0;
     std::vector<profiler::RankTimeBreakdown> ranks;
 };
 StoredHtaBreakdown analyze_stored_hta(const ResultsDatabase& db, std::int64_t run_id,
-                                      const profiler::Trace& header);
+                                      const profiler::Trace& header, std::int32_t rank = -1);
 
 }  // namespace trainscope::reports

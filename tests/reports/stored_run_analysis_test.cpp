@@ -272,6 +272,22 @@ bool check_stored(const profiler::Trace& trace, const std::string& what) {
         const auto one = analyze_stored_run(db, id, *rank_header, ranks[i]);
         const profiler::Trace want = profiler::trace_of_rank(*whole, ranks[i]);
         EXPECT_EQ(one.has_value(), !needs_whole_trace(want));
+        // `analyze --mode hta --rank N`.
+        const StoredHtaBreakdown rank_hta =
+            analyze_stored_hta(db, id, *load_trace_header(db, id), ranks[i]);
+        const auto want_rank_hta =
+            profiler::analyze_rank_time_breakdown(want, {}, profiler::BreakdownDefinitions::Hta);
+        EXPECT_EQ(rank_hta.activity_count, want.activities.size());
+        EXPECT_EQ(rank_hta.lanes, want.lanes.size());
+        EXPECT_EQ(rank_hta.ranks.size(), want_rank_hta.size());
+        for (std::size_t r = 0; r < rank_hta.ranks.size() && r < want_rank_hta.size(); ++r) {
+            EXPECT_EQ(rank_hta.ranks[r].rank, want_rank_hta[r].rank);
+            EXPECT_EQ(rank_hta.ranks[r].span_ns, want_rank_hta[r].span_ns);
+            EXPECT_EQ(rank_hta.ranks[r].idle_ns, want_rank_hta[r].idle_ns);
+            EXPECT_EQ(rank_hta.ranks[r].compute_ns, want_rank_hta[r].compute_ns);
+            EXPECT_EQ(rank_hta.ranks[r].overlap_ns, want_rank_hta[r].overlap_ns);
+            EXPECT_EQ(rank_hta.ranks[r].work_count, want_rank_hta[r].work_count);
+        }
         if (one) {
             EXPECT_EQ(one->header.lanes.size(), want.lanes.size());
             EXPECT_EQ(one->header.collectives.size(), want.collectives.size());
