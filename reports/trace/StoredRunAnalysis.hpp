@@ -64,7 +64,8 @@ struct StoredRunAnalysis {
 // second time for their work (OpWorkAccumulator). `header` is the
 // run's load_trace_header (moved in on success). `rank` >= 0, one of the header's ranks:
 // the analysis of that rank's part alone (trace_of_rank's; the result's header is that
-// rank's, its indexes those of its activities). Same errors as scan_activities.
+// rank's, its indexes those of its activities; `header` is left as the rank's header on
+// nullopt too). Same errors as scan_activities.
 std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, std::int64_t run_id,
                                                     profiler::Trace& header,
                                                     std::int32_t rank = -1);
