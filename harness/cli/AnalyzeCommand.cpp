@@ -280,6 +280,8 @@ void print_run_line(const AnalyzeOptions& options, std::size_t activities, std::
 void print_streamed(const reports::StoredRunAnalysis& a, const reports::RunRecord& run,
                     const AnalyzeOptions& options) {
     print_run_line(options, a.activity_count, a.header.lanes.size());
+    if (a.job)
+        print_job_analysis(a.header, *a.job, options.top);
     print_busy(a.header, profiler::analyze_gpu_busy(a.work, busy_options(options)), options, "GPU");
     print_breakdown(a.kernels, options.top, "GPU");
     print_overlap_and_tensor_cores(a.header, profiler::analyze_copy_compute_overlap(a.work),
@@ -295,7 +297,8 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
                       const AnalyzeOptions& options) {
     print_run_line(options, trace.activities.size(), trace.lanes.size());
     if (options.mode == "hta") {
-        print_hta_analysis(trace);
+        print_hta_analysis(
+            profiler::analyze_rank_time_breakdown(trace, {}, profiler::BreakdownDefinitions::Hta));
         return 0;
     }
     if (options.mode == "tracelens") {
@@ -307,7 +310,7 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
         return 0;
     }
     if (profiler::ranks_of(trace).size() > 1)
-        print_job_analysis(trace, options.top);
+        print_job_analysis(trace, profiler::analyze_job(trace), options.top);
     const bool cpu_ops = profiler::is_host_op_trace(trace);
     if (cpu_ops) {
         // A CPU-backend run: its ops play the part of kernels, on "device -1" (the CPU).
@@ -334,10 +337,17 @@ int print_whole_trace(const profiler::Trace& trace, const reports::RunRecord& ru
     return 0;
 }
 
+// Whether `rank` (-1: the whole run) is one the trace has.
+bool has_rank(const profiler::Trace& trace, std::int32_t rank) {
+    const auto ranks = profiler::ranks_of(trace);
+    return rank < 0 || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+}
+
 int execute(const AnalyzeOptions& options) {
     std::optional<reports::RunRecord> run;
     std::optional<profiler::Trace> loaded;
     std::optional<reports::StoredRunAnalysis> streamed;
+    std::optional<reports::StoredHtaBreakdown> hta;
     {
         const reports::ResultsDatabase db(options.database, reports::OpenMode::ReadOnly);
         // The run, its header and its rows (read twice for op FLOPs) from one state of the
@@ -346,13 +356,22 @@ int execute(const AnalyzeOptions& options) {
         reports::RunParts parts;
         parts.steps = true;
         run = reports::load_run(db, options.run, parts);  // names a missing run
-        // The default mode of a whole run reads the rows once without holding them where
-        // its trace allows (analyze_stored_run); the other modes and --rank read it whole.
-        if (options.mode == "default" && options.rank < 0) {
+        // The default mode, of a whole run or of one of its ranks, reads the rows once
+        // without holding them where its trace allows (analyze_stored_run); the other
+        // modes, and a rank the run does not have (refused below), read it whole.
+        if (options.mode == "default") {
             std::optional<profiler::Trace> header = reports::load_trace_header(db, options.run);
-            if (header)
-                streamed = reports::analyze_stored_run(db, options.run, *header);
+            if (header && has_rank(*header, options.rank))
+                streamed = reports::analyze_stored_run(db, options.run, *header, options.rank);
             if (header && !streamed)
+                loaded = reports::load_trace(db, options.run);
+        } else if (options.mode == "hta") {
+            // HTA's breakdown of a run, or of one of its ranks, from one read of its rows.
+            const std::optional<profiler::Trace> header =
+                reports::load_trace_header(db, options.run);
+            if (header && has_rank(*header, options.rank))
+                hta = reports::analyze_stored_hta(db, options.run, *header, options.rank);
+            else if (header)
                 loaded = reports::load_trace(db, options.run);
         } else {
             loaded = reports::load_trace(db, options.run);
@@ -365,6 +384,11 @@ int execute(const AnalyzeOptions& options) {
     }
     if (streamed) {
         print_streamed(*streamed, *run, options);
+        return 0;
+    }
+    if (hta) {
+        print_run_line(options, hta->activity_count, hta->lanes);
+        print_hta_analysis(hta->ranks);
         return 0;
     }
     if (!loaded) {
@@ -409,7 +433,7 @@ CommandAction add_analyze_command(CLI::App& app) {
     cmd->add_option("--rank", options->rank,
                     "analyse one rank of a distributed job's run (default: the job, then "
                     "every rank pooled)")
-        ->check(number_check(0, true));
+        ->check(number_check(0, false));  // ranks count from 0
     cmd->add_option("--gap-threshold-us", options->gap_threshold_us,
                     "idle gaps shorter than this count as launch latency")
         ->check(number_check(0, true))

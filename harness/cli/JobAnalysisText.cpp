@@ -36,14 +36,15 @@ std::string size_text(std::int64_t bytes) {
     return fmt::format("{} B", bytes);
 }
 
-void print_breakdown(const profiler::Trace& trace, const profiler::StragglerReport& stragglers) {
+void print_breakdown(const std::vector<profiler::RankTimeBreakdown>& ranks,
+                     const profiler::StragglerReport& stragglers) {
     std::printf(
         "Per rank (device work over its span: idle / compute / non-compute, communication "
         "counted as non-compute; docs/profiler.md):\n"
         "  %4s %14s %7s %9s %13s %15s %12s %10s %14s\n",
         "rank", "span", "idle %", "compute %", "non-compute %", "communication", "overlapped %",
         "times last", "wait caused");
-    for (const auto& r : profiler::analyze_rank_time_breakdown(trace)) {
+    for (const auto& r : ranks) {
         std::int64_t last = 0;
         std::int64_t caused = 0;
         for (const auto& s : stragglers.ranks) {
@@ -103,8 +104,7 @@ void print_stragglers(const profiler::Trace& trace, const profiler::StragglerRep
     }
 }
 
-void print_bandwidth(const profiler::Trace& trace) {
-    const auto rows = profiler::analyze_collective_bandwidth(trace);
+void print_bandwidth(const std::vector<profiler::CollectiveBandwidthRow>& rows) {
     if (rows.empty())
         return;
     std::printf(
@@ -125,8 +125,7 @@ void print_bandwidth(const profiler::Trace& trace) {
     }
 }
 
-void print_exposed(const profiler::Trace& trace, int top) {
-    auto rows = profiler::analyze_exposed_communication(trace);
+void print_exposed(std::vector<profiler::ExposedCommunicationRow> rows, int top) {
     if (rows.empty())
         return;
     std::printf(
@@ -146,7 +145,7 @@ void print_exposed(const profiler::Trace& trace, int top) {
 
 }  // namespace
 
-void print_job_analysis(const profiler::Trace& trace, int top) {
+void print_job_analysis(const profiler::Trace& trace, const profiler::JobAnalysis& job, int top) {
     const auto ranks = profiler::ranks_of(trace);
     const std::string backend = metadata(trace, "job.backend");
     const std::string spread = metadata(trace, "job.start_spread_ns");
@@ -156,22 +155,20 @@ void print_job_analysis(const profiler::Trace& trace, int top) {
                                : fmt::format("; ranks' first events {} apart (files' own clocks)",
                                              ms(std::stoll(spread)))
                                      .c_str());
-    const auto stragglers = profiler::analyze_stragglers(trace);
+    const profiler::StragglerReport& stragglers = job.stragglers;
     if (stragglers.slowest_rank >= 0) {
         std::printf("Slowest rank: %d (the most waiting caused at collectives)\n",
                     stragglers.slowest_rank);
     }
     std::printf("\n");
-    print_breakdown(trace, stragglers);
+    print_breakdown(job.ranks, stragglers);
     print_stragglers(trace, stragglers, top);
-    print_bandwidth(trace);
-    print_exposed(trace, top);
+    print_bandwidth(job.bandwidth);
+    print_exposed(job.exposed, top);
     std::printf("\nThe sections below pool every rank; `--rank N` gives them for one rank.\n\n");
 }
 
-void print_hta_analysis(const profiler::Trace& trace) {
-    const auto rows =
-        profiler::analyze_rank_time_breakdown(trace, {}, profiler::BreakdownDefinitions::Hta);
+void print_hta_analysis(const std::vector<profiler::RankTimeBreakdown>& rows) {
     const auto us = [](std::int64_t ns) { return static_cast<double>(ns) * 1e-3; };
     std::printf(
         "Temporal breakdown (Holistic Trace Analysis 0.5 definitions, docs/profiler.md):\n"

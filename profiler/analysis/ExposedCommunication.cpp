@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <unordered_map>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/ControlCollectives.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
@@ -13,84 +13,76 @@
 
 namespace trainscope::profiler {
 
-namespace {
+ExposedCommunicationAccumulator::ExposedCommunicationAccumulator(const Trace& header)
+    : header_(header),
+      step_name_(header.strings.size(), -1),
+      comm_name_(header.strings.size(), -1) {}
 
-struct Step {
-    std::int64_t start_ns = 0;
-    StringId name = kNoString;
-};
-
-struct RankParts {
-    std::vector<Step> steps;
-    std::unordered_map<std::uint64_t, std::int64_t> launch_at;     // correlation -> launch
-    std::vector<std::pair<std::int64_t, Interval>> communication;  // (when launched, span)
-};
-
-}  // namespace
-
-std::vector<ExposedCommunicationRow> analyze_exposed_communication(const Trace& trace,
-                                                                   const TimeWindow& window) {
-    std::map<std::int32_t, RankParts> parts;
-    std::vector<signed char> step_name(trace.strings.size(), -1);
-    std::vector<signed char> comm_name(trace.strings.size(), -1);
-    for (const Activity& a : trace.activities) {
-        if (a.lane >= trace.lanes.size() || a.name >= step_name.size())
-            continue;
-        const Lane& lane = trace.lanes[a.lane];
-        RankParts& p = parts[lane.rank];
-        if (lane.device < 0 && a.correlation != 0)
-            p.launch_at.emplace(a.correlation, a.start_ns);
-        if (lane.device < 0 &&
-            (a.kind == ActivityKind::NvtxRange || a.kind == ActivityKind::HostOp)) {
-            signed char& known = step_name[a.name];
-            if (known < 0)
-                known = is_training_step_name(trace.strings.at(a.name)) ? 1 : 0;
-            if (known == 1)
-                p.steps.push_back({a.start_ns, a.name});
-        }
+void ExposedCommunicationAccumulator::add(const Activity& a) {
+    if (a.lane >= header_.lanes.size() || a.name >= step_name_.size())
+        return;
+    const Lane& lane = header_.lanes[a.lane];
+    RankParts& p = parts_[lane.rank];
+    if (lane.device < 0 && a.correlation != 0)
+        p.launches.push_back({a.correlation, a.start_ns});
+    if (lane.device < 0 && (a.kind == ActivityKind::NvtxRange || a.kind == ActivityKind::HostOp)) {
+        signed char& known = step_name_[a.name];
+        if (known < 0)
+            known = is_training_step_name(header_.strings.at(a.name)) ? 1 : 0;
+        if (known == 1)
+            p.steps.push_back({a.start_ns, a.name});
     }
-    for (const Activity& a : trace.activities) {
-        if (a.lane >= trace.lanes.size() || a.name >= comm_name.size())
-            continue;
-        bool comm = a.kind == ActivityKind::Collective && !is_control_collective(trace, a);
-        if (a.kind == ActivityKind::Kernel) {
-            signed char& known = comm_name[a.name];
-            if (known < 0) {
-                known = classify_kernel(trace.strings.at(a.name)) == KernelCategory::Communication
-                            ? 1
-                            : 0;
-            }
-            comm = known == 1;
+    bool comm = a.kind == ActivityKind::Collective && !is_control_collective(header_, a);
+    if (a.kind == ActivityKind::Kernel) {
+        signed char& known = comm_name_[a.name];
+        if (known < 0) {
+            known = classify_kernel(header_.strings.at(a.name)) == KernelCategory::Communication
+                        ? 1
+                        : 0;
         }
-        if (!comm || a.end_ns <= a.start_ns)
-            continue;
-        RankParts& p = parts[trace.lanes[a.lane].rank];
-        std::int64_t when = a.start_ns;
-        if (const auto it = p.launch_at.find(a.correlation);
-            a.correlation != 0 && it != p.launch_at.end())
-            when = it->second;
-        p.communication.push_back({when, Interval{a.start_ns, a.end_ns}});
+        comm = known == 1;
     }
-    const auto work = work_by_rank(trace);
+    if (!comm || a.end_ns <= a.start_ns)
+        return;
+    p.communication.push_back({a.correlation, Interval{a.start_ns, a.end_ns}});
+}
+
+std::vector<ExposedCommunicationRow> ExposedCommunicationAccumulator::finish(
+    const std::map<std::int32_t, RankWork>& work, const TimeWindow& window) && {
     std::vector<ExposedCommunicationRow> rows;
-    for (auto& [rank, p] : parts) {
+    for (auto& [rank, p] : parts_) {
         if (p.communication.empty())
             continue;
+        // Stable: a correlation's first call in trace order stays first.
+        sort_ascending_runs(
+            p.launches.begin(), p.launches.end(),
+            [](const Launch& x, const Launch& y) { return x.correlation < y.correlation; });
+        const auto launch_of = [&p](const Piece& piece) {
+            if (piece.correlation != 0) {
+                const auto it = std::lower_bound(
+                    p.launches.begin(), p.launches.end(), piece.correlation,
+                    [](const Launch& l, std::uint64_t wanted) { return l.correlation < wanted; });
+                if (it != p.launches.end() && it->correlation == piece.correlation)
+                    return it->start_ns;
+            }
+            return piece.span.begin_ns;
+        };
         std::sort(p.steps.begin(), p.steps.end(),
                   [](const Step& a, const Step& b) { return a.start_ns < b.start_ns; });
         const bool whole = p.steps.empty();
         if (whole)
             p.steps.push_back({std::numeric_limits<std::int64_t>::min(), kNoString});
         std::vector<std::vector<Interval>> by_step(p.steps.size());
-        for (const auto& [when, span] : p.communication) {
+        for (const Piece& piece : p.communication) {
             // The last step that began at or before the launch; work before the first
             // step belongs to no step.
+            const std::int64_t when = launch_of(piece);
             const auto after =
                 std::upper_bound(p.steps.begin(), p.steps.end(), when,
                                  [](std::int64_t t, const Step& s) { return t < s.start_ns; });
             if (after == p.steps.begin())
                 continue;
-            by_step[static_cast<std::size_t>(after - p.steps.begin()) - 1].push_back(span);
+            by_step[static_cast<std::size_t>(after - p.steps.begin()) - 1].push_back(piece.span);
         }
         const auto found = work.find(rank);
         const std::vector<Interval> no_compute;
@@ -102,7 +94,7 @@ std::vector<ExposedCommunicationRow> analyze_exposed_communication(const Trace& 
             const std::vector<Interval> comm = merge_intervals(std::move(by_step[i]));
             ExposedCommunicationRow row;
             row.rank = rank;
-            row.step = whole ? "(whole trace)" : trace.strings.at(p.steps[i].name);
+            row.step = whole ? "(whole trace)" : header_.strings.at(p.steps[i].name);
             row.step_start_ns = whole ? 0 : p.steps[i].start_ns;
             row.communication_ns = total_length_ns(comm);
             row.exposed_ns = total_length_ns(subtract_intervals(comm, compute));
@@ -110,6 +102,14 @@ std::vector<ExposedCommunicationRow> analyze_exposed_communication(const Trace& 
         }
     }
     return rows;
+}
+
+std::vector<ExposedCommunicationRow> analyze_exposed_communication(const Trace& trace,
+                                                                   const TimeWindow& window) {
+    ExposedCommunicationAccumulator exposed(trace);
+    for (const Activity& a : trace.activities)
+        exposed.add(a);
+    return std::move(exposed).finish(work_by_rank(trace), window);
 }
 
 }  // namespace trainscope::profiler

@@ -1,9 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -32,5 +35,44 @@ struct ExposedCommunicationRow {
 // Rows by rank, then step start; only steps starting in the window.
 std::vector<ExposedCommunicationRow> analyze_exposed_communication(const Trace& trace,
                                                                    const TimeWindow& window = {});
+
+// analyze_exposed_communication as activities pass one at a time in trace order (the
+// whole-trace function is this fed every activity): per rank its step ranges, its
+// communication pieces with their correlation, and (16 bytes each) the host activities
+// that carry a correlation id, of which a piece's launch is the first in trace order;
+// launches are joined to the pieces at finish, so the order of lanes does not matter.
+class ExposedCommunicationAccumulator {
+  public:
+    // `header`: the trace's lanes and names; it must outlive the accumulator.
+    explicit ExposedCommunicationAccumulator(const Trace& header);
+    void add(const Activity& a);
+    // `work`: the ranks' work with no window (work_by_rank(trace)), whose compute hides
+    // the communication.
+    [[nodiscard]] std::vector<ExposedCommunicationRow> finish(
+        const std::map<std::int32_t, RankWork>& work, const TimeWindow& window = {}) &&;
+
+  private:
+    struct Step {
+        std::int64_t start_ns = 0;
+        StringId name = kNoString;
+    };
+    struct Launch {
+        std::uint64_t correlation = 0;
+        std::int64_t start_ns = 0;
+    };
+    struct Piece {
+        std::uint64_t correlation = 0;
+        Interval span;
+    };
+    struct RankParts {
+        std::vector<Step> steps;
+        std::vector<Launch> launches;  // trace order
+        std::vector<Piece> communication;
+    };
+    const Trace& header_;
+    std::map<std::int32_t, RankParts> parts_;
+    std::vector<signed char> step_name_;
+    std::vector<signed char> comm_name_;
+};
 
 }  // namespace trainscope::profiler

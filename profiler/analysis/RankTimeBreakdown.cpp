@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/RankWork.hpp"
 
@@ -28,9 +29,12 @@ RankTimeBreakdown breakdown_of(std::int32_t rank, Interval span, const std::vect
     return b;
 }
 
-std::vector<RankTimeBreakdown> trainscope_breakdown(const Trace& trace, const TimeWindow& window) {
+}  // namespace
+
+std::vector<RankTimeBreakdown> rank_time_breakdown(
+    const std::map<std::int32_t, RankWork>& by_rank) {
     std::vector<RankTimeBreakdown> rows;
-    for (const auto& [rank, work] : work_by_rank(trace, window)) {
+    for (const auto& [rank, work] : by_rank) {
         if (work.all.empty())
             continue;
         RankTimeBreakdown b = breakdown_of(rank, {work.first_ns, work.last_ns}, work.all,
@@ -40,6 +44,8 @@ std::vector<RankTimeBreakdown> trainscope_breakdown(const Trace& trace, const Ti
     }
     return rows;
 }
+
+namespace {
 
 // HTA's kernel types (hta/utils/utils.py get_kernel_type), by regular expressions
 // anchored at the start of the name (re.match).
@@ -77,39 +83,47 @@ struct HtaClock {
     }
 };
 
-std::vector<RankTimeBreakdown> hta_breakdown(const Trace& trace) {
-    HtaClock clock;
-    if (const auto it = trace.metadata.find("kineto.time_resolution"); it != trace.metadata.end())
-        clock.fractional = it->second.rfind("fractional", 0) == 0;
-    clock.file_offset_ns = trace.base_ns - trace.source_clock_offset_ns;
+}  // namespace
 
-    // HTA filters only when its symbol table (all ranks) holds more than one step name.
-    std::set<StringId> step_names;
-    std::vector<signed char> is_step(trace.strings.size(), -1);
-    const auto step_name = [&](StringId id) {
-        signed char& known = is_step[id];
+HtaBreakdownAccumulator::HtaBreakdownAccumulator(const Trace& header)
+    : header_(header), is_step_(header.strings.size(), -1), type_of_(header.strings.size(), -1) {}
+
+void HtaBreakdownAccumulator::add(const Activity& a) {
+    if (a.lane >= header_.lanes.size())
+        return;
+    const Lane& lane = header_.lanes[a.lane];
+    if (a.name < is_step_.size()) {
+        signed char& known = is_step_[a.name];
         if (known < 0)
-            known = trace.strings.at(id).find("ProfilerStep") != std::string::npos ? 1 : 0;
-        return known == 1;
-    };
-    std::map<std::int32_t, std::int64_t> last_step_start;
-    std::map<std::int32_t, std::unordered_map<std::uint64_t, std::int64_t>> launch_start;
-    for (const Activity& a : trace.activities) {
-        if (a.lane >= trace.lanes.size())
-            continue;
-        const Lane& lane = trace.lanes[a.lane];
-        if (a.name < is_step.size() && step_name(a.name)) {
-            step_names.insert(a.name);
+            known = header_.strings.at(a.name).find("ProfilerStep") != std::string::npos ? 1 : 0;
+        if (known == 1) {
+            step_names_.insert(a.name);
             if (lane.device < 0) {  // a CPU event: HTA's CPUOperatorFilter
-                auto [it, fresh] = last_step_start.emplace(lane.rank, a.start_ns);
+                auto [it, fresh] = last_step_start_.emplace(lane.rank, a.start_ns);
                 if (!fresh)
                     it->second = std::max(it->second, a.start_ns);
             }
         }
-        if (a.correlation != 0 && lane.device < 0)
-            launch_start[lane.rank].emplace(a.correlation, a.start_ns);
     }
-    const bool drop_last_step = step_names.size() > 1;
+    if (a.correlation != 0 && lane.device < 0)
+        ranks_[lane.rank].launches.push_back({a.correlation, a.start_ns});
+    if (a.kind != ActivityKind::Kernel && a.kind != ActivityKind::Memcpy &&
+        a.kind != ActivityKind::Memset)
+        return;
+    signed char& type = type_of_[a.name];
+    if (type < 0)
+        type = static_cast<signed char>(hta_type(header_.strings.at(a.name)));
+    ranks_[lane.rank].work.push_back({a.correlation, a.start_ns, a.end_ns, type});
+}
+
+std::vector<RankTimeBreakdown> HtaBreakdownAccumulator::finish() && {
+    HtaClock clock;
+    if (const auto it = header_.metadata.find("kineto.time_resolution");
+        it != header_.metadata.end())
+        clock.fractional = it->second.rfind("fractional", 0) == 0;
+    clock.file_offset_ns = header_.base_ns - header_.source_clock_offset_ns;
+    // HTA filters only when its symbol table (all ranks) holds more than one step name.
+    const bool drop_last_step = step_names_.size() > 1;
 
     struct Raw {
         std::vector<Interval> all, compute, communication;
@@ -119,35 +133,32 @@ std::vector<RankTimeBreakdown> hta_breakdown(const Trace& trace) {
                         std::numeric_limits<std::int64_t>::min()};
     };
     std::map<std::int32_t, Raw> raw;
-    std::vector<signed char> type_of(trace.strings.size(), -1);
-    for (const Activity& a : trace.activities) {
-        if (a.kind != ActivityKind::Kernel && a.kind != ActivityKind::Memcpy &&
-            a.kind != ActivityKind::Memset)
-            continue;
-        if (a.lane >= trace.lanes.size())
-            continue;
-        const std::int32_t rank = trace.lanes[a.lane].rank;
-        if (drop_last_step) {
-            const auto last = last_step_start.find(rank);
-            const auto& launches = launch_start[rank];
-            const auto launch = launches.find(a.correlation);
-            if (last == last_step_start.end() || launch == launches.end() ||
-                launch->second >= last->second)
-                continue;
+    for (auto& [rank, parts] : ranks_) {
+        // Stable: a correlation's first call in trace order stays first.
+        sort_ascending_runs(
+            parts.launches.begin(), parts.launches.end(),
+            [](const Launch& x, const Launch& y) { return x.correlation < y.correlation; });
+        const auto last = last_step_start_.find(rank);
+        for (const Work& w : parts.work) {
+            if (drop_last_step) {
+                const auto launch = std::lower_bound(
+                    parts.launches.begin(), parts.launches.end(), w.correlation,
+                    [](const Launch& l, std::uint64_t wanted) { return l.correlation < wanted; });
+                if (last == last_step_start_.end() || launch == parts.launches.end() ||
+                    launch->correlation != w.correlation || launch->start_ns >= last->second)
+                    continue;
+            }
+            const Interval span = clock.round(w.start_ns, w.end_ns);
+            Raw& r = raw[rank];
+            ++r.count;
+            r.bounds.begin_ns = std::min(r.bounds.begin_ns, span.begin_ns);
+            r.bounds.end_ns = std::max(r.bounds.end_ns, span.end_ns);
+            r.all.push_back(span);
+            if (w.type == static_cast<signed char>(HtaType::Computation))
+                r.compute.push_back(span);
+            else if (w.type == static_cast<signed char>(HtaType::Communication))
+                r.communication.push_back(span);
         }
-        const Interval span = clock.round(a.start_ns, a.end_ns);
-        Raw& r = raw[rank];
-        ++r.count;
-        r.bounds.begin_ns = std::min(r.bounds.begin_ns, span.begin_ns);
-        r.bounds.end_ns = std::max(r.bounds.end_ns, span.end_ns);
-        r.all.push_back(span);
-        signed char& type = type_of[a.name];
-        if (type < 0)
-            type = static_cast<signed char>(hta_type(trace.strings.at(a.name)));
-        if (type == static_cast<signed char>(HtaType::Computation))
-            r.compute.push_back(span);
-        else if (type == static_cast<signed char>(HtaType::Communication))
-            r.communication.push_back(span);
     }
     std::vector<RankTimeBreakdown> rows;
     for (auto& [rank, r] : raw) {
@@ -160,13 +171,23 @@ std::vector<RankTimeBreakdown> hta_breakdown(const Trace& trace) {
     return rows;
 }
 
+namespace {
+
+std::vector<RankTimeBreakdown> hta_breakdown(const Trace& trace) {
+    HtaBreakdownAccumulator hta(trace);
+    for (const Activity& a : trace.activities)
+        hta.add(a);
+    return std::move(hta).finish();
+}
+
 }  // namespace
 
 std::vector<RankTimeBreakdown> analyze_rank_time_breakdown(const Trace& trace,
                                                            const TimeWindow& window,
                                                            BreakdownDefinitions definitions) {
-    return definitions == BreakdownDefinitions::Hta ? hta_breakdown(trace)
-                                                    : trainscope_breakdown(trace, window);
+    return definitions == BreakdownDefinitions::Hta
+               ? hta_breakdown(trace)
+               : rank_time_breakdown(work_by_rank(trace, window));
 }
 
 double hta_percent(std::int64_t part, std::int64_t whole) {

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <vector>
 
+#include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
 
@@ -57,6 +60,45 @@ struct RankTimeBreakdown {
 std::vector<RankTimeBreakdown> analyze_rank_time_breakdown(
     const Trace& trace, const TimeWindow& window = {},
     BreakdownDefinitions definitions = BreakdownDefinitions::Trainscope);
+
+// The Hta rows of analyze_rank_time_breakdown as activities pass one at a time in trace
+// order (the whole-trace function is this fed every activity). HTA drops the work launched
+// after each rank's last step, which is known only at the end, so each GPU work item is
+// kept (32 bytes: correlation, start, end, type) with the rank's host calls that carry a
+// correlation id (16 bytes), and the work is filtered and merged at finish.
+class HtaBreakdownAccumulator {
+  public:
+    // `header`: the trace's lanes, names, metadata and clocks; it must outlive this.
+    explicit HtaBreakdownAccumulator(const Trace& header);
+    void add(const Activity& a);
+    [[nodiscard]] std::vector<RankTimeBreakdown> finish() &&;
+
+  private:
+    struct Launch {
+        std::uint64_t correlation = 0;
+        std::int64_t start_ns = 0;
+    };
+    struct Work {
+        std::uint64_t correlation = 0;
+        std::int64_t start_ns = 0;
+        std::int64_t end_ns = 0;
+        signed char type = 0;
+    };
+    struct RankParts {
+        std::vector<Launch> launches;  // trace order
+        std::vector<Work> work;
+    };
+    const Trace& header_;
+    std::set<StringId> step_names_;
+    std::map<std::int32_t, std::int64_t> last_step_start_;
+    std::map<std::int32_t, RankParts> ranks_;
+    std::vector<signed char> is_step_;
+    std::vector<signed char> type_of_;
+};
+
+// The Trainscope rows from each rank's work (work_by_rank or RankWorkAccumulator's): what
+// analyze_rank_time_breakdown gives with those definitions.
+std::vector<RankTimeBreakdown> rank_time_breakdown(const std::map<std::int32_t, RankWork>& work);
 
 // round(100 * (part / whole), 2) as HTA computes its percentages (Python's round rounds
 // the exact binary value to the nearest, as printf does); 0 when whole is 0.

@@ -20,80 +20,107 @@ std::vector<std::int32_t> ranks_of(const Trace& trace) {
     return {ranks.begin(), ranks.end()};
 }
 
-Trace trace_of_rank(const Trace& trace, std::int32_t rank) {
-    Trace out;
-    out.base_ns = trace.base_ns;
-    out.capture_begin_ns = trace.capture_begin_ns;
-    out.capture_end_ns = trace.capture_end_ns;
-    out.strings = trace.strings;
-    out.metadata = trace.metadata;
-    out.source_clock_offset_ns = trace.source_clock_offset_ns;
-    constexpr LaneId kNone = std::numeric_limits<LaneId>::max();
-    std::vector<LaneId> lane_map(trace.lanes.size(), kNone);
+RankSlice::RankSlice(const Trace& trace, std::int32_t rank)
+    : trace_(trace), rank_(rank), lane_map_(trace.lanes.size(), kNone) {
+    LaneId next = 0;
     for (std::size_t i = 0; i < trace.lanes.size(); ++i) {
         if (trace.lanes[i].rank == rank)
-            lane_map[i] = out.add_lane(trace.lanes[i]);
+            lane_map_[i] = next++;  // as header() adds them
     }
-    for (const Activity& a : trace.activities) {
-        if (a.lane < lane_map.size() && lane_map[a.lane] != kNone) {
-            Activity copy = a;
-            copy.lane = lane_map[a.lane];
-            out.activities.push_back(copy);
-        }
+}
+
+Trace RankSlice::header() const {
+    Trace out;
+    out.base_ns = trace_.base_ns;
+    out.capture_begin_ns = trace_.capture_begin_ns;
+    out.capture_end_ns = trace_.capture_end_ns;
+    out.strings = trace_.strings;
+    out.metadata = trace_.metadata;
+    out.source_clock_offset_ns = trace_.source_clock_offset_ns;
+    for (const Lane& lane : trace_.lanes) {
+        if (lane.rank == rank_)
+            out.add_lane(lane);
     }
-    for (const CollectiveCall& c : trace.collectives) {
-        if (c.rank == rank && c.lane < lane_map.size() && lane_map[c.lane] != kNone) {
+    for (const CollectiveCall& c : trace_.collectives) {
+        if (c.rank == rank_ && c.lane < lane_map_.size() && lane_map_[c.lane] != kNone) {
             CollectiveCall copy = c;
-            copy.lane = lane_map[c.lane];
+            copy.lane = lane_map_[c.lane];
             out.collectives.push_back(copy);
         }
     }
     return out;
 }
 
-std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWindow& window) {
-    const bool host_ops = is_host_op_trace(trace);
-    struct Raw {
-        std::vector<Interval> all, compute, communication;
-    };
-    std::map<std::int32_t, Raw> raw;
-    for (const std::int32_t rank : ranks_of(trace))
-        raw[rank];
-    // Names are interned: classify each once.
-    std::vector<signed char> is_comm_name(trace.strings.size(), -1);
+Trace trace_of_rank(const Trace& trace, std::int32_t rank) {
+    const RankSlice slice(trace, rank);
+    Trace out = slice.header();
     for (const Activity& a : trace.activities) {
-        const bool collective = a.kind == ActivityKind::Collective;
-        if (!collective && !is_device_work(a.kind, host_ops))
-            continue;
-        // Between steps, waiting on the other ranks: neither work nor the step's
-        // communication (ControlCollectives.hpp).
-        if (collective && is_control_collective(trace, a))
-            continue;
-        if (a.lane >= trace.lanes.size())
-            continue;
-        const std::int64_t begin = std::max(a.start_ns, window.begin_ns);
-        const std::int64_t end = std::min(a.end_ns, window.end_ns);
-        if (end <= begin)
-            continue;
-        Raw& r = raw[trace.lanes[a.lane].rank];
-        const Interval span{begin, end};
-        r.all.push_back(span);
-        if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset)
-            continue;
-        bool comm = collective;
-        if (!comm && a.name < is_comm_name.size()) {
-            signed char& known = is_comm_name[a.name];
-            if (known < 0) {
-                known = classify_kernel(trace.strings.at(a.name)) == KernelCategory::Communication
-                            ? 1
-                            : 0;
-            }
-            comm = known == 1;
-        }
-        (comm ? r.communication : r.compute).push_back(span);
+        Activity copy = a;
+        if (slice.take(copy))
+            out.activities.push_back(copy);
     }
+    return out;
+}
+
+namespace {
+
+// Appends `span` to a list of intervals in arrival order, joined to the last one when it
+// starts inside it: the union is kept and merge_intervals finishes it.
+void append(std::vector<Interval>& to, Interval span) {
+    if (!to.empty() && span.begin_ns >= to.back().begin_ns && span.begin_ns <= to.back().end_ns) {
+        to.back().end_ns = std::max(to.back().end_ns, span.end_ns);
+        return;
+    }
+    to.push_back(span);
+}
+
+}  // namespace
+
+RankWorkAccumulator::RankWorkAccumulator(const Trace& header, bool host_ops,
+                                         const TimeWindow& window)
+    : header_(header),
+      host_ops_(host_ops),
+      window_(window),
+      is_comm_name_(header.strings.size(), -1) {
+    for (const std::int32_t rank : ranks_of(header))
+        raw_[rank];
+}
+
+void RankWorkAccumulator::add(const Activity& a) {
+    const bool collective = a.kind == ActivityKind::Collective;
+    if (!collective && !is_device_work(a.kind, host_ops_))
+        return;
+    // Between steps, waiting on the other ranks: neither work nor the step's
+    // communication (ControlCollectives.hpp).
+    if (collective && is_control_collective(header_, a))
+        return;
+    if (a.lane >= header_.lanes.size())
+        return;
+    const std::int64_t begin = std::max(a.start_ns, window_.begin_ns);
+    const std::int64_t end = std::min(a.end_ns, window_.end_ns);
+    if (end <= begin)
+        return;
+    Raw& r = raw_[header_.lanes[a.lane].rank];
+    const Interval span{begin, end};
+    append(r.all, span);
+    if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset)
+        return;
+    bool comm = collective;
+    if (!comm && a.name < is_comm_name_.size()) {
+        signed char& known = is_comm_name_[a.name];
+        if (known < 0) {
+            known = classify_kernel(header_.strings.at(a.name)) == KernelCategory::Communication
+                        ? 1
+                        : 0;
+        }
+        comm = known == 1;
+    }
+    append(comm ? r.communication : r.compute, span);
+}
+
+std::map<std::int32_t, RankWork> RankWorkAccumulator::finish() && {
     std::map<std::int32_t, RankWork> out;
-    for (auto& [rank, r] : raw) {
+    for (auto& [rank, r] : raw_) {
         RankWork w;
         w.all = merge_intervals(std::move(r.all));
         w.compute = merge_intervals(std::move(r.compute));
@@ -105,6 +132,13 @@ std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWind
         out.emplace(rank, std::move(w));
     }
     return out;
+}
+
+std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWindow& window) {
+    RankWorkAccumulator work(trace, is_host_op_trace(trace), window);
+    for (const Activity& a : trace.activities)
+        work.add(a);
+    return std::move(work).finish();
 }
 
 }  // namespace trainscope::profiler

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -18,6 +19,29 @@ std::vector<std::int32_t> ranks_of(const Trace& trace);
 // analysis (busy time, kernel breakdown, NVTX) answers for that rank alone.
 Trace trace_of_rank(const Trace& trace, std::int32_t rank);
 
+// trace_of_rank as activities pass one at a time (trace_of_rank is this over the trace's
+// vector): the rank's header, and each activity of the rank with its lane renumbered.
+class RankSlice {
+  public:
+    // `trace`: a trace or its header (activities are not read); it must outlive the slice.
+    RankSlice(const Trace& trace, std::int32_t rank);
+    // trace_of_rank's trace without its activities.
+    [[nodiscard]] Trace header() const;
+    // False, leaving `a` as it is, when it is another rank's; else its lane renumbered.
+    bool take(Activity& a) const {
+        if (a.lane >= lane_map_.size() || lane_map_[a.lane] == kNone)
+            return false;
+        a.lane = lane_map_[a.lane];
+        return true;
+    }
+
+  private:
+    static constexpr LaneId kNone = std::numeric_limits<LaneId>::max();
+    const Trace& trace_;
+    std::int32_t rank_;
+    std::vector<LaneId> lane_map_;
+};
+
 // One rank's device work, clipped to a window, as the per-rank analyses see it:
 // compute = kernels (or, in a CPU-backend trace, backend ops) that are not
 // communication; communication = NCCL/RCCL kernels and collectives (MPI calls);
@@ -30,5 +54,29 @@ struct RankWork {
     std::int64_t last_ns = 0;
 };
 std::map<std::int32_t, RankWork> work_by_rank(const Trace& trace, const TimeWindow& window = {});
+
+// work_by_rank as activities pass one at a time (work_by_rank is this fed every activity):
+// each rank's work intervals, an interval that starts inside the one before it in its list
+// joined to it (trace order, by lane then start, makes a stream's back-to-back work one
+// interval), merged at finish; no activity is held.
+class RankWorkAccumulator {
+  public:
+    // `header`: the trace's lanes and names (its activities are not read); it must outlive
+    // the accumulator. `host_ops`: the trace is a CPU-backend one (is_host_op_trace).
+    RankWorkAccumulator(const Trace& header, bool host_ops, const TimeWindow& window = {});
+    void add(const Activity& a);
+    [[nodiscard]] std::map<std::int32_t, RankWork> finish() &&;
+
+  private:
+    struct Raw {
+        std::vector<Interval> all, compute, communication;
+    };
+    const Trace& header_;
+    bool host_ops_;
+    TimeWindow window_;
+    std::map<std::int32_t, Raw> raw_;
+    // Names are interned: classify each once.
+    std::vector<signed char> is_comm_name_;
+};
 
 }  // namespace trainscope::profiler

@@ -22,11 +22,17 @@ std::vector<CsvCell> ranks_header() {
 }
 
 std::vector<std::vector<CsvCell>> rank_rows(const RunRecord& run) {
-    std::vector<std::vector<CsvCell>> rows;
     if (!run.trace || profiler::ranks_of(*run.trace).size() < 2)
-        return rows;
-    const auto stragglers = profiler::analyze_stragglers(*run.trace);
-    for (const auto& r : profiler::analyze_rank_time_breakdown(*run.trace)) {
+        return {};
+    return rank_rows(run, profiler::analyze_rank_time_breakdown(*run.trace),
+                     profiler::analyze_stragglers(*run.trace));
+}
+
+std::vector<std::vector<CsvCell>> rank_rows(const RunRecord& run,
+                                            const std::vector<profiler::RankTimeBreakdown>& ranks,
+                                            const profiler::StragglerReport& stragglers) {
+    std::vector<std::vector<CsvCell>> rows;
+    for (const auto& r : ranks) {
         std::int64_t last = 0;
         std::int64_t caused = 0;
         for (const auto& s : stragglers.ranks) {

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "profiler/analysis/CollectiveMatching.hpp"
+#include "profiler/analysis/RankTimeBreakdown.hpp"
 #include "reports/csv/CsvWriter.hpp"
 #include "reports/store/RunRecord.hpp"
 
@@ -12,5 +14,9 @@ namespace trainscope::reports {
 // `trainscope analyze` prints them. The HTML report's per-rank table.
 std::vector<CsvCell> ranks_header();
 std::vector<std::vector<CsvCell>> rank_rows(const RunRecord& run);
+// The same rows from a job's breakdown and stragglers (run: its identity only).
+std::vector<std::vector<CsvCell>> rank_rows(const RunRecord& run,
+                                            const std::vector<profiler::RankTimeBreakdown>& ranks,
+                                            const profiler::StragglerReport& stragglers);
 
 }  // namespace trainscope::reports

@@ -37,9 +37,17 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
     CsvTable kernels;
     if (selection.kernels) {
         // The launch configuration of each name's longest instance, read by its index.
+        // A job's rows are per rank, each over that rank's work (kernel_rows(run)).
+        const bool job = analysis->job.has_value();
         std::vector<std::uint32_t> longest;
-        for (const profiler::KernelNameStats& entry : analysis->kernels.by_name)
-            longest.push_back(static_cast<std::uint32_t>(entry.longest));
+        for (const profiler::KernelNameStats& entry : analysis->kernels.by_name) {
+            if (!job)
+                longest.push_back(static_cast<std::uint32_t>(entry.longest));
+        }
+        for (const auto& [rank, breakdown] : analysis->kernels_by_rank) {
+            for (const profiler::KernelNameStats& entry : breakdown.by_name)
+                longest.push_back(static_cast<std::uint32_t>(entry.longest));
+        }
         std::sort(longest.begin(), longest.end());
         longest.erase(std::unique(longest.begin(), longest.end()), longest.end());
         std::vector<profiler::Activity> activities;
@@ -52,12 +60,17 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
             const auto it = std::lower_bound(longest.begin(), longest.end(), index);
             return activities.at(static_cast<std::size_t>(it - longest.begin()));
         };
-        kernels = kernel_rows(run, analysis->kernels, activity_at,
-                              profiler::ranks_of(analysis->header).front());
+        if (!job) {
+            kernels = kernel_rows(run, analysis->kernels, activity_at,
+                                  profiler::ranks_of(analysis->header).front());
+        }
+        for (const auto& [rank, breakdown] : analysis->kernels_by_rank) {
+            for (auto& row : kernel_rows(run, breakdown, activity_at, rank))
+                kernels.push_back(std::move(row));
+        }
     }
     for (auto& row : kernels)
         t.kernels.push_back(std::move(row));
-    // Such a trace has one rank: no ranks table (what the whole-trace tables give it).
     const Roofs roofs = roofs_of(run.metrics);
     if (selection.ops) {
         std::map<std::int32_t, std::vector<OpRooflineRow>> by_rank;
@@ -74,6 +87,14 @@ bool add_streamed_run(const ResultsDatabase& db, const RunRecord& run,
         if (auto roofline = op_roofline(analysis->op_work.by_name, roofs); !roofline.empty())
             t.rooflines[run.id] = std::move(roofline);
         t.breakdowns[run.id] = std::move(analysis->kernels);
+        // A job's ranks table; a one-rank trace has none.
+        if (analysis->job) {
+            for (auto& row : rank_rows(run, analysis->job->ranks, analysis->job->stragglers)) {
+                if (t.ranks.empty())
+                    t.ranks.push_back(ranks_header());
+                t.ranks.push_back(std::move(row));
+            }
+        }
     }
     return true;
 }

@@ -131,6 +131,9 @@ TEST(TraceCommands, AJobFolderIsOneRunWithItsRanksAndTheSlowestNamed) {
     const auto one = run_trainscope("analyze " + db + " --run 1 --rank 3");
     ASSERT_EQ(one.exit_code, 0) << one.output;
     EXPECT_NE(one.output.find("Run 1, rank 3"), std::string::npos) << one.output;
+    const auto first = run_trainscope("analyze " + db + " --run 1 --rank 0");
+    ASSERT_EQ(first.exit_code, 0) << first.output;
+    EXPECT_NE(first.output.find("Run 1, rank 0"), std::string::npos) << first.output;
     const auto none = run_trainscope("analyze " + db + " --run 1 --rank 8");
     EXPECT_EQ(none.exit_code, 2) << none.output;
     EXPECT_NE(none.output.find("no rank 8"), std::string::npos) << none.output;
