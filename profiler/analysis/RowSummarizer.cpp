@@ -74,7 +74,8 @@ void RowSummarizer::add(const Activity& a) {
     }
     if (a.end_ns > a.start_ns)
         extend_union(a);
-    if (spill_ != nullptr)
+    // Buckets become final only as buckets close, checked then rather than per activity.
+    if (spill_ != nullptr && changed > 0)
         spill_final(a.start_ns);
 }
 
