@@ -29,8 +29,11 @@ RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t orig
                              const std::vector<bool>& keep, SummarySpill* spill)
     : RowSummarizer(lane, depth, origin_ns, std::numeric_limits<std::int64_t>::max()) {
     spill_ = spill != nullptr && spill->chunk_buckets > 0 ? spill : nullptr;
-    for (std::size_t i = 0; i < levels_.size(); ++i)
+    for (std::size_t i = 0; i < levels_.size(); ++i) {
         levels_[i].dropped = i >= keep.size() || !keep[i];
+        if (spill_ != nullptr && !levels_[i].dropped)
+            spilling_.push_back(i);
+    }
 }
 
 void RowSummarizer::add(const Activity& a) {
@@ -96,8 +99,10 @@ void RowSummarizer::extend_union(const Activity& a) {
 // Buckets before a level's busy_from are final: the union's later parts start after them.
 void RowSummarizer::spill_final(std::int64_t start_ns) {
     bool long_open = false;
-    for (const Level& l : levels_)
-        long_open |= !l.dropped && l.kept.buckets.size() - l.busy_from >= spill_->chunk_buckets;
+    for (const std::size_t i : spilling_) {
+        const Level& l = levels_[i];
+        long_open |= l.kept.buckets.size() - l.busy_from >= spill_->chunk_buckets;
+    }
     // A row busy without a gap would add its union only at the end, every bucket waiting
     // for it: the union's part before this start is final (no later activity starts
     // earlier), and busy time adds up the same in pieces.
@@ -106,8 +111,9 @@ void RowSummarizer::spill_final(std::int64_t start_ns) {
         add_busy(union_begin_, done);
         union_begin_ = done;
     }
-    for (Level& l : levels_) {
-        if (l.dropped || l.busy_from < spill_->chunk_buckets)
+    for (const std::size_t i : spilling_) {
+        Level& l = levels_[i];
+        if (l.busy_from < spill_->chunk_buckets)
             continue;
         if (!spill_->file)
             spill_->file = std::make_shared<TemporaryFile>("the lane summaries");

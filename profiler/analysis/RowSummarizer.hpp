@@ -65,6 +65,7 @@ class RowSummarizer {
     std::vector<Level> levels_;
     std::int64_t max_activities_;
     SummarySpill* spill_ = nullptr;
+    std::vector<std::size_t> spilling_;  // the kept levels, when spill_ is set
     std::int64_t activities_ = 0;
     // The part of the row's union still growing.
     std::int64_t union_begin_ = 0;
