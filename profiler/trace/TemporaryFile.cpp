@@ -17,7 +17,7 @@ std::FILE* unnamed_temporary_file() {
     const std::string folder = dir != nullptr && *dir != '\0' ? dir : "/tmp";
     int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {
-        std::string path = folder + "/trainscope-sort-XXXXXX";
+        std::string path = folder + "/trainscope-scratch-XXXXXX";
         fd = ::mkstemp(path.data());
         if (fd < 0)
             return nullptr;
