@@ -20,6 +20,25 @@ std::int64_t RowSummaryLevel::index_of(std::int64_t t_ns) const {
     return d >= 0 ? d / width_ns : -((-d + width_ns - 1) / width_ns);
 }
 
+std::size_t RowSummaryLevel::bucket_count() const {
+    std::size_t n = buckets.size();
+    for (const SpilledBuckets::Chunk& c : spilled.chunks)
+        n += c.count;
+    return n;
+}
+
+void RowSummaryLevel::for_each_chunk(
+    const std::function<void(std::span<const SummaryBucket>)>& f) const {
+    std::vector<SummaryBucket> chunk;
+    for (const SpilledBuckets::Chunk& c : spilled.chunks) {
+        chunk.resize(c.count);
+        spilled.file->read(c.offset, std::as_writable_bytes(std::span(chunk)));
+        f(chunk);
+    }
+    if (!buckets.empty())
+        f(buckets);
+}
+
 std::vector<RowSummaryLevel> summarize_rows(const Trace& trace) {
     std::vector<RowSummaryLevel> out;
     const auto& acts = trace.activities;

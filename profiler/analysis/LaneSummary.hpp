@@ -1,8 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
 #include <vector>
 
+#include "profiler/trace/TemporaryFile.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler {
@@ -38,18 +42,35 @@ struct SummaryBucket {
     friend bool operator==(const SummaryBucket&, const SummaryBucket&) = default;
 };
 
+// The first buckets of a long row's level, written to a temporary file while the row was
+// made (LaneSummaryStream) instead of held: chunks of SummaryBucket, in time order. The
+// file is the lane's and goes when its last level does.
+struct SpilledBuckets {
+    struct Chunk {
+        std::int64_t offset = 0;  // bytes into the file
+        std::size_t count = 0;    // buckets
+    };
+    std::shared_ptr<const TemporaryFile> file;
+    std::vector<Chunk> chunks;
+};
+
 struct RowSummaryLevel {
     LaneId lane = 0;
     std::uint16_t depth = 0;
     int level = 0;
     std::int64_t width_ns = kSummaryBaseWidthNs;
     std::int64_t origin_ns = 0;          // bucket 0 starts here (the trace's first start)
-    std::vector<SummaryBucket> buckets;  // in time order
+    SpilledBuckets spilled;              // the level's first buckets, when spilled
+    std::vector<SummaryBucket> buckets;  // in time order (after the spilled ones)
 
     [[nodiscard]] std::int64_t index_of(std::int64_t t_ns) const;
     [[nodiscard]] std::int64_t bucket_begin(const SummaryBucket& b) const {
         return origin_ns + index_of(b.first_start) * width_ns;
     }
+    [[nodiscard]] std::size_t bucket_count() const;
+    // Calls `f` with every bucket in time order, a chunk at a time: the spilled ones read
+    // back a chunk at a time, then `buckets`.
+    void for_each_chunk(const std::function<void(std::span<const SummaryBucket>)>& f) const;
 };
 
 // Every kept level of every row, by (lane, depth, level). Activities may come in any order.

@@ -26,10 +26,14 @@ RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t orig
 }
 
 RowSummarizer::RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
-                             const std::vector<bool>& keep)
+                             const std::vector<bool>& keep, SummarySpill* spill)
     : RowSummarizer(lane, depth, origin_ns, std::numeric_limits<std::int64_t>::max()) {
-    for (std::size_t i = 0; i < levels_.size(); ++i)
+    spill_ = spill != nullptr && spill->chunk_buckets > 0 ? spill : nullptr;
+    for (std::size_t i = 0; i < levels_.size(); ++i) {
         levels_[i].dropped = i >= keep.size() || !keep[i];
+        if (spill_ != nullptr && !levels_[i].dropped)
+            spilling_.push_back(i);
+    }
 }
 
 void RowSummarizer::add(const Activity& a) {
@@ -71,10 +75,16 @@ void RowSummarizer::add(const Activity& a) {
         b.name = a.name;
         b.kind = a.kind;
     }
-    // The union, as merge_intervals makes it: empty intervals left out, touching ones
-    // joined. A finished part is added to the buckets now that all of them exist.
-    if (a.end_ns <= a.start_ns)
-        return;
+    if (a.end_ns > a.start_ns)
+        extend_union(a);
+    // Buckets become final only as buckets close, checked then rather than per activity.
+    if (spill_ != nullptr && changed > 0)
+        spill_final(a.start_ns);
+}
+
+// The union, as merge_intervals makes it: empty intervals left out, touching ones joined.
+// A finished part is added to the buckets now that all of them exist.
+void RowSummarizer::extend_union(const Activity& a) {
     if (has_union_ && a.start_ns <= union_end_) {
         union_end_ = std::max(union_end_, a.end_ns);
         return;
@@ -84,6 +94,37 @@ void RowSummarizer::add(const Activity& a) {
     union_begin_ = a.start_ns;
     union_end_ = a.end_ns;
     has_union_ = true;
+}
+
+// Buckets before a level's busy_from are final: the union's later parts start after them.
+void RowSummarizer::spill_final(std::int64_t start_ns) {
+    bool long_open = false;
+    for (const std::size_t i : spilling_) {
+        const Level& l = levels_[i];
+        long_open |= l.kept.buckets.size() - l.busy_from >= spill_->chunk_buckets;
+    }
+    // A row busy without a gap would add its union only at the end, every bucket waiting
+    // for it: the union's part before this start is final (no later activity starts
+    // earlier), and busy time adds up the same in pieces.
+    if (long_open && has_union_ && union_begin_ < start_ns) {
+        const std::int64_t done = std::min(start_ns, union_end_);
+        add_busy(union_begin_, done);
+        union_begin_ = done;
+    }
+    for (const std::size_t i : spilling_) {
+        Level& l = levels_[i];
+        if (l.busy_from < spill_->chunk_buckets)
+            continue;
+        if (!spill_->file)
+            spill_->file = std::make_shared<TemporaryFile>("the lane summaries");
+        auto& kept = l.kept.buckets;
+        const auto final_buckets = std::span(kept).first(l.busy_from);
+        const std::int64_t at = spill_->file->append(std::as_bytes(final_buckets));
+        l.kept.spilled.file = spill_->file;
+        l.kept.spilled.chunks.push_back({at, final_buckets.size()});
+        kept.erase(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(l.busy_from));
+        l.busy_from = 0;
+    }
 }
 
 void RowSummarizer::close(std::size_t level) {
@@ -166,8 +207,11 @@ std::vector<bool> RowSummarizer::levels_to_keep() && {
     return keep;
 }
 
-LaneSummaryStream::LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns)
-    : lanes_(lanes), origin_ns_(origin_ns) {}
+LaneSummaryStream::LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns,
+                                     std::size_t spill_chunk_buckets)
+    : lanes_(lanes), origin_ns_(origin_ns) {
+    spill_.chunk_buckets = spill_chunk_buckets;
+}
 
 void LaneSummaryStream::enter(const Activity& a) {
     if (in_lane_ && a.lane != lane_)
@@ -180,7 +224,7 @@ void LaneSummaryStream::enter(const Activity& a) {
         if (planning_)
             row.emplace(a.lane, depth, origin_ns_, 0);  // counts, holds nothing
         else
-            row.emplace(a.lane, depth, origin_ns_, plan_[{a.lane, depth}]);
+            row.emplace(a.lane, depth, origin_ns_, plan_[{a.lane, depth}], &spill_);
     }
     row->add(a);
 }
@@ -219,6 +263,7 @@ void LaneSummaryStream::end_lane() {
         row.reset();
     }
     in_lane_ = false;
+    spill_.file.reset();  // the next lane's buckets go to a file of its own
     if (!levels.empty())
         sink_(std::move(levels));
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -18,6 +19,14 @@ namespace trainscope::profiler {
 // level is built at once, each bucket's busy time from the row's union as it grows, so
 // the activities are never held; only buckets of levels that may still be kept are
 // (a level is kept when its buckets average kMinActivitiesPerBucket activities).
+// Where the rows of a streamed lane write their levels' final buckets (SpilledBuckets):
+// one temporary file per lane, made at its first spill; a level writes once it has
+// `chunk_buckets` final ones, so that a row holds about that many per level however long.
+struct SummarySpill {
+    std::size_t chunk_buckets = 0;
+    std::shared_ptr<TemporaryFile> file;  // the current lane's
+};
+
 class RowSummarizer {
   public:
     // `max_activities`: no more than this many will be added (a level with more buckets
@@ -26,8 +35,9 @@ class RowSummarizer {
                   std::int64_t max_activities);
     // Builds only the levels `keep` names (`keep[level]`), as a counting pass over the
     // same row found them to be kept (levels_to_keep): memory is then only what is kept.
+    // `spill`, when given, takes the kept levels' final buckets as they accumulate.
     RowSummarizer(LaneId lane, std::uint16_t depth, std::int64_t origin_ns,
-                  const std::vector<bool>& keep);
+                  const std::vector<bool>& keep, SummarySpill* spill = nullptr);
 
     void add(const Activity& a);
     // Appends the kept levels, finest first.
@@ -49,9 +59,13 @@ class RowSummarizer {
     void close(std::size_t level);
     void close_all();
     void add_busy(std::int64_t begin_ns, std::int64_t end_ns);
+    void extend_union(const Activity& a);
+    void spill_final(std::int64_t start_ns);
 
     std::vector<Level> levels_;
     std::int64_t max_activities_;
+    SummarySpill* spill_ = nullptr;
+    std::vector<std::size_t> spilling_;  // the kept levels, when spill_ is set
     std::int64_t activities_ = 0;
     // The part of the row's union still growing.
     std::int64_t union_begin_ = 0;
@@ -69,7 +83,12 @@ class LaneSummaryStream {
   public:
     using Plan = std::map<std::pair<LaneId, std::uint16_t>, std::vector<bool>>;  // row: keep
 
-    LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns);
+    // A level writes its final buckets to the lane's temporary file in chunks of this many
+    // (384 KiB): the largest lane of a 2 GB Nsight Systems export has 27 M calls.
+    static constexpr std::size_t kDefaultSpillChunkBuckets = 8192;
+
+    LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns,
+                      std::size_t spill_chunk_buckets = kDefaultSpillChunkBuckets);
     // The first pass; then take_plan.
     void plan(const Activity& a);
     [[nodiscard]] Plan take_plan();
@@ -89,6 +108,7 @@ class LaneSummaryStream {
     std::function<void(std::vector<RowSummaryLevel>&&)> sink_;
     LaneId lane_ = 0;
     bool in_lane_ = false;
+    SummarySpill spill_;
     std::array<std::optional<RowSummarizer>, kMaxSummaryDepth + 1> rows_;
 };
 

@@ -59,6 +59,15 @@ SqliteStatement& SqliteStatement::bind_blob(int index, std::span<const std::byte
     return *this;
 }
 
+SqliteStatement& SqliteStatement::bind_zeroblob(int index, std::int64_t size) {
+    if (const int status =
+            sqlite3_bind_zeroblob64(stmt_.get(), index, static_cast<sqlite3_uint64>(size));
+        status != SQLITE_OK) {
+        fail("sqlite3_bind_zeroblob64", status);
+    }
+    return *this;
+}
+
 SqliteStatement& SqliteStatement::bind_null(int index) {
     if (const int status = sqlite3_bind_null(stmt_.get(), index); status != SQLITE_OK)
         fail("sqlite3_bind_null", status);

@@ -37,6 +37,8 @@ class SqliteStatement {
     SqliteStatement& bind_null(int index);
     // Binds bytes as a BLOB (copied).
     SqliteStatement& bind_blob(int index, std::span<const std::byte> bytes);
+    // Binds a BLOB of `size` zero bytes, to be filled in place (SqliteBlobWriter).
+    SqliteStatement& bind_zeroblob(int index, std::int64_t size);
     template <typename T>
     SqliteStatement& bind(int index, const std::optional<T>& value) {
         return value ? bind(index, *value) : bind_null(index);

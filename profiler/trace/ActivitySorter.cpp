@@ -1,6 +1,5 @@
 #include "profiler/trace/ActivitySorter.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include "profiler/trace/TemporaryFile.hpp"
 #include "profiler/trace/TraceOrder.hpp"
 
 namespace trainscope::profiler {
@@ -44,28 +44,6 @@ std::vector<SortKey> sorted_keys(const std::vector<Activity>& run) {
 
 [[noreturn]] void throw_io(const char* what) {
     throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(), what);
-}
-
-// A file in $TMPDIR (else /tmp) that no name leads to: the system removes it when it is
-// closed, however the process ends.
-// Unnamed from the start where the file system allows (O_TMPFILE), so that no crash can
-// leave a run file behind; else created and unlinked at once. In $TMPDIR: where /tmp is
-// a tmpfs the runs would be held in memory after all, and TMPDIR moves them to a disk.
-std::FILE* unnamed_temporary_file() {
-    const char* dir = std::getenv("TMPDIR");
-    const std::string folder = dir != nullptr && *dir != '\0' ? dir : "/tmp";
-    int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        std::string path = folder + "/trainscope-sort-XXXXXX";
-        fd = ::mkstemp(path.data());
-        if (fd < 0)
-            return nullptr;
-        ::unlink(path.c_str());
-    }
-    std::FILE* file = ::fdopen(fd, "w+b");
-    if (file == nullptr)
-        ::close(fd);
-    return file;
 }
 
 constexpr std::size_t kReadBlock = 2048;  // activities read from a run at a time (176 KiB)

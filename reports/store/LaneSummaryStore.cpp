@@ -2,11 +2,14 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <new>
 #include <string>
 
+#include "profiler/sqlite/SqliteBlob.hpp"
+#include "profiler/trace/TemporaryFile.hpp"
 #include "reports/store/SqliteError.hpp"
 
 namespace trainscope::reports {
@@ -34,7 +37,7 @@ T take(const std::byte*& in) {
     return value;
 }
 
-std::vector<std::byte> pack(const std::vector<SummaryBucket>& buckets) {
+std::vector<std::byte> pack(std::span<const SummaryBucket> buckets) {
     std::vector<std::byte> out;
     out.reserve(buckets.size() * kLaneSummaryRecordBytes);
     for (const SummaryBucket& b : buckets) {
@@ -84,6 +87,39 @@ std::vector<std::byte> encode(const std::vector<SummaryBucket>& buckets) {
     return out;
 }
 
+// zlib's deflate stream, ended however the writing ends.
+class Deflater {
+  public:
+    Deflater() {
+        // The same stream as compress2's at encode's level: the same bytes come out.
+        if (deflateInit(&z_, Z_BEST_SPEED) != Z_OK)
+            throw std::bad_alloc();
+    }
+    Deflater(const Deflater&) = delete;
+    Deflater& operator=(const Deflater&) = delete;
+    ~Deflater() { deflateEnd(&z_); }
+
+    // Deflates `in` (all of it; then, with `finish`, the stream's end) into `out`.
+    void put(std::span<const std::byte> in, bool finish, profiler::TemporaryFile& out) {
+        z_.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(in.data()));
+        z_.avail_in = static_cast<uInt>(in.size());
+        for (;;) {
+            z_.next_out = reinterpret_cast<Bytef*>(buffer_.data());
+            z_.avail_out = static_cast<uInt>(buffer_.size());
+            const int rc = deflate(&z_, finish ? Z_FINISH : Z_NO_FLUSH);
+            if (rc == Z_STREAM_ERROR)
+                throw std::bad_alloc();
+            out.append(std::span(buffer_).first(buffer_.size() - z_.avail_out));
+            if (finish ? rc == Z_STREAM_END : z_.avail_in == 0 && z_.avail_out != 0)
+                return;
+        }
+    }
+
+  private:
+    z_stream z_{};
+    std::vector<std::byte> buffer_ = std::vector<std::byte>(std::size_t{1} << 16);
+};
+
 }  // namespace
 
 std::vector<std::byte> unpack_lane_summary_blob(LaneSummaryEncoding encoding,
@@ -118,7 +154,8 @@ std::vector<std::byte> unpack_lane_summary_blob(LaneSummaryEncoding encoding,
 }
 
 LaneSummaryWriter::LaneSummaryWriter(const ResultsDatabase& db, std::int64_t run_id)
-    : run_id_(run_id),
+    : db_(db),
+      run_id_(run_id),
       insert_(db.prepare("INSERT INTO lane_summaries (run_id, lane, depth, level, width_ns, "
                          "origin_ns, bucket_count, buckets) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
                          "?8)")) {
@@ -134,6 +171,10 @@ LaneSummaryWriter::LaneSummaryWriter(const ResultsDatabase& db, std::int64_t run
 
 void LaneSummaryWriter::write(const std::vector<RowSummaryLevel>& levels) {
     for (const RowSummaryLevel& l : levels) {
+        if (!l.spilled.chunks.empty()) {
+            write_spilled(l);
+            continue;
+        }
         const auto bytes = encode(l.buckets);
         insert_.bind(1, run_id_)
             .bind(2, static_cast<std::int64_t>(l.lane))
@@ -144,6 +185,53 @@ void LaneSummaryWriter::write(const std::vector<RowSummaryLevel>& levels) {
             .bind(7, static_cast<std::int64_t>(l.buckets.size()))
             .bind_blob(8, bytes)
             .run();
+    }
+}
+
+// A spilled level's blob, the same bytes as encode's without holding them: each chunk's
+// records packed and shuffled into a temporary file, byte i of every chunk in turn
+// deflated into a second one (deflate's output does not depend on how its input comes
+// in), whose size the row's zeroblob takes; then copied into the row in pieces.
+void LaneSummaryWriter::write_spilled(const RowSummaryLevel& l) {
+    profiler::TemporaryFile shuffled("the lane summaries");
+    struct Chunk {
+        std::int64_t offset;
+        std::size_t records;
+    };
+    std::vector<Chunk> chunks;
+    l.for_each_chunk([&](std::span<const SummaryBucket> buckets) {
+        chunks.push_back({shuffled.append(shuffle(pack(buckets))), buckets.size()});
+    });
+    profiler::TemporaryFile deflated("the lane summaries");
+    {
+        Deflater deflater;
+        std::vector<std::byte> plane;
+        for (std::size_t b = 0; b < kLaneSummaryRecordBytes; ++b) {
+            for (const Chunk& c : chunks) {
+                plane.resize(c.records);
+                shuffled.read(c.offset + static_cast<std::int64_t>(b * c.records), plane);
+                deflater.put(plane, false, deflated);
+            }
+        }
+        deflater.put({}, true, deflated);
+    }
+    insert_.bind(1, run_id_)
+        .bind(2, static_cast<std::int64_t>(l.lane))
+        .bind(3, static_cast<int>(l.depth))
+        .bind(4, l.level)
+        .bind(5, l.width_ns)
+        .bind(6, l.origin_ns)
+        .bind(7, static_cast<std::int64_t>(l.bucket_count()))
+        .bind_zeroblob(8, deflated.size())
+        .run();
+    profiler::SqliteBlobWriter blob(db_.handle(), "lane_summaries", "buckets",
+                                    db_.last_insert_rowid());
+    std::vector<std::byte> piece;
+    constexpr std::int64_t kPiece = std::int64_t{1} << 20;
+    for (std::int64_t at = 0; at < deflated.size(); at += kPiece) {
+        piece.resize(static_cast<std::size_t>(std::min(kPiece, deflated.size() - at)));
+        deflated.read(at, piece);
+        blob.write(piece, at);
     }
 }
 

@@ -38,6 +38,9 @@ class LaneSummaryWriter {
     void write(const std::vector<profiler::RowSummaryLevel>& levels);
 
   private:
+    void write_spilled(const profiler::RowSummaryLevel& level);
+
+    const ResultsDatabase& db_;
     std::int64_t run_id_;
     Statement insert_;
 };

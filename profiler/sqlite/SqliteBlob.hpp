@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "common/SourcePlace.hpp"
+
+struct sqlite3;
+struct sqlite3_blob;
+
+namespace trainscope::profiler {
+
+// One BLOB of a row opened for writing in place (sqlite3_blob_open): a blob made as a
+// zeroblob of its final size and filled in pieces, so that a large value is never held
+// whole. Move-only owner of the sqlite3_blob; every failure throws SqliteError naming
+// the caller's place.
+class SqliteBlobWriter {
+  public:
+    SqliteBlobWriter(sqlite3* db, const char* table, const char* column, std::int64_t rowid,
+                     SourcePlace where = SourcePlace::here());
+    void write(std::span<const std::byte> bytes, std::int64_t offset);
+
+  private:
+    struct Closer {
+        void operator()(sqlite3_blob* blob) const noexcept;
+    };
+    sqlite3* db_;
+    SourcePlace where_;
+    std::unique_ptr<sqlite3_blob, Closer> blob_;
+};
+
+}  // namespace trainscope::profiler
