@@ -57,12 +57,15 @@ std::vector<ExposedCommunicationRow> ExposedCommunicationAccumulator::finish(
         sort_ascending_runs(
             p.launches.begin(), p.launches.end(),
             [](const Launch& x, const Launch& y) { return x.correlation < y.correlation; });
-        const auto launch_of = [&p](const Piece& piece) {
+        // By a name of its own: clang 14, the sanitizer builds' compiler, does not let a
+        // lambda capture a structured binding.
+        const std::vector<Launch>& launches = p.launches;
+        const auto launch_of = [&launches](const Piece& piece) {
             if (piece.correlation != 0) {
                 const auto it = std::lower_bound(
-                    p.launches.begin(), p.launches.end(), piece.correlation,
+                    launches.begin(), launches.end(), piece.correlation,
                     [](const Launch& l, std::uint64_t wanted) { return l.correlation < wanted; });
-                if (it != p.launches.end() && it->correlation == piece.correlation)
+                if (it != launches.end() && it->correlation == piece.correlation)
                     return it->start_ns;
             }
             return piece.span.begin_ns;
