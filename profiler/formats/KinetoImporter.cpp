@@ -26,11 +26,11 @@ class OutsideEvents {
     // Sets the callbacks that keep them (called on the reading thread).
     void keep_from(detail::KinetoJsonCallbacks& callbacks) {
         callbacks.on_device = [this](detail::KinetoRawObject& d) {
-            kept_.push_back({true, {}, {}, {}});
-            detail::copy_into(kept_.back().object, d);
+            kept_.push_back({true, {}, {}, {}, false});
+            kept_.back().object = d;
         };
         callbacks.on_top_level_scalar = [this](std::string_view key, const detail::KinetoField& v) {
-            kept_.push_back({false, {}, std::string(key), v});
+            kept_.push_back({false, {}, std::string(key), std::string(v.text), v.is_string});
         };
     }
     // After the reading thread is joined.
@@ -39,7 +39,7 @@ class OutsideEvents {
             if (k.device)
                 builder.add_device(k.object);
             else
-                builder.add_top_level(k.key, k.value);
+                builder.add_top_level(k.key, {k.key, k.text, k.is_string});
         }
     }
 
@@ -48,7 +48,8 @@ class OutsideEvents {
         bool device = false;
         detail::KinetoRawObject object;  // a device
         std::string key;                 // a scalar
-        detail::KinetoField value;
+        std::string text;
+        bool is_string = false;
     };
     std::vector<Kept> kept_;
 };

@@ -4,16 +4,6 @@
 
 namespace trainscope::profiler::detail {
 
-void copy_into(KinetoRawObject& to, const KinetoRawObject& from) {
-    to.clear();
-    for (std::size_t i = 0; i < from.size(); ++i) {
-        KinetoField& field = to.append();
-        field.key = from[i].key;
-        field.text = from[i].text;
-        field.is_string = from[i].is_string;
-    }
-}
-
 void KinetoEventPipe::Batch::take(KinetoRawObject& event) {
     if (size == events.size())
         events.emplace_back();

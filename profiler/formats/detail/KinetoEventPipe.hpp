@@ -10,9 +10,6 @@
 
 namespace trainscope::profiler::detail {
 
-// `from` copied into `to`, reusing the strings `to` holds.
-void copy_into(KinetoRawObject& to, const KinetoRawObject& from);
-
 // Flattened events handed from the thread that reads a Kineto file (inflate, scan,
 // simdjson, flatten) to the one that builds the trace, a batch at a time, so that one
 // file keeps two cores busy. Only kBatches batches exist: the reader waits for the

@@ -61,24 +61,6 @@ bool is_json_number(std::string_view t) {
 FlattenError flatten_value(od::value& value, std::string& prefix, int nesting,
                            KinetoRawObject& out);
 
-// `key` = "prefix.name" ("prefix" alone when `name` is empty, "name" alone when `prefix`
-// is). A recycled field usually holds that key already (events share their shape), and
-// then it is left alone: it is only read, not written, and its cache line stays shared
-// with the builder's core that read it last.
-void set_key(std::string& key, std::string_view prefix, std::string_view name) {
-    const std::size_t dot = !prefix.empty() && !name.empty() ? 1 : 0;
-    const std::string_view held(key);
-    if (held.size() == prefix.size() + dot + name.size() &&
-        held.substr(0, prefix.size()) == prefix && (dot == 0 || held[prefix.size()] == '.') &&
-        held.substr(prefix.size() + dot) == name) {
-        return;
-    }
-    key.assign(prefix);
-    if (dot != 0)
-        key += '.';
-    key += name;
-}
-
 }  // namespace
 
 FlattenError validate_value(od::value& value) {
@@ -120,9 +102,8 @@ FlattenError validate_value(od::value& value) {
             return {};
         }
         default: {
-            KinetoField scratch;
-            bool is_container = false;
-            return scalar_field(value, scratch, is_container);
+            ScalarText scalar;
+            return scalar_text(value, scalar);
         }
     }
 }
@@ -148,11 +129,10 @@ FlattenError flatten_members(od::object object, std::string& prefix, int nesting
             return {e, {}};
         if (type != od::json_type::object && type != od::json_type::array) {
             // Most fields: the key goes straight into the field, not through `prefix`.
-            KinetoField& scalar = out.append();
-            set_key(scalar.key, prefix, key);
-            bool is_container = false;
-            if (FlattenError error = scalar_field(value, scalar, is_container); error.failed())
+            ScalarText scalar;
+            if (FlattenError error = scalar_text(value, scalar); error.failed())
                 return error;
+            out.add(prefix, key, scalar.text, scalar.is_string);
             continue;
         }
         const std::size_t mark = prefix.size();
@@ -200,20 +180,20 @@ FlattenError flatten_value(od::value& value, std::string& prefix, int nesting,
         }
         return {};
     }
-    KinetoField& field = out.append();
-    set_key(field.key, prefix, {});
-    bool is_container = false;
-    return scalar_field(value, field, is_container);
+    ScalarText scalar;
+    if (FlattenError error = scalar_text(value, scalar); error.failed())
+        return error;
+    out.add(prefix, {}, scalar.text, scalar.is_string);
+    return {};
 }
 
 }  // namespace
 
-FlattenError scalar_field(od::value& value, KinetoField& field, bool& is_container) {
+FlattenError scalar_text(od::value& value, ScalarText& out) {
     od::json_type type;
     if (auto e = value.type().get(type))
         return {e, {}};
-    is_container = false;
-    field.is_string = false;
+    out = {};
     switch (type) {
         case od::json_type::string: {
             std::string_view text;
@@ -221,8 +201,8 @@ FlattenError scalar_field(od::value& value, KinetoField& field, bool& is_contain
                 return {e, {}};
             if (text.size() > kMaxStringBytes)
                 return too_long(text.size(), "string");
-            field.text.assign(text);
-            field.is_string = true;
+            out.text = text;
+            out.is_string = true;
             return {};
         }
         case od::json_type::number: {
@@ -232,14 +212,14 @@ FlattenError scalar_field(od::value& value, KinetoField& field, bool& is_contain
             const std::string_view token = trim_right(value.raw_json_token());
             if (!is_json_number(token))
                 return {simdjson::NUMBER_ERROR, {}};
-            field.text.assign(token);
+            out.text = token;
             return {};
         }
         case od::json_type::boolean: {
             bool b = false;
             if (auto e = value.get_bool().get(b))
                 return {e, {}};
-            field.text.assign(b ? "true" : "false");
+            out.text = b ? "true" : "false";
             return {};
         }
         case od::json_type::null: {
@@ -248,12 +228,12 @@ FlattenError scalar_field(od::value& value, KinetoField& field, bool& is_contain
                 return {e, {}};
             if (!null)
                 return {simdjson::INCORRECT_TYPE, {}};
-            field.text.assign("null");
+            out.text = "null";
             return {};
         }
         case od::json_type::object:
         case od::json_type::array:
-            is_container = true;
+            out.is_container = true;
             return {};
     }
     return {simdjson::INCORRECT_TYPE, {}};

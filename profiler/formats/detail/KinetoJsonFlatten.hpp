@@ -25,9 +25,14 @@ struct FlattenError {
 FlattenError flatten_object(simdjson::ondemand::object object, std::string& prefix,
                             KinetoRawObject& out);
 
-// One scalar as a field (text of numbers as written, "true", "null"); a container
-// gives `is_container`.
-FlattenError scalar_field(simdjson::ondemand::value& value, KinetoField& field, bool& is_container);
+// One scalar's text: a number as written, a string unescaped, "true", "null". A view
+// into the document's buffers (or a literal), valid while the document is.
+struct ScalarText {
+    std::string_view text;
+    bool is_string = false;
+    bool is_container = false;  // an object or an array: no text
+};
+FlattenError scalar_text(simdjson::ondemand::value& value, ScalarText& out);
 
 // Walks a value that is not kept, so that it is as valid as one that is (On-Demand
 // would skip it checking only its brackets): a malformed number deep in an event's

@@ -13,6 +13,19 @@
 
 namespace trainscope::profiler::detail {
 
+KinetoRawObject::KinetoRawObject(const KinetoRawObject& other) {
+    *this = other;
+}
+
+KinetoRawObject& KinetoRawObject::operator=(const KinetoRawObject& other) {
+    if (this != &other) {
+        clear();
+        for (std::size_t i = 0; i < other.size(); ++i)
+            add({}, other[i].key, other[i].text, other[i].is_string);
+    }
+    return *this;
+}
+
 const KinetoField* KinetoRawObject::find(std::string_view key) const {
     for (std::size_t i = 0; i < used_; ++i) {
         if (fields_[i].key == key)
@@ -23,13 +36,53 @@ const KinetoField* KinetoRawObject::find(std::string_view key) const {
 
 std::string_view KinetoRawObject::text(std::string_view key) const {
     const KinetoField* f = find(key);
-    return f ? std::string_view(f->text) : std::string_view();
+    return f ? f->text : std::string_view();
 }
 
-KinetoField& KinetoRawObject::append() {
+char* KinetoRawObject::reserve(std::size_t n) {
+    if (bytes_used_ + n > capacity_) {
+        const std::size_t capacity = std::max({std::size_t{1024}, 2 * capacity_, bytes_used_ + n});
+        auto bytes = std::make_unique_for_overwrite<char[]>(capacity);
+        const char* old = bytes_.get();
+        if (bytes_used_ != 0)
+            std::memcpy(bytes.get(), old, bytes_used_);
+        const auto moved = [&](std::string_view v) {
+            return v.empty() ? std::string_view()
+                             : std::string_view(bytes.get() + (v.data() - old), v.size());
+        };
+        for (std::size_t i = 0; i < used_; ++i) {
+            fields_[i].key = moved(fields_[i].key);
+            fields_[i].text = moved(fields_[i].text);
+        }
+        bytes_ = std::move(bytes);
+        capacity_ = capacity;
+    }
+    char* at = bytes_.get() + bytes_used_;
+    bytes_used_ += n;
+    return at;
+}
+
+void KinetoRawObject::add(std::string_view prefix, std::string_view name, std::string_view text,
+                          bool is_string) {
+    const std::size_t dot = !prefix.empty() && !name.empty() ? 1 : 0;
+    const std::size_t key_size = prefix.size() + dot + name.size();
+    char* at = reserve(key_size + text.size());
+    // Copied before any view is made: `prefix`, `name` and `text` are never this buffer's.
+    const auto put = [](char* to, std::string_view from) {
+        if (!from.empty())  // an empty view's data() may be null, which memcpy may not get
+            std::memcpy(to, from.data(), from.size());
+    };
+    put(at, prefix);
+    if (dot != 0)
+        at[prefix.size()] = '.';
+    put(at + prefix.size() + dot, name);
+    put(at + key_size, text);
     if (used_ == fields_.size())
         fields_.emplace_back();
-    return fields_[used_++];
+    KinetoField& f = fields_[used_++];
+    f.key = std::string_view(at, key_size);
+    f.text = std::string_view(at + key_size, text.size());
+    f.is_string = is_string;
 }
 
 namespace {
@@ -322,18 +375,16 @@ class KinetoStreamReader {
 
     template <typename Fail>
     bool read_top_level(const std::string& key, od::value value, const Fail& fail) {
-        KinetoField field;
-        bool is_container = false;
-        FlattenError error = scalar_field(value, field, is_container);
+        ScalarText scalar;
+        FlattenError error = scalar_text(value, scalar);
         if (error.failed()) {
             if (!error.message.empty())
                 fail_plain(error.message);
             fail(error.code);
         }
-        if (!is_container) {
-            field.key = key;
+        if (!scalar.is_container) {
             if (callbacks_.on_top_level_scalar)
-                callbacks_.on_top_level_scalar(key, field);
+                callbacks_.on_top_level_scalar(key, {key, scalar.text, scalar.is_string});
             return false;
         }
         od::json_type type;
@@ -350,14 +401,14 @@ class KinetoStreamReader {
                     fail(e);
                 if (auto e = inner.unescaped_key().get(inner_key))
                     fail(e);
-                KinetoField scalar;
-                error = scalar_field(inner.value(), scalar, is_container);
+                ScalarText inner_scalar;
+                error = scalar_text(inner.value(), inner_scalar);
                 if (error.failed()) {
                     if (!error.message.empty())
                         fail_plain(error.message);
                     fail(error.code);
                 }
-                if (is_container) {
+                if (inner_scalar.is_container) {
                     error = validate_value(inner.value());
                     if (error.failed())
                         fail(error.code);
@@ -365,9 +416,11 @@ class KinetoStreamReader {
                 }
                 // A top-level object's scalars ("distributedInfo": {"rank": 3}) as
                 // "distributedInfo.rank".
-                scalar.key = key + "." + std::string(inner_key);
-                if (callbacks_.on_top_level_scalar)
-                    callbacks_.on_top_level_scalar(scalar.key, scalar);
+                const std::string inner_name = key + "." + std::string(inner_key);
+                if (callbacks_.on_top_level_scalar) {
+                    callbacks_.on_top_level_scalar(
+                        inner_name, {inner_name, inner_scalar.text, inner_scalar.is_string});
+                }
             }
             return false;
         }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,28 +12,52 @@
 namespace trainscope::profiler::detail {
 
 // One scalar of a Kineto JSON object, flattened: "ph", "args.correlation",
-// "args.grid[0]". Numbers keep their original text so that times convert exactly.
+// "args.grid[0]". Numbers keep their original text so that times convert exactly. Views:
+// into the KinetoRawObject that holds the field, or, for a top-level scalar handed to a
+// callback, into the reader's buffers for the time of the call.
 struct KinetoField {
-    std::string key;
-    std::string text;
+    std::string_view key;
+    std::string_view text;
     bool is_string = false;
 };
 
 // One object of "traceEvents" (or of "deviceProperties"): its scalars up to two levels
 // below the object (event -> args -> grid[i]); deeper values (input shapes) are skipped.
-// The reader refills one object per event, so its strings keep their capacity.
+// The keys and texts lie one after another in one buffer of the object's: a parsing
+// thread writes them in a row and the builder's thread reads them in a row, where
+// strings of their own, recycled from event to event, cost each thread a cache miss per
+// field (a quarter of the import's samples). The reader refills one object per event, so
+// the buffer keeps its capacity; a moved or swapped object keeps its views valid.
 class KinetoRawObject {
   public:
+    KinetoRawObject() = default;
+    KinetoRawObject(const KinetoRawObject& other);
+    KinetoRawObject& operator=(const KinetoRawObject& other);
+    KinetoRawObject(KinetoRawObject&&) noexcept = default;
+    KinetoRawObject& operator=(KinetoRawObject&&) noexcept = default;
+    ~KinetoRawObject() = default;
+
     [[nodiscard]] const KinetoField* find(std::string_view key) const;
     [[nodiscard]] std::string_view text(std::string_view key) const;  // "" when absent
     [[nodiscard]] std::size_t size() const { return used_; }
     [[nodiscard]] const KinetoField& operator[](std::size_t i) const { return fields_[i]; }
 
-    void clear() { used_ = 0; }
-    KinetoField& append();  // a field whose key and text the caller overwrites
+    void clear() {
+        used_ = 0;
+        bytes_used_ = 0;
+    }
+    // Appends the field "prefix.name" ("prefix" alone when `name` is empty, "name" alone
+    // when `prefix` is), its text copied.
+    void add(std::string_view prefix, std::string_view name, std::string_view text, bool is_string);
 
   private:
+    // Room for `n` more bytes; the fields' views follow the buffer when it moves.
+    char* reserve(std::size_t n);
+
     std::vector<KinetoField> fields_;
+    std::unique_ptr<char[]> bytes_;
+    std::size_t capacity_ = 0;
+    std::size_t bytes_used_ = 0;
     std::size_t used_ = 0;
 };
 

@@ -128,7 +128,7 @@ struct KinetoTraceBuilder::EventKeys {
         }
     }
     [[nodiscard]] std::string_view text(Key k) const {
-        return at[k] != nullptr ? std::string_view(at[k]->text) : std::string_view();
+        return at[k] != nullptr ? at[k]->text : std::string_view();
     }
     [[nodiscard]] std::optional<std::int64_t> integer(Key k) const {
         return at[k] != nullptr ? trailing_integer(at[k]->text) : std::nullopt;
@@ -224,7 +224,8 @@ std::int64_t KinetoTraceBuilder::required_ns(const EventKeys& event, const Kinet
     auto ns = microseconds_text_to_ns(f->text);
     if (!ns) {
         throw TraceFormatError(file_, "event \"" + std::string(event.text(EventKeys::Name)) +
-                                          "\": \"" + std::string(key) + "\" = " + f->text +
+                                          "\": \"" + std::string(key) +
+                                          "\" = " + std::string(f->text) +
                                           " µs is not a number that fits in int64 nanoseconds");
     }
     return *ns;
@@ -382,8 +383,8 @@ void KinetoTraceBuilder::add_top_level(std::string_view key, const KinetoField& 
     if (key == "baseTimeNanoseconds") {
         auto offset = integer_text_to_int64(value.text);
         if (!offset) {
-            throw TraceFormatError(file_,
-                                   "baseTimeNanoseconds = " + value.text + " is not an int64");
+            throw TraceFormatError(
+                file_, "baseTimeNanoseconds = " + std::string(value.text) + " is not an int64");
         }
         trace_.source_clock_offset_ns = *offset;
         return;
