@@ -89,6 +89,9 @@ class LaneSummaryStream {
 
     LaneSummaryStream(std::span<const Lane> lanes, std::int64_t origin_ns,
                       std::size_t spill_chunk_buckets = kDefaultSpillChunkBuckets);
+    // Its rows point at its spill (SummarySpill): it stays where it was made.
+    LaneSummaryStream(const LaneSummaryStream&) = delete;
+    LaneSummaryStream& operator=(const LaneSummaryStream&) = delete;
     // The first pass; then take_plan.
     void plan(const Activity& a);
     [[nodiscard]] Plan take_plan();

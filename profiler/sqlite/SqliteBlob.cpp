@@ -31,4 +31,9 @@ void SqliteBlobWriter::write(std::span<const std::byte> bytes, std::int64_t offs
         throw_sqlite_error(where_.file, where_.line, "sqlite3_blob_write", status, db_);
 }
 
+void SqliteBlobWriter::close() {
+    if (const int status = sqlite3_blob_close(blob_.release()); status != SQLITE_OK)
+        throw_sqlite_error(where_.file, where_.line, "sqlite3_blob_close", status, db_);
+}
+
 }  // namespace trainscope::profiler

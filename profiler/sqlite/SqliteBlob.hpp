@@ -20,6 +20,10 @@ class SqliteBlobWriter {
     SqliteBlobWriter(sqlite3* db, const char* table, const char* column, std::int64_t rowid,
                      SourcePlace where = SourcePlace::here());
     void write(std::span<const std::byte> bytes, std::int64_t offset);
+    // Closes the blob, throwing when that fails: outside a transaction the close commits
+    // the writes, so its failure is the writes' failure. The destructor closes a blob not
+    // closed (after a failed write) and can only log.
+    void close();
 
   private:
     struct Closer {

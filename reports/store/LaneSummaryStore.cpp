@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "common/LibraryError.hpp"
 #include "profiler/sqlite/SqliteBlob.hpp"
 #include "profiler/trace/TemporaryFile.hpp"
 #include "reports/store/SqliteError.hpp"
@@ -72,17 +73,29 @@ std::vector<std::byte> unshuffle(const std::vector<std::byte>& shuffled) {
     return out;
 }
 
+// zlib's refusals: out of memory as std::bad_alloc, anything else (a stream in a state
+// it should not be in, a library of another version) as the library's fault.
+#define TS_ZLIB_CHECK(call)                                           \
+    do {                                                              \
+        if (const int zlib_status = (call); zlib_status != Z_OK)      \
+            throw_zlib_error(__FILE__, __LINE__, #call, zlib_status); \
+    } while (false)
+
+[[noreturn]] void throw_zlib_error(const char* file, int line, const char* call, int status) {
+    if (status == Z_MEM_ERROR)
+        throw std::bad_alloc();
+    throw LibraryError("zlib", file, line, call, zError(status), status);
+}
+
 std::vector<std::byte> encode(const std::vector<SummaryBucket>& buckets) {
     const auto shuffled = shuffle(pack(buckets));
     uLongf size = compressBound(static_cast<uLong>(shuffled.size()));
     std::vector<std::byte> out(size);
     // The fastest level: the next (6) saves another 12 % of these bytes for 3.5 times
     // the time, and the import pays it for every level of every row.
-    const int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                             reinterpret_cast<const Bytef*>(shuffled.data()),
-                             static_cast<uLong>(shuffled.size()), Z_BEST_SPEED);
-    if (rc != Z_OK)  // only Z_MEM_ERROR is possible with a buffer of compressBound bytes
-        throw std::bad_alloc();
+    TS_ZLIB_CHECK(compress2(reinterpret_cast<Bytef*>(out.data()), &size,
+                            reinterpret_cast<const Bytef*>(shuffled.data()),
+                            static_cast<uLong>(shuffled.size()), Z_BEST_SPEED));
     out.resize(size);
     return out;
 }
@@ -92,8 +105,7 @@ class Deflater {
   public:
     Deflater() {
         // The same stream as compress2's at encode's level: the same bytes come out.
-        if (deflateInit(&z_, Z_BEST_SPEED) != Z_OK)
-            throw std::bad_alloc();
+        TS_ZLIB_CHECK(deflateInit(&z_, Z_BEST_SPEED));
     }
     Deflater(const Deflater&) = delete;
     Deflater& operator=(const Deflater&) = delete;
@@ -108,7 +120,7 @@ class Deflater {
             z_.avail_out = static_cast<uInt>(buffer_.size());
             const int rc = deflate(&z_, finish ? Z_FINISH : Z_NO_FLUSH);
             if (rc == Z_STREAM_ERROR)
-                throw std::bad_alloc();
+                throw_zlib_error(__FILE__, __LINE__, "deflate", rc);
             out.append(std::span(buffer_).first(buffer_.size() - z_.avail_out));
             if (finish ? rc == Z_STREAM_END : z_.avail_in == 0 && z_.avail_out != 0)
                 return;
@@ -190,8 +202,10 @@ void LaneSummaryWriter::write(const std::vector<RowSummaryLevel>& levels) {
 
 // A spilled level's blob, the same bytes as encode's without holding them: each chunk's
 // records packed and shuffled into a temporary file, byte i of every chunk in turn
-// deflated into a second one (deflate's output does not depend on how its input comes
-// in), whose size the row's zeroblob takes; then copied into the row in pieces.
+// deflated into a second one, whose size the row's zeroblob takes; then copied into the
+// row in pieces. zlib 1.x (Debian's) gives the same bytes however its input comes in: at
+// level 1 it matches only with a full lookahead, so pieces deflate as the whole would.
+// (zlib-ng's level 1 may cut its blocks otherwise: other bytes, the same records.)
 void LaneSummaryWriter::write_spilled(const RowSummaryLevel& l) {
     profiler::TemporaryFile shuffled("the lane summaries");
     struct Chunk {
@@ -233,6 +247,7 @@ void LaneSummaryWriter::write_spilled(const RowSummaryLevel& l) {
         deflated.read(at, piece);
         blob.write(piece, at);
     }
+    blob.close();
 }
 
 void write_lane_summaries(const ResultsDatabase& db, std::int64_t run_id,

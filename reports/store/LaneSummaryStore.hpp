@@ -31,7 +31,9 @@ std::vector<std::byte> unpack_lane_summary_blob(LaneSummaryEncoding encoding,
                                                 std::size_t bucket_count, const std::string& what);
 
 // Writes a run's level-of-detail summaries as they are made (a streamed trace, lane by
-// lane): the run's row when made, then any number of levels.
+// lane): the run's row when made, then any number of levels. Inside a transaction (as
+// write_trace and the streamed store do): a spilled level's row is inserted and then
+// filled in place, and only a transaction makes the two one change.
 class LaneSummaryWriter {
   public:
     LaneSummaryWriter(const ResultsDatabase& db, std::int64_t run_id);

