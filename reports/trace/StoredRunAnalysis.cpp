@@ -86,6 +86,10 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
     std::size_t count = 0;
     bool gpu_work = false;
     bool host_ops = false;
+    // A job's lanes' kinds of work: a rank of host ops alone gets op rows by self time.
+    constexpr std::uint8_t kGpuWork = 1;
+    constexpr std::uint8_t kHostOps = 2;
+    std::vector<std::uint8_t> lane_work(job ? h.lanes.size() : 0, 0);
     scan([&](const profiler::Activity& a, std::size_t index) {
         op_work = op_work || profiler::carries_op_work(a);
         if (nvtx)
@@ -108,11 +112,25 @@ std::optional<StoredRunAnalysis> analyze_stored_run(const ResultsDatabase& db, s
             }
         }
         host_ops = host_ops || a.kind == profiler::ActivityKind::HostOp;
+        if (job && a.lane < lane_work.size()) {
+            lane_work[a.lane] |= profiler::is_gpu_work(a.kind) ? kGpuWork : 0;
+            lane_work[a.lane] |= a.kind == profiler::ActivityKind::HostOp ? kHostOps : 0;
+        }
         return true;
     });
-    // A CPU-backend trace: its ops are the device's work, by self time (whole trace).
+    // A CPU-backend trace: its ops are the device's work, by self time (whole trace). So
+    // is a job's rank of host ops alone, whose kernels.csv rows are its ops.
     if (!gpu_work && host_ops)
         return std::nullopt;
+    if (job) {
+        std::map<std::int32_t, std::uint8_t> rank_work;
+        for (std::size_t lane = 0; lane < lane_work.size(); ++lane)
+            rank_work[h.lanes[lane].rank] |= lane_work[lane];
+        for (const auto& [of_rank, kinds] : rank_work) {
+            if (kinds == kHostOps)
+                return std::nullopt;
+        }
+    }
     // Ops carrying work (trainscope's own runs): their launches joined to their kernels in
     // a second read, so that a trace without them keeps no launches for it.
     profiler::OpWorkAccumulator::Totals op_totals;

@@ -42,9 +42,15 @@ std::filesystem::path shared(const std::string& relative) {
     return std::filesystem::path(TRAINSCOPE_SHARED_DIR) / "traces" / relative;
 }
 
-// What the whole-trace path is kept for (AnalyzeCommand, ReportTables).
+// What the whole-trace path is kept for (AnalyzeCommand, ReportTables): a CPU-backend
+// trace, or a job with a rank of host ops alone (its kernels.csv rows are its ops).
 bool needs_whole_trace(const profiler::Trace& trace) {
-    return profiler::is_host_op_trace(trace);
+    if (profiler::is_host_op_trace(trace))
+        return true;
+    const auto ranks = profiler::ranks_of(trace);
+    return ranks.size() > 1 && std::any_of(ranks.begin(), ranks.end(), [&trace](std::int32_t r) {
+               return profiler::is_host_op_trace(profiler::trace_of_rank(trace, r));
+           });
 }
 
 void expect_same(const profiler::DurationStats& got, const profiler::DurationStats& want) {
@@ -285,6 +291,8 @@ bool check_stored(const profiler::Trace& trace, const std::string& what) {
             EXPECT_EQ(rank_hta.ranks[r].span_ns, want_rank_hta[r].span_ns);
             EXPECT_EQ(rank_hta.ranks[r].idle_ns, want_rank_hta[r].idle_ns);
             EXPECT_EQ(rank_hta.ranks[r].compute_ns, want_rank_hta[r].compute_ns);
+            EXPECT_EQ(rank_hta.ranks[r].non_compute_ns, want_rank_hta[r].non_compute_ns);
+            EXPECT_EQ(rank_hta.ranks[r].communication_ns, want_rank_hta[r].communication_ns);
             EXPECT_EQ(rank_hta.ranks[r].overlap_ns, want_rank_hta[r].overlap_ns);
             EXPECT_EQ(rank_hta.ranks[r].work_count, want_rank_hta[r].work_count);
         }
@@ -455,6 +463,18 @@ TEST(StoredRunAnalysis, LeavesCpuTracesToTheWholeTraceAndReadsOpWorkTwice) {
     profiler::Trace cpu = base;
     std::erase_if(cpu.activities, [](const auto& a) { return profiler::is_gpu_work(a.kind); });
     EXPECT_FALSE(check_stored(cpu, "host ops only"));
+
+    // A job whose rank 1 holds the host ops and no GPU work: its per-rank kernel rows are
+    // its ops by self time, as the whole trace gives them.
+    profiler::Trace mixed = base;
+    for (const auto& a : mixed.activities) {
+        if (a.kind == profiler::ActivityKind::HostOp)
+            mixed.lanes.at(a.lane).rank = 1;
+    }
+    mixed.world_size = 2;
+    ASSERT_EQ(profiler::ranks_of(mixed).size(), 2u);
+    ASSERT_TRUE(profiler::is_host_op_trace(profiler::trace_of_rank(mixed, 1)));
+    EXPECT_FALSE(check_stored(mixed, "a rank of host ops alone"));
 }
 
 }  // namespace
