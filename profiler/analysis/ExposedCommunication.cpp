@@ -4,7 +4,6 @@
 #include <limits>
 #include <map>
 
-#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/ControlCollectives.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/KernelCategory.hpp"
@@ -23,8 +22,8 @@ void ExposedCommunicationAccumulator::add(const Activity& a) {
         return;
     const Lane& lane = header_.lanes[a.lane];
     RankParts& p = parts_[lane.rank];
-    if (lane.device < 0 && a.correlation != 0)
-        p.launches.push_back({a.correlation, a.start_ns});
+    if (lane.device < 0)
+        launches_.add_call(lane.rank, a.correlation, a.start_ns);
     if (lane.device < 0 && (a.kind == ActivityKind::NvtxRange || a.kind == ActivityKind::HostOp)) {
         signed char& known = step_name_[a.name];
         if (known < 0)
@@ -50,25 +49,13 @@ void ExposedCommunicationAccumulator::add(const Activity& a) {
 std::vector<ExposedCommunicationRow> ExposedCommunicationAccumulator::finish(
     const std::map<std::int32_t, RankWork>& work, const TimeWindow& window) && {
     std::vector<ExposedCommunicationRow> rows;
+    launches_.seal();
     for (auto& [rank, p] : parts_) {
         if (p.communication.empty())
             continue;
-        // Stable: a correlation's first call in trace order stays first.
-        sort_ascending_runs(
-            p.launches.begin(), p.launches.end(),
-            [](const Launch& x, const Launch& y) { return x.correlation < y.correlation; });
-        // By a name of its own: clang 14, the sanitizer builds' compiler, does not let a
-        // lambda capture a structured binding.
-        const std::vector<Launch>& launches = p.launches;
-        const auto launch_of = [&launches](const Piece& piece) {
-            if (piece.correlation != 0) {
-                const auto it = std::lower_bound(
-                    launches.begin(), launches.end(), piece.correlation,
-                    [](const Launch& l, std::uint64_t wanted) { return l.correlation < wanted; });
-                if (it != launches.end() && it->correlation == piece.correlation)
-                    return it->start_ns;
-            }
-            return piece.span.begin_ns;
+        const auto launch_of = [this, of_rank = rank](const Piece& piece) {
+            const std::int64_t* start = launches_.find(of_rank, piece.correlation);
+            return start != nullptr ? *start : piece.span.begin_ns;
         };
         std::sort(p.steps.begin(), p.steps.end(),
                   [](const Step& a, const Step& b) { return a.start_ns < b.start_ns; });

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "profiler/analysis/IntervalSet.hpp"
+#include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -56,21 +57,17 @@ class ExposedCommunicationAccumulator {
         std::int64_t start_ns = 0;
         StringId name = kNoString;
     };
-    struct Launch {
-        std::uint64_t correlation = 0;
-        std::int64_t start_ns = 0;
-    };
     struct Piece {
         std::uint64_t correlation = 0;
         Interval span;
     };
     struct RankParts {
         std::vector<Step> steps;
-        std::vector<Launch> launches;  // trace order
         std::vector<Piece> communication;
     };
     const Trace& header_;
     std::map<std::int32_t, RankParts> parts_;
+    LaunchJoin<std::int64_t> launches_;  // host calls with a correlation id: their starts
     std::vector<signed char> step_name_;
     std::vector<signed char> comm_name_;
 };

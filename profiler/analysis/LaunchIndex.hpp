@@ -30,6 +30,13 @@ class LaunchJoin {
         if (is_launch_call(a.kind) && a.correlation != 0)
             of_rank(rank).push_back({a.correlation, value});
     }
+    // A host call kept whatever its kind, for the joins that follow Holistic Trace
+    // Analysis in taking any host event with the id (analyze --mode hta, the exposed
+    // communication per step); correlation 0 is never kept.
+    void add_call(std::int32_t rank, std::uint64_t correlation, Value value) {
+        if (correlation != 0)
+            of_rank(rank).push_back({correlation, value});
+    }
     // After the last add, before the first find.
     void seal() {
         std::sort(ranks_.begin(), ranks_.end(),

@@ -7,7 +7,6 @@
 #include <set>
 #include <unordered_map>
 
-#include "profiler/analysis/AscendingRunsSort.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/RankWork.hpp"
 
@@ -105,8 +104,8 @@ void HtaBreakdownAccumulator::add(const Activity& a) {
             }
         }
     }
-    if (a.correlation != 0 && lane.device < 0)
-        ranks_[lane.rank].launches.push_back({a.correlation, a.start_ns});
+    if (lane.device < 0)
+        launches_.add_call(lane.rank, a.correlation, a.start_ns);
     if (a.kind != ActivityKind::Kernel && a.kind != ActivityKind::Memcpy &&
         a.kind != ActivityKind::Memset)
         return;
@@ -133,19 +132,13 @@ std::vector<RankTimeBreakdown> HtaBreakdownAccumulator::finish() && {
                         std::numeric_limits<std::int64_t>::min()};
     };
     std::map<std::int32_t, Raw> raw;
+    launches_.seal();
     for (auto& [rank, parts] : ranks_) {
-        // Stable: a correlation's first call in trace order stays first.
-        sort_ascending_runs(
-            parts.launches.begin(), parts.launches.end(),
-            [](const Launch& x, const Launch& y) { return x.correlation < y.correlation; });
         const auto last = last_step_start_.find(rank);
         for (const Work& w : parts.work) {
             if (drop_last_step) {
-                const auto launch = std::lower_bound(
-                    parts.launches.begin(), parts.launches.end(), w.correlation,
-                    [](const Launch& l, std::uint64_t wanted) { return l.correlation < wanted; });
-                if (last == last_step_start_.end() || launch == parts.launches.end() ||
-                    launch->correlation != w.correlation || launch->start_ns >= last->second)
+                const std::int64_t* launch = launches_.find(rank, w.correlation);
+                if (last == last_step_start_.end() || launch == nullptr || *launch >= last->second)
                     continue;
             }
             const Interval span = clock.round(w.start_ns, w.end_ns);

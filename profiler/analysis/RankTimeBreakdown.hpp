@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -74,10 +75,6 @@ class HtaBreakdownAccumulator {
     [[nodiscard]] std::vector<RankTimeBreakdown> finish() &&;
 
   private:
-    struct Launch {
-        std::uint64_t correlation = 0;
-        std::int64_t start_ns = 0;
-    };
     struct Work {
         std::uint64_t correlation = 0;
         std::int64_t start_ns = 0;
@@ -85,13 +82,13 @@ class HtaBreakdownAccumulator {
         signed char type = 0;
     };
     struct RankParts {
-        std::vector<Launch> launches;  // trace order
         std::vector<Work> work;
     };
     const Trace& header_;
     std::set<StringId> step_names_;
     std::map<std::int32_t, std::int64_t> last_step_start_;
     std::map<std::int32_t, RankParts> ranks_;
+    LaunchJoin<std::int64_t> launches_;  // CPU events with a correlation id: their starts
     std::vector<signed char> is_step_;
     std::vector<signed char> type_of_;
 };
