@@ -1,14 +1,9 @@
 #include "profiler/trace/ActivitySorter.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
+#include <span>
 #include <string>
-#include <system_error>
 
-#include "profiler/trace/TemporaryFile.hpp"
 #include "profiler/trace/TraceOrder.hpp"
 
 namespace trainscope::profiler {
@@ -42,10 +37,6 @@ std::vector<SortKey> sorted_keys(const std::vector<Activity>& run) {
     return keys;
 }
 
-[[noreturn]] void throw_io(const char* what) {
-    throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(), what);
-}
-
 constexpr std::size_t kReadBlock = 2048;  // activities read from a run at a time (176 KiB)
 // A reader's blocks together: with more runs than fit at kReadBlock (a file of over about
 // 12 M activities) each run's block shrinks, so that a reader's memory stops growing with
@@ -77,13 +68,8 @@ void SortedActivities::refill(Run& run) {
     run.at = 0;
     if (count == 0)
         return;
-    const auto bytes = count * sizeof(Activity);
-    const auto offset = static_cast<off_t>(run.next) * static_cast<off_t>(sizeof(Activity));
-    errno = 0;
-    if (::pread(fileno(file_.get()), run.block.data(), bytes, offset) !=
-        static_cast<ssize_t>(bytes)) {
-        throw_io("reading the sorted activities back from the temporary file");
-    }
+    file_->read(run.next * static_cast<std::int64_t>(sizeof(Activity)),
+                std::as_writable_bytes(std::span(run.block)));
     run.next += static_cast<std::int64_t>(count);
 }
 SortedActivities::SortedActivities(SortedActivities&&) noexcept = default;
@@ -193,13 +179,8 @@ void ActivitySorter::add(const Activity& activity) {
 }
 
 void ActivitySorter::spill() {
-    if (!out_.file_) {
-        errno = 0;
-        std::FILE* file = unnamed_temporary_file();
-        if (file == nullptr)
-            throw_io("creating a temporary file in $TMPDIR (or /tmp) for sorting the activities");
-        out_.file_.reset(file, SortedActivities::FileCloser{});
-    }
+    if (!out_.file_)
+        out_.file_ = std::make_shared<TemporaryFile>("sorting the activities");
     const std::vector<SortKey> keys = sorted_keys(buffer_);
     SortedActivities::Run run;
     run.begin = out_.runs_.empty() ? 0 : out_.runs_.back().end;
@@ -210,11 +191,7 @@ void ActivitySorter::spill() {
     for (std::size_t i = 0; i < keys.size(); ++i) {
         block.push_back(buffer_[keys[i].index]);
         if (block.size() == kReadBlock || i + 1 == keys.size()) {
-            errno = 0;
-            if (std::fwrite(block.data(), sizeof(Activity), block.size(), out_.file_.get()) !=
-                block.size()) {
-                throw_io("writing sorted activities to a temporary file (is $TMPDIR full?)");
-            }
+            out_.file_->append(std::as_bytes(std::span(block)));
             block.clear();
         }
     }
@@ -236,9 +213,6 @@ SortedActivities ActivitySorter::finish(OneRun one_run) && {
     if (!buffer_.empty())
         spill();
     buffer_ = {};
-    errno = 0;
-    if (std::fflush(out_.file_.get()) != 0)
-        throw_io("writing sorted activities to a temporary file (is $TMPDIR full?)");
     return std::move(out_);
 }
 

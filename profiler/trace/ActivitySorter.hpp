@@ -2,12 +2,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <vector>
 
 #include "profiler/trace/Activity.hpp"
 #include "profiler/trace/ActivityStream.hpp"
+#include "profiler/trace/TemporaryFile.hpp"
 
 namespace trainscope::profiler {
 
@@ -40,11 +40,8 @@ class SortedActivities final : public ActivityStream {
     std::vector<Activity> memory_;  // the one run, when everything fitted in memory
     std::size_t memory_at_ = 0;
     bool started_ = false;  // the runs' first blocks read and heaped
-    struct FileCloser {
-        void operator()(std::FILE* f) const noexcept { std::fclose(f); }
-    };
     // The sorted runs, one after another; shared by another_reader's readers.
-    std::shared_ptr<std::FILE> file_;
+    std::shared_ptr<TemporaryFile> file_;
     std::vector<Run> runs_;
     std::vector<std::uint32_t> heap_;  // runs by their next activity, the first on top
     std::size_t read_block_ = 0;       // activities a run reads at a time

@@ -12,6 +12,9 @@ namespace trainscope::profiler {
 // Unnamed from the start where the file system allows (O_TMPFILE), so that no crash can
 // leave a scratch file behind; else created and unlinked at once. In $TMPDIR: where /tmp
 // is a tmpfs the bytes would be held in memory after all, and TMPDIR moves them to a disk.
+namespace {
+
+// nullptr (errno set) when it cannot be made.
 std::FILE* unnamed_temporary_file() {
     const char* dir = std::getenv("TMPDIR");
     const std::string folder = dir != nullptr && *dir != '\0' ? dir : "/tmp";
@@ -28,6 +31,8 @@ std::FILE* unnamed_temporary_file() {
         ::close(fd);
     return file;
 }
+
+}  // namespace
 
 TemporaryFile::TemporaryFile(std::string purpose) : purpose_(std::move(purpose)) {
     errno = 0;

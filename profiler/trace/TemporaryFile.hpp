@@ -8,13 +8,11 @@
 
 namespace trainscope::profiler {
 
-// A file in $TMPDIR (else /tmp) that no name leads to: the system removes it when it is
-// closed, however the process ends. nullptr (errno set) when it cannot be made.
-std::FILE* unnamed_temporary_file();
-
-// Scratch bytes on disk, written at the end and read anywhere (pread: readers on other
-// threads may read what was written before they were handed the file). Every failure
-// throws std::system_error naming `purpose` and $TMPDIR.
+// Scratch bytes on disk, in a file of $TMPDIR (else /tmp) that no name leads to: the
+// system removes it when it is closed, however the process ends. Written at the end and
+// read anywhere (pread: readers on other threads may read what was written before they
+// were handed the file). Every failure throws std::system_error naming `purpose` and
+// $TMPDIR.
 class TemporaryFile {
   public:
     // `purpose`: what the file is for, in the errors ("the lane summaries").
