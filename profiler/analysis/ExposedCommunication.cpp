@@ -6,16 +6,13 @@
 
 #include "profiler/analysis/ControlCollectives.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
-#include "profiler/analysis/KernelCategory.hpp"
 #include "profiler/analysis/RankWork.hpp"
 #include "profiler/analysis/TrainingSteps.hpp"
 
 namespace trainscope::profiler {
 
 ExposedCommunicationAccumulator::ExposedCommunicationAccumulator(const Trace& header)
-    : header_(header),
-      step_name_(header.strings.size(), -1),
-      comm_name_(header.strings.size(), -1) {}
+    : header_(header), step_name_(header.strings.size(), -1) {}
 
 void ExposedCommunicationAccumulator::add(const Activity& a) {
     if (a.lane >= header_.lanes.size() || a.name >= step_name_.size())
@@ -32,15 +29,8 @@ void ExposedCommunicationAccumulator::add(const Activity& a) {
             p.steps.push_back({a.start_ns, a.name});
     }
     bool comm = a.kind == ActivityKind::Collective && !is_control_collective(header_, a);
-    if (a.kind == ActivityKind::Kernel) {
-        signed char& known = comm_name_[a.name];
-        if (known < 0) {
-            known = classify_kernel(header_.strings.at(a.name)) == KernelCategory::Communication
-                        ? 1
-                        : 0;
-        }
-        comm = known == 1;
-    }
+    if (a.kind == ActivityKind::Kernel)
+        comm = comm_names_.is_communication(a.name, header_.strings);
     if (!comm || a.end_ns <= a.start_ns)
         return;
     p.communication.push_back({a.correlation, Interval{a.start_ns, a.end_ns}});

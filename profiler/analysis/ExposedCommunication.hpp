@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "profiler/analysis/CommunicationNames.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/LaunchIndex.hpp"
 #include "profiler/analysis/RankWork.hpp"
@@ -69,7 +70,7 @@ class ExposedCommunicationAccumulator {
     std::map<std::int32_t, RankParts> parts_;
     LaunchJoin<std::int64_t> launches_;  // host calls with a correlation id: their starts
     std::vector<signed char> step_name_;
-    std::vector<signed char> comm_name_;
+    CommunicationNames comm_names_;
 };
 
 }  // namespace trainscope::profiler

@@ -7,7 +7,6 @@
 #include "profiler/analysis/ControlCollectives.hpp"
 #include "profiler/analysis/GpuWork.hpp"
 #include "profiler/analysis/HostOpsAsWork.hpp"
-#include "profiler/analysis/KernelCategory.hpp"
 
 namespace trainscope::profiler {
 
@@ -78,10 +77,7 @@ void append(std::vector<Interval>& to, Interval span) {
 
 RankWorkAccumulator::RankWorkAccumulator(const Trace& header, bool host_ops,
                                          const TimeWindow& window)
-    : header_(header),
-      host_ops_(host_ops),
-      window_(window),
-      is_comm_name_(header.strings.size(), -1) {
+    : header_(header), host_ops_(host_ops), window_(window) {
     for (const std::int32_t rank : ranks_of(header))
         raw_[rank];
 }
@@ -105,16 +101,7 @@ void RankWorkAccumulator::add(const Activity& a) {
     append(r.all, span);
     if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset)
         return;
-    bool comm = collective;
-    if (!comm && a.name < is_comm_name_.size()) {
-        signed char& known = is_comm_name_[a.name];
-        if (known < 0) {
-            known = classify_kernel(header_.strings.at(a.name)) == KernelCategory::Communication
-                        ? 1
-                        : 0;
-        }
-        comm = known == 1;
-    }
+    const bool comm = collective || comm_names_.is_communication(a.name, header_.strings);
     append(comm ? r.communication : r.compute, span);
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "profiler/analysis/CommunicationNames.hpp"
 #include "profiler/analysis/IntervalSet.hpp"
 #include "profiler/analysis/TimeWindow.hpp"
 #include "profiler/trace/Trace.hpp"
@@ -75,8 +76,7 @@ class RankWorkAccumulator {
     bool host_ops_;
     TimeWindow window_;
     std::map<std::int32_t, Raw> raw_;
-    // Names are interned: classify each once.
-    std::vector<signed char> is_comm_name_;
+    CommunicationNames comm_names_;
 };
 
 }  // namespace trainscope::profiler

@@ -181,6 +181,17 @@ LaneSummaryWriter::LaneSummaryWriter(const ResultsDatabase& db, std::int64_t run
         .run();
 }
 
+// The level's row but its blob (?8).
+Statement& LaneSummaryWriter::bind_level(const RowSummaryLevel& l) {
+    return insert_.bind(1, run_id_)
+        .bind(2, static_cast<std::int64_t>(l.lane))
+        .bind(3, static_cast<int>(l.depth))
+        .bind(4, l.level)
+        .bind(5, l.width_ns)
+        .bind(6, l.origin_ns)
+        .bind(7, static_cast<std::int64_t>(l.bucket_count()));
+}
+
 void LaneSummaryWriter::write(const std::vector<RowSummaryLevel>& levels) {
     for (const RowSummaryLevel& l : levels) {
         if (!l.spilled.chunks.empty()) {
@@ -188,15 +199,7 @@ void LaneSummaryWriter::write(const std::vector<RowSummaryLevel>& levels) {
             continue;
         }
         const auto bytes = encode(l.buckets);
-        insert_.bind(1, run_id_)
-            .bind(2, static_cast<std::int64_t>(l.lane))
-            .bind(3, static_cast<int>(l.depth))
-            .bind(4, l.level)
-            .bind(5, l.width_ns)
-            .bind(6, l.origin_ns)
-            .bind(7, static_cast<std::int64_t>(l.buckets.size()))
-            .bind_blob(8, bytes)
-            .run();
+        bind_level(l).bind_blob(8, bytes).run();
     }
 }
 
@@ -229,15 +232,7 @@ void LaneSummaryWriter::write_spilled(const RowSummaryLevel& l) {
         }
         deflater.put({}, true, deflated);
     }
-    insert_.bind(1, run_id_)
-        .bind(2, static_cast<std::int64_t>(l.lane))
-        .bind(3, static_cast<int>(l.depth))
-        .bind(4, l.level)
-        .bind(5, l.width_ns)
-        .bind(6, l.origin_ns)
-        .bind(7, static_cast<std::int64_t>(l.bucket_count()))
-        .bind_zeroblob(8, deflated.size())
-        .run();
+    bind_level(l).bind_zeroblob(8, deflated.size()).run();
     profiler::SqliteBlobWriter blob(db_.handle(), "lane_summaries", "buckets",
                                     db_.last_insert_rowid());
     std::vector<std::byte> piece;

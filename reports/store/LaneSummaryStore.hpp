@@ -41,6 +41,7 @@ class LaneSummaryWriter {
 
   private:
     void write_spilled(const profiler::RowSummaryLevel& level);
+    Statement& bind_level(const profiler::RowSummaryLevel& level);
 
     const ResultsDatabase& db_;
     std::int64_t run_id_;

@@ -2,8 +2,8 @@
 
 #include <cstdint>
 #include <unordered_set>
-#include <vector>
 
+#include "profiler/analysis/CommunicationNames.hpp"
 #include "profiler/trace/Trace.hpp"
 
 namespace trainscope::profiler::detail {
@@ -14,7 +14,9 @@ namespace trainscope::profiler::detail {
 // read so that the launches, which come first in trace order, can be recognised.
 class CommunicationKernels {
   public:
-    bool is_communication(StringId name, const StringTable& strings);
+    bool is_communication(StringId name, const StringTable& strings) {
+        return names_.is_communication(name, strings);
+    }
     // Every kernel, while the file is read.
     void note_kernel(const Activity& kernel, const StringTable& strings);
     // While the activities pass: a kernel of a communication name; an API call (runtime
@@ -29,7 +31,7 @@ class CommunicationKernels {
     }
 
   private:
-    std::vector<std::int8_t> verdicts_;              // by name: -1 not asked yet, 0 no, 1 yes
+    CommunicationNames names_;
     std::unordered_set<std::uint64_t> launched_by_;  // correlations of communication kernels
 };
 
