@@ -62,6 +62,10 @@ TEST(KinetoRawObject, CopiesMovesAndSwapsKeepTheirOwnFields) {
 
     KinetoRawObject moved = std::move(copy);
     expect_long_event(moved, 300);
+    // NOLINTNEXTLINE(bugprone-use-after-move): left empty, and usable again
+    EXPECT_EQ(copy.size(), 0U);
+    copy.add("", "ph", "X", true);
+    EXPECT_EQ(copy.text("ph"), "X");
 
     std::swap(moved, a);
     expect_long_event(a, 300);

@@ -20,10 +20,10 @@ class KinetoEventPipe {
     static constexpr std::size_t kEventsPerBatch = 512;
 
     struct Batch {
-        std::vector<KinetoRawObject> events;  // refilled in place: strings keep capacity
+        std::vector<KinetoRawObject> events;  // refilled in place: buffers keep capacity
         std::size_t size = 0;
-        // Takes the event's content, leaving it an object emptied earlier (its strings
-        // keep their capacity for the reader's next event).
+        // Takes the event's content, leaving it an object emptied earlier (its buffer
+        // keeps its capacity for the reader's next event).
         void take(KinetoRawObject& event);
     };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "profiler/formats/TraceFormatError.hpp"
 #include "profiler/formats/detail/CompressedFile.hpp"
@@ -22,6 +23,27 @@ KinetoRawObject& KinetoRawObject::operator=(const KinetoRawObject& other) {
         clear();
         for (std::size_t i = 0; i < other.size(); ++i)
             add({}, other[i].key, other[i].text, other[i].is_string);
+    }
+    return *this;
+}
+
+KinetoRawObject::KinetoRawObject(KinetoRawObject&& other) noexcept
+    : fields_(std::move(other.fields_)),
+      bytes_(std::move(other.bytes_)),
+      capacity_(std::exchange(other.capacity_, 0)),
+      bytes_used_(std::exchange(other.bytes_used_, 0)),
+      used_(std::exchange(other.used_, 0)) {
+    other.fields_.clear();
+}
+
+KinetoRawObject& KinetoRawObject::operator=(KinetoRawObject&& other) noexcept {
+    if (this != &other) {
+        fields_ = std::move(other.fields_);
+        bytes_ = std::move(other.bytes_);
+        capacity_ = std::exchange(other.capacity_, 0);
+        bytes_used_ = std::exchange(other.bytes_used_, 0);
+        used_ = std::exchange(other.used_, 0);
+        other.fields_.clear();
     }
     return *this;
 }

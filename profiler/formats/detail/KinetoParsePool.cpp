@@ -139,7 +139,7 @@ void KinetoParsePool::work(const std::filesystem::path& file) {
                              if (out.size == out.events.size())
                                  out.events.emplace_back();
                              // The event's content taken, the parser's scratch left an
-                             // object emptied earlier (its strings keep their capacity).
+                             // object emptied earlier (its buffer keeps its capacity).
                              std::swap(out.events[out.size++], event);
                          });
         } catch (...) {

@@ -24,7 +24,7 @@ namespace trainscope::profiler::detail {
 class KinetoParsePool {
   public:
     struct Parsed {
-        std::vector<KinetoRawObject> events;  // refilled in place: strings keep capacity
+        std::vector<KinetoRawObject> events;  // refilled in place: buffers keep capacity
         std::size_t size = 0;
         // What the parse threw after `size` events: the builder builds those, then throws.
         std::exception_ptr error;
