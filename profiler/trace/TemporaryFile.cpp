@@ -38,12 +38,14 @@ TemporaryFile::TemporaryFile(std::string purpose) : purpose_(std::move(purpose))
     errno = 0;
     file_.reset(unnamed_temporary_file());
     if (!file_)
-        fail("creating a temporary file in $TMPDIR (or /tmp) for");
+        fail("creating a temporary file in $TMPDIR (or /tmp) for", "is $TMPDIR a writable folder?");
 }
 
-void TemporaryFile::fail(const char* doing) const {
-    throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(),
-                            std::string(doing) + " " + purpose_ + " (is $TMPDIR full?)");
+void TemporaryFile::fail(const char* doing, const char* hint) const {
+    std::string what = std::string(doing) + " " + purpose_;
+    if (hint != nullptr)
+        what.append(" (").append(hint).append(")");
+    throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(), what);
 }
 
 std::int64_t TemporaryFile::append(std::span<const std::byte> bytes) {
@@ -56,7 +58,7 @@ std::int64_t TemporaryFile::append(std::span<const std::byte> bytes) {
         if (n <= 0) {
             if (n < 0 && errno == EINTR)
                 continue;
-            fail("writing a temporary file for");
+            fail("writing a temporary file in $TMPDIR for", "is $TMPDIR full?");
         }
         done += static_cast<std::size_t>(n);
     }
@@ -73,7 +75,7 @@ void TemporaryFile::read(std::int64_t offset, std::span<std::byte> out) const {
         if (n <= 0) {
             if (n < 0 && errno == EINTR)
                 continue;
-            fail("reading a temporary file for");
+            fail("reading a temporary file in $TMPDIR for");
         }
         done += static_cast<std::size_t>(n);
     }

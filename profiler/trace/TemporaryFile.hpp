@@ -27,7 +27,7 @@ class TemporaryFile {
     struct Closer {
         void operator()(std::FILE* f) const noexcept { std::fclose(f); }
     };
-    [[noreturn]] void fail(const char* doing) const;
+    [[noreturn]] void fail(const char* doing, const char* hint = nullptr) const;
 
     std::string purpose_;
     std::unique_ptr<std::FILE, Closer> file_;

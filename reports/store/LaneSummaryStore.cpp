@@ -81,10 +81,15 @@ std::vector<std::byte> unshuffle(const std::vector<std::byte>& shuffled) {
             throw_zlib_error(__FILE__, __LINE__, #call, zlib_status); \
     } while (false)
 
+class ZlibError final : public LibraryError {
+  public:
+    using LibraryError::LibraryError;
+};
+
 [[noreturn]] void throw_zlib_error(const char* file, int line, const char* call, int status) {
     if (status == Z_MEM_ERROR)
         throw std::bad_alloc();
-    throw LibraryError("zlib", file, line, call, zError(status), status);
+    throw ZlibError("zlib", file, line, call, zError(status), status);
 }
 
 std::vector<std::byte> encode(const std::vector<SummaryBucket>& buckets) {
