@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "HandBuiltTrace.hpp"
+#include "profiler/analysis/CommunicationNames.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
 #include "profiler/analysis/GpuBusyAnalysis.hpp"
 #include "profiler/analysis/KernelBreakdownAnalysis.hpp"
@@ -125,6 +126,20 @@ TEST(KernelCategory, ClassifiesTypicalNames) {
               KernelCategory::Optimizer);
     EXPECT_EQ(classify_kernel("Memcpy HtoD (Pageable -> Device)"), KernelCategory::MemcpyMemset);
     EXPECT_EQ(classify_kernel("my_custom_kernel"), KernelCategory::Other);
+}
+
+// Asked once per name while a table still grows: a name added after the first question is
+// classified too, and an id the table does not hold is no communication kernel's.
+TEST(KernelCategory, CommunicationNamesFollowTheTableAndRefuseUnknownIds) {
+    StringTable strings;
+    CommunicationNames names;
+    const StringId gemm = strings.intern("ampere_sgemm_128x64_tn");
+    EXPECT_FALSE(names.is_communication(gemm, strings));
+    const StringId nccl = strings.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    EXPECT_TRUE(names.is_communication(nccl, strings));
+    EXPECT_TRUE(names.is_communication(nccl, strings));
+    EXPECT_FALSE(names.is_communication(static_cast<StringId>(strings.size()), strings));
+    EXPECT_FALSE(names.is_communication(kNoString, strings));
 }
 
 TEST(TensorCoreAnalysis, NamePatternsAndShare) {

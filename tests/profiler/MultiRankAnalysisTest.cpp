@@ -218,7 +218,8 @@ TEST(ExposedCommunication, PerStepCommunicationOutsideComputation) {
 
 // A communication kernel belongs to the step its launch was in, not the one it ran in;
 // of two host calls with its correlation id, its launch is the first in trace order (lane
-// by lane), not the earlier in time; the device's lane comes before the host's.
+// by lane), not the earlier in time; the device's lane comes before the host's; any host
+// event with the id counts (HTA's rule), a host op as much as a runtime call.
 TEST(ExposedCommunication, AKernelBelongsToTheStepOfItsFirstLaunchInTraceOrder) {
     testing::HandBuiltTrace t;
     t.kernel(0, 9, "ncclKernel_AllReduce_RING_LL_Sum_float", 5200, 5800, 21);
@@ -228,14 +229,16 @@ TEST(ExposedCommunication, AKernelBelongsToTheStepOfItsFirstLaunchInTraceOrder) 
     t.runtime_call(1, "cudaLaunchKernel", 4900, 4910, 21);  // step 1; runs in step 2
     t.runtime_call(1, "cudaLaunchKernel", 5100, 5110, 22);  // step 2: the first lane's
     t.runtime_call(2, "cudaLaunchKernel", 4950, 4960, 22);  // step 1, but a later lane
+    t.kernel(0, 9, "ncclKernel_AllReduce_RING_LL_Sum_float", 7000, 7400, 23);
+    t.host_op(3, "aten::all_reduce", 4000, 4100).correlation = 23;  // step 1
     Trace trace = t.trace();
     trace.sort();
     ASSERT_LT(trace.activities.front().lane, trace.activities.back().lane);
     const auto rows = analyze_exposed_communication(trace);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].step, "ProfilerStep#1");
-    EXPECT_EQ(rows[0].communication_ns, 600);
-    EXPECT_EQ(rows[0].exposed_ns, 600);
+    EXPECT_EQ(rows[0].communication_ns, 600 + 400);
+    EXPECT_EQ(rows[0].exposed_ns, 600 + 400);
     EXPECT_EQ(rows[1].step, "ProfilerStep#2");
     EXPECT_EQ(rows[1].communication_ns, 500);
     EXPECT_EQ(rows[1].exposed_ns, 500);
