@@ -9,6 +9,7 @@
 
 #include "Popen.hpp"
 #include "ReportFixture.hpp"
+#include "RowidGap.hpp"
 #include "TempDir.hpp"
 #include "reports/csv/MatrixPivot.hpp"
 #include "reports/csv/ReportTables.hpp"
@@ -167,17 +168,7 @@ TEST_F(ReportExports, ASelectionBuildsExactlyTheTablesItNames) {
 // they do when the streamed tables stand.
 TEST_F(ReportExports, AFallbackToTheWholeReadAddsEachRowOnce) {
     const ReportTables streamed = tables();
-    {
-        // The last run's last activity moves past every row: the whole read's rowid range
-        // still holds that run's rows alone.
-        const ResultsDatabase db(dir_ / "results.db", OpenMode::CreateOrOpen);
-        db.exec(
-            "UPDATE trace_info SET last_activity = (SELECT max(rowid) + 10 FROM activities) "
-            "WHERE last_activity = (SELECT max(rowid) FROM activities)");
-        db.exec(
-            "UPDATE activities SET rowid = (SELECT max(rowid) + 10 FROM activities) "
-            "WHERE rowid = (SELECT max(rowid) FROM activities)");
-    }
+    testing::leave_a_rowid_gap(dir_ / "results.db");
     const ReportTables whole = tables();
     for (const auto& [name, before, after] :
          std::vector<std::tuple<std::string, const CsvTable*, const CsvTable*>>{

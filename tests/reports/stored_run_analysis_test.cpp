@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "RowidGap.hpp"
 #include "SampleRun.hpp"
 #include "TempDir.hpp"
 #include "profiler/analysis/CopyComputeOverlapAnalysis.hpp"
@@ -408,15 +409,7 @@ TEST(StoredRunAnalysis, AJobsReportTablesStreamedEqualTheWholeRead) {
             return build_report_tables(db, load_runs(db, {}, parts), all, {});
         };
         const ReportTables streamed = tables();
-        {
-            const ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-            db.exec(
-                "UPDATE trace_info SET last_activity = (SELECT max(rowid) + 10 FROM activities) "
-                "WHERE last_activity = (SELECT max(rowid) FROM activities)");
-            db.exec(
-                "UPDATE activities SET rowid = (SELECT max(rowid) + 10 FROM activities) "
-                "WHERE rowid = (SELECT max(rowid) FROM activities)");
-        }
+        testing::leave_a_rowid_gap(dir / "r.db");
         const ReportTables whole = tables();
         ASSERT_GT(whole.ranks.size(), 2u);
         ASSERT_GT(whole.kernels.size(), 2u);
