@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -63,7 +64,7 @@ class PipeFeeder {
     void add(detail::KinetoRawObject& e) {
         if (batch_ == nullptr && (batch_ = pipe_.take_empty()) == nullptr)
             throw BuilderStopped{};
-        batch_->take(e);
+        std::swap(batch_->next_slot(), e);
         if (batch_->size == detail::KinetoEventPipe::kEventsPerBatch) {
             pipe_.send(batch_);
             batch_ = nullptr;
@@ -88,7 +89,7 @@ class PipeFeeder {
 void build_from(detail::KinetoEventPipe& pipe, detail::KinetoTraceBuilder& builder) {
     while (detail::KinetoEventPipe::Batch* batch = pipe.receive()) {
         for (std::size_t i = 0; i < batch->size; ++i)
-            builder.add_event(batch->events[i]);
+            builder.add_event(batch->items[i]);
         pipe.give_back(batch);
     }
 }

@@ -69,6 +69,7 @@ void check_stored_activity(const profiler::Activity& a, const profiler::Trace& h
 // configuration 0). `visit` returns false to stop the scan early; then so does this.
 // StoreError when a row names a missing name or lane, SqliteError for an unreadable
 // file, TraceLoadStopped when stopped; nothing is passed for a run without a trace.
+// SQLite decodes the rows on a thread of its own meanwhile: `visit` must not use `db`.
 bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const profiler::Trace& header,
                      const std::function<bool(const profiler::Activity&, std::size_t)>& visit,
                      ActivityColumns columns = ActivityColumns::all,

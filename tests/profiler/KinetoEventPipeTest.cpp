@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "profiler/formats/KinetoImporter.hpp"
 #include "profiler/formats/TraceFormatError.hpp"
@@ -34,7 +35,7 @@ std::size_t read_events(KinetoEventPipe& pipe, std::size_t events) {
     KinetoEventPipe::Batch* batch = pipe.take_empty();
     while (batch != nullptr && sent < events) {
         fill(scratch, sent++);
-        batch->take(scratch);
+        std::swap(batch->next_slot(), scratch);
         if (batch->size == KinetoEventPipe::kEventsPerBatch) {
             pipe.send(batch);
             batch = pipe.take_empty();
@@ -54,7 +55,7 @@ TEST(KinetoEventPipe, EveryEventArrivesOnceInOrder) {
     std::size_t received = 0;
     while (KinetoEventPipe::Batch* batch = pipe.receive()) {
         for (std::size_t i = 0; i < batch->size; ++i)
-            EXPECT_EQ(batch->events[i].text("n"), std::to_string(received++));
+            EXPECT_EQ(batch->items[i].text("n"), std::to_string(received++));
         pipe.give_back(batch);
     }
     reader.join();
