@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -20,6 +21,9 @@ class BatchPipe {
     struct Batch {
         std::vector<Item> items;
         std::size_t size = 0;
+        // The producer's failure after these items: the consumer throws it once it has
+        // taken them, so that it sees every item before the failure, as on one thread.
+        std::exception_ptr error;
         // The next item to fill: one used by an earlier batch when there is one.
         Item& next_slot() {
             if (size == items.size())
@@ -46,6 +50,7 @@ class BatchPipe {
         Batch* batch = empty_.back();
         empty_.pop_back();
         batch->size = 0;
+        batch->error = nullptr;
         return batch;
     }
     void send(Batch* filled) {

@@ -2,16 +2,19 @@
 // them), with a stop flag and progress for the GUI's loader.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "common/BatchPipe.hpp"
+#include "profiler/sqlite/SqliteReadSnapshot.hpp"
 #include "reports/store/ActivityRow.hpp"
 #include "reports/store/SqliteError.hpp"
 #include "reports/store/TraceOutline.hpp"
@@ -130,75 +133,172 @@ void read_collectives(const ResultsDatabase& db, std::int64_t run_id, Trace& tra
     }
 }
 
-// Rows decoded per batch, and batches in flight between the decoding thread and the
-// visiting one: about 1 MB of activities whatever the run's size.
-constexpr std::size_t kRowsPerBatch = 2048;
+// The rows are read in chunks of kRowsPerChunk consecutive rowids, one batch each, with
+// kBatchesInFlight batches per decoding thread: about 1 MB of activities each, whatever
+// the run's size.
+constexpr std::int64_t kRowsPerChunk = 2048;
 constexpr std::size_t kBatchesInFlight = 4;
+// From this many rows a run is decoded on two threads (below it, the second connection's
+// opening is not worth it).
+constexpr std::int64_t kRowsForTwoDecoders = 65536;
 
 using ActivityPipe = BatchPipe<Activity>;
 
-// The decoding thread's part: the range's rows, each checked against the header, a
-// batch at a time, until the rows end or the visitor stops taking them. A failure (a
-// damaged row, SQLite's error or interruption) ends the rows there and is left in
-// `error`: the visitor gets every row before it, as on one thread, then throws it.
-void decode_rows(Statement& act, const Trace& header, std::int64_t run_id,
-                 const std::filesystem::path& file, ActivityColumns columns, ActivityPipe& pipe,
-                 std::exception_ptr& error) {
-    ActivityPipe::Batch* batch = nullptr;
-    try {
-        while ((batch != nullptr || (batch = pipe.take_empty()) != nullptr) && act.step()) {
-            const Activity a = detail::activity_from_row(act, columns);
-            check_stored_activity(a, header, run_id, file);
-            batch->next_slot() = a;
-            if (batch->size == kRowsPerBatch) {
-                pipe.send(batch);
-                batch = nullptr;
-            }
-        }
-    } catch (...) {
-        error = std::current_exception();
+// What the decoding threads share: the run's rowid range cut into chunks, chunk k decoded
+// by thread k % decoders.
+struct RowChunks {
+    std::int64_t first_rowid = 0;
+    std::int64_t last_rowid = 0;
+    std::size_t decoders = 1;
+
+    [[nodiscard]] std::int64_t count() const {
+        return last_rowid < first_rowid ? 0 : (last_rowid - first_rowid) / kRowsPerChunk + 1;
     }
-    if (batch != nullptr && batch->size > 0)
+};
+
+// One decoding thread's part: its chunks' rows, each checked against the header, one batch
+// a chunk (empty for a chunk without rows), until its chunks end or the visitor stops
+// taking them. A failure (a damaged row, SQLite's error or interruption) ends the chunk's
+// batch there and goes with it: the visitor takes every row before it, then throws it.
+void decode_chunks(Statement& act, const RowChunks& chunks, std::size_t decoder,
+                   const Trace& header, std::int64_t run_id, const std::filesystem::path& file,
+                   ActivityColumns columns, ActivityPipe& pipe) {
+    for (auto k = static_cast<std::int64_t>(decoder); k < chunks.count();
+         k += static_cast<std::int64_t>(chunks.decoders)) {
+        ActivityPipe::Batch* batch = pipe.take_empty();
+        if (batch == nullptr)
+            break;
+        try {
+            const std::int64_t first = chunks.first_rowid + k * kRowsPerChunk;
+            act.reset();
+            act.bind(1, first).bind(2, std::min(chunks.last_rowid, first + kRowsPerChunk - 1));
+            while (act.step()) {
+                const Activity a = detail::activity_from_row(act, columns);
+                check_stored_activity(a, header, run_id, file);
+                batch->next_slot() = a;
+            }
+        } catch (...) {
+            batch->error = std::current_exception();
+        }
+        const bool failed = batch->error != nullptr;
         pipe.send(batch);
+        if (failed)
+            break;
+    }
     pipe.close();
+}
+
+// What a read of `run_id`'s rows depends on, as connection `c` sees it. A writer that
+// replaces or deletes a run (`run --resume`) changes the runs table, and new rows go after
+// the last one: two connections that see the same here read the same rows of the run.
+std::string state_seen(const profiler::SqliteConnection& c, std::int64_t run_id) {
+    auto state = c.prepare(
+        "SELECT (SELECT count(*) FROM runs), (SELECT max(id) FROM runs), (SELECT max(rowid) "
+        "FROM activities), (SELECT max(version) FROM schema_version), r.started_utc, "
+        "r.finished_utc, t.first_activity, t.last_activity, t.activity_count FROM runs r "
+        "JOIN trace_info t ON t.run_id = r.id WHERE r.id = ?1");
+    state.bind(1, run_id);
+    std::string seen;
+    if (state.step()) {
+        for (int column = 0; column < 9; ++column)
+            seen.append(state.column_text(column)).push_back('\x1f');
+    }
+    return seen;
+}
+
+// A second read-only connection holding a read transaction of its own, for a second
+// decoding thread.
+class SecondReader {
+  public:
+    explicit SecondReader(const char* file)
+        : connection_(file, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX), snapshot_(connection_) {
+        TS_SQLITE_CHECK(sqlite3_busy_timeout(connection_.handle(), 10000));
+    }
+    [[nodiscard]] const profiler::SqliteConnection& connection() const { return connection_; }
+
+  private:
+    profiler::SqliteConnection connection_;
+    profiler::SqliteReadSnapshot snapshot_;
+};
+
+// A second connection for a run large enough, on a machine with two cores, when it reads
+// the very state of the file the caller's read transaction reads (SQLite shares no
+// snapshot between connections: it is checked instead, and a writer's commit in between
+// keeps the read on one decoder). Not inside a write transaction, whose rows no other
+// connection sees, nor for a database without a file. Its failing is no error: the read
+// keeps one decoder.
+std::unique_ptr<SecondReader> second_reader(const ResultsDatabase& db, std::int64_t run_id,
+                                            std::int64_t rows) {
+    if (rows < kRowsForTwoDecoders || std::thread::hardware_concurrency() < 2 ||
+        sqlite3_txn_state(db.handle(), "main") != SQLITE_TXN_READ)
+        return nullptr;
+    const char* file = sqlite3_db_filename(db.handle(), "main");
+    if (file == nullptr || *file == '\0')
+        return nullptr;
+    try {
+        auto second = std::make_unique<SecondReader>(file);
+        // Its snapshot starts with this first read.
+        if (state_seen(second->connection(), run_id) != state_seen(db, run_id))
+            return nullptr;
+        return second;
+    } catch (const SqliteError&) {
+        return nullptr;
+    }
 }
 
 // The bulk of a trace, in trace order, with a look at the stop flag and a progress report
 // every kChunkRows rows. The one reader of the rows for load_trace and scan_activities.
-// SQLite's stepping and decoding, most of a whole-run analysis's time, run on a thread of
-// their own beside `visit`, so a read keeps two cores busy; `visit` sees the rows on the
-// calling thread, in order, exactly as on one thread.
+// SQLite's stepping and decoding, most of a whole-run analysis's time, run on threads of
+// their own (two for a large run, each on its own connection, taking chunks in turn)
+// beside `visit`, which sees the rows on the calling thread, in order, exactly as on one
+// thread.
 bool visit_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
                       const Trace& header,
                       const std::function<bool(const Activity&, std::size_t)>& visit,
                       ActivityColumns columns, const TraceLoadControl& control) {
-    auto act = db.prepare(detail::activity_range_sql(db.schema_version(), columns));
-    act.bind(1, stored.first_rowid).bind(2, stored.last_rowid);
-    ActivityPipe pipe(kBatchesInFlight);
-    std::exception_ptr decode_error;
-    std::thread decoder(
-        [&] { decode_rows(act, header, run_id, db.path(), columns, pipe, decode_error); });
-    // However the visitor leaves (it stops, throws, or the flag is raised), the decoder is
-    // released and joined before the statement it steps is finalized.
-    struct JoinDecoder {
-        ActivityPipe& pipe;
-        std::thread& decoder;
-        ~JoinDecoder() {
-            pipe.stop();
-            if (decoder.joinable())
-                decoder.join();
+    const std::unique_ptr<SecondReader> second = second_reader(db, run_id, stored.count);
+    std::optional<InterruptOnStop> second_interrupt;
+    if (second)
+        second_interrupt.emplace(second->connection().handle(), control.stop);
+    const RowChunks chunks{stored.first_rowid, stored.last_rowid, second ? 2u : 1u};
+    const char* sql = detail::activity_range_sql(db.schema_version(), columns);
+    std::vector<Statement> statements;
+    statements.push_back(db.prepare(sql));
+    if (second)
+        statements.push_back(second->connection().prepare(sql));
+    std::vector<std::unique_ptr<ActivityPipe>> pipes;
+    std::vector<std::thread> decoders;
+    // However the visitor leaves (it stops, throws, or the flag is raised), the decoders
+    // are released and joined before the statements they step are finalized.
+    struct JoinDecoders {
+        std::vector<std::unique_ptr<ActivityPipe>>& pipes;
+        std::vector<std::thread>& decoders;
+        ~JoinDecoders() {
+            for (auto& pipe : pipes)
+                pipe->stop();
+            for (std::thread& decoder : decoders) {
+                if (decoder.joinable())
+                    decoder.join();
+            }
         }
-    } join{pipe, decoder};
+    } join{pipes, decoders};
+    for (std::size_t d = 0; d < chunks.decoders; ++d)
+        pipes.push_back(std::make_unique<ActivityPipe>(kBatchesInFlight));
+    for (std::size_t d = 0; d < chunks.decoders; ++d) {
+        decoders.emplace_back([&, d] {
+            decode_chunks(statements[d], chunks, d, header, run_id, db.path(), columns, *pipes[d]);
+        });
+    }
     std::int64_t rows_read = 0;
-    bool completed = true;
-    while (completed) {
+    for (std::int64_t k = 0; k < chunks.count(); ++k) {
+        ActivityPipe& pipe = *pipes[static_cast<std::size_t>(k) % chunks.decoders];
         ActivityPipe::Batch* batch = pipe.receive();
         if (batch == nullptr)
-            break;
+            break;  // only after a failure, whose batch came first and was thrown
         for (std::size_t i = 0; i < batch->size; ++i) {
             if (!visit(batch->items[i], static_cast<std::size_t>(rows_read))) {
-                completed = false;
-                break;
+                pipe.give_back(batch);
+                return false;
             }
             if (++rows_read % kChunkRows == 0) {
                 throw_if_stopped(control);
@@ -207,14 +307,12 @@ bool visit_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActi
                                      static_cast<double>(stored.count));
             }
         }
+        const std::exception_ptr error = batch->error;
         pipe.give_back(batch);
+        if (error)
+            std::rethrow_exception(error);
     }
-    pipe.stop();
-    decoder.join();
-    // An error past the row the visitor stopped at is not its concern, as on one thread.
-    if (decode_error && completed)
-        std::rethrow_exception(decode_error);
-    return completed;
+    return true;
 }
 
 void read_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActivities stored,
@@ -267,6 +365,8 @@ std::optional<Trace> load_trace_parts(const ResultsDatabase& db, std::int64_t ru
                                       const TraceLoadControl& control, bool with_activities) {
     throw_if_stopped(control);
     const InterruptOnStop interrupt(db.handle(), control.stop);
+    // One state of the file for the header and every chunk of the rows.
+    const profiler::SqliteReadSnapshot snapshot(db);
     try {
         Trace trace;
         const auto stored = read_trace_info(db, run_id, trace);
@@ -317,6 +417,7 @@ bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const Trace
                      ActivityColumns columns, const TraceLoadControl& control) {
     throw_if_stopped(control);
     const InterruptOnStop interrupt(db.handle(), control.stop);
+    const profiler::SqliteReadSnapshot snapshot(db);
     try {
         Trace info;
         const auto stored = read_trace_info(db, run_id, info);

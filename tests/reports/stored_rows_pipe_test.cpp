@@ -1,8 +1,10 @@
-// A stored run's rows are decoded on a thread of their own beside the one that visits
-// them (scan_activities, load_trace; common/BatchPipe.hpp). The visitor sees every row
+// A stored run's rows are decoded on threads of their own beside the one that visits them
+// (scan_activities, load_trace; common/BatchPipe.hpp): one for a small run, two taking
+// chunks in turn, each on its own connection, for a large one. The visitor sees every row
 // once, in order, with its index, as on one thread; however it leaves (it stops, throws, or
-// a row is damaged) the decoding thread is released and joined, and the connection stays
-// usable. The tsan preset builds and runs these too.
+// a row is damaged) the decoding threads are released and joined, and the connection stays
+// usable; a writer's commit during the read leaves the caller's state of the file. The
+// tsan preset builds and runs these too.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "SampleRun.hpp"
 #include "TempDir.hpp"
+#include "profiler/sqlite/SqliteReadSnapshot.hpp"
 #include "reports/store/ResultsDatabase.hpp"
 #include "reports/store/RunWriter.hpp"
 #include "reports/store/SqliteError.hpp"
@@ -19,16 +22,18 @@
 namespace trainscope::reports {
 namespace {
 
-// Many of the pipe's batches (2048 rows), more than it holds at once (4).
-constexpr std::int64_t kActivities = 30'000;
+// Both sizes are many of the pipe's batches (2048 rows), more than it holds at once (4);
+// the large one is read by two decoding threads (from 65,536 rows).
+constexpr std::int64_t kSmallRun = 30'000;
+constexpr std::int64_t kLargeRun = 100'000;
 
-// A run of kActivities kernels; kernel i starts at i * 100 ns.
-std::int64_t write_run(const ResultsDatabase& db) {
+// A run of `activities` kernels; kernel i starts at i * 100 ns.
+std::int64_t write_run(const ResultsDatabase& db, std::int64_t activities) {
     RunRecord run = testing::sample_run();
     profiler::Trace& trace = *run.trace;
     const profiler::Activity kernel = trace.activities.back();
     trace.activities.clear();
-    for (std::int64_t i = 0; i < kActivities; ++i) {
+    for (std::int64_t i = 0; i < activities; ++i) {
         profiler::Activity a = kernel;
         a.start_ns = i * 100;
         a.end_ns = a.start_ns + 50;
@@ -43,22 +48,37 @@ profiler::Trace header_of(const ResultsDatabase& db, std::int64_t id) {
     return header ? std::move(*header) : profiler::Trace{};
 }
 
-// The rows a whole scan visits: the connection works after an earlier scan's exit.
+// The rows a whole scan visits, each checked to be the next one write_run wrote: the
+// connection works after an earlier scan's exit. -1 when a row came out of order.
 std::int64_t rows_of_a_whole_scan(const ResultsDatabase& db, std::int64_t id,
                                   const profiler::Trace& header) {
     std::int64_t rows = 0;
-    EXPECT_TRUE(scan_activities(db, id, header, [&](const profiler::Activity&, std::size_t) {
+    bool in_order = true;
+    EXPECT_TRUE(scan_activities(db, id, header, [&](const profiler::Activity& a, std::size_t) {
+        in_order = in_order && a.start_ns == rows * 100;
         ++rows;
         return true;
     }));
-    return rows;
+    return in_order ? rows : -1;
 }
 
-TEST(StoredRowsPipe, EveryRowArrivesOnceInOrderWithItsIndex) {
-    testing::TempDir dir;
-    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    const auto id = write_run(db);
-    const profiler::Trace header = header_of(db, id);
+class StoredRowsPipe : public ::testing::TestWithParam<std::int64_t> {
+  protected:
+    StoredRowsPipe() : db_(dir_ / "r.db", OpenMode::CreateOrOpen) {
+        id_ = write_run(db_, GetParam());
+        header_ = header_of(db_, id_);
+    }
+    testing::TempDir dir_;
+    ResultsDatabase db_;
+    std::int64_t id_ = 0;
+    profiler::Trace header_;
+};
+
+TEST_P(StoredRowsPipe, EveryRowArrivesOnceInOrderWithItsIndex) {
+    const ResultsDatabase& db = db_;
+    const std::int64_t id = id_;
+    const profiler::Trace& header = header_;
+    const std::int64_t activities = GetParam();
     std::int64_t next = 0;
     bool in_order = true;
     const bool completed = scan_activities(
@@ -72,32 +92,30 @@ TEST(StoredRowsPipe, EveryRowArrivesOnceInOrderWithItsIndex) {
         ActivityColumns::analysis);
     EXPECT_TRUE(completed);
     EXPECT_TRUE(in_order);
-    EXPECT_EQ(next, kActivities);
+    EXPECT_EQ(next, activities);
     // load_trace reads through the same pipe: the same rows.
     const auto trace = load_trace(db, id);
     ASSERT_TRUE(trace.has_value());
-    ASSERT_EQ(static_cast<std::int64_t>(trace->activities.size()), kActivities);
-    EXPECT_EQ(trace->activities.back().start_ns, (kActivities - 1) * 100);
+    ASSERT_EQ(static_cast<std::int64_t>(trace->activities.size()), activities);
+    EXPECT_EQ(trace->activities.back().start_ns, (activities - 1) * 100);
 }
 
-TEST(StoredRowsPipe, AVisitorThatStopsEarlyReleasesTheDecoder) {
-    testing::TempDir dir;
-    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    const auto id = write_run(db);
-    const profiler::Trace header = header_of(db, id);
+TEST_P(StoredRowsPipe, AVisitorThatStopsEarlyReleasesTheDecoders) {
+    const ResultsDatabase& db = db_;
+    const std::int64_t id = id_;
+    const profiler::Trace& header = header_;
     std::int64_t visited = 0;
     // Far fewer rows than the run holds: the decoder is waiting for an empty batch.
     EXPECT_FALSE(scan_activities(
         db, id, header, [&](const profiler::Activity&, std::size_t) { return ++visited < 5000; }));
     EXPECT_EQ(visited, 5000);
-    EXPECT_EQ(rows_of_a_whole_scan(db, id, header), kActivities);
+    EXPECT_EQ(rows_of_a_whole_scan(db, id, header), GetParam());
 }
 
-TEST(StoredRowsPipe, AVisitorThatThrowsReleasesTheDecoder) {
-    testing::TempDir dir;
-    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    const auto id = write_run(db);
-    const profiler::Trace header = header_of(db, id);
+TEST_P(StoredRowsPipe, AVisitorThatThrowsReleasesTheDecoders) {
+    const ResultsDatabase& db = db_;
+    const std::int64_t id = id_;
+    const profiler::Trace& header = header_;
     EXPECT_THROW(scan_activities(db, id, header,
                                  [](const profiler::Activity&, std::size_t index) {
                                      if (index == 3000)
@@ -105,14 +123,13 @@ TEST(StoredRowsPipe, AVisitorThatThrowsReleasesTheDecoder) {
                                      return true;
                                  }),
                  std::runtime_error);
-    EXPECT_EQ(rows_of_a_whole_scan(db, id, header), kActivities);
+    EXPECT_EQ(rows_of_a_whole_scan(db, id, header), GetParam());
 }
 
-TEST(StoredRowsPipe, ADamagedRowFailsAfterTheRowsBeforeItAreVisited) {
-    testing::TempDir dir;
-    ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
-    const auto id = write_run(db);
-    const profiler::Trace header = header_of(db, id);
+TEST_P(StoredRowsPipe, ADamagedRowFailsAfterTheRowsBeforeItAreVisited) {
+    const ResultsDatabase& db = db_;
+    const std::int64_t id = id_;
+    const profiler::Trace& header = header_;
     // Row 7000 of the run names a string its trace does not have.
     db.exec(
         "UPDATE activities SET name_id = 1000000 WHERE rowid = "
@@ -132,6 +149,31 @@ TEST(StoredRowsPipe, ADamagedRowFailsAfterTheRowsBeforeItAreVisited) {
     visited = 0;
     EXPECT_FALSE(scan_activities(
         db, id, header, [&](const profiler::Activity&, std::size_t) { return ++visited < 6000; }));
+}
+
+INSTANTIATE_TEST_SUITE_P(OneAndTwoDecoders, StoredRowsPipe,
+                         ::testing::Values(kSmallRun, kLargeRun));
+
+// `run --resume` replacing the run while `analyze` reads it: the second decoder's
+// connection would see the run gone, so the read stays on the caller's connection and its
+// state (the snapshot the commands hold, profiler/sqlite/SqliteReadSnapshot).
+TEST(StoredRowsPipeSnapshot, AWriterCommittingBeforeTheReadLeavesTheCallersState) {
+    testing::TempDir dir;
+    const ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const std::int64_t id = write_run(db, kLargeRun);
+    const profiler::Trace header = header_of(db, id);
+    {
+        const profiler::SqliteReadSnapshot snapshot(db);
+        ASSERT_TRUE(load_trace_header(db, id).has_value());  // the snapshot starts here
+        {
+            const ResultsDatabase writer(dir / "r.db", OpenMode::CreateOrOpen);
+            writer.exec("DELETE FROM activities");
+            writer.exec("DELETE FROM runs");
+        }
+        EXPECT_EQ(rows_of_a_whole_scan(db, id, header), kLargeRun);
+    }
+    // The writer did commit: outside the snapshot the run is gone.
+    EXPECT_FALSE(load_trace_header(db, id).has_value());
 }
 
 }  // namespace
