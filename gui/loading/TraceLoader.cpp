@@ -1,7 +1,6 @@
 #include "gui/loading/TraceLoader.hpp"
 
 #include <filesystem>
-#include <numeric>
 #include <string>
 #include <utility>
 
@@ -30,8 +29,6 @@ QString internal_error_message(std::int64_t run_id, const char* what) {
         .arg(run_id)
         .arg(QString::fromUtf8(what));
 }
-
-constexpr std::size_t kRowsPerRead = 16384;
 
 // The run-wide figures made as the rows pass, by the implementations the whole trace's
 // figures come from: the kernel table's breakdown, and the training steps (counted over
@@ -89,28 +86,33 @@ LoadedTracePtr load_rows(const QString& database_path, std::int64_t run_id,
     const std::size_t n = reader->size();
     RunFigures figures(header);
     TimelineStream stream(std::move(header), n, std::move(summaries));
-    std::vector<std::uint32_t> indexes;
-    for (std::size_t first = 0; first < n; first += kRowsPerRead) {
-        if (stop != nullptr && stop->load())
-            return nullptr;
-        indexes.resize(std::min(kRowsPerRead, n - first));
-        std::iota(indexes.begin(), indexes.end(), static_cast<std::uint32_t>(first));
-        const std::vector<profiler::Activity> rows = reader->read(indexes);
-        for (std::size_t k = 0; k < rows.size(); ++k) {
-            const profiler::Activity& a = rows[k];
-            reports::check_stored_activity(a, stream.header(), run_id, reader->path());
-            // An op's work joins its kernels over the whole trace (the roofline): a run
-            // whose header did not say so (needs_whole_trace) is read again, whole.
-            if (profiler::carries_op_work(a) || !stream.add(a)) {
-                whole = true;
-                return nullptr;
-            }
-            figures.add(a, first + k);
-        }
-        if (progress)
-            progress(2 +
-                     static_cast<int>((first + rows.size()) * 88 / std::max<std::size_t>(n, 1)));
+    // In order, decoded beside this thread (scan_activities), each row checked against the
+    // header; the stop flag ends the read between chunks and interrupts SQLite.
+    reports::TraceLoadControl control;
+    control.stop = stop;
+    if (progress)
+        control.progress = [&progress](double share) {
+            progress(2 + static_cast<int>(share * 88));
+        };
+    try {
+        reports::scan_activities(
+            db, run_id, stream.header(),
+            [&](const profiler::Activity& a, std::size_t index) {
+                // An op's work joins its kernels over the whole trace (the roofline): a run
+                // whose header did not say so (needs_whole_trace) is read again, whole.
+                if (profiler::carries_op_work(a) || !stream.add(a)) {
+                    whole = true;
+                    return false;
+                }
+                figures.add(a, index);
+                return true;
+            },
+            reports::ActivityColumns::all, control);
+    } catch (const reports::TraceLoadStopped&) {
+        return nullptr;
     }
+    if (whole)
+        return nullptr;
     if (stream.hostOpTrace()) {
         whole = true;
         return nullptr;
