@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 #include "reports/store/RunRecord.hpp"
 
 namespace trainscope::testing {
@@ -67,6 +69,22 @@ inline reports::RunRecord sample_run() {
     trace.activities = {launch, kernel};
     trace.counters.push_back({"gpu_utilization", "%", 0, {{0, 10.0}, {10'000, 95.5}}});
     run.trace = std::move(trace);
+    return run;
+}
+
+// sample_run() whose trace holds `kernels` copies of its kernel, kernel i from i * 100 to
+// i * 100 + 50 ns: a run of many of the readers' chunks.
+inline reports::RunRecord sample_run_of_kernels(std::int64_t kernels) {
+    reports::RunRecord run = sample_run();
+    profiler::Trace& trace = *run.trace;
+    const profiler::Activity kernel = trace.activities.back();
+    trace.activities.clear();
+    for (std::int64_t i = 0; i < kernels; ++i) {
+        profiler::Activity a = kernel;
+        a.start_ns = i * 100;
+        a.end_ns = a.start_ns + 50;
+        trace.activities.push_back(a);
+    }
     return run;
 }
 

@@ -29,17 +29,7 @@ constexpr std::int64_t kLargeRun = 100'000;
 
 // A run of `activities` kernels; kernel i starts at i * 100 ns.
 std::int64_t write_run(const ResultsDatabase& db, std::int64_t activities) {
-    RunRecord run = testing::sample_run();
-    profiler::Trace& trace = *run.trace;
-    const profiler::Activity kernel = trace.activities.back();
-    trace.activities.clear();
-    for (std::int64_t i = 0; i < activities; ++i) {
-        profiler::Activity a = kernel;
-        a.start_ns = i * 100;
-        a.end_ns = a.start_ns + 50;
-        trace.activities.push_back(a);
-    }
-    return RunWriter(db).write(run);
+    return RunWriter(db).write(testing::sample_run_of_kernels(activities));
 }
 
 profiler::Trace header_of(const ResultsDatabase& db, std::int64_t id) {

@@ -18,18 +18,8 @@ constexpr std::size_t kActivities = 100'000;
 
 // A run whose trace holds kActivities kernels (several chunks of the load).
 std::int64_t write_large_trace(const ResultsDatabase& db) {
-    RunRecord run = testing::sample_run();
-    profiler::Trace& trace = *run.trace;
-    const profiler::Activity kernel = trace.activities.back();
-    trace.activities.clear();
-    for (std::size_t i = 0; i < kActivities; ++i) {
-        profiler::Activity a = kernel;
-        a.start_ns = static_cast<std::int64_t>(i) * 100;
-        a.end_ns = a.start_ns + 50;
-        trace.activities.push_back(a);
-    }
     RunWriter writer(db);
-    return writer.write(run);
+    return writer.write(testing::sample_run_of_kernels(kActivities));
 }
 
 TEST(TraceLoadControl, ReportsProgressUpToTheWholeTrace) {
