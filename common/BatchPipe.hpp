@@ -33,6 +33,9 @@ class BatchPipe {
     };
 
     explicit BatchPipe(std::size_t batches) {
+        // No allocation when batches are handed over: a producer thread's send cannot fail.
+        empty_.reserve(batches);
+        filled_.reserve(batches);
         for (std::size_t i = 0; i < batches; ++i) {
             owned_.push_back(std::make_unique<Batch>());
             empty_.push_back(owned_.back().get());

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -189,18 +190,24 @@ void decode_chunks(Statement& act, const RowChunks& chunks, std::size_t decoder,
 }
 
 // What a read of `run_id`'s rows depends on, as connection `c` sees it. A writer that
-// replaces or deletes a run (`run --resume`) changes the runs table, and new rows go after
-// the last one: two connections that see the same here read the same rows of the run.
+// replaces or deletes a run (`run --resume`, the Slurm collector) changes the runs table;
+// but ids and rowids are not AUTOINCREMENT, so a run that replaces the newest one after
+// deleting it may get its id and rowids back: its rows' times and names tell it apart
+// (the first, middle and last rows here). Two connections that see the same here read the
+// same rows of the run, or a replacement that holds those same rows.
 std::string state_seen(const profiler::SqliteConnection& c, std::int64_t run_id) {
     auto state = c.prepare(
         "SELECT (SELECT count(*) FROM runs), (SELECT max(id) FROM runs), (SELECT max(rowid) "
         "FROM activities), (SELECT max(version) FROM schema_version), r.started_utc, "
-        "r.finished_utc, t.first_activity, t.last_activity, t.activity_count FROM runs r "
-        "JOIN trace_info t ON t.run_id = r.id WHERE r.id = ?1");
+        "r.finished_utc, t.first_activity, t.last_activity, t.activity_count, "
+        "(SELECT group_concat(a.start_ns || ',' || a.end_ns || ',' || a.name_id, ';') FROM "
+        "activities a WHERE a.rowid IN (t.first_activity, (t.first_activity + "
+        "t.last_activity) / 2, t.last_activity)) FROM runs r JOIN trace_info t ON t.run_id = "
+        "r.id WHERE r.id = ?1");
     state.bind(1, run_id);
     std::string seen;
     if (state.step()) {
-        for (int column = 0; column < 9; ++column)
+        for (int column = 0; column < 10; ++column)
             seen.append(state.column_text(column)).push_back('\x1f');
     }
     return seen;
@@ -212,7 +219,8 @@ class SecondReader {
   public:
     explicit SecondReader(const char* file)
         : connection_(file, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX), snapshot_(connection_) {
-        TS_SQLITE_CHECK(sqlite3_busy_timeout(connection_.handle(), 10000));
+        // A writer's lock makes this connection give up soon: one decoder does the read.
+        TS_SQLITE_CHECK(sqlite3_busy_timeout(connection_.handle(), 100));
     }
     [[nodiscard]] const profiler::SqliteConnection& connection() const { return connection_; }
 
@@ -294,7 +302,8 @@ bool visit_activities(const ResultsDatabase& db, std::int64_t run_id, StoredActi
         ActivityPipe& pipe = *pipes[static_cast<std::size_t>(k) % chunks.decoders];
         ActivityPipe::Batch* batch = pipe.receive();
         if (batch == nullptr)
-            break;  // only after a failure, whose batch came first and was thrown
+            throw std::logic_error("a decoding thread of run " + std::to_string(run_id) +
+                                   " closed before its chunks were read");
         for (std::size_t i = 0; i < batch->size; ++i) {
             if (!visit(batch->items[i], static_cast<std::size_t>(rows_read))) {
                 pipe.give_back(batch);
@@ -429,6 +438,12 @@ bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const Trace
             throw TraceLoadStopped();
         throw;
     }
+}
+
+std::size_t detail::row_decoders(const ResultsDatabase& db, std::int64_t run_id) {
+    Trace info;
+    const auto stored = read_trace_info(db, run_id, info);
+    return stored && second_reader(db, run_id, stored->count) ? 2 : 1;
 }
 
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db) {

@@ -69,7 +69,8 @@ void check_stored_activity(const profiler::Activity& a, const profiler::Trace& h
 // configuration 0). `visit` returns false to stop the scan early; then so does this.
 // StoreError when a row names a missing name or lane, SqliteError for an unreadable
 // file, TraceLoadStopped when stopped; nothing is passed for a run without a trace.
-// SQLite decodes the rows on a thread of its own meanwhile: `visit` must not use `db`.
+// SQLite decodes the rows on one or two threads of their own meanwhile: `visit` must not
+// use `db`.
 bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const profiler::Trace& header,
                      const std::function<bool(const profiler::Activity&, std::size_t)>& visit,
                      ActivityColumns columns = ActivityColumns::all,
@@ -77,5 +78,12 @@ bool scan_activities(const ResultsDatabase& db, std::int64_t run_id, const profi
 
 // The ok runs whose trace holds at least one activity, by id: what a timeline can show.
 std::vector<std::int64_t> traced_run_ids(const ResultsDatabase& db);
+
+namespace detail {
+// How many threads a read of `run_id`'s rows on `db` would decode them with now: 2 for a
+// large run when a second connection sees the state `db` reads (inside a read transaction),
+// else 1. The reader's own choice, for the tests that check both ways are taken.
+std::size_t row_decoders(const ResultsDatabase& db, std::int64_t run_id);
+}  // namespace detail
 
 }  // namespace trainscope::reports

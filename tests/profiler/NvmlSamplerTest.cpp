@@ -92,8 +92,8 @@ TEST(NvmlSampler, SamplesEveryMetricOfEveryDeviceWithUnits) {
     NvmlSampler sampler(options);
     ASSERT_TRUE(sampler.available()) << sampler.warning();
     sampler.start();
-    std::this_thread::sleep_for(
-        std::chrono::milliseconds(100));  // a periodic tick even when loaded
+    // Long enough for a periodic sample between the start's and the stop's, even loaded.
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const auto series = sampler.stop();
     std::map<std::pair<std::int32_t, std::string>, const CounterSeries*> by_key;
     for (const auto& s : series)

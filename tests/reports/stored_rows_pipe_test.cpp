@@ -7,8 +7,10 @@
 // tsan preset builds and runs these too.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "SampleRun.hpp"
@@ -139,6 +141,32 @@ TEST_P(StoredRowsPipe, ADamagedRowFailsAfterTheRowsBeforeItAreVisited) {
     visited = 0;
     EXPECT_FALSE(scan_activities(
         db, id, header, [&](const profiler::Activity&, std::size_t) { return ++visited < 6000; }));
+    EXPECT_EQ(visited, 6000);
+}
+
+// The stop flag raised mid-read (the GUI's Cancel): SQLite is interrupted on the decoding
+// threads' connections, the read ends as stopped, and the connection stays usable.
+TEST_P(StoredRowsPipe, AStopRaisedDuringTheReadEndsIt) {
+    std::atomic<bool> stop{false};
+    int reports_seen = 0;
+    TraceLoadControl control;
+    control.stop = &stop;
+    control.progress = [&](double) {
+        ++reports_seen;
+        stop = true;
+    };
+    EXPECT_THROW((void)load_trace(db_, id_, control), TraceLoadStopped);
+    EXPECT_EQ(reports_seen, 1);
+    EXPECT_EQ(rows_of_a_whole_scan(db_, id_, header_), GetParam());
+}
+
+// The large run is really read by two decoding threads (each test above runs both ways).
+TEST_P(StoredRowsPipe, ALargeRunIsDecodedOnTwoThreads) {
+    if (std::thread::hardware_concurrency() < 2)
+        GTEST_SKIP() << "one core: every read keeps one decoding thread";
+    const profiler::SqliteReadSnapshot snapshot(db_);
+    ASSERT_TRUE(load_trace_header(db_, id_).has_value());  // the snapshot starts here
+    EXPECT_EQ(detail::row_decoders(db_, id_), GetParam() == kLargeRun ? 2u : 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(OneAndTwoDecoders, StoredRowsPipe,
@@ -160,10 +188,49 @@ TEST(StoredRowsPipeSnapshot, AWriterCommittingBeforeTheReadLeavesTheCallersState
             writer.exec("DELETE FROM activities");
             writer.exec("DELETE FROM runs");
         }
+        EXPECT_EQ(detail::row_decoders(db, id), 1u);
         EXPECT_EQ(rows_of_a_whole_scan(db, id, header), kLargeRun);
     }
     // The writer did commit: outside the snapshot the run is gone.
     EXPECT_FALSE(load_trace_header(db, id).has_value());
+}
+
+// The newest run deleted and a replacement written (ids and rowids are not AUTOINCREMENT:
+// it gets the same id and rowids, and here the same count and times of day): only its
+// rows differ, and the read still gives the caller's.
+TEST(StoredRowsPipeSnapshot, AReplacementWithTheSameIdAndRowidsLeavesTheCallersRows) {
+    testing::TempDir dir;
+    const ResultsDatabase db(dir / "r.db", OpenMode::CreateOrOpen);
+    const std::int64_t id = write_run(db, kLargeRun);
+    const profiler::Trace header = header_of(db, id);
+    {
+        const profiler::SqliteReadSnapshot snapshot(db);
+        ASSERT_TRUE(load_trace_header(db, id).has_value());
+        {
+            const ResultsDatabase writer(dir / "r.db", OpenMode::CreateOrOpen);
+            writer.exec("DELETE FROM activities");
+            writer.exec("DELETE FROM runs");
+            RunRecord replacement = testing::sample_run_of_kernels(kLargeRun);
+            for (profiler::Activity& a : replacement.trace->activities) {
+                a.start_ns += 7;
+                a.end_ns += 7;
+            }
+            ASSERT_EQ(RunWriter(writer).write(replacement), id);
+        }
+        EXPECT_EQ(detail::row_decoders(db, id), 1u);
+        EXPECT_EQ(rows_of_a_whole_scan(db, id, header), kLargeRun);
+    }
+    // Outside the snapshot the replacement's rows are read, on two threads again.
+    const profiler::SqliteReadSnapshot snapshot(db);
+    std::int64_t rows = 0;
+    bool shifted = true;
+    EXPECT_TRUE(scan_activities(db, id, header, [&](const profiler::Activity& a, std::size_t) {
+        shifted = shifted && a.start_ns == rows * 100 + 7;
+        ++rows;
+        return true;
+    }));
+    EXPECT_TRUE(shifted);
+    EXPECT_EQ(rows, kLargeRun);
 }
 
 }  // namespace
