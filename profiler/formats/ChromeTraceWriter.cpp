@@ -1,6 +1,8 @@
 #include "profiler/formats/ChromeTraceWriter.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -20,18 +22,30 @@ namespace {
 // GPU lanes live in synthetic processes so that they never mix with host pids.
 constexpr std::int64_t kGpuProcessBase = 1'000'000'000;
 
+constexpr std::size_t kFlushBytes = 1 << 20;
+
+template <class Integer>
+void append_integer(std::string& out, Integer value) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, end);
+}
+
 // ns -> "µs.nnn" without floating point, so the file keeps every nanosecond.
-std::string microseconds_text(std::int64_t ns) {
+void append_microseconds(std::string& out, std::int64_t ns) {
     const bool negative = ns < 0;
     const std::uint64_t magnitude =
         negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
-    const std::string fraction = std::to_string(magnitude % 1000);
-    std::string text(negative ? "-" : "");
-    text += std::to_string(magnitude / 1000);
-    text += '.';
-    text.append(3 - fraction.size(), '0');
-    text += fraction;
-    return text;
+    if (negative)
+        out += '-';
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, magnitude / 1000).ptr;
+    out.append(digits, end);
+    const auto fraction = static_cast<unsigned>(magnitude % 1000);
+    out += '.';
+    out += static_cast<char>('0' + fraction / 100);
+    out += static_cast<char>('0' + fraction / 10 % 10);
+    out += static_cast<char>('0' + fraction % 10);
 }
 
 std::string quoted(const std::string& text) {
@@ -108,11 +122,12 @@ ChromeTraceWriter::ChromeTraceWriter(const Trace& header, std::ostream& out)
         lane_ids_.push_back({pid, tid});
     }
 
-    out_ << "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_ns\":"
-         << header.base_ns;
+    buffer_.reserve(kFlushBytes + (1 << 16));
+    buffer_ += "{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_ns\":";
+    append_integer(buffer_, header.base_ns);
     for (const auto& [key, value] : header.metadata)
-        out_ << ',' << quoted(key) << ':' << quoted(value);
-    out_ << "},\n\"traceEvents\":[\n";
+        buffer_.append(",").append(quoted(key)).append(":").append(quoted(value));
+    buffer_ += "},\n\"traceEvents\":[\n";
 
     // Metadata: names and order of processes and threads (GPUs sort first).
     std::map<std::int64_t, std::string> processes;
@@ -124,25 +139,44 @@ ChromeTraceWriter::ChromeTraceWriter(const Trace& header, std::ostream& out)
         process_name += lane.device >= 0 ? "GPU " : "process ";
         process_name += std::to_string(lane.device >= 0 ? lane.device : lane.process);
         processes.emplace(ids.pid, std::move(process_name));
-        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << ids.pid
-                      << ",\"tid\":" << ids.tid << ",\"args\":{\"name\":" << quoted(lane.name)
-                      << "}}";
-        begin_event() << "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" << ids.pid
-                      << ",\"tid\":" << ids.tid << ",\"args\":{\"sort_index\":" << i << "}}";
+        begin_event() += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":";
+        append_integer(buffer_, ids.pid);
+        buffer_ += ",\"tid\":";
+        append_integer(buffer_, ids.tid);
+        buffer_.append(",\"args\":{\"name\":").append(quoted(lane.name)).append("}}");
+        begin_event() += "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":";
+        append_integer(buffer_, ids.pid);
+        buffer_ += ",\"tid\":";
+        append_integer(buffer_, ids.tid);
+        buffer_ += ",\"args\":{\"sort_index\":";
+        append_integer(buffer_, i);
+        buffer_ += "}}";
     }
     for (const auto& [pid, name] : processes) {
-        begin_event() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
-                      << ",\"tid\":0,\"args\":{\"name\":" << quoted(name) << "}}";
-        begin_event() << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
-                      << ",\"tid\":0,\"args\":{\"sort_index\":"
-                      << (pid >= kGpuProcessBase ? pid - kGpuProcessBase : pid + 1000) << "}}";
+        begin_event() += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":";
+        append_integer(buffer_, pid);
+        buffer_.append(",\"tid\":0,\"args\":{\"name\":").append(quoted(name)).append("}}");
+        begin_event() += "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":";
+        append_integer(buffer_, pid);
+        buffer_ += ",\"tid\":0,\"args\":{\"sort_index\":";
+        append_integer(buffer_, pid >= kGpuProcessBase ? pid - kGpuProcessBase : pid + 1000);
+        buffer_ += "}}";
     }
+    flush_when_full();
 }
 
-std::ostream& ChromeTraceWriter::begin_event() {
-    out_ << (first_event_ ? "" : ",\n");
+std::string& ChromeTraceWriter::begin_event() {
+    if (!first_event_)
+        buffer_ += ",\n";
     first_event_ = false;
-    return out_;
+    return buffer_;
+}
+
+void ChromeTraceWriter::flush_when_full() {
+    if (buffer_.size() < kFlushBytes)
+        return;
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
 }
 
 const std::string& ChromeTraceWriter::quoted_name(StringId name) {
@@ -154,71 +188,101 @@ const std::string& ChromeTraceWriter::quoted_name(StringId name) {
 
 void ChromeTraceWriter::write_activity(const Activity& a) {
     const LaneIds ids = lane_ids_.at(a.lane);
-    begin_event() << "{\"ph\":\"X\",\"cat\":\"" << category_of(a.kind)
-                  << "\",\"name\":" << quoted_name(a.name) << ",\"pid\":" << ids.pid
-                  << ",\"tid\":" << ids.tid << ",\"ts\":" << microseconds_text(a.start_ns)
-                  << ",\"dur\":" << microseconds_text(a.duration_ns()) << ',';
+    begin_event().append("{\"ph\":\"X\",\"cat\":\"").append(category_of(a.kind));
+    buffer_.append("\",\"name\":").append(quoted_name(a.name)).append(",\"pid\":");
+    append_integer(buffer_, ids.pid);
+    buffer_ += ",\"tid\":";
+    append_integer(buffer_, ids.tid);
+    buffer_ += ",\"ts\":";
+    append_microseconds(buffer_, a.start_ns);
+    buffer_ += ",\"dur\":";
+    append_microseconds(buffer_, a.duration_ns());
+    buffer_ += ',';
     write_args(a);
-    out_ << '}';
+    buffer_ += '}';
+    flush_when_full();
 }
 
 void ChromeTraceWriter::write_args(const Activity& a) {
     const Lane& lane = header_.lanes.at(a.lane);
-    out_ << "\"args\":{";
+    buffer_ += "\"args\":{";
     bool first = true;
-    auto field = [&](const char* key, const std::string& value) {
-        out_ << (first ? "" : ",") << '"' << key << "\":" << value;
+    auto key = [&](const char* name) {
+        if (!first)
+            buffer_ += ',';
+        buffer_.append("\"").append(name).append("\":");
         first = false;
     };
+    auto integer = [&](const char* name, auto value) {
+        key(name);
+        append_integer(buffer_, value);
+    };
     if (a.correlation != 0)
-        field("correlation", std::to_string(a.correlation));
+        integer("correlation", a.correlation);
     if (a.device >= 0) {
-        field("device", std::to_string(a.device));
-        field("stream", std::to_string(lane.stream_or_thread));
+        integer("device", a.device);
+        integer("stream", lane.stream_or_thread);
     }
     if (a.kind == ActivityKind::Kernel) {
-        auto triple = [](const std::array<std::int32_t, 3>& v) {
-            std::string text(1, '[');
+        auto triple = [&](const char* name, const std::array<std::int32_t, 3>& v) {
+            key(name);
+            buffer_ += '[';
             for (std::size_t i = 0; i < v.size(); ++i) {
                 if (i > 0)
-                    text += ',';
-                text += std::to_string(v[i]);
+                    buffer_ += ',';
+                append_integer(buffer_, v[i]);
             }
-            text += ']';
-            return text;
+            buffer_ += ']';
         };
-        field("grid", triple(a.grid));
-        field("block", triple(a.block));
-        field("registers per thread", std::to_string(a.registers_per_thread));
-        field("shared memory", std::to_string(a.shared_memory_bytes));
+        triple("grid", a.grid);
+        triple("block", a.block);
+        integer("registers per thread", a.registers_per_thread);
+        integer("shared memory", a.shared_memory_bytes);
         if (a.graph_id != 0)
-            field("graph id", std::to_string(a.graph_id));
+            integer("graph id", a.graph_id);
     }
     if (a.kind == ActivityKind::Memcpy || a.kind == ActivityKind::Memset ||
         a.kind == ActivityKind::Collective) {
-        field("bytes", std::to_string(a.bytes));
+        integer("bytes", a.bytes);
     }
-    if (a.kind == ActivityKind::Memcpy)
-        field("copy kind", quoted(std::string(to_string(a.copy_kind))));
+    if (a.kind == ActivityKind::Memcpy) {
+        key("copy kind");
+        buffer_ += quoted(std::string(to_string(a.copy_kind)));
+    }
     if (lane.kind != LaneKind::GpuStream)
-        field("depth", std::to_string(a.depth));
-    out_ << '}';
+        integer("depth", a.depth);
+    buffer_ += '}';
 }
 
 void ChromeTraceWriter::write_flow(FlowEnd launch, FlowEnd work) {
     const LaneIds from = lane_ids_.at(launch.lane);
     const LaneIds to = lane_ids_.at(work.lane);
     ++flow_id_;
-    begin_event() << "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":" << flow_id_
-                  << ",\"pid\":" << from.pid << ",\"tid\":" << from.tid
-                  << ",\"ts\":" << microseconds_text(launch.start_ns) << '}';
-    begin_event() << "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":"
-                  << flow_id_ << ",\"pid\":" << to.pid << ",\"tid\":" << to.tid
-                  << ",\"ts\":" << microseconds_text(work.start_ns) << '}';
+    begin_event() += "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":";
+    append_integer(buffer_, flow_id_);
+    buffer_ += ",\"pid\":";
+    append_integer(buffer_, from.pid);
+    buffer_ += ",\"tid\":";
+    append_integer(buffer_, from.tid);
+    buffer_ += ",\"ts\":";
+    append_microseconds(buffer_, launch.start_ns);
+    buffer_ += '}';
+    begin_event() += "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":";
+    append_integer(buffer_, flow_id_);
+    buffer_ += ",\"pid\":";
+    append_integer(buffer_, to.pid);
+    buffer_ += ",\"tid\":";
+    append_integer(buffer_, to.tid);
+    buffer_ += ",\"ts\":";
+    append_microseconds(buffer_, work.start_ns);
+    buffer_ += '}';
+    flush_when_full();
 }
 
 void ChromeTraceWriter::finish() {
-    out_ << "\n]}\n";
+    buffer_ += "\n]}\n";
+    out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    buffer_.clear();
 }
 
 void write_chrome_trace(const Trace& trace, std::ostream& out) {
