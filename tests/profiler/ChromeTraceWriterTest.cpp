@@ -64,6 +64,43 @@ TEST(ChromeTraceWriter, NamesLanesAndKeepsKernelArgsWithNanosecondTimes) {
     EXPECT_EQ((*kernel)["args"]["correlation"], 42);
 }
 
+// Times are written as microsecond text from the integer nanoseconds: the fraction keeps
+// its leading zeros, a time before the trace's base keeps its sign, and large integers
+// (a 64-bit correlation id) are written exactly.
+TEST(ChromeTraceWriter, WritesExactMicrosecondsAndIntegersAsText) {
+    HandBuiltTrace t;
+    t.kernel(0, 7, "early", -1'234, -5, 18'446'744'073'709'551'615ull);
+    t.kernel(0, 7, "late", 7, 1'000'000'000'007, 1);
+    std::ostringstream out;
+    write_chrome_trace(t.trace(), out);
+    const std::string text = out.str();
+    EXPECT_NE(text.find(R"("ts":-1.234,"dur":1.229,)"), std::string::npos) << text;
+    EXPECT_NE(text.find(R"("ts":0.007,"dur":1000000000.000,)"), std::string::npos) << text;
+    EXPECT_NE(text.find(R"("correlation":18446744073709551615)"), std::string::npos) << text;
+    EXPECT_TRUE(nlohmann::json::accept(text));
+}
+
+// The writer hands its output over in pieces of about 1 MiB: a document of several
+// pieces is whole and in order.
+TEST(ChromeTraceWriter, ADocumentOfManyPiecesIsWholeAndInOrder) {
+    HandBuiltTrace t;
+    constexpr std::int64_t kKernels = 30'000;  // about 8 MB of JSON
+    for (std::int64_t i = 0; i < kKernels; ++i)
+        t.kernel(0, 7, "k", i * 1'000, i * 1'000 + 500, static_cast<std::uint64_t>(i + 1));
+    std::ostringstream out;
+    write_chrome_trace(t.trace(), out);
+    ASSERT_GT(out.str().size(), 4u << 20);
+    const auto doc = nlohmann::json::parse(out.str());
+    std::int64_t next = 1;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] == "X") {
+            EXPECT_EQ(e["args"]["correlation"], next);
+            ++next;
+        }
+    }
+    EXPECT_EQ(next, kKernels + 1);
+}
+
 TEST(ChromeTraceWriter, NvtxRangesNestOnTheirTrack) {
     auto t = launch_trace();
     const auto doc = export_and_parse(t.trace());
