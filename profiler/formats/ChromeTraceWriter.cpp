@@ -38,9 +38,7 @@ void append_microseconds(std::string& out, std::int64_t ns) {
         negative ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
     if (negative)
         out += '-';
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, magnitude / 1000).ptr;
-    out.append(digits, end);
+    append_integer(out, magnitude / 1000);
     const auto fraction = static_cast<unsigned>(magnitude % 1000);
     out += '.';
     out += static_cast<char>('0' + fraction / 100);
