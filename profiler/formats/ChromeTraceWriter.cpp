@@ -253,27 +253,23 @@ void ChromeTraceWriter::write_args(const Activity& a) {
 }
 
 void ChromeTraceWriter::write_flow(FlowEnd launch, FlowEnd work) {
-    const LaneIds from = lane_ids_.at(launch.lane);
-    const LaneIds to = lane_ids_.at(work.lane);
     ++flow_id_;
-    begin_event() += "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":";
-    append_integer(buffer_, flow_id_);
-    buffer_ += ",\"pid\":";
-    append_integer(buffer_, from.pid);
-    buffer_ += ",\"tid\":";
-    append_integer(buffer_, from.tid);
-    buffer_ += ",\"ts\":";
-    append_microseconds(buffer_, launch.start_ns);
-    buffer_ += '}';
-    begin_event() += "{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":";
-    append_integer(buffer_, flow_id_);
-    buffer_ += ",\"pid\":";
-    append_integer(buffer_, to.pid);
-    buffer_ += ",\"tid\":";
-    append_integer(buffer_, to.tid);
-    buffer_ += ",\"ts\":";
-    append_microseconds(buffer_, work.start_ns);
-    buffer_ += '}';
+    // The flow's start on the launch, its end ("bp":"e": bound to the enclosing slice) on
+    // the work.
+    const auto end_of_flow = [this](const char* head, FlowEnd end) {
+        const LaneIds ids = lane_ids_.at(end.lane);
+        begin_event() += head;
+        append_integer(buffer_, flow_id_);
+        buffer_ += ",\"pid\":";
+        append_integer(buffer_, ids.pid);
+        buffer_ += ",\"tid\":";
+        append_integer(buffer_, ids.tid);
+        buffer_ += ",\"ts\":";
+        append_microseconds(buffer_, end.start_ns);
+        buffer_ += '}';
+    };
+    end_of_flow("{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":", launch);
+    end_of_flow("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":", work);
     flush_when_full();
 }
 
