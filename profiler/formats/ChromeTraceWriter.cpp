@@ -137,15 +137,11 @@ ChromeTraceWriter::ChromeTraceWriter(const Trace& header, std::ostream& out)
         process_name += lane.device >= 0 ? "GPU " : "process ";
         process_name += std::to_string(lane.device >= 0 ? lane.device : lane.process);
         processes.emplace(ids.pid, std::move(process_name));
-        begin_event() += "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":";
-        append_integer(buffer_, ids.pid);
-        buffer_ += ",\"tid\":";
-        append_integer(buffer_, ids.tid);
+        begin_event() += "{\"ph\":\"M\",\"name\":\"thread_name\",";
+        append_lane_ids(ids);
         buffer_.append(",\"args\":{\"name\":").append(quoted(lane.name)).append("}}");
-        begin_event() += "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":";
-        append_integer(buffer_, ids.pid);
-        buffer_ += ",\"tid\":";
-        append_integer(buffer_, ids.tid);
+        begin_event() += "{\"ph\":\"M\",\"name\":\"thread_sort_index\",";
+        append_lane_ids(ids);
         buffer_ += ",\"args\":{\"sort_index\":";
         append_integer(buffer_, i);
         buffer_ += "}}";
@@ -170,6 +166,13 @@ std::string& ChromeTraceWriter::begin_event() {
     return buffer_;
 }
 
+void ChromeTraceWriter::append_lane_ids(LaneIds ids) {
+    buffer_ += "\"pid\":";
+    append_integer(buffer_, ids.pid);
+    buffer_ += ",\"tid\":";
+    append_integer(buffer_, ids.tid);
+}
+
 void ChromeTraceWriter::flush_when_full() {
     if (buffer_.size() < kFlushBytes)
         return;
@@ -187,10 +190,8 @@ const std::string& ChromeTraceWriter::quoted_name(StringId name) {
 void ChromeTraceWriter::write_activity(const Activity& a) {
     const LaneIds ids = lane_ids_.at(a.lane);
     begin_event().append("{\"ph\":\"X\",\"cat\":\"").append(category_of(a.kind));
-    buffer_.append("\",\"name\":").append(quoted_name(a.name)).append(",\"pid\":");
-    append_integer(buffer_, ids.pid);
-    buffer_ += ",\"tid\":";
-    append_integer(buffer_, ids.tid);
+    buffer_.append("\",\"name\":").append(quoted_name(a.name)).append(",");
+    append_lane_ids(ids);
     buffer_ += ",\"ts\":";
     append_microseconds(buffer_, a.start_ns);
     buffer_ += ",\"dur\":";
@@ -260,10 +261,8 @@ void ChromeTraceWriter::write_flow(FlowEnd launch, FlowEnd work) {
         const LaneIds ids = lane_ids_.at(end.lane);
         begin_event() += head;
         append_integer(buffer_, flow_id_);
-        buffer_ += ",\"pid\":";
-        append_integer(buffer_, ids.pid);
-        buffer_ += ",\"tid\":";
-        append_integer(buffer_, ids.tid);
+        buffer_ += ',';
+        append_lane_ids(ids);
         buffer_ += ",\"ts\":";
         append_microseconds(buffer_, end.start_ns);
         buffer_ += '}';

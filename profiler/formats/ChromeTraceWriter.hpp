@@ -60,6 +60,8 @@ class ChromeTraceWriter {
     std::string& begin_event();
     void write_args(const Activity& a);
     const std::string& quoted_name(StringId name);
+    // "pid":P,"tid":T of a lane's track.
+    void append_lane_ids(LaneIds ids);
     // Hands the buffer to `out` once it holds kFlushBytes, and at finish().
     void flush_when_full();
 
